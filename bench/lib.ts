@@ -1,0 +1,109 @@
+import autocannon from 'autocannon'
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+
+export interface Figure {
+  scenario: string
+  reqPerSec: number
+  p50: number
+  p95?: number
+  p99: number
+  errors: number
+  non2xx: number
+  ceiling?: number
+  note?: string
+}
+
+export const ROOT = path.resolve(import.meta.dirname, '..')
+
+/** Starts a process and resolves once it prints `READY <port>` (or answers /readyz). */
+export async function startProcess(args: string[], env: Record<string, string>, readyUrl?: (port: number) => string, port?: number): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  const readyPort = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no READY from ${args.join(' ')}:\n${out}`)), 60_000)
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d
+      const m = /READY (\d+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(Number(m[1]))
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)))
+    if (readyUrl && port) {
+      const poll = async () => {
+        try {
+          if ((await fetch(readyUrl(port))).ok) {
+            clearTimeout(timer)
+            return resolve(port)
+          }
+        } catch {
+          // not yet
+        }
+        setTimeout(poll, 200)
+      }
+      void poll()
+    }
+  })
+  child.stdout!.resume()
+  return {
+    child,
+    port: readyPort,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
+  }
+}
+
+export interface LoadOptions {
+  url: string
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH'
+  headers?: Record<string, string>
+  body?: string
+  connections?: number
+  durationSeconds?: number
+  /** Per-request bodies (e.g. unique tracking numbers). */
+  setupRequest?: (req: { body?: string; headers?: Record<string, string>; path?: string }) => { body?: string; headers?: Record<string, string>; path?: string }
+}
+
+export async function load(scenario: string, o: LoadOptions): Promise<Figure> {
+  // autocannon reports p97.5 but not p95: keep every response time to read any percentile exactly.
+  const times: number[] = []
+  let instance!: autocannon.Instance
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers,
+    body: o.body,
+    connections: o.connections ?? 50,
+    duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
+    requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
+    }, (err, res) => (err ? reject(err) : resolve(res)))
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
+  })
+  times.sort((x, y) => x - y)
+  const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
+  return {
+    scenario,
+    reqPerSec: Math.round(result.requests.average),
+    p50: pct(0.5),
+    p95: pct(0.95),
+    p99: pct(0.99),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  }
+}
+
+export function printTable(figures: Figure[]): void {
+  const rows = figures.map((f) => ({
+    scenario: f.scenario,
+    'req/s': f.reqPerSec,
+    'p50 ms': f.p50,
+    'p95 ms': f.p95 ?? '',
+    'p99 ms': f.p99,
+    'ratio to ceiling': f.ceiling ? (f.reqPerSec / f.ceiling).toFixed(2) : '',
+    errors: f.errors + f.non2xx,
+    note: f.note ?? '',
+  }))
+  console.table(rows)
+}

@@ -1,0 +1,177 @@
+/**
+ * Webhook delivery throughput and latency: `node --import tsx bench/webhooks.bench.ts`.
+ *
+ * A local receiver (node:http on 127.0.0.1, 200 at once), two workers, events written through the
+ * outbox (`enqueueEvents`, as the packages service writes them). With DATABASE_URL the workers are
+ * two `mailroom worker` processes sharing the PostgreSQL database; without it, PGlite is one
+ * process's database, so the two workers run in this process on its one connection.
+ *
+ *   throughput: BENCH_EVENTS events (default 20 000) written in batches of 500; deliveries/s from the
+ *               first commit to the last delivery received (target ≥ 1 000/s on PostgreSQL)
+ *   latency:    BENCH_TRICKLE_RATE events/s (default 200) for 5 s; from each event's commit to its
+ *               first attempt arriving at the receiver, p50/p95/p99 (target p95 ≤ 1 s)
+ *
+ * Each worker claims WEBHOOK_WORKER_BATCH (default here 200; PGlite 100) and keeps up to
+ * WEBHOOK_WORKER_CONCURRENCY (default here 200; PGlite 50) sends in flight; set them to compare. Use a
+ * database of its own (it needs the workers' MAILROOM_SECRET; default a fixed bench secret).
+ *
+ * Prints one JSON document.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { loadConfig } from '../src/config.js'
+import { openDatabase } from '../src/db/database.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import { inTransaction } from '../src/db/transaction.js'
+import { systemClock } from '../src/shared/clock.js'
+import { deriveKey } from '../src/shared/crypto.js'
+import { defaultIds } from '../src/shared/ids.js'
+import { enqueueEvents } from '../src/webhooks/outbox.js'
+import { createWebhooks } from '../src/webhooks/webhooks.module.js'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000)
+const TRICKLE_RATE = Number(process.env.BENCH_TRICKLE_RATE ?? 200)
+const TRICKLE_SECONDS = 5
+// The workers open the database's token signing keys with it: a database the bench used before needs the same one.
+const SECRET = process.env.MAILROOM_SECRET ?? 'mailroom-webhooks-bench-secret-0123456789'
+const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-webhooks-'))
+const env: Record<string, string> = {
+  MAILROOM_ENV: 'development', MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn',
+  MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  // PGlite shares this process's event loop with both workers and the receiver: the service defaults there.
+  WEBHOOK_WORKER_BATCH: process.env.WEBHOOK_WORKER_BATCH ?? (process.env.DATABASE_URL ? '200' : '100'),
+  WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY ?? (process.env.DATABASE_URL ? '200' : '50'),
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+}
+const config = loadConfig(env)
+const sealKey = deriveKey(SECRET, 'webhook-credential-seal')
+
+// The receiver: the first arrival of each webhook-id, in ms since the epoch.
+const arrivals = new Map<string, number>()
+let duplicates = 0
+const receiver = createServer((req, res) => {
+  const id = String(req.headers['webhook-id'])
+  if (arrivals.has(id)) duplicates++
+  else arrivals.set(id, Date.now())
+  req.resume()
+  req.on('end', () => res.writeHead(200).end())
+})
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+const port = (receiver.address() as AddressInfo).port
+
+const database = await openDatabase(config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dir: 'memory' })
+const db = database.db
+await migrateToLatest(db)
+const subId = `sub_bench_${randomBytes(4).toString('hex')}`
+await db.insertInto('subscriptions').values({ sub_id: subId, name: subId }).execute()
+const admin = createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey })
+const cfg = await admin.configs.create(subId, 'tracking', {
+  name: 'bench', type: 'tracking', events: ['Received'], url: `http://127.0.0.1:${port}/hook`, timeOut: 5, status: 'active', authParams: { authType: 'none' },
+})
+
+// Two workers: processes on PostgreSQL, in-process on PGlite.
+const children: ChildProcess[] = []
+const stops: Array<() => Promise<void>> = []
+if (database.engine === 'postgres') {
+  for (let i = 0; i < 2; i++) {
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there.
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+    const child = spawn(process.execPath, [...prof, path.join(ROOT, 'bin/mailroom.js'), 'worker'], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    children.push(child)
+    await new Promise<void>((resolve, reject) => {
+      let out = ''
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d
+        if (out.includes('webhook worker is up')) resolve()
+      })
+      child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)))
+    })
+    child.stdout!.resume()
+  }
+} else {
+  for (let i = 0; i < 2; i++) stops.push(createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey }).start())
+}
+
+let seq = 0
+/** Writes `count` events in one transaction; returns their ids and the commit time. */
+async function write(count: number): Promise<{ ids: string[]; committedAt: number }> {
+  const ids = Array.from({ length: count }, () => defaultIds('evt_'))
+  await inTransaction(db, (trx) => enqueueEvents(trx, ids.map((eventId) => {
+    const packageId = `pkg_bench_${++seq}`
+    return { eventId, subId, packageId, variant: 'tracking' as const, eventName: 'Received', sequence: 1, occurredAt: new Date(), data: { packageId, trackingNumber: `1ZBENCH${seq}`, currentStatus: 'RECEIVED', previousStatus: null, sequence: 1 } }
+  })))
+  return { ids, committedAt: Date.now() }
+}
+
+async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (!done()) {
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return true
+}
+
+// Throughput.
+const started = Date.now()
+const written: string[] = []
+for (let i = 0; i < EVENTS; i += 500) written.push(...(await write(Math.min(500, EVENTS - i))).ids)
+const writeSeconds = (Date.now() - started) / 1000
+const drained = await until(() => written.every((id) => arrivals.has(id)), 300_000)
+const last = Math.max(...written.map((id) => arrivals.get(id) ?? Date.now()))
+const throughputSeconds = (last - started) / 1000
+
+// Latency under a steady trickle.
+const latencies: number[] = []
+const trickle: Array<{ ids: string[]; committedAt: number }> = []
+const perTick = Math.max(1, Math.round(TRICKLE_RATE / 10))
+for (let tick = 0; tick < TRICKLE_SECONDS * 10; tick++) {
+  const t0 = Date.now()
+  trickle.push(await write(perTick))
+  await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - t0))))
+}
+await until(() => trickle.every((b) => b.ids.every((id) => arrivals.has(id))), 60_000)
+for (const b of trickle) for (const id of b.ids) if (arrivals.has(id)) latencies.push(arrivals.get(id)! - b.committedAt)
+latencies.sort((a, b) => a - b)
+const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN
+
+for (const child of children) {
+  child.kill('SIGTERM')
+  await new Promise((r) => child.once('exit', r))
+}
+for (const stop of stops) await stop()
+const deliveriesPerSecond = Math.round(EVENTS / throughputSeconds)
+// Duplicates are legitimate only as retries of failed attempts (at least once); show why they failed.
+const failedAttempts = Object.fromEntries((await db.selectFrom('webhook_attempts').select(['error_class', (eb) => eb.fn.countAll<number>().as('n')])
+  .where('sub_id', '=', subId).where('succeeded', '=', false).groupBy('error_class').execute()).map((r) => [r.error_class ?? '?', Number(r.n)]))
+const p95 = pct(95)
+const result = {
+  engine: database.engine,
+  workers: database.engine === 'postgres' ? '2 processes' : '2 in-process (PGlite is single-process)',
+  batch: config.webhooks.batchSize,
+  concurrency: config.webhooks.concurrency,
+  throughput: { events: EVENTS, drained, writeSeconds: Number(writeSeconds.toFixed(2)), seconds: Number(throughputSeconds.toFixed(2)), deliveriesPerSecond, duplicates, failedAttempts },
+  latency: { events: latencies.length, rate: TRICKLE_RATE, p50Ms: pct(50), p95Ms: p95, p99Ms: pct(99), maxMs: latencies.at(-1) },
+  targets: { deliveriesPerSecond: 1000, p95Ms: 1000 },
+  pass: { throughput: deliveriesPerSecond >= 1000, latency: p95 <= 1000 },
+}
+
+// Leave a shared PostgreSQL as it was found.
+if (database.engine === 'postgres') {
+  await db.deleteFrom('webhook_deliveries').where('sub_id', '=', subId).execute()
+  await db.deleteFrom('webhook_configs').where('sub_id', '=', subId).execute()
+  await db.deleteFrom('package_events').where('sub_id', '=', subId).execute()
+  await db.deleteFrom('subscriptions').where('sub_id', '=', subId).execute()
+}
+await admin.close()
+await database.close()
+receiver.close()
+rmSync(dataDir, { recursive: true, force: true })
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+process.exit(0)

@@ -1,0 +1,82 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import { tokenRoutes } from './auth/token.routes.js'
+import type { AppContext } from './context.js'
+import { bearerAuthHook } from './http/auth-hook.js'
+import { correlationId } from './http/correlation.js'
+import { registerErrorHandling } from './http/error-handler.js'
+import { healthRoutes } from './http/health.routes.js'
+import { registerMetrics } from './http/metrics.js'
+import { registerOpenApi } from './http/openapi.js'
+import { validatorCompiler } from './http/validator.js'
+import { sessionRoutes } from './auth/session.routes.js'
+import { companionRoutes } from './companions.routes.js'
+import { webhookRoutes } from './webhooks/webhooks.module.js'
+import { receivingRoutes } from './receiving.js'
+import { registerIdempotency } from './idempotency/idempotency.hooks.js'
+import { PackageRecordSchema } from './packages/packages.schemas.js'
+import { SiteRefSchema } from './sites/sites.schemas.js'
+import { DecodeResponseSchema } from './scan/scan.schemas.js'
+
+export interface BuildAppOptions {
+  /** Pino options, or false for silence (tests). */
+  logger?: boolean | Record<string, unknown>
+  isShuttingDown?: () => boolean
+}
+
+/** Builds the whole service; never listens (tests call app.inject, main.ts calls listen). */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = ctx
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: correlationId,
+    logController: new LogController({ requestIdLogLabel: 'correlationID' }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
+  app.setValidatorCompiler(validatorCompiler)
+  // JSON only (the token endpoint adds forms): any other content type is a 415, as CONTRACT §1 says.
+  app.removeContentTypeParser('text/plain')
+  app.decorateRequest('tenant', null as never)
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-correlation-id', request.id)
+    done()
+  })
+  registerErrorHandling(app)
+  registerMetrics(app)
+  await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
+  await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
+
+  await app.register(tokenRoutes, {
+    prefix: config.prefixes.auth,
+    clients: ctx.clients,
+    tokens: ctx.tokens,
+    keys: ctx.keys,
+    limiter: ctx.tokenLimiter,
+    issuer: ctx.issuer,
+    baseUrl: `${config.publicUrl}${config.prefixes.auth}`,
+  })
+
+  const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })
+  await app.register(async (receiving) => {
+    receiving.addHook('onRequest', bearer)
+    // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
+    registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock })
+    await receiving.register(sessionRoutes)
+    await receiving.register(companionRoutes, { companions: ctx.companions })
+    await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })
+  }, { prefix: config.prefixes.receiving })
+
+  const webhookAuth = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, basic: { limiter: ctx.tokenLimiter } })
+  for (const [variant, prefix] of [['tracking', config.prefixes.trackingWebhooks], ['locker', config.prefixes.lockerWebhooks]] as const) {
+    await app.register(async (webhooks) => {
+      webhooks.addHook('onRequest', webhookAuth)
+      await webhooks.register(sessionRoutes, { tag: `${variant} webhooks` })
+      await webhooks.register(webhookRoutes, { webhooks: ctx.webhooks, variant })
+    }, { prefix })
+  }
+  return app
+}

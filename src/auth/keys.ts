@@ -1,0 +1,132 @@
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
+import type { Db } from '../db/database.js'
+import { inTransaction } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import { open, seal } from '../shared/crypto.js'
+import { newId } from '../shared/ids.js'
+import { insertKey, listPublishedKeys, lockKeyRotation, retireKeysExcept, type StoredKey } from './keys.repo.js'
+
+export const SIGNING_ALG = 'EdDSA'
+export const TOKEN_TTL_SECONDS = 14_400
+/**
+ * How long a retired key stays published and accepted: one token lifetime plus a margin for other
+ * processes, which may sign with the old key until their next reload (at most one schedule tick).
+ */
+const PUBLISH_SECONDS = TOKEN_TTL_SECONDS + 600
+
+interface LoadedKey {
+  kid: string
+  createdAt: Date
+  retiredAt: Date | null
+  publicJwk: JWK
+  verifyKey: CryptoKey
+}
+
+export interface KeyStoreDeps {
+  db: Db
+  clock: Clock
+  sealKey: Buffer
+  rotationDays: number
+}
+
+/**
+ * The signing keys, cached in memory. One key signs; older keys stay published and accepted until
+ * the last token they signed has expired. Other processes may rotate: an unknown `kid` triggers a
+ * reload (at most once every few seconds), and a timer picks up scheduled rotations.
+ */
+export class KeyStore {
+  #keys = new Map<string, LoadedKey>()
+  #signing: { kid: string; key: CryptoKey; createdAt: Date } | undefined
+  #lastReload = 0
+  #reloading: Promise<void> | undefined
+
+  constructor(private readonly deps: KeyStoreDeps) {}
+
+  /** Loads the keys and makes sure a current signing key exists (rotating when it is due). */
+  async init(): Promise<void> {
+    await this.reload()
+    if (!this.#signing || this.#isDue(this.#signing.createdAt)) await this.rotate({ onlyIfDue: true })
+  }
+
+  /** Creates a new signing key; previous keys retire but stay published for one token lifetime. */
+  async rotate(opts: { onlyIfDue?: boolean } = {}): Promise<string> {
+    const kid = await inTransaction(this.deps.db, async (trx) => {
+      await lockKeyRotation(trx)
+      const now = this.deps.clock.now()
+      const current = (await listPublishedKeys(trx, now, PUBLISH_SECONDS)).find((k) => k.retiredAt === null)
+      // Another process may have rotated while we waited for the lock.
+      if (opts.onlyIfDue && current && !this.#isDue(current.createdAt)) return current.kid
+      const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { crv: 'Ed25519', extractable: true })
+      const newKid = newId('k_', now.getTime())
+      const publicJwk = { ...(await exportJWK(publicKey)), kid: newKid, alg: SIGNING_ALG, use: 'sig' }
+      const privateJwk = JSON.stringify(await exportJWK(privateKey))
+      await insertKey(trx, { kid: newKid, alg: SIGNING_ALG, publicJwk, privateSealed: seal(this.deps.sealKey, privateJwk, newKid), createdAt: now })
+      await retireKeysExcept(trx, newKid, now)
+      return newKid
+    })
+    await this.reload()
+    return kid
+  }
+
+  async reload(): Promise<void> {
+    this.#reloading ??= this.#load().finally(() => (this.#reloading = undefined))
+    return this.#reloading
+  }
+
+  async #load(): Promise<void> {
+    const now = this.deps.clock.now()
+    const stored = await listPublishedKeys(this.deps.db, now, PUBLISH_SECONDS)
+    const next = new Map<string, LoadedKey>()
+    for (const k of stored) next.set(k.kid, this.#keys.get(k.kid) ?? (await this.#loadPublic(k)))
+    this.#keys = next
+    const active = stored.find((k) => k.retiredAt === null)
+    if (active && this.#signing?.kid !== active.kid) {
+      const jwk = JSON.parse(open(this.deps.sealKey, active.privateSealed, active.kid)) as JWK
+      this.#signing = { kid: active.kid, key: (await importJWK(jwk, SIGNING_ALG)) as CryptoKey, createdAt: active.createdAt }
+    }
+    this.#lastReload = Date.now()
+  }
+
+  async #loadPublic(k: StoredKey): Promise<LoadedKey> {
+    const publicJwk = k.publicJwk as JWK
+    return { kid: k.kid, createdAt: k.createdAt, retiredAt: k.retiredAt, publicJwk, verifyKey: (await importJWK(publicJwk, SIGNING_ALG)) as CryptoKey }
+  }
+
+  #isDue(createdAt: Date): boolean {
+    return this.deps.clock.now().getTime() - createdAt.getTime() >= this.deps.rotationDays * 86_400_000
+  }
+
+  signingKey(): { kid: string; key: CryptoKey } {
+    if (!this.#signing) throw new Error('no signing key loaded; call init() first')
+    return this.#signing
+  }
+
+  /** The verification key for `kid`, reloading once if another process has rotated. */
+  async verificationKey(kid: string): Promise<CryptoKey | undefined> {
+    const known = this.#keys.get(kid)
+    if (known) return this.#stillPublished(known) ? known.verifyKey : undefined
+    if (Date.now() - this.#lastReload > 5_000) {
+      await this.reload()
+      const loaded = this.#keys.get(kid)
+      return loaded && this.#stillPublished(loaded) ? loaded.verifyKey : undefined
+    }
+    return undefined
+  }
+
+  #stillPublished(k: LoadedKey): boolean {
+    return k.retiredAt === null || this.deps.clock.now().getTime() - k.retiredAt.getTime() < PUBLISH_SECONDS * 1000
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [...this.#keys.values()].filter((k) => this.#stillPublished(k)).map((k) => k.publicJwk) }
+  }
+
+  /** Scheduled rotation and pick-up of other processes' rotations. */
+  startSchedule(intervalMs = 60_000): () => void {
+    const timer = setInterval(() => {
+      void this.init().catch(() => {})
+    }, intervalMs)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+}

@@ -1,0 +1,116 @@
+import type { Db } from '../db/database.js'
+import type { Clock } from '../shared/clock.js'
+import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
+import type { IdGenerator } from '../shared/ids.js'
+import * as repo from './carriers.repo.js'
+import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
+
+export const CARRIER_ERRORS = registerErrors({
+  CARRIER_NAME_TAKEN: { status: 409, errorCode: 'already_exists', additionalCode: 'CAR-4090', message: 'A carrier with this name already exists in the catalogue.' },
+})
+
+/** A carrier as packages read it. */
+export interface CarrierRecord {
+  carrierId: string
+  name: string
+  scac?: string
+  barcodeAware: boolean
+  services: string[]
+}
+
+/** What carriers need from locations: the carriers each one enables (empty: none configured). */
+export interface CarrierLocations {
+  getByIds(subId: string, ids: string[]): Promise<Map<string, { carriers: string[] }>>
+}
+
+export interface CarriersServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  locations: CarrierLocations
+}
+
+function toRecord(r: repo.CarrierRow): CarrierRecord {
+  const out: CarrierRecord = { carrierId: r.carrier_id, name: r.name, barcodeAware: r.barcode_aware, services: r.services }
+  if (r.scac !== null) out.scac = r.scac
+  return out
+}
+
+function toCatalogCarrier(r: repo.CarrierRow): CatalogCarrier {
+  return { ...toRecord(r), builtIn: r.sub_id === null }
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505'
+}
+
+/** The body of `POST /api/v1/carriers`: each element split on commas, trimmed, empties dropped. */
+export function parseLocationIdList(body: string[]): Array<{ index: number; id: string }> {
+  return body.flatMap((element, index) => element.split(',').map((id) => ({ index, id: id.trim() })).filter((x) => x.id !== ''))
+}
+
+export type CarriersService = ReturnType<typeof createCarriersService>
+
+export function createCarriersService(deps: CarriersServiceDeps) {
+  const { db, clock, ids, locations } = deps
+
+  return {
+    async listCatalog(subId: string, q: CatalogQuery): Promise<{ carriers: CatalogCarrier[]; totalCount: number }> {
+      const rows = (await repo.listVisibleCarriers(db, subId)).filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
+      return { carriers: rows.slice(q.skip, q.skip + q.limit).map(toCatalogCarrier), totalCount: rows.length }
+    },
+
+    async addCourier(subId: string, input: CreateCourier): Promise<CatalogCarrier> {
+      const name = input.name.trim()
+      const services: string[] = []
+      const problems: Array<{ field: string; description: string }> = []
+      for (const [i, s] of (input.services ?? []).entries()) {
+        if (services.some((x) => x.toLowerCase() === s.trim().toLowerCase())) problems.push({ field: `services[${i}]`, description: `Service "${s.trim()}" is listed twice` })
+        else services.push(s.trim())
+      }
+      if (problems.length > 0) throw new ValidationErrors(problems)
+      // Built-ins live under sub_id null, outside the unique index's reach for this subscription: checked here.
+      // Two concurrent creates of one own name are still settled by the index.
+      if (await repo.findVisibleByName(db, subId, name)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
+      const row: repo.CarrierRow = { carrier_id: ids('car_'), sub_id: subId, name, scac: null, barcode_aware: input.barcodeAware ?? false, services }
+      try {
+        await repo.insertCarrier(db, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() })
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
+        throw e
+      }
+      return toCatalogCarrier(row)
+    },
+
+    /**
+     * CONTRACT §3 `POST /api/v1/carriers`: the carriers enabled at the given locations (the union
+     * of their lists), sorted by name and paged. A location with no carriers configured offers the
+     * whole visible catalogue, so a fresh setup works before anyone curates the lists.
+     */
+    async carriersAtLocations(subId: string, body: string[], q: CarriersAtLocationsQuery): Promise<{ carriers: LocationCarrier[]; totalCount: number }> {
+      const wanted = parseLocationIdList(body)
+      if (wanted.length === 0) throw new ValidationErrors([{ field: '[0]', description: 'Give at least one location id.' }])
+      const found = await locations.getByIds(subId, [...new Set(wanted.map((w) => w.id))])
+      const missing = wanted.filter((w) => !found.has(w.id))
+      if (missing.length > 0) throw new ValidationErrors(missing.map((w) => ({ field: `[${w.index}]`, description: `No location ${w.id}.` })))
+
+      const lists = [...found.values()].map((l) => l.carriers)
+      const everything = lists.some((l) => l.length === 0)
+      const enabled = new Set(lists.flat())
+      const rows = (await repo.listVisibleCarriers(db, subId))
+        .filter((r) => everything || enabled.has(r.carrier_id))
+        .filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
+      const start = (q.page - 1) * q.size
+      return {
+        carriers: rows.slice(start, start + q.size).map((r) => ({ carrierId: r.carrier_id, name: r.name, barcodeAware: r.barcode_aware, services: r.services })),
+        totalCount: rows.length,
+      }
+    },
+
+    /** The carriers among `ids` the subscription can use: built-in or its own. */
+    async getVisible(subId: string, carrierIds: string[]): Promise<Map<string, CarrierRecord>> {
+      const rows = await repo.findVisibleCarriers(db, subId, [...new Set(carrierIds)])
+      return new Map(rows.map((r) => [r.carrier_id, toRecord(r)]))
+    },
+  }
+}

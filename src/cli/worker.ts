@@ -1,0 +1,46 @@
+import type { Config } from '../config.js'
+import { openRuntime } from '../runtime.js'
+
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const
+
+/**
+ * `mailroom worker`: the webhook worker alone (fan-out, deliveries, locker and retention jobs), no
+ * HTTP. Run any number of them beside `serve` (with MAILROOM_WEBHOOK_WORKER=false there, or not):
+ * they share the work through row locks. SIGTERM/SIGINT stop claiming, let in-flight sends finish
+ * and record them, then exit 0.
+ */
+export async function workerCommand(config: Readonly<Config>): Promise<void> {
+  const threshold = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info
+  const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) => {
+    if (LEVELS[level] >= threshold) process.stdout.write(`${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, msg, ...extra })}\n`)
+  }
+  const ctx = await openRuntime(config)
+  if (ctx.database.engine === 'pglite') {
+    // PGlite is an in-process database: two processes must never open the same data directory.
+    log('warn', 'the embedded database belongs to one process: run `mailroom worker` only while no `mailroom serve` uses this data directory, or use PostgreSQL (DATABASE_URL)')
+  }
+  const stop = ctx.webhooks.start()
+  log('info', 'webhook worker is up', { engine: ctx.database.engine })
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log('info', 'stopping: no new claims, finishing in-flight sends', { signal })
+    const force = setTimeout(() => {
+      log('error', 'in-flight sends did not finish in time; exiting (their leases expire and another worker retries them)')
+      process.exit(1)
+    }, config.shutdownGraceSeconds * 1000)
+    force.unref()
+    try {
+      await stop()
+      await ctx.database.close()
+      process.exit(0)
+    } catch (err) {
+      log('error', 'shutdown failed', { err: err instanceof Error ? err.message : String(err) })
+      process.exit(1)
+    }
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+}

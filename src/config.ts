@@ -1,0 +1,183 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import path from 'node:path'
+
+/**
+ * Every setting of the service, read once from the environment, validated, frozen.
+ * Nothing else in the code base reads process.env.
+ */
+const Prefix = Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)*/?$', description: 'mount prefix, e.g. /auth, or / for the root' })
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')])
+
+export const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  MAILROOM_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  MAILROOM_ENV: Type.Union([Type.Literal('development'), Type.Literal('qa'), Type.Literal('sandbox'), Type.Literal('production')], { default: 'development' }),
+  MAILROOM_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'master secret, at least 32 characters' })),
+  MAILROOM_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
+  AUTH_REGION: Type.Union([Type.Literal('us'), Type.Literal('ca'), Type.Literal('global')], { default: 'us' }),
+  RECEIVING_PREFIX: { ...Prefix, default: '/' },
+  AUTH_PREFIX: { ...Prefix, default: '/auth' },
+  TRACKING_WEBHOOKS_PREFIX: { ...Prefix, default: '/webhooks/tracking' },
+  LOCKER_WEBHOOKS_PREFIX: { ...Prefix, default: '/webhooks/locker' },
+  MAILROOM_BOOTSTRAP_CLIENT: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._~-]{8,128}:[^:]{32,256}(:[A-Za-z0-9 ._~-]{1,100})?$', description: 'clientId:clientSecret[:subscription]' })),
+  MAILROOM_DEMO: Type.Optional(Bool),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 10 * 1_048_576 }),
+  SIGNING_KEY_ROTATION_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  CLIENT_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 30, default: 10 }),
+  TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  TOKEN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 25 }),
+  MAILROOM_WEBHOOK_WORKER: { ...Bool, default: 'true', description: 'run the webhook delivery worker inside `serve`' },
+  MAILROOM_WEBHOOK_ALLOW_HTTP: { ...Bool, default: 'false', description: 'accept plain http:// webhook URLs (development, tests)' },
+  MAILROOM_WEBHOOK_ALLOW_CIDRS: Type.String({ default: '', pattern: '^([0-9a-fA-F:.]+/\\d{1,3})?(,[0-9a-fA-F:.]+/\\d{1,3})*$', description: 'comma-separated CIDRs exempt from the private-address refusal' }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  WEBHOOK_WORKER_BATCH: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  WEBHOOK_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  LOCKER_PICKUP_REMINDER_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+  LOCKER_EXPIRY_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 7 }),
+})
+
+type Env = Static<typeof EnvSchema>
+export type Environment = Env['MAILROOM_ENV']
+export type AuthRegion = Env['AUTH_REGION']
+export type LogLevel = Env['LOG_LEVEL']
+
+export interface Config {
+  port: number
+  host: string
+  env: Environment
+  dataDir: string
+  database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dir: string }
+  /** Absent: generated and kept in the data dir (refused in production). */
+  masterSecret: string | undefined
+  publicUrl: string
+  authRegion: AuthRegion
+  prefixes: { receiving: string; auth: string; trackingWebhooks: string; lockerWebhooks: string }
+  bootstrapClient: { clientId: string; clientSecret: string; subscription: string } | undefined
+  /** Create and print a demo client on first start (development and sandbox). */
+  demo: boolean
+  logLevel: LogLevel
+  bodyLimitBytes: number
+  imageMaxBytes: number
+  signingKeyRotationDays: number
+  clientStatusCacheSeconds: number
+  tokenFailureLimit: number
+  tokenFailureWindowSeconds: number
+  shutdownGraceSeconds: number
+  webhooks: {
+    /** Run the delivery worker inside `serve` (it also runs alone as `mailroom worker`). */
+    workerInServe: boolean
+    allowHttp: boolean
+    allowCidrs: string[]
+    retentionDays: number
+    batchSize: number
+    concurrency: number
+    lockerReminderHours: number
+    lockerExpiryDays: number
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** '/' and '' both mean the root; otherwise no trailing slash. */
+function normalizePrefix(p: string): string {
+  const trimmed = p.replace(/\/+$/, '')
+  return trimmed === '' ? '' : trimmed
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const known = Object.keys(EnvSchema.properties)
+  const raw: Record<string, unknown> = {}
+  for (const key of known) {
+    const v = source[key]
+    if (v !== undefined && v !== '') raw[key] = v
+  }
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw))
+  const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => {
+    const key = e.path.replace(/^\//, '')
+    const shown = key === 'MAILROOM_SECRET' || key === 'MAILROOM_BOOTSTRAP_CLIENT' ? '(hidden)' : JSON.stringify(raw[key])
+    const choices = (e.schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((m) => m.const)
+    const message = choices ? `must be one of ${choices.join(', ')}` : e.message
+    return `${key}=${shown}: ${e.schema.description ? `${message} (${e.schema.description})` : message}`
+  })
+  // Unions report one error per member; keep each key's first message.
+  const unique = [...new Map(problems.map((p) => [p.split('=')[0], p])).values()]
+  if (unique.length > 0) throw new ConfigError(unique)
+  const env = withDefaults as Env
+
+  const isProd = env.MAILROOM_ENV === 'production'
+  const cross: string[] = []
+  if (isProd && !env.DATABASE_URL) cross.push('DATABASE_URL: production refuses the embedded database; set a PostgreSQL URL')
+  if (isProd && !env.MAILROOM_SECRET) cross.push('MAILROOM_SECRET: production refuses a generated secret; set one (32+ random characters)')
+  if (isProd && env.MAILROOM_BOOTSTRAP_CLIENT) cross.push('MAILROOM_BOOTSTRAP_CLIENT: refused in production; create clients with `mailroom clients create`')
+  if (isProd && env.MAILROOM_DEMO === 'true') cross.push('MAILROOM_DEMO: refused in production')
+  const prefixes = {
+    receiving: normalizePrefix(env.RECEIVING_PREFIX),
+    auth: normalizePrefix(env.AUTH_PREFIX),
+    trackingWebhooks: normalizePrefix(env.TRACKING_WEBHOOKS_PREFIX),
+    lockerWebhooks: normalizePrefix(env.LOCKER_WEBHOOKS_PREFIX),
+  }
+  const mounted = [prefixes.auth, prefixes.trackingWebhooks, prefixes.lockerWebhooks]
+  if (new Set(mounted).size !== mounted.length || mounted.includes(prefixes.receiving) && prefixes.receiving !== '') {
+    cross.push('*_PREFIX: each interface needs its own mount prefix')
+  }
+  if (mounted.includes('')) cross.push('AUTH_PREFIX / *_WEBHOOKS_PREFIX: only the receiving interface may be mounted at /')
+  if (cross.length > 0) throw new ConfigError(cross)
+
+  const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
+  let bootstrapClient: Config['bootstrapClient']
+  if (env.MAILROOM_BOOTSTRAP_CLIENT) {
+    const [clientId, clientSecret, subscription] = env.MAILROOM_BOOTSTRAP_CLIENT.split(':') as [string, string, string?]
+    bootstrapClient = { clientId, clientSecret, subscription: subscription ?? 'default' }
+  }
+  const config: Config = {
+    port: env.PORT,
+    host: env.HOST,
+    env: env.MAILROOM_ENV,
+    dataDir,
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    masterSecret: env.MAILROOM_SECRET,
+    publicUrl: (env.MAILROOM_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    authRegion: env.AUTH_REGION,
+    prefixes,
+    bootstrapClient,
+    demo: env.MAILROOM_DEMO ? env.MAILROOM_DEMO === 'true' : env.MAILROOM_ENV === 'development' || env.MAILROOM_ENV === 'sandbox',
+    logLevel: env.LOG_LEVEL,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    imageMaxBytes: env.IMAGE_MAX_BYTES,
+    signingKeyRotationDays: env.SIGNING_KEY_ROTATION_DAYS,
+    clientStatusCacheSeconds: env.CLIENT_STATUS_CACHE_SECONDS,
+    tokenFailureLimit: env.TOKEN_FAILURE_LIMIT,
+    tokenFailureWindowSeconds: env.TOKEN_FAILURE_WINDOW_SECONDS,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    webhooks: {
+      workerInServe: env.MAILROOM_WEBHOOK_WORKER === 'true',
+      allowHttp: env.MAILROOM_WEBHOOK_ALLOW_HTTP === 'true',
+      allowCidrs: env.MAILROOM_WEBHOOK_ALLOW_CIDRS.split(',').map((c) => c.trim()).filter(Boolean),
+      retentionDays: env.WEBHOOK_RETENTION_DAYS,
+      batchSize: env.WEBHOOK_WORKER_BATCH,
+      concurrency: env.WEBHOOK_WORKER_CONCURRENCY,
+      lockerReminderHours: env.LOCKER_PICKUP_REMINDER_HOURS,
+      lockerExpiryDays: env.LOCKER_EXPIRY_DAYS,
+    },
+  }
+  return Object.freeze({ ...config, prefixes: Object.freeze(prefixes), webhooks: Object.freeze(config.webhooks) })
+}
+
+/** The token issuer: one per public URL and region, so a token minted for `ca` is refused by `us`. */
+export function issuerOf(config: Pick<Config, 'publicUrl' | 'prefixes' | 'authRegion'>): string {
+  return `${config.publicUrl}${config.prefixes.auth}/${config.authRegion}`
+}

@@ -1,0 +1,50 @@
+import { createClientsService, type ClientsService } from './auth/clients.service.js'
+import { FailureLimiter } from './auth/failure-limiter.js'
+import { KeyStore } from './auth/keys.js'
+import { createTokensService, type TokensService } from './auth/tokens.service.js'
+import { createCompanions, createSqlSiteLookup, type Companions } from './companions.js'
+import { issuerOf, type Config } from './config.js'
+import type { DatabaseHandle, Db } from './db/database.js'
+import { createReceiving, type Receiving } from './receiving.js'
+import type { Clock } from './shared/clock.js'
+import { deriveKey } from './shared/crypto.js'
+import { defaultIds, type IdGenerator } from './shared/ids.js'
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
+
+/** Everything the HTTP app, the CLI and the worker share: built once, here, from explicit parts. */
+export interface AppContext {
+  config: Readonly<Config>
+  db: Db
+  database: DatabaseHandle
+  clock: Clock
+  ids: IdGenerator
+  issuer: string
+  keys: KeyStore
+  clients: ClientsService
+  tokens: TokensService
+  tokenLimiter: FailureLimiter
+  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer }
+  webhooks: Webhooks
+  companions: Companions
+  receiving: Receiving
+}
+
+export function createContext(input: { config: Readonly<Config>; database: DatabaseHandle; masterSecret: string; clock: Clock; ids?: IdGenerator }): AppContext {
+  const { config, database, clock, masterSecret } = input
+  const db = database.db
+  const secrets = {
+    pepper: deriveKey(masterSecret, 'client-secret-hash'),
+    sealKey: deriveKey(masterSecret, 'signing-key-seal'),
+    webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
+  }
+  const issuer = issuerOf(config)
+  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
+  const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
+  const tokens = createTokensService({ keys, clients, clock, issuer })
+  const tokenLimiter = new FailureLimiter(clock, config.tokenFailureLimit, config.tokenFailureWindowSeconds)
+  const ids = input.ids ?? defaultIds
+  const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey })
+  const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db) })
+  const receiving = createReceiving({ db, clock, ids, config, companions })
+  return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
+}

@@ -1,0 +1,93 @@
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { Kysely, PGliteDialect, PostgresDialect, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
+import pg from 'pg'
+import { mkdirSync } from 'node:fs'
+import type { Database } from './tables.js'
+import { transactionScope } from './transaction.js'
+
+export type Db = Kysely<Database>
+export type DbEngine = 'postgres' | 'pglite'
+
+export interface DatabaseHandle {
+  db: Db
+  engine: DbEngine
+  close(): Promise<void>
+}
+
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dir: string | 'memory' }
+
+// timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v))
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000 })
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {})
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    return { db, engine: 'postgres', close: () => db.destroy() }
+  }
+  if (target.dir !== 'memory') mkdirSync(target.dir, { recursive: true })
+  const pglite = await PGlite.create({
+    ...(target.dir === 'memory' ? {} : { dataDir: target.dir }),
+    extensions: { pg_trgm },
+    parsers: { 20: (v: string) => Number(v) },
+  })
+  const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) })
+  return { db, engine: 'pglite', close: () => db.destroy() }
+}
+
+/**
+ * PGlite is one connection. Kysely's PGliteDriver hands that connection to every caller at once,
+ * so a query issued while another request holds a transaction would run inside it. Serialising
+ * acquire/release gives each transaction (and each lone query) the connection to itself.
+ */
+class SerializedPGliteDialect extends PGliteDialect {
+  override createDriver(): Driver {
+    return new SerializedDriver(super.createDriver())
+  }
+}
+
+class SerializedDriver implements Driver {
+  #queue: Promise<void> = Promise.resolve()
+  #release: (() => void) | undefined
+
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init()
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (transactionScope.getStore()?.inside) {
+      throw new Error('query on the database from inside a transaction: pass the transaction (trx) down instead')
+    }
+    const previous = this.#queue
+    let release!: () => void
+    this.#queue = new Promise<void>((resolve) => (release = resolve))
+    await previous
+    this.#release = release
+    return this.inner.acquireConnection()
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await this.inner.releaseConnection(connection)
+    const release = this.#release
+    this.#release = undefined
+    release?.()
+  }
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(connection, settings)
+  }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection)
+  }
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection)
+  }
+  savepoint: Driver['savepoint'] = (c, n, q) => this.inner.savepoint!(c, n, q)
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (c, n, q) => this.inner.rollbackToSavepoint!(c, n, q)
+  releaseSavepoint: Driver['releaseSavepoint'] = (c, n, q) => this.inner.releaseSavepoint!(c, n, q)
+  destroy(): Promise<void> {
+    return this.inner.destroy()
+  }
+}

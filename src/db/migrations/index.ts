@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely/migration'
+import * as m0001 from './0001_auth.js'
+import * as m0002 from './0002_receiving.js'
+import * as m0003 from './0003_carrier_catalogue.js'
+import * as m0004 from './0004_companions.js'
+import * as m0005 from './0005_webhooks.js'
+import * as m0006 from './0006_search.js'
+
+/** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
+export const migrations: Record<string, Migration> = {
+  '0001_auth': m0001,
+  '0002_receiving': m0002,
+  '0003_carrier_catalogue': m0003,
+  '0004_companions': m0004,
+  '0005_webhooks': m0005,
+  '0006_search': m0006,
+}

@@ -1,0 +1,82 @@
+import { isValidGs1CheckDigit } from '../check-digits.js'
+import { setField, type Draft } from '../draft.js'
+import { countryFromNumeric, formatPostalCode, isAlpha2Country } from '../tables/countries.js'
+import { makeMatch, RANK } from '../tracking/match.js'
+import { isPic, matchPic } from '../tracking/rules-usps.js'
+import type { Element } from './element-string.js'
+
+/** Ship-to address AIs (GS1 General Specifications §3.8.x, AIs 4300–4309) → receiver fields. */
+const SHIP_TO: Readonly<Record<string, 'company' | 'name' | 'line1' | 'line2' | 'city' | 'state' | 'country'>> = {
+  '4300': 'company',
+  '4301': 'name',
+  '4302': 'line1',
+  '4303': 'line2',
+  '4305': 'city',
+  '4306': 'state',
+  '4307': 'country',
+}
+
+/**
+ * Applies GS1 element strings to the draft: fields "ai<AI>", tracking readings (IMpb package code,
+ * SSCC), destination (420, 421) and receiver (4300–4307). Weight from 330n/340n (gross) or
+ * 310n/320n (net), with the decimal position the AI's last digit gives.
+ */
+export function applyGs1Elements(draft: Draft, elements: readonly Element[]): void {
+  let routedZip: string | undefined
+  let sawPic = false
+  let weight: { rank: number; text: string } | undefined
+  for (const [ai, value] of elements) {
+    setField(draft, `ai${ai}`, value)
+    if (ai === '420') {
+      routedZip = value
+      draft.destination.postalCode ??= value
+    } else if (ai === '421') {
+      const country = countryFromNumeric(value.slice(0, 3))
+      if (country !== undefined) draft.destination.country ??= country
+      draft.destination.postalCode ??= value.slice(3)
+    } else if (ai === '00') {
+      // FedEx Ground takes a shipper's SSCC-18 as tracking number; nothing else names a carrier here.
+      const m = makeMatch('FEDEX', `00${value}`, isValidGs1CheckDigit(value), RANK.ALTERNATE)
+      m.fields = { sscc: value }
+      draft.matches.push(m)
+      draft.trackingNumber ??= value
+    } else if (ai.length === 2 && ai.startsWith('9') && isPic(ai + value)) {
+      matchPic(ai + value, draft.matches)
+      sawPic = true
+    } else if (ai === '401' || ai === '402') {
+      // A consignment / shipment id names no carrier; it is still the parcel's number.
+      draft.trackingNumber ??= value
+    } else if (ai in SHIP_TO) {
+      const key = SHIP_TO[ai]
+      if (key === 'country') {
+        if (isAlpha2Country(value)) draft.receiver.country ??= value
+      } else if (key !== undefined) {
+        draft.receiver[key] ??= value
+      }
+    } else if (ai.length === 4 && /^3[1-4]0\d$/.test(ai)) {
+      const w = readWeight(ai, value)
+      if (weight === undefined || w.rank < weight.rank) weight = w
+    }
+  }
+  if (weight !== undefined) draft.weight ??= weight.text
+  if (sawPic && routedZip !== undefined) {
+    // "420" on an IMpb label is the USPS destination ZIP.
+    draft.destination.country ??= 'US'
+  }
+  const dest = draft.destination
+  if (dest.postalCode !== undefined) dest.postalCode = formatPostalCode(dest.postalCode, dest.country)
+  if (draft.receiver.name !== undefined || draft.receiver.line1 !== undefined) {
+    draft.receiver.postalCode ??= dest.postalCode
+    draft.receiver.country ??= dest.country
+  }
+}
+
+/** Gross logistic weight (330n kg, 340n lb) before net (310n kg, 320n lb); n = decimal places. */
+const WEIGHT_ORDER = ['330', '340', '310', '320']
+
+function readWeight(ai: string, value: string): { rank: number; text: string } {
+  const family = ai.slice(0, 3)
+  const n = Number(value) / 10 ** Number(ai.charAt(3))
+  const unit = family === '310' || family === '330' ? 'KG' : 'LB'
+  return { rank: WEIGHT_ORDER.indexOf(family), text: `${n} ${unit}` }
+}

@@ -1,0 +1,61 @@
+import { readBarcodes, type ReadResult } from 'zxing-wasm/reader'
+import { ImageDecodeError } from './errors.js'
+import { toFoundBarcode, type FoundBarcode } from './found-barcode.js'
+import { readImageHeader } from './image-header.js'
+import { READER_OPTIONS } from './reader-options.js'
+import { loadZXingReader, resetZXingReader } from './zxing-module.js'
+
+/**
+ * Above a 48 MP phone sensor's full frame. The wasm call is synchronous: a 900 MP PNG that deflates
+ * to under 1 MB held the event loop for 15 s before this limit.
+ */
+const MAX_PIXELS = 50_000_000
+
+/**
+ * Reads every barcode in a photo or scan (PNG, JPEG or GIF file bytes), in one zxing pass.
+ * Resolves to [] when the picture holds no readable symbol.
+ *
+ * @throws UnsupportedImageFormatError for WebP, HEIC, AVIF or TIFF (a subclass of ImageDecodeError)
+ * @throws ImageDecodeError when the bytes are not a readable PNG, JPEG or GIF, or are too large
+ */
+export async function readBarcodesFromImage(bytes: Uint8Array): Promise<FoundBarcode[]> {
+  const header = readImageHeader(bytes)
+  if (header.width * header.height > MAX_PIXELS) {
+    throw new ImageDecodeError(`Image too large: ${header.width}×${header.height} exceeds ${MAX_PIXELS / 1e6} megapixels`)
+  }
+  await loadZXingReader()
+  let results: ReadResult[]
+  try {
+    results = await readBarcodes(bytes, READER_OPTIONS)
+  } catch (error) {
+    // zxing reports bad input as a result, so a throw is a wasm trap or a failed allocation, after
+    // which the instance cannot be trusted. The next read starts a fresh one.
+    resetZXingReader()
+    throw error
+  }
+  const found: FoundBarcode[] = []
+  for (const result of results) {
+    if (!result.isValid) {
+      // With returnErrors off, the one invalid result zxing hands back is "image failed to load".
+      if (!result.format || result.format === 'None') {
+        throw new ImageDecodeError(`Unreadable ${header.format.toUpperCase()} image: ${result.error}`)
+      }
+      continue
+    }
+    const barcode = toFoundBarcode(result)
+    if (!found.some((seen) => isSameSymbol(seen, barcode))) found.push(barcode)
+  }
+  return found
+}
+
+/**
+ * zxing can report one symbol from two of its passes (seen with full-size and 1/2-size scans);
+ * their boxes overlap. Two identical labels side by side stay two.
+ */
+function isSameSymbol(a: FoundBarcode, b: FoundBarcode): boolean {
+  if (a.symbology !== b.symbology || a.text !== b.text) return false
+  const p = a.position
+  const q = b.position
+  const slack = 8 // linear codes' boxes can be a single scan line high
+  return p.x - slack <= q.x + q.width && q.x - slack <= p.x + p.width && p.y - slack <= q.y + q.height && q.y - slack <= p.y + p.height
+}

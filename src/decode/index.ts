@@ -1,0 +1,36 @@
+/**
+ * decode: scanned label text → structured package data. Pure functions only: no database, no HTTP,
+ * no I/O. The HTTP layer builds the decode endpoint on `decodeScan`; the tracking-number generator
+ * uses `mailroomCheckChar`.
+ */
+export type { CarrierCandidate, CarrierCode, DecodedAddress, DecodeResult } from './types.js'
+export { decodeScan, MAX_SCAN_LENGTH } from './decode-scan.js'
+export { DecodeError, type DecodeErrorCode } from './errors.js'
+export {
+  CROCKFORD_ALPHABET,
+  isValidMailroomNumber,
+  mailroomCheckChar,
+  MAILROOM_BODY_LENGTH,
+  MAILROOM_PREFIX,
+} from './mailroom-number.js'
+export {
+  codePointTable,
+  fedexCheckDigit,
+  gs1CheckDigit,
+  iso7064Mod37_36CheckChar,
+  isValidFedexCheckDigit,
+  isValidGs1CheckDigit,
+  isValidIso7064Mod37_36,
+  isValidLuhn,
+  isValidLuhnModN,
+  isValidMod7,
+  isValidS10,
+  isValidUpsCheckDigit,
+  luhnCheckDigit,
+  luhnModNCheckChar,
+  mod7CheckDigit,
+  s10CheckDigit,
+  upsCheckDigit,
+  type CodePointTable,
+} from './check-digits.js'
+export { CARRIER_NAMES } from './tables/carriers.js'

@@ -1,0 +1,98 @@
+import { CARRIER_NAMES } from '../tables/carriers.js'
+import type { CarrierCandidate, CarrierCode } from '../types.js'
+
+/**
+ * How much a match says about the carrier, used to rank candidates after the check-digit verdict.
+ * The symbol naming its carrier beats a carrier-specific prefix, which beats a bare shape.
+ */
+export const RANK = {
+  /** The symbol names the carrier (SCAC in ISO 15434, a carrier's own URL). */
+  NAMED: 50,
+  /** Carrier-specific prefix and a check digit (1Z…, MR…, IMpb 92…, S10 …US). */
+  PREFIX_CHECK: 40,
+  /** Carrier-specific literal prefix, no check defined (TBA…, 1LS…, JJD…). */
+  PREFIX: 30,
+  /** Carrier-specific length and check digit, no prefix (FedEx 12, DHL 10, Canada Post 16). */
+  SHAPE_CHECK: 20,
+  /** A documented second reading of the same number (FedEx SmartPost on an IMpb, OnTrac on 1LS). */
+  ALTERNATE: 15,
+  /** A shape only: no prefix, no check, or a rarely used legacy form. */
+  WEAK: 10,
+} as const
+
+/** One reading of a scanned number: which carrier, which tracking number, how sure. */
+export interface Match {
+  carrierId: CarrierCode
+  trackingNumber: string
+  checkDigitValid: boolean
+  rank: number
+  service?: { code?: string; name?: string }
+  scac?: string
+  /** Named parts of the number (service type code, mailer id…), merged into the result fields. */
+  fields?: Record<string, string>
+  destination?: { postalCode?: string; country?: string }
+}
+
+export function makeMatch(
+  carrierId: CarrierCode,
+  trackingNumber: string,
+  checkDigitValid: boolean,
+  rank: number,
+): Match {
+  return { carrierId, trackingNumber, checkDigitValid, rank }
+}
+
+export function serviceOf(code: string, name: string | undefined): { code: string; name?: string } {
+  return name === undefined ? { code } : { code, name }
+}
+
+/** Best first: check verdict, then how specific the reading is; stable otherwise. */
+export function compareMatches(a: Match, b: Match): number {
+  if (a.checkDigitValid !== b.checkDigitValid) return a.checkDigitValid ? -1 : 1
+  return b.rank - a.rank
+}
+
+/** Sorted, one entry per carrier and tracking number (the best reading of each). */
+export function rankMatches(matches: Match[]): Match[] {
+  const sorted = matches.slice().sort(compareMatches)
+  if (sorted.length < 2) return sorted
+  const seen = new Set<string>()
+  const out: Match[] = []
+  for (const m of sorted) {
+    const key = `${m.carrierId} ${m.trackingNumber}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(m)
+  }
+  return out
+}
+
+export function toCandidate(m: Match): CarrierCandidate {
+  const c: CarrierCandidate = {
+    carrierId: m.carrierId,
+    name: CARRIER_NAMES[m.carrierId],
+    checkDigitValid: m.checkDigitValid,
+    trackingNumber: m.trackingNumber,
+  }
+  if (m.scac !== undefined) c.scac = m.scac
+  if (m.service !== undefined) c.service = m.service
+  return c
+}
+
+/** A family of tracking-number shapes. `match` appends every reading of `s` it recognises. */
+export interface Rule {
+  /** Lengths the rule can match, so a scan is only offered to rules that could fit it. */
+  readonly lengths: readonly number[]
+  /** Carriers the rule can report: lets a symbol that names its carrier skip the others. */
+  readonly carriers: readonly CarrierCode[]
+  /** A carrier-specific prefix identifies it: safe to look for inside free text. */
+  readonly distinctive: boolean
+  /** `s` is upper case with separators removed. */
+  match(s: string, out: Match[]): void
+}
+
+export function range(from: number, to: number): number[] {
+  const out: number[] = []
+  for (let n = from; n <= to; n++) out.push(n)
+  return out
+}

@@ -1,0 +1,125 @@
+import { isValidGs1CheckDigit } from '../check-digits.js'
+import type { CarrierCode } from '../types.js'
+import { makeMatch, RANK, serviceOf, type Match, type Rule } from './match.js'
+
+/**
+ * USPS Intelligent Mail package barcode (Publication 199). The package identification code (PIC) is
+ * a channel application identifier 91–95, a 3-digit service type code, the mailer id (6 digits, or 9
+ * when it starts with 9), a serial number and a GS1 mod 10 check over everything before it.
+ * 22 or 26 digits; on the label it may follow the routing element "420" + ZIP5 or ZIP+4.
+ */
+const PIC = /^9[1-5](?:\d{20}|\d{24})$/
+
+export function isPic(s: string): boolean {
+  return PIC.test(s)
+}
+
+/** Named parts of a PIC, for the result fields. The retail (95) and legacy (91) layouts differ. */
+export function impbFields(pic: string): Record<string, string> {
+  const channel = pic.slice(0, 2)
+  const fields: Record<string, string> = { impbChannel: channel }
+  if (channel === '92' || channel === '93' || channel === '94') {
+    const midLength = pic.charAt(5) === '9' ? 9 : 6
+    fields.serviceTypeCode = pic.slice(2, 5)
+    fields.mailerId = pic.slice(5, 5 + midLength)
+    fields.serialNumber = pic.slice(5 + midLength, -1)
+  }
+  return fields
+}
+
+/** Readings of a PIC: USPS first; commercial channels are also handed over by FedEx and DHL. */
+export function matchPic(pic: string, out: Match[]): void {
+  const valid = isValidGs1CheckDigit(pic)
+  const usps = makeMatch('USPS', pic, valid, RANK.PREFIX_CHECK)
+  usps.fields = impbFields(pic)
+  const stc = usps.fields.serviceTypeCode
+  if (stc !== undefined) usps.service = serviceOf(stc, undefined)
+  out.push(usps)
+  const alternates: CarrierCode[] = pic.startsWith('92') ? ['FEDEX', 'DHL_ECOMMERCE'] : pic.startsWith('93') ? ['DHL_ECOMMERCE'] : []
+  for (const carrier of alternates) out.push(makeMatch(carrier, pic, valid, RANK.ALTERNATE))
+}
+
+const impb: Rule = {
+  lengths: [22, 26],
+  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE'],
+  distinctive: true,
+  match(s, out) {
+    if (PIC.test(s)) matchPic(s, out)
+  },
+}
+
+export interface RoutedPic {
+  zip: string
+  pic: string
+  checkDigitValid: boolean
+}
+
+// ZIP length, PIC length: the orders in which a dropped FNC1 after "420" + ZIP is most likely.
+const SPLITS: ReadonlyArray<readonly [number, number]> = [
+  [9, 22],
+  [5, 22],
+  [5, 26],
+  [9, 26],
+]
+
+/**
+ * Where the ZIP ends and the PIC starts in the digits after "420" when no FNC1 separates them.
+ * Every split that fits the IMpb structure, check-valid ones first; empty when none fits.
+ */
+export function splitRoutedPic(afterAi: string): RoutedPic[] {
+  const out: RoutedPic[] = []
+  for (const [zipLength, picLength] of SPLITS) {
+    if (afterAi.length !== zipLength + picLength) continue
+    const pic = afterAi.slice(zipLength)
+    if (!PIC.test(pic) || !/^\d+$/.test(afterAi.slice(0, zipLength))) continue
+    out.push({ zip: afterAi.slice(0, zipLength), pic, checkDigitValid: isValidGs1CheckDigit(pic) })
+  }
+  return out.sort((a, b) => Number(b.checkDigitValid) - Number(a.checkDigitValid))
+}
+
+/** The whole GS1-128 string "420" + ZIP + PIC, read as one number (FNC1 dropped). */
+const routed: Rule = {
+  lengths: [30, 34, 38],
+  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE'],
+  distinctive: true,
+  match(s, out) {
+    if (!s.startsWith('420')) return
+    const split = splitRoutedPic(s.slice(3))[0]
+    if (split === undefined) return
+    const start = out.length
+    matchPic(split.pic, out)
+    for (let i = start; i < out.length; i++) {
+      const m = out[i]
+      if (m !== undefined) m.destination = { postalCode: split.zip, country: 'US' }
+    }
+  },
+}
+
+/** Legacy 20-digit numbers: service (2) + customer id (9) + package id (8) + check. */
+const LEGACY_SERVICES: ReadonlyMap<string, string> = new Map([
+  ['71', 'Certified Mail'],
+  ['73', 'Insured Mail'],
+  ['77', 'Registered Mail'],
+  ['81', 'Return Receipt for Merchandise'],
+])
+
+/**
+ * Twenty digits: either checked on its own, or an IMpb whose channel identifier "91" is implied and
+ * still counted by the check (certified mail numbers "7196 9010 …" are printed that way).
+ */
+const legacy20: Rule = {
+  lengths: [20],
+  carriers: ['USPS'],
+  distinctive: false,
+  match(s, out) {
+    if (!/^\d{20}$/.test(s)) return
+    const valid = isValidGs1CheckDigit(s) || isValidGs1CheckDigit(`91${s}`)
+    const m = makeMatch('USPS', s, valid, RANK.SHAPE_CHECK)
+    const code = s.slice(0, 2)
+    const name = LEGACY_SERVICES.get(code)
+    if (name !== undefined) m.service = serviceOf(code, name)
+    out.push(m)
+  },
+}
+
+export const USPS_RULES: readonly Rule[] = [impb, routed, legacy20]

@@ -1,0 +1,59 @@
+/** Public shapes of the decode module. The HTTP layer serialises these; keep them JSON-friendly. */
+
+export type CarrierCode =
+  | 'UPS'
+  | 'FEDEX'
+  | 'USPS'
+  | 'DHL_EXPRESS'
+  | 'DHL_ECOMMERCE'
+  | 'AMAZON'
+  | 'ONTRAC'
+  | 'LASERSHIP'
+  | 'CANADA_POST'
+  | 'PUROLATOR'
+  | 'ROYAL_MAIL'
+  | 'DPD'
+  | 'MAILROOM'
+
+export interface CarrierCandidate {
+  carrierId: CarrierCode
+  name: string
+  /** Only when the symbol itself carries one (ISO 15434 format 01 SCAC field). */
+  scac?: string
+  service?: { code?: string; name?: string }
+  /**
+   * True when the number passes the integrity check its format defines. For the few formats that
+   * define none, true only when a carrier-specific literal prefix identified it (TBA…, 1LS…, JJD…);
+   * a bare shape without a check (e.g. three letters and nine digits) is reported false, because
+   * nothing vouches for it.
+   */
+  checkDigitValid: boolean
+  trackingNumber: string
+}
+
+export interface DecodedAddress {
+  name?: string
+  company?: string
+  line1?: string
+  line2?: string
+  city?: string
+  state?: string
+  postalCode?: string
+  /** ISO 3166-1 alpha-2. */
+  country?: string
+}
+
+export interface DecodeResult {
+  /** Best tracking number found, normalised: upper case, no spaces. */
+  trackingNumber: string | null
+  format: 'PLAIN' | 'ISO15434' | 'GS1'
+  envelope?: { formats: string[]; header?: string }
+  /** Raw named fields, strings only; binary segments are given as base64. */
+  fields: Record<string, string>
+  /** Ranked best first; empty when nothing matches. */
+  candidates: CarrierCandidate[]
+  receiver?: DecodedAddress
+  destination?: { postalCode?: string; country?: string; city?: string; state?: string }
+  packageCount?: { n: number; of: number }
+  weight?: string
+}

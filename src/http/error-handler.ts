@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, lookupError, ValidationErrors, type ErrorCode } from '../shared/errors.js'
+import type { ErrorBody } from './schemas.js'
+
+type Item = ErrorBody['errors'][number]
+
+/** The ONE mapping from thrown errors to HTTP responses (CONTRACT §1). */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const { status, items, headers } = toResponse(error, request)
+    if (status >= 500) request.log.error({ err: error }, 'request failed')
+    else request.log.info({ err: { code: (error as FastifyError).code, message: error.message, detail: error instanceof AppError ? error.options.detail : undefined } }, 'request refused')
+    if (headers) void reply.headers(headers)
+    return reply.code(status).type('application/json; charset=utf-8').send({ errors: items })
+  })
+  app.setNotFoundHandler((request, reply) => {
+    return reply.code(404).send({ errors: [item('ROUTE_NOT_FOUND', request, { description: `No endpoint ${request.method} ${request.url.split('?')[0]}.` })] })
+  })
+}
+
+function toResponse(error: FastifyError | Error, request: FastifyRequest): { status: number; items: Item[]; headers?: Record<string, string> } {
+  if (error instanceof AppError) {
+    return { status: error.status, items: [item(error.code, request, error.options)], headers: error.options.headers }
+  }
+  if (error instanceof ValidationErrors) {
+    return { status: 400, items: error.items.map((i) => item(i.code ?? 'VALIDATION_FAILED', request, { field: i.field, description: i.description })) }
+  }
+  const fe = error as FastifyError
+  if (fe.validation) {
+    return { status: 400, items: fe.validation.map((v) => validationItem(v, fe.validationContext, request)) }
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, items: [item('MALFORMED_BODY', request)] }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, items: [item('MALFORMED_BODY', request, { description: 'The request body is empty; send a JSON document.' })] }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, items: [item('UNSUPPORTED_MEDIA_TYPE', request, { description: `Unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json.` })] }
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, items: [item('BODY_TOO_LARGE', request)] }
+  }
+  // Fastify's own 4xx (bad URL, invalid header…) carry safe messages.
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const code: ErrorCode = fe.statusCode === 413 ? 'BODY_TOO_LARGE' : fe.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED'
+    return { status: lookupError(code).status, items: [item(code, request, { description: fe.message })] }
+  }
+  return { status: 500, items: [item('INTERNAL', request)] }
+}
+
+interface AjvIssue {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+function validationItem(v: AjvIssue, context: string | undefined, request: FastifyRequest): Item {
+  const segments = v.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (v.keyword === 'required' && typeof v.params.missingProperty === 'string') segments.push(v.params.missingProperty)
+  if (v.keyword === 'additionalProperties' && typeof v.params.additionalProperty === 'string') segments.push(v.params.additionalProperty)
+  // Array positions in brackets (`images[0].tempURL`), as the services name fields.
+  const field = segments.reduce((path, seg) => (/^\d+$/.test(seg) ? `${path}[${seg}]` : path ? `${path}.${seg}` : seg), '') || (context === 'body' ? 'body' : context ?? 'request')
+  let description: string
+  switch (v.keyword) {
+    case 'required':
+      description = `${field} is required`
+      break
+    case 'additionalProperties':
+      description = `${field} is not a known field`
+      break
+    case 'enum':
+      description = `${field} must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`
+      break
+    default:
+      description = `${field} ${v.message ?? 'is invalid'}`
+  }
+  return item('VALIDATION_FAILED', request, { field, description })
+}
+
+function item(code: string, request: FastifyRequest, opts: { field?: string; description?: string; additionalInfo?: string } = {}): Item {
+  const entry = lookupError(code)
+  const out: Item = {
+    errorCode: entry.errorCode,
+    errorDescription: opts.description ?? entry.message,
+    additionalCode: entry.additionalCode,
+    correlationID: request.id,
+  }
+  if (opts.additionalInfo) out.additionalInfo = opts.additionalInfo
+  if (opts.field) out.additionalParameters = opts.field
+  return out
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, opts: { description?: string; field?: string } = {}) {
+  return reply.code(lookupError(code).status).send({ errors: [item(code, request, opts)] })
+}

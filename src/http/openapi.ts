@@ -1,0 +1,46 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import { allErrorEntries } from '../shared/errors.js'
+import type { TSchema } from '@sinclair/typebox'
+import { ErrorBodySchema, UnauthorizedSchema } from './schemas.js'
+
+/** The OpenAPI 3.1 document, generated from the route schemas, and an offline docs page. */
+/** `shared`: schemas with an $id that routes of several plugins reference (Package, SiteRef…). */
+export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; shared?: TSchema[] }): Promise<void> {
+  for (const s of [ErrorBodySchema, UnauthorizedSchema, ...(opts.shared ?? [])]) app.addSchema(s)
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'mailroom', version: '0.1.0', description: describe() },
+      servers: [{ url: opts.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST {auth}/api/v1/token, scope psapi.' },
+          basicAuth: { type: 'http', scheme: 'basic', description: 'Client id and client secret.' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  })
+  // swagger-ui serves its assets from the installed package: the page works without internet.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}
+
+function describe(): string {
+  const rows = allErrorEntries()
+    .map(({ code, entry }) => `| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} | ${code} | ${entry.message} |`)
+    .join('\n')
+  return [
+    'Package receiving: decode barcodes, receive packages with a full activity history, issue OAuth2 access tokens, and push signed webhooks.',
+    '',
+    'Errors of the receiving and webhook interfaces have the body `{errors: [{errorCode, errorDescription, additionalCode, additionalInfo?, additionalParameters?, correlationID}]}`; 401 has `{message}` and a `WWW-Authenticate` challenge; 403 when the token lacks the `psapi` scope.',
+    'Every response carries `X-Correlation-ID` (yours when you send one of at most 128 characters `[A-Za-z0-9._:-]`).',
+    '',
+    '### Error catalogue',
+    '| additionalCode | status | errorCode | name | meaning |',
+    '|---|---|---|---|---|',
+    rows,
+  ].join('\n')
+}

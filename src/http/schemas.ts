@@ -1,0 +1,35 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+
+/** CONTRACT §1: the body of every 4xx/5xx of the receiving and webhook interfaces but 401. */
+export const ErrorItemSchema = Type.Object({
+  errorCode: Type.Union([Type.Literal('validation_error'), Type.Literal('not_found'), Type.Literal('already_exists'), Type.Literal('internal_error')]),
+  errorDescription: Type.String(),
+  additionalCode: Type.String({ description: 'Stable code per error kind; see the catalogue in the API description.' }),
+  additionalInfo: Type.Optional(Type.String()),
+  additionalParameters: Type.Optional(Type.String({ description: 'The field at fault, as a dot path.' })),
+  correlationID: Type.String(),
+})
+export const ErrorBodySchema = Type.Object({ errors: Type.Array(ErrorItemSchema) }, { $id: 'ErrorBody', title: 'ErrorBody' })
+export type ErrorBody = Static<typeof ErrorBodySchema>
+
+export const UnauthorizedSchema = Type.Object({ message: Type.String() }, { $id: 'Unauthorized', title: 'Unauthorized' })
+
+const errorRef = Type.Ref('ErrorBody')
+
+/** The error responses a protected JSON route can give, for its schema (and so the OpenAPI document). */
+export function errorResponses(...statuses: Array<400 | 404 | 409 | 412 | 413 | 415 | 429>): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {
+    401: Type.Ref('Unauthorized', { description: 'Missing, invalid or expired bearer token (RFC 6750).' }),
+    403: Type.Ref('Unauthorized', { description: 'The token lacks the psapi scope.' }),
+    500: Type.Ref('ErrorBody', { description: 'Unexpected error; the body never says why.' }),
+  }
+  for (const s of statuses) out[s] = errorRef
+  return out
+}
+
+/** Error responses of an unauthenticated route. */
+export function publicErrorResponses(...statuses: Array<400 | 404 | 413 | 415 | 429 | 503>): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { 500: errorRef }
+  for (const s of statuses) out[s] = errorRef
+  return out
+}

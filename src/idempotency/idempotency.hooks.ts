@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Db } from '../db/database.js'
+import type { Clock } from '../shared/clock.js'
+import { AppError, invalid } from '../shared/errors.js'
+import * as repo from './idempotency.repo.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey?: string
+  }
+}
+
+const KEY = /^[\x21-\x7E]{1,255}$/
+/** How long a key is remembered (a retry after that is a new request). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000
+
+function hashOf(request: FastifyRequest): string {
+  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex')
+}
+
+/**
+ * `Idempotency-Key` on any POST of the scope (CONTRACT §5): the first request claims the key; a
+ * retry with the same body gets the stored response (`Idempotent-Replayed: true`), another body a
+ * 409, and a retry while the first is still running a 409 too. A 5xx releases the key so that the
+ * retry runs again; 4xx answers are kept, as they would be the same again.
+ */
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return
+    const header = request.headers['idempotency-key']
+    if (header === undefined) return
+    if (typeof header !== 'string' || !KEY.test(header)) throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.')
+    const { subId } = request.tenant
+    const hash = hashOf(request)
+    if (await repo.claimKey(deps.db, subId, header, hash, deps.clock.now())) {
+      request.idempotencyKey = header
+      return
+    }
+    const stored = await repo.findKey(deps.db, subId, header)
+    if (!stored) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS')
+    if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' })
+    if (stored.status_code === null) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', { field: 'Idempotency-Key' })
+    return reply.code(stored.status_code).header('idempotent-replayed', 'true').type(stored.response_type ?? 'application/json').send(stored.response_body)
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.idempotencyKey
+    if (!key) return payload
+    request.idempotencyKey = undefined
+    if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, request.tenant.subId, key)
+    else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json') })
+    return payload
+  })
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto'
+import type { Db } from '../db/database.js'
+import type { Executor } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import { AppError, invalid, registerErrors } from '../shared/errors.js'
+import type { IdGenerator } from '../shared/ids.js'
+import type { BlobStore } from './blob-store.js'
+import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
+import * as repo from './images.repo.js'
+
+export const IMAGE_ERRORS = registerErrors({
+  IMAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'IMG-4040', message: 'No such image.' },
+  IMAGE_TOO_LARGE: { status: 413, errorCode: 'validation_error', additionalCode: 'IMG-4130', message: 'The image is larger than the limit.' },
+})
+
+const TEMP_LIFETIME_MS = 24 * 3600 * 1000
+const PROBLEMS = {
+  not_a_data_url: 'base64 must be a data URL: data:image/<png|jpeg|gif|webp>;base64,<data>',
+  unsupported_type: 'Only image/png, image/jpeg, image/gif and image/webp are accepted.',
+  bad_base64: 'The base64 data is malformed.',
+  empty: 'The image is empty.',
+} as const
+
+export interface ImageRef {
+  imageId: string
+  imageLevel: 'ASSET' | 'ACTIVITY'
+  imageType: string
+  contentType: string
+  tempURL: string
+  activityId?: string
+}
+
+export interface ImagesServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  blobs: BlobStore
+  maxBytes: number
+}
+
+export const tempUrlOf = (imageId: string) => `temp/images/${imageId}`
+const TEMP_URL = /^(?:.*\/)?temp\/images\/([a-z0-9_]{1,64})$/
+
+export type ImagesService = ReturnType<typeof createImagesService>
+
+export function createImagesService(deps: ImagesServiceDeps) {
+  const { db, clock, ids, blobs } = deps
+
+  /** Validates a data URL (declared type, strict base64, size, bytes matching the type). */
+  function decodeDataUrl(dataUrl: string): { bytes: Buffer; contentType: string } {
+    const parsed = parseDataUrl(dataUrl)
+    if (!parsed.ok) throw invalid('base64', PROBLEMS[parsed.problem])
+    if (decodedLength(parsed.base64) > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
+    const bytes = Buffer.from(parsed.base64, 'base64')
+    const actual = sniffImageType(bytes)
+    if (!actual) throw invalid('base64', `The bytes are not a ${parsed.declared} image.`)
+    if (actual !== parsed.declared) throw invalid('base64', `The bytes are ${actual} but ${parsed.declared} was declared.`)
+    return { bytes, contentType: actual }
+  }
+
+  return {
+    decodeDataUrl,
+
+    /** Stores an uploaded image as temporary: it expires in 24 h unless a package takes it. */
+    async upload(subId: string, dataUrl: string): Promise<{ imageId: string; tempURL: string; contentType: string }> {
+      const { bytes, contentType: actual } = decodeDataUrl(dataUrl)
+      const imageId = ids('img_')
+      const storageKey = `${subId}/${imageId}`
+      const now = clock.now()
+      // Bytes first, row second: a crash in between leaves an orphan file, never a row without bytes.
+      await blobs.put(storageKey, bytes)
+      try {
+        await repo.insertImage(db, {
+          image_id: imageId, sub_id: subId, content_type: actual, byte_size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
+          storage_key: storageKey, created_at: now, expires_at: new Date(now.getTime() + TEMP_LIFETIME_MS),
+        })
+      } catch (e) {
+        await blobs.delete(storageKey).catch(() => {})
+        throw e
+      }
+      return { imageId, tempURL: tempUrlOf(imageId), contentType: actual }
+    },
+
+    /** The bytes of an image of the subscription (temporary ones until they expire). */
+    async read(subId: string, imageId: string): Promise<{ bytes: Buffer; contentType: string; sha256: string }> {
+      const row = await repo.findImage(db, subId, imageId)
+      if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
+      const bytes = await blobs.get(row.storage_key)
+      if (!bytes) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
+      return { bytes, contentType: row.content_type, sha256: row.sha256 }
+    },
+
+    /**
+     * Attaches uploaded images to a package inside the caller's transaction; each failure is a 400
+     * naming `images[i].…`. `activityId` is the activity this change appends.
+     */
+    async attach(trx: Executor, subId: string, packageId: string, activityId: string, images: Array<{ imageLevel: 'ASSET' | 'ACTIVITY'; imageType: string; tempURL: string; contentType?: string }>): Promise<ImageRef[]> {
+      const out: ImageRef[] = []
+      for (const [i, img] of images.entries()) {
+        const id = TEMP_URL.exec(img.tempURL)?.[1]
+        if (!id) throw invalid(`images[${i}].tempURL`, 'tempURL must be the temp/images/<imageId> returned by the image upload.')
+        const claimed = await repo.claimTempImage(trx, subId, id, clock.now(), {
+          package_id: packageId, activity_id: img.imageLevel === 'ACTIVITY' ? activityId : null, image_level: img.imageLevel, image_type: img.imageType,
+        })
+        if (!claimed) throw invalid(`images[${i}].tempURL`, `No unattached, unexpired uploaded image ${id}.`)
+        if (img.contentType && img.contentType.toLowerCase() !== claimed.content_type) {
+          throw invalid(`images[${i}].contentType`, `The image is ${claimed.content_type}, not ${img.contentType}.`)
+        }
+        out.push({ imageId: id, imageLevel: img.imageLevel, imageType: img.imageType, contentType: claimed.content_type, tempURL: tempUrlOf(id), ...(img.imageLevel === 'ACTIVITY' ? { activityId } : {}) })
+      }
+      return out
+    },
+
+    async listForPackage(subId: string, packageId: string): Promise<ImageRef[]> {
+      const rows = await repo.listPackageImages(db, subId, packageId)
+      return rows.map((r) => ({
+        imageId: r.image_id, imageLevel: r.image_level ?? 'ASSET', imageType: r.image_type ?? 'OTHER', contentType: r.content_type, tempURL: tempUrlOf(r.image_id),
+        ...(r.activity_id ? { activityId: r.activity_id } : {}),
+      }))
+    },
+
+    /** Deletes temporary images past their 24 h; returns how many went. Safe to run from many processes. */
+    async purgeExpired(batch = 500): Promise<number> {
+      const gone = await repo.takeExpired(db, clock.now(), batch)
+      await Promise.all(gone.map((g) => blobs.delete(g.storage_key).catch(() => {})))
+      return gone.length
+    },
+  }
+}

@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { errorResponses } from '../http/schemas.js'
+import { invalid } from '../shared/errors.js'
+import {
+  ActivitiesResponseSchema, AddPackageSchema, ArchiveBodySchema, GetPackageQuery, ImagesResponseSchema, PackageIdParams,
+  UpdatePackageSchema, WriteResponseSchema,
+} from './packages.schemas.js'
+import type { Actor, PackagesService } from './packages.service.js'
+
+const tags = ['packages']
+const security = [{ bearerAuth: [] }]
+
+const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
+/**
+ * The name recorded as userName and clerk: the `X-User-Name` header when a console acts for a
+ * named clerk, else the API client id.
+ */
+function actorOf(request: FastifyRequest): Actor {
+  const header = request.headers['x-user-name']
+  if (header === undefined) return { subId: request.tenant.subId, userName: request.tenant.clientId }
+  if (typeof header !== 'string' || !OPERATOR.test(header.trim())) throw invalid('X-User-Name', 'X-User-Name must be 1 to 100 letters, digits, spaces or . _ @ \' -')
+  return { subId: request.tenant.subId, userName: header.trim() }
+}
+
+function ifMatchOf(request: FastifyRequest): number | undefined {
+  const h = request.headers['if-match']
+  if (h === undefined) return undefined
+  const m = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(h).trim())
+  if (!m) throw invalid('If-Match', 'If-Match must be the package version, e.g. If-Match: 3')
+  return Number(m[1])
+}
+
+export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesService }> = async (app, { packages }) => {
+
+  app.post('/api/v1/packages', {
+    schema: {
+      tags, security, summary: 'Add a package',
+      description: [
+        'Records a package and its first activity (status `lastActivity.status`, default RECEIVED) in one transaction, with its webhook events.',
+        'Site: `lastActivity.location.inboundSiteId`, else `package.inboundSiteId`, else the primary site. Sender must be a SENDER/ALL contact, receiver a RECEIVER/ALL one.',
+        'DELIVERED/PICKED_UP set deliveryTime and deliveryClerk and need givenTo (defaults to the receiver). IN_LOCKER needs lockerBank and lockerUnit. DAMAGED sets damaged; ARCHIVED archives.',
+        'Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription\'s active packages: 409 already_exists otherwise.',
+        'Optional header `X-User-Name` records the clerk (default: the API client id). `Idempotency-Key` makes retries safe.',
+      ].join('\n\n'),
+      body: AddPackageSchema,
+      response: { 201: WriteResponseSchema, ...errorResponses(400, 409) },
+    },
+  }, async (request, reply) => reply.code(201).send(await packages.addPackage(actorOf(request), request.body)))
+
+  app.get('/api/v1/packages/:packageId', {
+    schema: {
+      tags, security, summary: 'Get a package: its record, its activities or its images',
+      params: PackageIdParams, querystring: GetPackageQuery,
+      response: { 200: Type.Union([Type.Ref('Package'), ActivitiesResponseSchema, ImagesResponseSchema]), ...errorResponses(400, 404) },
+    },
+  }, async (request) => {
+    const { subId } = request.tenant
+    const { packageId } = request.params
+    if (request.query.type === 'ACTIVITIES') return packages.getActivities(subId, packageId)
+    if (request.query.type === 'IMAGES') return packages.getImages(subId, packageId)
+    return packages.getDetailed(subId, packageId)
+  })
+
+  app.put('/api/v1/packages/:packageId', {
+    schema: {
+      tags, security, summary: 'Update a package (appends one activity)',
+      description: 'Same envelope as Add; `package` required. Fields given replace, absent stay, `null` clears an optional field. `If-Match: <version>` makes the update conditional (412 when stale). An archived package cannot be updated (409).',
+      params: PackageIdParams, body: UpdatePackageSchema,
+      response: { 200: WriteResponseSchema, ...errorResponses(400, 404, 409, 412) },
+    },
+  }, async (request) => packages.updatePackage(actorOf(request), request.params.packageId, request.body, ifMatchOf(request)))
+
+  app.patch('/api/v1/packages/:packageId/archive', {
+    schema: {
+      tags, security, summary: 'Archive or un-archive a package',
+      description: '`{archived: true}` (default) archives; `false` un-archives, back to the status before archiving (409 if another active package now has the number). Both are recorded as activities.',
+      params: PackageIdParams, body: Type.Optional(ArchiveBodySchema),
+      response: { 200: Type.Object({ packageId: Type.String() }), ...errorResponses(400, 404, 409) },
+    },
+  }, async (request) => packages.setArchived(actorOf(request), request.params.packageId, request.body?.archived ?? true))
+
+  app.get('/api/v1/packages/tracking/:trackingNumber', {
+    schema: {
+      tags, security, summary: 'Get the package with a tracking number',
+      description: 'The active package with that (normalised) number, else the newest archived one.',
+      params: Type.Object({ trackingNumber: Type.String({ minLength: 1, maxLength: 80 }) }),
+      response: { 200: Type.Ref('Package'), ...errorResponses(404) },
+    },
+  }, async (request) => packages.getByTrackingNumber(request.tenant.subId, request.params.trackingNumber))
+}

@@ -1,0 +1,306 @@
+import type { Insertable } from 'kysely'
+import type { Db } from '../db/database.js'
+import type { PackageTable } from '../db/tables.js'
+import { inTransaction, type Executor } from '../db/transaction.js'
+import type { ImagesService } from '../images/images.service.js'
+import type { SiteInfo } from '../sites/sites.service.js'
+import type { Clock } from '../shared/clock.js'
+import { AppError, invalid, registerErrors } from '../shared/errors.js'
+import type { IdGenerator } from '../shared/ids.js'
+import { eventRows } from '../webhooks/outbox.js'
+import type { PackageReaders } from './packages.deps.js'
+import { eventsFor } from './packages.events.js'
+import { loadJoined, type RecordFilter } from './packages.read.js'
+import { toRecord } from './packages.record.js'
+import * as repo from './packages.repo.js'
+import { resolveReferences, type Resolved } from './packages.resolve.js'
+import type { AddPackage, PackageRecord, UpdatePackage } from './packages.schemas.js'
+
+export const PACKAGE_ERRORS = registerErrors({
+  PACKAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'PKG-4040', message: 'No such package.' },
+  TRACKING_NUMBER_EXISTS: { status: 409, errorCode: 'already_exists', additionalCode: 'PKG-4090', message: 'An active package already has this tracking number.' },
+  PACKAGE_ARCHIVED: { status: 409, errorCode: 'validation_error', additionalCode: 'PKG-4091', message: 'The package is archived; un-archive it before updating.' },
+})
+
+/** Who makes the change: the subscription, and the name recorded as userName / clerk. */
+export interface Actor {
+  subId: string
+  userName: string
+}
+
+export interface PackagesServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  readers: PackageReaders
+  images: ImagesService
+}
+
+const TRACKING_SHAPE = /^[\x21-\x7E]{1,64}$/
+export function normalizeTrackingNumber(raw: string): string {
+  return raw.replace(/\s+/g, '').toUpperCase()
+}
+
+function checkTrackingNumber(raw: string, field: string): string {
+  const tn = normalizeTrackingNumber(raw)
+  if (!TRACKING_SHAPE.test(tn)) throw invalid(field, 'trackingNumber must be 1 to 64 printable characters once spaces are removed.')
+  return tn
+}
+
+const DELIVERY_STATUSES = new Set(['DELIVERED', 'PICKED_UP'])
+
+type Body = AddPackage | UpdatePackage
+
+/** The new state a change produces, from the current row (none for an add), the body and the resolved references. */
+function nextState(current: repo.PackageRow | undefined, body: Body, resolved: Resolved, actor: Actor, now: Date) {
+  const p = body.package
+  const act = body.lastActivity
+  const status = act?.status ?? (current ? current.current_status : 'RECEIVED')
+  const pick = <K extends keyof repo.PackageRow>(key: K, given: repo.PackageRow[K] | undefined): repo.PackageRow[K] | null =>
+    given !== undefined ? given : current ? current[key] : null
+  let givenToId = pick('given_to_id', p.givenTo === undefined ? undefined : (p.givenTo?.contactId ?? null))
+  const receiverId = pick('receiver_id', p.receiver === undefined ? undefined : (p.receiver?.contactId ?? null))
+  const delivering = DELIVERY_STATUSES.has(status) && current?.current_status !== status
+  if (DELIVERY_STATUSES.has(status) && !givenToId) {
+    if (!receiverId) throw invalid('package.givenTo', `${status} needs givenTo (or a receiver to hand it to).`)
+    givenToId = receiverId
+  }
+  const lockerBank = act?.location?.lockerBank ?? (status === 'IN_LOCKER' ? (current?.locker_bank ?? null) : null)
+  const lockerUnit = act?.location?.lockerUnit ?? (status === 'IN_LOCKER' ? (current?.locker_unit ?? null) : null)
+  if (status === 'IN_LOCKER' && (!lockerBank || !lockerUnit)) throw invalid('lastActivity.location.lockerBank', 'IN_LOCKER needs lastActivity.location.lockerBank and lockerUnit.')
+  const damaged = status === 'DAMAGED' || (p.damaged ?? current?.damaged ?? false)
+  return {
+    tracking_number: p.trackingNumber !== undefined ? normalizeTrackingNumber(p.trackingNumber) : current!.tracking_number,
+    asset_type: p.assetType ?? current?.asset_type ?? 'PACKAGE',
+    carrier_id: p.carrier === undefined ? (current?.carrier_id ?? null) : (resolved.carrier?.carrierId ?? null),
+    current_status: status,
+    damaged,
+    archived: status === 'ARCHIVED',
+    archived_at: status === 'ARCHIVED' ? (current?.archived_at ?? now) : null,
+    timezone: pick('timezone', p.timezone),
+    sender_id: pick('sender_id', p.sender === undefined ? undefined : (p.sender?.contactId ?? null)),
+    receiver_id: receiverId,
+    given_to_id: givenToId,
+    comment: pick('comment', p.comment),
+    confirmation_type: pick('confirmation_type', p.confirmationType),
+    additional_confirmation_type: pick('additional_confirmation_type', p.additionalConfirmationType),
+    custom_fields: resolved.customFields ?? current?.custom_fields ?? [],
+    site_id: resolved.site?.inboundSiteId ?? current?.site_id ?? null,
+    package_location: act?.location?.packageLocation ?? pick('package_location', p.packageLocation),
+    locker_bank: lockerBank,
+    locker_unit: lockerUnit,
+    current_route: p.currentRoute === undefined ? (current?.current_route ?? null) : (p.currentRoute?.routeName ?? null),
+    delivery_time: delivering ? now : DELIVERY_STATUSES.has(status) ? (current?.delivery_time ?? now) : null,
+    delivery_clerk: delivering ? actor.userName : DELIVERY_STATUSES.has(status) ? (current?.delivery_clerk ?? actor.userName) : null,
+  }
+}
+
+export type PackagesService = ReturnType<typeof createPackagesService>
+
+export function createPackagesService(deps: PackagesServiceDeps) {
+  const { db, clock, ids, readers, images } = deps
+
+  /** Appends the activity, attaches images and writes the events, inside the change's transaction. */
+  /**
+   * Writes one change: the activity and its events (and for an add, the package row) in one
+   * statement, then attaches the images to that activity. Runs inside the caller's transaction, or
+   * alone when the change is that single statement.
+   */
+  async function record(trx: Executor, actor: Actor, pkg: { package_id: string; activity_count: number; event_count: number; previousStatus: string | null; wasDamaged: boolean; previousLocker: { bank: string | null; unit: string | null } }, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, newPackage?: Insertable<PackageTable>) {
+    const activityId = ids('act_')
+    const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
+    const receiver = state.receiver_id ? resolved.contacts.get(state.receiver_id) : undefined
+    const { locationId: _l, status: _s, deleted: _d, ...siteRef } = resolved.site ?? ({} as Record<string, unknown>)
+    await repo.insertChange(trx, {
+      package: newPackage,
+      activity: {
+        activity_id: activityId, sub_id: actor.subId, package_id: pkg.package_id, sequence: pkg.activity_count + 1, status: state.current_status,
+        site_id: state.site_id, package_location: state.package_location, locker_bank: state.locker_bank, locker_unit: state.locker_unit,
+        damaged: state.damaged, comment: body.lastActivity?.comment ?? null, user_name: actor.userName, occurred_at: now,
+      },
+      events: eventRows(events.map((e, i) => ({
+        eventId: ids('evt_'), subId: actor.subId, packageId: pkg.package_id, variant: e.variant, eventName: e.eventName,
+        sequence: pkg.event_count + i + 1, occurredAt: now,
+        data: {
+          packageId: pkg.package_id, trackingNumber: state.tracking_number, currentStatus: state.current_status, previousStatus: pkg.previousStatus,
+          sequence: pkg.event_count + i + 1, currentLocation: resolved.site ? siteRef : (state.site_id ? { inboundSiteId: state.site_id } : null),
+          ...(state.locker_bank ? { lockerBank: state.locker_bank, lockerUnit: state.locker_unit } : {}),
+          ...(receiver ? { receiver: { contactId: receiver.contactId, name: receiver.name, email: receiver.email ?? undefined } } : {}),
+          ...(resolved.carrier ? { carrier: resolved.carrier } : {}),
+        },
+      }))),
+    })
+    const attached = body.images?.length ? await images.attach(trx, actor.subId, pkg.package_id, activityId, body.images) : []
+    return { activityId, attached, eventCount: events.length }
+  }
+
+  /**
+   * Events carry the package's receiver and carrier even when the change did not name them: load
+   * the current ones before the transaction (other domains read through their own connection).
+   */
+  async function withCurrentParties(subId: string, resolved: Resolved, row: repo.PackageRow): Promise<Resolved> {
+    const receiverId = row.receiver_id
+    const [contacts, carriers] = await Promise.all([
+      receiverId && !resolved.contacts.has(receiverId) ? readers.contacts.getByIds(subId, [receiverId]) : Promise.resolve(new Map()),
+      row.carrier_id && !resolved.carrier ? readers.carriers.getVisible(subId, [row.carrier_id]) : Promise.resolve(new Map()),
+    ])
+    for (const [id, c] of contacts) resolved.contacts.set(id, c)
+    return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }
+  }
+
+  async function detailedBy(subId: string, by: RecordFilter): Promise<PackageRecord | undefined> {
+    const { rows, ctx } = await loadJoined(db, subId, by)
+    return rows[0] ? toRecord(ctx, rows[0]) : undefined
+  }
+
+  const writeResult = (row: { package_id: string; tracking_number: string }, attached: Awaited<ReturnType<ImagesService['attach']>>) => ({
+    packageId: row.package_id, trackingNumber: row.tracking_number,
+    images: attached.map((a) => ({ imageId: a.imageId, tempURL: a.tempURL, contentType: a.contentType, imageType: a.imageType })),
+  })
+
+  return {
+    async addPackage(actor: Actor, body: AddPackage) {
+      checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
+      const siteId = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId ?? (await readers.sites.primarySiteId(actor.subId))
+      const resolved = await resolveReferences(readers, actor.subId, {
+        carrierId: body.package.carrier?.carrierId, sender: body.package.sender?.contactId, receiver: body.package.receiver?.contactId, givenTo: body.package.givenTo?.contactId,
+        siteId, siteField: body.lastActivity?.location?.inboundSiteId ? 'lastActivity.location.inboundSiteId' : 'package.inboundSiteId',
+        customFields: body.package.customFields, existingCustomFields: [], checkCustomFields: true,
+      })
+      const now = clock.now()
+      const state = nextState(undefined, body, resolved, actor, now)
+      const packageId = ids('pkg_')
+      // The events of a first activity are known before it is written: the row carries their count.
+      const eventCount = eventsFor({ previousStatus: null, status: state.current_status, wasDamaged: false, damaged: state.damaged, previousLocker: { bank: null, unit: null }, locker: { bank: state.locker_bank, unit: state.locker_unit } }).length
+      const row: Insertable<PackageTable> = {
+        ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
+        receive_clerk: actor.userName, version: 1, activity_count: 1, event_count: eventCount, created_at: now, updated_at: now,
+      }
+      const first = { package_id: packageId, activity_count: 0, event_count: 0, previousStatus: null, wasDamaged: false, previousLocker: { bank: null, unit: null } }
+      try {
+        // Without images the whole add is one atomic statement; images need a transaction around the claims.
+        const rec = body.images?.length
+          ? await inTransaction(db, (trx) => record(trx, actor, first, state, body, resolved, now, row))
+          : await record(db, actor, first, state, body, resolved, now, row)
+        return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+      } catch (e) {
+        if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
+        throw e
+      }
+    },
+
+    /**
+     * Fields given replace, absent stay; one activity appended. References are checked before the
+     * transaction (other domains read through their own connection); the new state is computed from
+     * the row as locked, so concurrent updates serialise instead of overwriting each other.
+     */
+    async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
+      if (body.package.trackingNumber !== undefined) checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
+      const current = await repo.findPackage(db, actor.subId, packageId)
+      if (!current) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      const givenSite = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId
+      const refs = {
+        carrierId: body.package.carrier?.carrierId, sender: body.package.sender?.contactId, receiver: body.package.receiver?.contactId, givenTo: body.package.givenTo?.contactId,
+        siteField: body.lastActivity?.location?.inboundSiteId ? 'lastActivity.location.inboundSiteId' : 'package.inboundSiteId',
+        customFields: body.package.customFields, existingCustomFields: current.custom_fields, checkCustomFields: body.package.customFields !== undefined,
+      }
+      const resolved = await withCurrentParties(actor.subId, await resolveReferences(readers, actor.subId, { ...refs, siteId: givenSite }), current)
+      // The package's own site is shown in events even when this update does not move it.
+      if (!givenSite && current.site_id) resolved.site = (await readers.sites.getInfos(actor.subId, [current.site_id])).get(current.site_id)
+      try {
+        return await inTransaction(db, async (trx) => {
+          const locked = await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true })
+          if (!locked) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+          if (ifMatch !== undefined && locked.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${locked.version}, not ${ifMatch}.` })
+          if (locked.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
+          if (body.package.customFields !== undefined) {
+            resolved.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, locked.custom_fields, 'package.customFields')
+          }
+          const now = clock.now()
+          const state = nextState(locked, body, resolved, actor, now)
+          const rec = await record(trx, actor, { package_id: packageId, activity_count: locked.activity_count, event_count: locked.event_count, previousStatus: locked.current_status, wasDamaged: locked.damaged, previousLocker: { bank: locked.locker_bank, unit: locked.locker_unit } }, state, body, resolved, now)
+          await repo.updatePackageRow(trx, actor.subId, packageId, {
+            ...state, custom_fields: JSON.stringify(state.custom_fields), version: locked.version + 1, activity_count: locked.activity_count + 1,
+            event_count: locked.event_count + rec.eventCount, updated_at: now,
+          })
+          return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+        })
+      } catch (e) {
+        if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
+        throw e
+      }
+    },
+
+    /** Archive (default) or un-archive; both are recorded as activities. Repeating the current state changes nothing. */
+    async setArchived(actor: Actor, packageId: string, archived: boolean): Promise<{ packageId: string }> {
+      // Read outside the transaction: the sites domain reads through its own connection.
+      const before = await repo.findPackage(db, actor.subId, packageId)
+      if (!before) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      const sites = before.site_id ? await readers.sites.getInfos(actor.subId, [before.site_id]) : new Map<string, SiteInfo>()
+      const parties = await withCurrentParties(actor.subId, { contacts: new Map(), site: sites.get(before.site_id ?? ''), customFieldDefs: [] }, before)
+      try {
+        await inTransaction(db, async (trx) => {
+          const cur = await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true })
+          if (!cur) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+          if (cur.archived === archived) return
+          const now = clock.now()
+          const status = archived ? 'ARCHIVED' : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
+          const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null, custom_fields: cur.custom_fields }
+          const rec = await record(trx, actor, { package_id: packageId, activity_count: cur.activity_count, event_count: cur.event_count, previousStatus: cur.current_status, wasDamaged: cur.damaged, previousLocker: { bank: cur.locker_bank, unit: cur.locker_unit } }, state, { package: {} }, parties, now)
+          await repo.updatePackageRow(trx, actor.subId, packageId, {
+            current_status: status, archived, archived_at: state.archived_at, version: cur.version + 1, activity_count: cur.activity_count + 1,
+            event_count: cur.event_count + rec.eventCount, updated_at: now,
+          })
+        })
+      } catch (e) {
+        if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { description: 'Another active package has this tracking number; archive it first.' })
+        throw e
+      }
+      return { packageId }
+    },
+
+    async getDetailed(subId: string, packageId: string): Promise<PackageRecord> {
+      const rec = await detailedBy(subId, { packageIds: [packageId] })
+      if (!rec) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      return rec
+    },
+
+    /** The active package with this number (archived ones too when `includeArchived`), or undefined. */
+    async findByTrackingNumber(subId: string, trackingNumber: string, includeArchived = false): Promise<PackageRecord | undefined> {
+      const rec = await detailedBy(subId, { trackingNumber: normalizeTrackingNumber(trackingNumber) })
+      return rec && (!rec.archived || includeArchived) ? rec : undefined
+    },
+
+    async getByTrackingNumber(subId: string, trackingNumber: string): Promise<PackageRecord> {
+      const rec = await detailedBy(subId, { trackingNumber: normalizeTrackingNumber(trackingNumber) })
+      if (!rec) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      return rec
+    },
+
+    async getActivities(subId: string, packageId: string) {
+      const row = await repo.findPackage(db, subId, packageId)
+      if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      const [acts, imgs] = await Promise.all([repo.listActivities(db, subId, packageId), images.listForPackage(subId, packageId)])
+      const sites = await readers.sites.getInfos(subId, acts.map((a) => a.site_id).filter((x): x is string => !!x))
+      return {
+        packageId, trackingNumber: row.tracking_number,
+        activities: acts.map((a) => {
+          const s = a.site_id ? sites.get(a.site_id) : undefined
+          const { locationId: _l, status: _s, deleted: _d, ...location } = s ?? ({} as Record<string, never>)
+          return {
+            activityId: a.activity_id, sequence: a.sequence, status: a.status, location: s ? location : undefined,
+            packageLocation: a.package_location ?? undefined, lockerBank: a.locker_bank ?? undefined, lockerUnit: a.locker_unit ?? undefined,
+            damaged: a.damaged, comment: a.comment ?? undefined, userName: a.user_name, occurredAt: a.occurred_at.toISOString(),
+            images: imgs.filter((i) => i.activityId === a.activity_id).map((i) => ({ imageId: i.imageId, tempURL: i.tempURL, contentType: i.contentType, imageType: i.imageType })),
+          }
+        }),
+      }
+    },
+
+    async getImages(subId: string, packageId: string) {
+      const row = await repo.findPackage(db, subId, packageId)
+      if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      return { packageId, trackingNumber: row.tracking_number, images: await images.listForPackage(subId, packageId) }
+    },
+  }
+}

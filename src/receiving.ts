@@ -1,0 +1,61 @@
+import path from 'node:path'
+import type { FastifyPluginAsync } from 'fastify'
+import type { Companions } from './companions.js'
+import type { Config } from './config.js'
+import type { Db } from './db/database.js'
+import { LocalDirBlobStore, type BlobStore } from './images/blob-store.js'
+import { imagesRoutes } from './images/images.routes.js'
+import { createImagesService, type ImagesService } from './images/images.service.js'
+import { packagesRoutes } from './packages/packages.routes.js'
+import { createPackagesService, type PackagesService } from './packages/packages.service.js'
+import type { Clock } from './shared/clock.js'
+import type { IdGenerator } from './shared/ids.js'
+import { scanRoutes } from './scan/scan.routes.js'
+import { createScanImageService } from './scan/scan-image.service.js'
+import { createScanService, type ScanService } from './scan/scan.service.js'
+import { searchRoutes } from './search/search.routes.js'
+import { createSearchService, type SearchService } from './search/search.service.js'
+import { sitesRoutes } from './sites/sites.routes.js'
+import { createSitesService, type SitesService } from './sites/sites.service.js'
+import { trackingNumbersRoutes } from './trackingnumbers/trackingnumbers.routes.js'
+import { createTrackingNumbersService, type TrackingNumbersService } from './trackingnumbers/trackingnumbers.service.js'
+
+/** The receiving domains (sites, images, packages, tracking numbers), wired to the companions they read. */
+export interface Receiving {
+  sites: SitesService
+  images: ImagesService
+  packages: PackagesService
+  trackingNumbers: TrackingNumbersService
+  scan: ScanService
+  search: SearchService
+  scanImage: ReturnType<typeof createScanImageService>
+}
+
+export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; blobs?: BlobStore }): Receiving {
+  const { db, clock, ids, companions } = deps
+  const sites = createSitesService({ db, clock, ids, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
+  const images = createImagesService({ db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes })
+  const readers = {
+    sites,
+    contacts: companions.contacts,
+    carriers: companions.carriers,
+    customFields: companions.customFields,
+    locations: companions.locations,
+    checkCustomFieldValues: companions.checkCustomFieldValues,
+  }
+  const packages = createPackagesService({ db, clock, ids, images, readers })
+  const scan = createScanService({
+    findPackage: (subId, tn, includeArchived) => packages.findByTrackingNumber(subId, tn, includeArchived),
+    findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
+  })
+  return { sites, images, packages, scan, search: createSearchService({ db }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
+}
+
+export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {
+  await app.register(sitesRoutes, { sites: opts.receiving.sites })
+  await app.register(imagesRoutes, { images: opts.receiving.images, maxBytes: opts.imageMaxBytes })
+  await app.register(packagesRoutes, { packages: opts.receiving.packages })
+  await app.register(searchRoutes, { search: opts.receiving.search })
+  await app.register(trackingNumbersRoutes, { trackingNumbers: opts.receiving.trackingNumbers })
+  await app.register(scanRoutes, { scan: opts.receiving.scan, scanImage: opts.receiving.scanImage, maxBytes: opts.imageMaxBytes })
+}

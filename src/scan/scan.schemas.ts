@@ -1,0 +1,42 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+const Address = Type.Object({
+  line1: Type.Optional(Type.String()), line2: Type.Optional(Type.String()), city: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()), postalCode: Type.Optional(Type.String()), country: Type.Optional(Type.String()),
+})
+const Service = Type.Object({ code: Type.Optional(Type.String()), name: Type.Optional(Type.String()) })
+
+export const DecodeQuerySchema = Type.Object({
+  trackingNumber: Type.String({ minLength: 1, maxLength: 16_384, description: 'The raw scanned text, URL-encoded; control characters (GS, RS, EOT) and AIM prefixes allowed.' }),
+  expectedPackage: Type.Optional(Type.Boolean({ description: 'The clerk expects the package to exist already (delivery or pick-up): the answer says `expectedPackageFound`.' })),
+  editflow: Type.Optional(Type.Boolean({ description: 'The scan edits an existing package: archived packages count as existing too.' })),
+}, { additionalProperties: false })
+export type DecodeQuery = Static<typeof DecodeQuerySchema>
+
+export const DecodeResponseSchema = Type.Object({
+  package: Type.Object({
+    trackingNumber: Type.Union([Type.String(), Type.Null()]),
+    carrier: Type.Optional(Type.Object({ carrierId: Type.String(), name: Type.String(), scac: Type.Optional(Type.String()) }, { description: 'Only when the data names one carrier beyond doubt: a single candidate with a valid check, or the SCAC in the symbol.' })),
+    service: Type.Optional(Service),
+    assetType: Type.String(),
+    receiver: Type.Optional(Type.Object({
+      name: Type.Optional(Type.String()), company: Type.Optional(Type.String()), address: Type.Optional(Address),
+      postalCode: Type.Optional(Type.String()), country: Type.Optional(Type.String()), contactId: Type.Optional(Type.String()),
+    })),
+    receiverCandidates: Type.Optional(Type.Array(Type.Object({ contactId: Type.String(), name: Type.String(), company: Type.Optional(Type.String()) }))),
+    destination: Type.Optional(Address),
+    packageCount: Type.Optional(Type.Object({ n: Type.Integer(), of: Type.Integer() })),
+    weight: Type.Optional(Type.String()),
+    packageId: Type.Optional(Type.String()),
+    currentStatus: Type.Optional(Type.String()),
+    currentLocation: Type.Optional(Type.Ref('SiteRef')),
+    expectedPackageFound: Type.Optional(Type.Boolean()),
+  }),
+  decodedCarriers: Type.Array(Type.Object({ carrierId: Type.String(), name: Type.String(), service: Type.Optional(Service), scac: Type.Optional(Type.String()), checkDigitValid: Type.Boolean(), trackingNumber: Type.String() })),
+  barcode: Type.Object({
+    format: Type.Union([Type.Literal('PLAIN'), Type.Literal('ISO15434'), Type.Literal('GS1')]),
+    envelope: Type.Optional(Type.Object({ formats: Type.Array(Type.String()), header: Type.Optional(Type.String()) })),
+    fields: Type.Record(Type.String(), Type.String()),
+  }),
+}, { $id: 'DecodeResult', title: 'DecodeResult' })
+export type DecodeResponse = Static<typeof DecodeResponseSchema>

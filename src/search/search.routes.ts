@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../http/schemas.js'
+import { MIN_CONTAINS_LENGTH, SEARCH_FIELDS, SORT_FIELDS } from './search.parse.js'
+import type { SearchService } from './search.service.js'
+
+const tags = ['search']
+const security = [{ bearerAuth: [] }]
+const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
+const common = {
+  startDate: Type.Optional(Type.String({ description: 'ISO date or time: packages created or updated at or after it.' })),
+  endDate: Type.Optional(Type.String({ description: 'ISO date (whole day) or time: created or updated at or before it.' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'From 1.' })),
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 25, at most 200.' })),
+  status: Type.Optional(Type.String({ maxLength: 300, description: 'Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED.' })),
+  sort: Type.Optional(Type.String({ maxLength: 40, description: `field,ASC|DESC (default insertTimestamp,DESC); fields: ${SORT_FIELDS.join(', ')}` })),
+}
+
+export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
+  app.get('/api/v1/packages', {
+    schema: {
+      tags, security, summary: 'Search packages',
+      description: [
+        `\`search=field:value\`, case-insensitive, on ${SEARCH_FIELDS.join(', ')} or \`customFields.<name>\`. Contains by default (at least ${MIN_CONTAINS_LENGTH} characters; trigram index), or \`searchPosition=starts|ends\` (prefix and suffix indexes; any length). Tracking numbers are matched normalised (spaces removed, upper case).`,
+        '`totalCount` is exact up to 10,000; beyond, it says 10000 and the response carries `X-Total-Count-Capped: true` (counting millions of matches would cost more than the page).',
+        '`location`: that site and every site below it. `secondTierSearchSelected=true` extends a name search (receiver/sender/givenTo) to the contacts\' email, personalId and company, and to every custom-field value. `includeEmptyPackageLocation=true` makes a packageLocation search also return packages with no packageLocation.',
+      ].join('\n\n'),
+      querystring: Type.Object({
+        search: Type.String({ minLength: 1, maxLength: 200 }),
+        searchPosition: Type.Optional(Type.Union([Type.Literal('starts'), Type.Literal('ends')])),
+        location: Type.Optional(Id),
+        secondTierSearchSelected: Type.Optional(Type.Boolean()),
+        includeEmptyPackageLocation: Type.Optional(Type.Boolean()),
+        ...common,
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ packages: Type.Array(Type.Ref('Package')), totalCount: Type.Integer() }), ...errorResponses(400) },
+    },
+  }, async (request, reply) => {
+    const { capped, ...page } = await search.list(request.tenant.subId, request.query)
+    if (capped) reply.header('x-total-count-capped', 'true')
+    return page
+  })
+
+  app.post('/api/v1/packages/search', {
+    schema: {
+      tags, security, summary: 'Custom search with your own column names (JSON or CSV)',
+      description: [
+        'Body: `{"<package field or dot.path>": "<label>", …}` — rows keep that order, absent values are `""`; `customFields.<name>` maps one custom field. `{}` returns full records. Unknown fields and duplicate labels are a 400 naming them.',
+        'With `Accept: text/csv` the rows stream as RFC 4180 CSV with the labels as header (an empty mapping exports the main fields); every matching row unless `page` or `size` is given; cells a spreadsheet would run as formulas are prefixed with an apostrophe. CSV sorts on insertTimestamp, updateTimestamp, trackingNumber or currentStatus.',
+      ].join('\n\n'),
+      querystring: Type.Object({ ...common, inboundSiteId: Type.Optional(Id) }, { additionalProperties: false }),
+      body: Type.Record(Type.String(), Type.String(), { maxProperties: 200 }),
+      response: { 200: Type.Object({ packages: Type.Array(Type.Union([Type.Ref('Package'), Type.Record(Type.String(), Type.Unknown())])), totalCount: Type.Integer() }), ...errorResponses(400) },
+    },
+  }, async (request, reply) => {
+    if (/\btext\/csv\b/.test(request.headers.accept ?? '')) {
+      const stream = search.exportCsv(request.tenant.subId, request.query, request.body)
+      return reply.type('text/csv; charset=utf-8').header("content-disposition", "attachment; filename=\"packages.csv\"").send(stream as never)
+    }
+    const { capped, ...page } = await search.custom(request.tenant.subId, request.query, request.body)
+    if (capped) reply.header('x-total-count-capped', 'true')
+    return page
+  })
+}

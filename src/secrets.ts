@@ -1,0 +1,29 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Config } from './config.js'
+import { randomToken } from './shared/crypto.js'
+
+/**
+ * The master secret: MAILROOM_SECRET, or one generated on first start and kept in the data dir
+ * (production refuses that at config time). Every other key is derived from it, so losing it
+ * invalidates client secrets, signing keys and sealed webhook credentials.
+ */
+export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'>): { secret: string; generated: boolean } {
+  if (config.masterSecret) return { secret: config.masterSecret, generated: false }
+  const file = path.join(config.dataDir, 'master.secret')
+  try {
+    return { secret: readFileSync(file, 'utf8').trim(), generated: false }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  }
+  mkdirSync(config.dataDir, { recursive: true })
+  const secret = randomToken(48)
+  try {
+    // 'wx': if another process created it first, theirs wins and we read it back.
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+    return { secret, generated: true }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    return { secret: readFileSync(file, 'utf8').trim(), generated: false }
+  }
+}

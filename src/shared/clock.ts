@@ -1,0 +1,23 @@
+/** The one seam for time, so tests and the webhook worker can be stepped deterministically. */
+export interface Clock {
+  now(): Date
+}
+
+export const systemClock: Clock = { now: () => new Date() }
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  #t: number
+  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+    this.#t = new Date(start).getTime()
+  }
+  now(): Date {
+    return new Date(this.#t)
+  }
+  advance(ms: number): void {
+    this.#t += ms
+  }
+  set(at: Date | string): void {
+    this.#t = new Date(at).getTime()
+  }
+}

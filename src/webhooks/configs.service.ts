@@ -1,0 +1,158 @@
+import type { Updateable } from 'kysely'
+import type { Db } from '../db/database.js'
+import { inTransaction, type Trx } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import { AppError, ValidationErrors } from '../shared/errors.js'
+import type { IdGenerator } from '../shared/ids.js'
+import * as repo from './configs.repo.js'
+import type { ConfigBody, ConfigView } from './configs.schemas.js'
+import { validateConfigBody, type AuthInput } from './configs.validate.js'
+import { isMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
+import { cancelPending, failIdlePending } from './deliveries.repo.js'
+import type { DestinationRules } from './destination.js'
+import { newSigningSecret } from './sign.js'
+import { WEBHOOK_ERRORS } from './webhooks.errors.js'
+import type { WebhookVariant } from './webhooks.module.js'
+import type { WebhookConfigRow, WebhookConfigTable } from './webhooks.tables.js'
+
+export interface ConfigsServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  sealKey: Buffer
+  rules: DestinationRules
+}
+
+/** After a rotation the previous signing secret keeps signing this long, so receivers can switch without losing a notification. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000
+
+export type ConfigsService = ReturnType<typeof createConfigsService>
+
+export function createConfigsService(deps: ConfigsServiceDeps) {
+  const { db, clock, ids, sealKey, rules } = deps
+
+  function view(row: WebhookConfigRow, opts: { signingSecret?: string; stats?: { lastDeliveryAt: Date | null; failureCount: number } } = {}): ConfigView {
+    const field = SECRET_FIELD[row.auth_type]
+    const secret = row.auth_secret_sealed ? openAuthSecret(sealKey, row.config_id, row.auth_secret_sealed) : undefined
+    const now = clock.now()
+    const out: ConfigView = {
+      webHookConfigID: row.config_id,
+      name: row.name,
+      type: row.variant,
+      events: row.events,
+      url: row.url,
+      timeOut: row.timeout_seconds,
+      status: row.status,
+      authParams: { authType: row.auth_type, ...row.auth_public, ...(field && secret !== undefined ? { [field]: mask(secret) } : {}) },
+      signingSecret: opts.signingSecret ?? mask(openSigningSecret(sealKey, row.config_id, row.signing_secret_sealed, 'current')),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    }
+    if (row.previous_secret_expires_at && row.previous_secret_expires_at > now) out.previousSecretExpiresAt = row.previous_secret_expires_at.toISOString()
+    if (row.status === 'in-active' && row.disabled_reason) out.disabledReason = row.disabled_reason
+    if (row.status === 'in-active' && row.disabled_at) out.disabledAt = row.disabled_at.toISOString()
+    if (opts.stats) {
+      out.lastDeliveryAt = opts.stats.lastDeliveryAt?.toISOString() ?? null
+      out.failureCount = opts.stats.failureCount
+      if (row.failing_since) out.failingSince = row.failing_since.toISOString()
+    }
+    return out
+  }
+
+  /** The sealed credential to store: a new one, or the stored one when the client sent back its mask. */
+  function credential(configId: string, auth: AuthInput, current?: WebhookConfigRow): string | null {
+    const field = SECRET_FIELD[auth.type]
+    if (!field || auth.secret === undefined) return null
+    if (!isMasked(auth.secret)) return sealAuthSecret(sealKey, configId, auth.secret)
+    const stored = current?.auth_type === auth.type && current.auth_secret_sealed ? current.auth_secret_sealed : undefined
+    if (stored && mask(openAuthSecret(sealKey, configId, stored)) === auth.secret) return stored
+    throw new ValidationErrors([{
+      field: `authParams.${field}`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
+      description: `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,
+    }])
+  }
+
+  async function loadForUpdate(trx: Trx, subId: string, variant: WebhookVariant, configId: string): Promise<WebhookConfigRow> {
+    const row = await repo.findConfig(trx, subId, variant, configId, { forUpdate: true })
+    if (!row) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
+    return row
+  }
+
+  async function reread(trx: Trx, subId: string, variant: WebhookVariant, configId: string): Promise<WebhookConfigRow> {
+    return (await repo.findConfig(trx, subId, variant, configId))!
+  }
+
+  return {
+    async create(subId: string, variant: WebhookVariant, body: ConfigBody): Promise<ConfigView> {
+      const input = await validateConfigBody(body, rules)
+      const now = clock.now()
+      const configId = ids('whk_')
+      const signingSecret = newSigningSecret()
+      const row = {
+        config_id: configId, sub_id: subId, variant, name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds,
+        status: input.status, auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input.auth),
+        signing_secret_sealed: sealSigningSecret(sealKey, configId, signingSecret, 'current'), created_at: now, updated_at: now,
+      }
+      await repo.insertConfig(db, row)
+      return view((await repo.findConfig(db, subId, variant, configId))!, { signingSecret })
+    },
+
+    async list(subId: string, variant: WebhookVariant): Promise<ConfigView[]> {
+      return (await repo.listConfigs(db, subId, variant)).map((r) => view(r))
+    },
+
+    async get(subId: string, variant: WebhookVariant, configId: string): Promise<ConfigView> {
+      const row = await repo.findConfig(db, subId, variant, configId)
+      if (!row) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
+      return view(row, { stats: await repo.configStats(db, subId, configId, row.failing_since) })
+    },
+
+    /**
+     * Replaces the configuration; the worker reads url, auth, timeOut and events when it sends, so
+     * the change applies to the next notification. Pending deliveries of events no longer
+     * subscribed, or of a configuration set in-active, are failed (retry them once re-enabled).
+     */
+    async update(subId: string, variant: WebhookVariant, configId: string, body: ConfigBody): Promise<ConfigView> {
+      const input = await validateConfigBody(body, rules)
+      const now = clock.now()
+      return inTransaction(db, async (trx) => {
+        const current = await loadForUpdate(trx, subId, variant, configId)
+        const set: Updateable<WebhookConfigTable> = {
+          name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds, status: input.status,
+          auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input.auth, current), updated_at: now,
+        }
+        // Enabling by hand starts afresh: the failure streak and the reason it was disabled are gone.
+        if (input.status === 'active' && current.status !== 'active') Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null })
+        await repo.updateConfig(trx, subId, configId, set)
+        if (input.status === 'in-active' && current.status === 'active') await failIdlePending(trx, subId, configId, now, 'configuration set in-active')
+        else if (current.events.some((e) => !input.events.includes(e))) await failIdlePending(trx, subId, configId, now, 'event no longer subscribed', input.events)
+        return view(await reread(trx, subId, variant, configId))
+      })
+    },
+
+    /** Nothing is sent afterwards; pending deliveries are cancelled in the same transaction. */
+    async remove(subId: string, variant: WebhookVariant, configId: string): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        if (!(await repo.softDeleteConfig(trx, subId, variant, configId, clock.now()))) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
+        await cancelPending(trx, subId, configId, clock.now())
+      })
+    },
+
+    /** A new signing secret, shown once; the previous one keeps signing alongside for ROTATION_OVERLAP_MS. */
+    async rotateSecret(subId: string, variant: WebhookVariant, configId: string): Promise<ConfigView> {
+      const now = clock.now()
+      return inTransaction(db, async (trx) => {
+        const current = await loadForUpdate(trx, subId, variant, configId)
+        const previous = openSigningSecret(sealKey, configId, current.signing_secret_sealed, 'current')
+        const fresh = newSigningSecret()
+        await repo.updateConfig(trx, subId, configId, {
+          signing_secret_sealed: sealSigningSecret(sealKey, configId, fresh, 'current'),
+          previous_secret_sealed: sealSigningSecret(sealKey, configId, previous, 'previous'),
+          previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+          updated_at: now,
+        })
+        return view(await reread(trx, subId, variant, configId), { signingSecret: fresh })
+      })
+    },
+  }
+}

@@ -1,0 +1,42 @@
+import { open, seal } from '../shared/crypto.js'
+import type { AuthType } from './webhooks.tables.js'
+
+/**
+ * Secrets of a configuration at rest: the auth credential (apiKey, password or clientSecret) and
+ * the signing secrets, each AES-256-GCM with the configuration id in the additional data, so a
+ * sealed value copied into another row, or into another column of the same row, fails to open.
+ */
+export const SECRET_FIELD: Record<AuthType, 'apiKey' | 'password' | 'clientSecret' | undefined> = {
+  custom: 'apiKey',
+  basic: 'password',
+  oauth2: 'clientSecret',
+  none: undefined,
+}
+
+const MASK = '****'
+
+/** `****` + the last four characters; secrets shorter than 8 characters show nothing of themselves. */
+export function mask(secret: string): string {
+  return secret.length >= 8 ? `${MASK}${secret.slice(-4)}` : MASK
+}
+
+/** A value a client sent back from a response: it means "keep the stored secret". */
+export function isMasked(value: string): boolean {
+  return value.startsWith(MASK)
+}
+
+export function sealAuthSecret(key: Buffer, configId: string, secret: string): string {
+  return seal(key, secret, configId)
+}
+
+export function openAuthSecret(key: Buffer, configId: string, sealed: string): string {
+  return open(key, sealed, configId)
+}
+
+export function sealSigningSecret(key: Buffer, configId: string, secret: string, which: 'current' | 'previous'): string {
+  return seal(key, secret, `${configId}:signing:${which}`)
+}
+
+export function openSigningSecret(key: Buffer, configId: string, sealed: string, which: 'current' | 'previous'): string {
+  return open(key, sealed, `${configId}:signing:${which}`)
+}

@@ -1,0 +1,94 @@
+import { sql } from 'kysely'
+import type { Executor } from '../db/transaction.js'
+
+// The scheduled jobs' SQL. The locker jobs read and update the packages table: they write events
+// into the outbox, and a package's events take their per-package `sequence` from
+// packages.event_count under the package's row lock, exactly as the packages service does.
+
+/** One holder at a time across every process, for the rest of the transaction; false: someone else runs it. */
+export async function tryJobLock(trx: Executor, job: string): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtext(${`mailroom:webhooks:${job}`})) as ok`.execute(trx)
+  return rows[0]?.ok === true
+}
+
+export interface LockerStay {
+  package_id: string
+  sub_id: string
+  deposited_at: Date
+  deposited_sequence: number
+  deposited_data: Record<string, unknown>
+}
+
+/**
+ * Packages in a locker whose current stay (since their latest Deposited event) began before
+ * `cutoff` and has no `eventName` yet (a reminder is also skipped once the stay expired), locked.
+ */
+export async function dueLockerStays(trx: Executor, eventName: 'PickupReminder' | 'Expired', cutoff: Date, limit: number): Promise<LockerStay[]> {
+  const blocking = eventName === 'PickupReminder' ? ['PickupReminder', 'Expired'] : ['Expired']
+  const { rows } = await sql<LockerStay>`
+    select p.package_id, p.sub_id, dep.occurred_at as deposited_at, dep.sequence as deposited_sequence, dep.data as deposited_data
+    from packages p
+    join lateral (
+      select e.sequence, e.occurred_at, e.data from package_events e
+      where e.package_id = p.package_id and e.variant = 'locker' and e.event_name = 'Deposited'
+      order by e.sequence desc limit 1
+    ) dep on true
+    where p.current_status = 'IN_LOCKER' and dep.occurred_at <= ${cutoff}::timestamptz
+      and not exists (
+        select 1 from package_events r
+        where r.package_id = p.package_id and r.variant = 'locker' and r.event_name = any(${blocking}::text[]) and r.sequence > dep.sequence)
+    order by dep.occurred_at
+    limit ${limit}
+    for update of p`.execute(trx)
+  return rows
+}
+
+/** Takes the next event sequence of each package (their rows are locked by the caller). */
+export async function nextSequences(trx: Executor, packageIds: string[]): Promise<Map<string, number>> {
+  if (packageIds.length === 0) return new Map()
+  const rows = await trx.updateTable('packages').set((eb) => ({ event_count: eb('event_count', '+', 1) }))
+    .where('package_id', 'in', packageIds).returning(['package_id', 'event_count']).execute()
+  return new Map(rows.map((r) => [r.package_id, r.event_count]))
+}
+
+/**
+ * Pending deliveries the claim will never pick, because their configuration was deleted or set
+ * in-active, or no longer subscribes to the event, while they were in flight: closed here.
+ */
+export async function sweepUnsendable(db: Executor, now: Date): Promise<void> {
+  await sql`
+    update webhook_deliveries d
+    set status = case when c.deleted_at is not null then 'cancelled' else 'failed' end,
+        last_error = case when c.deleted_at is not null then 'configuration deleted'
+                          when c.status <> 'active' then 'configuration in-active'
+                          else 'event no longer subscribed' end,
+        locked_until = null, locked_by = null, updated_at = ${now}::timestamptz
+    from webhook_configs c
+    where c.config_id = d.config_id and d.status = 'pending'
+      and (d.locked_until is null or d.locked_until <= ${now}::timestamptz)
+      and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events))))`.execute(db)
+}
+
+/**
+ * Deletes up to `limit` finished deliveries (their attempts cascade) created and last changed
+ * before `cutoff`. It walks each configuration's listing index rather than keeping an index of
+ * its own that every delivery would have to maintain.
+ */
+export async function purgeDeliveries(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const res = await sql`
+    delete from webhook_deliveries where delivery_id in (
+      select old.delivery_id from webhook_configs c
+      cross join lateral (
+        select d.delivery_id from webhook_deliveries d
+        where d.sub_id = c.sub_id and d.config_id = c.config_id and d.created_at < ${cutoff}::timestamptz
+          and d.status <> 'pending' and d.updated_at < ${cutoff}::timestamptz
+        limit ${limit}) old
+      limit ${limit})`.execute(db)
+  return Number(res.numAffectedRows ?? 0)
+}
+
+export async function purgeDeletedConfigs(db: Executor, cutoff: Date): Promise<void> {
+  await db.deleteFrom('webhook_configs').where('deleted_at', '<', cutoff)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.config_id', '=', 'webhook_configs.config_id'))))
+    .execute()
+}

@@ -1,0 +1,70 @@
+/**
+ * The retry schedule: pure functions of the attempt number, the time and a random number, so it is
+ * tested exhaustively and the worker stays deterministic under an injected clock and random.
+ *
+ * Exponential backoff with full jitter (the delay is uniform in [0, ceiling], AWS Architecture
+ * Blog, "Exponential Backoff And Jitter"), so a receiver coming back after an outage is not hit by
+ * every sender's retries at the same instant. Retries continue until at least RETRY_WINDOW_MS after
+ * the delivery was created (longer than Stripe's 3 days with no fixed attempt count: a jittered
+ * schedule guarantees a duration, not a number of tries).
+ */
+export const RETRY_WINDOW_MS = 72 * 3600_000
+export const BASE_DELAY_MS = 5_000
+export const MAX_DELAY_MS = 6 * 3600_000
+/** A floor so a jitter of ~0 never makes a hot loop against a failing receiver. */
+export const MIN_DELAY_MS = 1_000
+/** A receiver's Retry-After is honoured up to this much. */
+export const RETRY_AFTER_CAP_MS = MAX_DELAY_MS
+/** Continuous failure for this long disables the configuration. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000
+
+/** The upper bound of the delay after failed attempt number `attempt` (1-based). */
+export function backoffCeiling(attempt: number): number {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${attempt}`)
+  // 2^(attempt-1) overflows nothing below the cap: past 2^13 the cap applies anyway.
+  return Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempt - 1, 30))
+}
+
+/** The jittered delay after failed attempt `attempt`, with `random` in [0, 1). */
+export function jitteredDelay(attempt: number, random: number): number {
+  if (!(random >= 0 && random < 1)) throw new RangeError(`random must be in [0, 1), got ${random}`)
+  return Math.max(MIN_DELAY_MS, Math.floor(random * backoffCeiling(attempt)))
+}
+
+/**
+ * A Retry-After header (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) as milliseconds from
+ * `now`, clamped to [MIN_DELAY_MS, RETRY_AFTER_CAP_MS]; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined
+  const v = value.trim()
+  let ms: number
+  if (/^\d+$/.test(v)) ms = Number(v) * 1000
+  else {
+    // RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms (asctime names no
+    // zone but means GMT). Each starts with a weekday name; anything else is not an HTTP date.
+    const asctime = /^[A-Za-z]{3} [A-Za-z]{3} +\d{1,2} \d\d:\d\d:\d\d \d{4}$/.test(v)
+    if (!asctime && !/^[A-Za-z]{3,9}, /.test(v)) return undefined
+    const at = Date.parse(asctime ? `${v} GMT` : v)
+    if (Number.isNaN(at)) return undefined
+    ms = at - now.getTime()
+  }
+  return Math.min(RETRY_AFTER_CAP_MS, Math.max(MIN_DELAY_MS, ms))
+}
+
+export type RetryPlan = { retry: true; at: Date } | { retry: false }
+
+/**
+ * After a failed attempt at `now`: retry (when) or give up. A receiver's Retry-After replaces the
+ * jittered delay; the window is measured from `giveUpAt`, so the last attempt is at or after it.
+ */
+export function planRetry(input: { attempt: number; now: Date; giveUpAt: Date; random: number; retryAfterMs?: number }): RetryPlan {
+  if (input.now.getTime() >= input.giveUpAt.getTime()) return { retry: false }
+  const delay = input.retryAfterMs ?? jitteredDelay(input.attempt, input.random)
+  return { retry: true, at: new Date(input.now.getTime() + delay) }
+}
+
+/** Whether a configuration failing since `failingSince` is disabled by a failure at `now`. */
+export function failingTooLong(failingSince: Date, now: Date): boolean {
+  return now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS
+}

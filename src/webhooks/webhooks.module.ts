@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { FastifyPluginAsync } from 'fastify'
+import type { Config } from '../config.js'
+import type { Db } from '../db/database.js'
+import type { Clock } from '../shared/clock.js'
+import type { IdGenerator } from '../shared/ids.js'
+import { configRoutes } from './configs.routes.js'
+import { createConfigsService, type ConfigsService } from './configs.service.js'
+import { createDeliveriesService, type DeliveriesService } from './deliveries.service.js'
+import { deliveryRoutes } from './deliveries.routes.js'
+import { destinationRules, type Lookup } from './destination.js'
+import { createGuardedSender, type HttpSender } from './http-sender.js'
+import { createJobs } from './jobs.js'
+import { TokenCache } from './oauth2.js'
+import { createWorker, type WorkerLog, type WorkerStep } from './worker.js'
+import './webhooks.tables.js'
+
+// The webhooks domain's public face: its services, its routes for one variant's mount, and the
+// background worker that serve and `mailroom worker` start.
+export type WebhookVariant = 'tracking' | 'locker'
+export type { WorkerStep, WorkerLog }
+
+export interface WebhooksDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  config: Readonly<Config>
+  /** AES-256-GCM key for credentials at rest, derived from the master secret. */
+  sealKey: Buffer
+  /** Outbound HTTP; default: undici with the connect-time SSRF guard. */
+  sender?: HttpSender
+  /** Name resolution for the SSRF checks; default: the system resolver. */
+  lookup?: Lookup
+  /** [0, 1) for the retry jitter; default Math.random. */
+  random?: () => number
+  log?: WorkerLog
+  /** Identifies this process's leases; default host:pid:random. */
+  workerId?: string
+  /** How often an idle worker looks for work; default 200 ms. */
+  pollMs?: number
+}
+
+export interface Webhooks {
+  configs: ConfigsService
+  deliveries: DeliveriesService
+  /** Starts fan-out, delivery and the scheduled jobs; resolves the returned stop once in-flight sends end. */
+  start(): () => Promise<void>
+  /** One deterministic step: jobs, fan-out, and every delivery due at the clock's now (tests drive the worker with it). */
+  runOnce(): Promise<WorkerStep>
+  /** Closes the outbound connection pool. */
+  close(): Promise<void>
+}
+
+/** Errors and warnings as JSON lines on stderr, when no logger is given. */
+const stderrLog: WorkerLog = {
+  info: () => {},
+  error: (obj, msg) => {
+    const err = (obj as { err?: unknown }).err
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg, ...obj, err: err instanceof Error ? { message: err.message, stack: err.stack } : err })}\n`)
+  },
+}
+
+export function createWebhooks(deps: WebhooksDeps): Webhooks {
+  const { db, clock, ids, sealKey, config } = deps
+  const rules = destinationRules({ allowHttp: config.webhooks.allowHttp, allowCidrs: config.webhooks.allowCidrs, lookup: deps.lookup })
+  const sender = deps.sender ?? createGuardedSender(rules)
+  const jobs = createJobs({
+    db, clock, ids,
+    lockerReminderHours: config.webhooks.lockerReminderHours,
+    lockerExpiryDays: config.webhooks.lockerExpiryDays,
+    retentionDays: config.webhooks.retentionDays,
+  })
+  const worker = createWorker({
+    db, clock, ids, sealKey, sender, jobs,
+    tokens: new TokenCache(sender, clock),
+    random: deps.random ?? Math.random,
+    log: deps.log ?? stderrLog,
+    workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    batchSize: config.webhooks.batchSize,
+    concurrency: config.webhooks.concurrency,
+    pollMs: deps.pollMs ?? 200,
+  })
+  return {
+    configs: createConfigsService({ db, clock, ids, sealKey, rules }),
+    deliveries: createDeliveriesService({ db, clock, ids }),
+    start: () => {
+      const stop = worker.start()
+      return async () => {
+        await stop()
+        await sender.close()
+      }
+    },
+    runOnce: () => worker.runOnce(),
+    close: () => sender.close(),
+  }
+}
+
+/** The webhook interface of one variant's mount (registered once per mount, behind the auth hook). */
+export const webhookRoutes: FastifyPluginAsync<{ webhooks: Webhooks; variant: WebhookVariant }> = async (app, opts) => {
+  await app.register(configRoutes, opts)
+  await app.register(deliveryRoutes, opts)
+}

@@ -1,0 +1,193 @@
+import { sql, type Insertable } from 'kysely'
+import type { Executor } from '../db/transaction.js'
+import type { AuthPublic, AuthType, WebhookAttemptTable, WebhookDeliveryTable } from './webhooks.tables.js'
+
+// The worker's SQL: fan-out of the outbox into deliveries, the claim of due deliveries, and the
+// recording of their attempts. These run across subscriptions by design (the worker serves all).
+
+export interface OutboxRow {
+  event_id: string
+  sub_id: string
+  package_id: string
+  variant: 'tracking' | 'locker'
+  event_name: string
+  sequence: number
+  occurred_at: Date
+}
+
+/**
+ * Claims the oldest undispatched events and marks them dispatched in one statement (rows another
+ * worker holds are skipped, not waited for). The caller's transaction inserts their deliveries:
+ * both commit together, or neither does.
+ */
+export async function claimUndispatched(trx: Executor, limit: number, now: Date): Promise<OutboxRow[]> {
+  const { rows } = await sql<OutboxRow>`
+    update package_events set dispatched_at = ${now}::timestamptz
+    where event_id in (
+      select event_id from package_events where dispatched_at is null
+      order by occurred_at, sequence limit ${limit} for update skip locked)
+    returning event_id, sub_id, package_id, variant, event_name, sequence, occurred_at`.execute(trx)
+  return rows.sort((x, y) => x.occurred_at.getTime() - y.occurred_at.getTime() || x.sequence - y.sequence)
+}
+
+/**
+ * The still undispatched events of these packages (the caller's batch is already marked). An
+ * event whose package has an earlier one among them (held by a concurrent fan-out, or past the
+ * batch's end) must wait: fanned out first, it could be delivered before the earlier one.
+ */
+export async function undispatchedOf(trx: Executor, packageIds: string[]): Promise<Array<{ package_id: string; event_id: string; sequence: number }>> {
+  if (packageIds.length === 0) return []
+  return trx.selectFrom('package_events').select(['package_id', 'event_id', 'sequence'])
+    .where('package_id', 'in', packageIds).where('dispatched_at', 'is', null).execute()
+}
+
+export async function activeConfigsOf(trx: Executor, subIds: string[]) {
+  if (subIds.length === 0) return []
+  return trx.selectFrom('webhook_configs').select(['config_id', 'sub_id', 'variant', 'events', 'created_at'])
+    .where('sub_id', 'in', subIds).where('status', '=', 'active').where('deleted_at', 'is', null).execute()
+}
+
+export async function insertDeliveries(trx: Executor, rows: Insertable<WebhookDeliveryTable>[]): Promise<void> {
+  if (rows.length === 0) return
+  // A configuration already holding this event (a fan-out repeated after a crash) keeps its delivery.
+  await trx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['config_id', 'event_id']).doNothing()).execute()
+}
+
+/** Gives back events claimed but held for order: the next fan-out takes them again. */
+export async function releaseEvents(trx: Executor, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return
+  await trx.updateTable('package_events').set({ dispatched_at: null }).where('event_id', 'in', eventIds).execute()
+}
+
+export interface ClaimedDelivery {
+  delivery_id: string
+  sub_id: string
+  config_id: string
+  event_id: string
+  event_name: string
+  package_id: string | null
+  sequence: number | null
+  occurred_at: Date
+  attempts: number
+  give_up_at: Date
+  /** Set when the previous holder's lease ran out: that worker stopped mid-attempt. */
+  prev_locked_until: Date | null
+  variant: 'tracking' | 'locker'
+  url: string
+  timeout_seconds: number
+  auth_type: AuthType
+  auth_public: AuthPublic
+  auth_secret_sealed: string | null
+  signing_secret_sealed: string
+  previous_secret_sealed: string | null
+  previous_secret_expires_at: Date | null
+  data: Record<string, unknown> | null
+}
+
+/**
+ * Claims up to `limit` due deliveries for `workerId` and returns them with their configuration
+ * (read now, so an update applies to the next notification) and their event's data.
+ *
+ * Per-package order: a delivery waits while an earlier-sequence delivery of the same package to
+ * the same configuration is still pending (in flight, or waiting to be retried). That an earlier
+ * event is never fanned out after a later one is the fan-out's part (`undispatchedBefore`).
+ *
+ * The lease covers a send and an OAuth2 token fetch, each bounded by the configuration's timeOut,
+ * plus a margin; past it a crashed worker's delivery is due again. The claim changes no indexed
+ * column (updated_at included), so PostgreSQL can update the row in place (HOT).
+ */
+export async function claimDue(db: Executor, opts: { now: Date; limit: number; workerId: string; leaseMarginSeconds: number }): Promise<ClaimedDelivery[]> {
+  const { now, limit, workerId, leaseMarginSeconds } = opts
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.delivery_id, d.locked_until as prev_locked_until, c.timeout_seconds
+      from webhook_deliveries d
+      join webhook_configs c on c.config_id = d.config_id
+      where d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
+        and (d.locked_until is null or d.locked_until <= ${now}::timestamptz)
+        and c.status = 'active' and c.deleted_at is null
+        and (d.package_id is null or d.event_name = any(c.events))
+        and not exists (
+          select 1 from webhook_deliveries e
+          where e.config_id = d.config_id and e.package_id = d.package_id and e.status = 'pending' and e.sequence < d.sequence)
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    ), claimed as (
+      update webhook_deliveries d
+      set locked_until = ${now}::timestamptz + make_interval(secs => due.timeout_seconds * 2 + ${leaseMarginSeconds}),
+          locked_by = ${workerId}, attempts = d.attempts + 1
+      from due
+      where d.delivery_id = due.delivery_id
+      returning d.delivery_id, d.sub_id, d.config_id, d.event_id, d.event_name, d.package_id, d.sequence, d.occurred_at,
+                d.attempts, d.give_up_at, due.prev_locked_until
+    )
+    select claimed.*, c.variant, c.url, c.timeout_seconds, c.auth_type, c.auth_public, c.auth_secret_sealed,
+           c.signing_secret_sealed, c.previous_secret_sealed, c.previous_secret_expires_at, pe.data
+    from claimed
+    join webhook_configs c on c.config_id = claimed.config_id
+    left join package_events pe on pe.event_id = claimed.event_id
+    order by claimed.delivery_id`.execute(db)
+  return rows
+}
+
+export interface DeliveryOutcome {
+  delivery_id: string
+  status: 'pending' | 'delivered' | 'failed'
+  next_attempt_at: Date
+  delivered_at: Date | null
+  last_status_code: number | null
+  last_error: string | null
+}
+
+export async function insertAttempts(trx: Executor, rows: Insertable<WebhookAttemptTable>[]): Promise<void> {
+  if (rows.length > 0) await trx.insertInto('webhook_attempts').values(rows).execute()
+}
+
+/**
+ * Records the outcome of each delivery in one statement. Only a delivery this worker still holds
+ * and that is still pending changes: a cancelled one stays cancelled, and one whose lease another
+ * worker took over is that worker's to record.
+ */
+export async function recordOutcomes(trx: Executor, workerId: string, now: Date, outcomes: DeliveryOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return
+  await sql`
+    update webhook_deliveries d
+    set status = v.status, next_attempt_at = v.next_attempt_at, delivered_at = v.delivered_at,
+        last_status_code = v.last_status_code, last_error = v.last_error,
+        locked_until = null, locked_by = null, updated_at = ${now}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb)
+      as v(delivery_id text, status text, next_attempt_at timestamptz, delivered_at timestamptz, last_status_code int, last_error text)
+    where d.delivery_id = v.delivery_id and d.locked_by = ${workerId} and d.status = 'pending'`.execute(trx)
+}
+
+/** A success ends a configuration's failure streak; a no-op (and no row lock) when there was none. */
+export async function clearFailing(trx: Executor, configIds: string[]): Promise<void> {
+  if (configIds.length === 0) return
+  await trx.updateTable('webhook_configs').set({ failing_since: null }).where('config_id', 'in', configIds).where('failing_since', 'is not', null).execute()
+}
+
+/** Starts (or continues) failure streaks; returns when each streak began. */
+export async function markFailing(trx: Executor, failures: Array<{ configId: string; at: Date }>): Promise<Array<{ config_id: string; failing_since: Date }>> {
+  if (failures.length === 0) return []
+  const { rows } = await sql<{ config_id: string; failing_since: Date }>`
+    update webhook_configs c set failing_since = coalesce(c.failing_since, v.at)
+    from jsonb_to_recordset(${JSON.stringify(failures.map((f) => ({ config_id: f.configId, at: f.at })))}::jsonb) as v(config_id text, at timestamptz)
+    where c.config_id = v.config_id and c.deleted_at is null
+    returning c.config_id, c.failing_since`.execute(trx)
+  return rows
+}
+
+/** Sets configurations in-active on the receiver's behalf, and fails their idle pending deliveries. */
+export async function disableConfigs(trx: Executor, disables: Array<{ configId: string; reason: 'gone' | 'failing' }>, now: Date): Promise<void> {
+  for (const reason of ['gone', 'failing'] as const) {
+    const ids = disables.filter((d) => d.reason === reason).map((d) => d.configId)
+    if (ids.length === 0) continue
+    await trx.updateTable('webhook_configs').set({ status: 'in-active', disabled_reason: reason, disabled_at: now, updated_at: now })
+      .where('config_id', 'in', ids).where('status', '=', 'active').execute()
+    const why = reason === 'gone' ? 'configuration disabled: the receiver answered 410 Gone' : 'configuration disabled: every attempt failed for 5 days'
+    await trx.updateTable('webhook_deliveries').set({ status: 'failed', last_error: why, updated_at: now })
+      .where('config_id', 'in', ids).where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)])).execute()
+  }
+}

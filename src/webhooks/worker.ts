@@ -1,0 +1,283 @@
+import type { Insertable } from 'kysely'
+import type { Db } from '../db/database.js'
+import { inTransaction } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import type { IdGenerator } from '../shared/ids.js'
+import { attemptDelivery, type AttemptDeps, type AttemptResult } from './deliver.js'
+import type { ScheduledJobs } from './jobs.js'
+import { failingTooLong, planRetry, RETRY_WINDOW_MS } from './retry.js'
+import type { WebhookAttemptTable, WebhookDeliveryTable } from './webhooks.tables.js'
+import * as repo from './worker.repo.js'
+
+export interface WorkerLog {
+  info(obj: object, msg: string): void
+  error(obj: object, msg: string): void
+}
+
+export interface WorkerDeps extends AttemptDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  /** [0, 1): the retry jitter. */
+  random: () => number
+  jobs: ScheduledJobs
+  log: WorkerLog
+  workerId: string
+  batchSize: number
+  concurrency: number
+  pollMs: number
+}
+
+export interface WorkerStep {
+  /** Locker events written by the scheduled jobs. */
+  emitted: number
+  /** Outbox events turned into deliveries. */
+  fannedOut: number
+  attempted: number
+  delivered: number
+  failed: number
+}
+
+interface Completion {
+  claimed: repo.ClaimedDelivery
+  result: AttemptResult
+}
+
+const LEASE_MARGIN_SECONDS = 10
+const FANOUT_BATCH = 500
+const JOBS_EVERY_MS = 60_000
+const FLUSH_BATCH = 500
+const FLUSH_COALESCE_MS = 10
+
+/**
+ * The claimed events that may be fanned out now: those whose package has no earlier event still
+ * waiting (held by a concurrent fan-out, or beyond this batch). Fanned out first, a later event
+ * could be claimed and sent before the earlier one has a delivery to wait behind.
+ */
+export function readyToFanOut<T extends { package_id: string; sequence: number }>(claimed: T[], waiting: Array<{ package_id: string; sequence: number }>): T[] {
+  const firstWaiting = new Map<string, number>()
+  for (const w of waiting) if (w.sequence < (firstWaiting.get(w.package_id) ?? Infinity)) firstWaiting.set(w.package_id, w.sequence)
+  return claimed.filter((e) => e.sequence < (firstWaiting.get(e.package_id) ?? Infinity))
+}
+
+export function createWorker(deps: WorkerDeps) {
+  const { db, clock, ids, log, workerId } = deps
+
+  /** One batch of the outbox into deliveries, crash-safely: the deliveries and dispatched_at commit together. */
+  async function fanOutBatch(): Promise<{ claimed: number; dispatched: number }> {
+    return inTransaction(db, async (trx) => {
+      const now = clock.now()
+      const claimed = await repo.claimUndispatched(trx, FANOUT_BATCH, now)
+      if (claimed.length === 0) return { claimed: 0, dispatched: 0 }
+      const events = await inPackageOrder(trx, claimed)
+      const bySub = new Map<string, Awaited<ReturnType<typeof repo.activeConfigsOf>>>()
+      for (const c of await repo.activeConfigsOf(trx, [...new Set(events.map((e) => e.sub_id))])) {
+        bySub.set(c.sub_id, [...(bySub.get(c.sub_id) ?? []), c])
+      }
+      const rows: Insertable<WebhookDeliveryTable>[] = []
+      for (const e of events) {
+        for (const c of bySub.get(e.sub_id) ?? []) {
+          // A configuration gets the events that occur once it exists, of its variant and its list.
+          if (c.variant !== e.variant || !c.events.includes(e.event_name) || c.created_at > e.occurred_at) continue
+          rows.push({
+            delivery_id: ids('dlv_'), sub_id: e.sub_id, config_id: c.config_id, event_id: e.event_id, event_name: e.event_name,
+            package_id: e.package_id, sequence: e.sequence, occurred_at: e.occurred_at, status: 'pending', attempts: 0,
+            next_attempt_at: now, give_up_at: new Date(now.getTime() + RETRY_WINDOW_MS), created_at: now, updated_at: now,
+          })
+        }
+      }
+      await repo.insertDeliveries(trx, rows)
+      return { claimed: claimed.length, dispatched: events.length }
+    })
+  }
+
+  /** Gives back the claimed events that must wait for an earlier event of their package. */
+  async function inPackageOrder(trx: Parameters<typeof repo.undispatchedOf>[0], claimed: repo.OutboxRow[]): Promise<repo.OutboxRow[]> {
+    const waiting = await repo.undispatchedOf(trx, [...new Set(claimed.map((e) => e.package_id))])
+    if (waiting.length === 0) return claimed
+    const ready = readyToFanOut(claimed, waiting)
+    await repo.releaseEvents(trx, claimed.filter((e) => !ready.includes(e)).map((e) => e.event_id))
+    return ready
+  }
+
+  async function fanOutAll(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const { claimed, dispatched } = await fanOutBatch()
+      total += dispatched
+      // Held-back events come first in the next batch: go on only while batches are full and moving.
+      if (claimed < FANOUT_BATCH || dispatched === 0) return total
+    }
+  }
+
+  function claim(limit: number): Promise<repo.ClaimedDelivery[]> {
+    return repo.claimDue(db, { now: clock.now(), limit, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS })
+  }
+
+  async function attempt(d: repo.ClaimedDelivery): Promise<Completion> {
+    try {
+      return { claimed: d, result: await attemptDelivery(d, deps) }
+    } catch (err) {
+      // Not the receiver's doing (a secret that no longer opens, a bug): recorded, retried, logged.
+      log.error({ err, deliveryId: d.delivery_id }, 'webhook attempt failed unexpectedly')
+      return { claimed: d, result: { startedAt: clock.now(), latencyMs: 0, statusCode: null, succeeded: false, errorClass: 'internal', error: 'internal error', responseBody: null, gone: false } }
+    }
+  }
+
+  function outcomeOf(d: repo.ClaimedDelivery, r: AttemptResult, now: Date): repo.DeliveryOutcome {
+    const base = { delivery_id: d.delivery_id, last_status_code: r.statusCode, delivered_at: null, next_attempt_at: now }
+    if (r.succeeded) return { ...base, status: 'delivered', delivered_at: now, last_error: null }
+    if (r.gone) return { ...base, status: 'failed', last_error: `${r.error}: the receiver is gone; configuration disabled` }
+    const plan = planRetry({ attempt: d.attempts, now, giveUpAt: d.give_up_at, random: deps.random(), retryAfterMs: r.retryAfterMs })
+    if (plan.retry) return { ...base, status: 'pending', next_attempt_at: plan.at, last_error: r.error }
+    return { ...base, status: 'failed', last_error: `${r.error} (gave up after ${d.attempts} attempts)` }
+  }
+
+  /** Records a batch of attempts and their consequences in one transaction. */
+  async function complete(items: Completion[]): Promise<void> {
+    if (items.length === 0) return
+    const now = clock.now()
+    const attempts: Insertable<WebhookAttemptTable>[] = []
+    const outcomes: repo.DeliveryOutcome[] = []
+    const succeeded = new Set<string>()
+    const failingAt = new Map<string, Date>()
+    const gone = new Set<string>()
+    for (const { claimed: d, result: r } of items) {
+      const row = { delivery_id: d.delivery_id, sub_id: d.sub_id, config_id: d.config_id }
+      if (d.prev_locked_until) {
+        attempts.push({
+          ...row, attempt_id: ids('att_'), attempt_no: d.attempts - 1, started_at: d.prev_locked_until, succeeded: false, error_class: 'lease_expired',
+          error: 'the worker making this attempt stopped before recording its outcome; the receiver may have got it',
+        })
+      }
+      attempts.push({
+        ...row, attempt_id: ids('att_'), attempt_no: d.attempts, started_at: r.startedAt, latency_ms: r.latencyMs, status_code: r.statusCode,
+        succeeded: r.succeeded, error_class: r.errorClass, error: r.error, response_body: r.responseBody,
+      })
+      outcomes.push(outcomeOf(d, r, now))
+      if (r.succeeded) succeeded.add(d.config_id)
+      else if (!failingAt.has(d.config_id) || failingAt.get(d.config_id)! > r.startedAt) failingAt.set(d.config_id, r.startedAt)
+      if (r.gone) gone.add(d.config_id)
+    }
+    await inTransaction(db, async (trx) => {
+      await repo.insertAttempts(trx, attempts)
+      await repo.recordOutcomes(trx, workerId, now, outcomes)
+      await repo.clearFailing(trx, [...succeeded].filter((c) => !failingAt.has(c)))
+      const streaks = await repo.markFailing(trx, [...failingAt].map(([configId, at]) => ({ configId, at })))
+      await repo.disableConfigs(trx, [
+        ...[...gone].map((configId) => ({ configId, reason: 'gone' as const })),
+        ...streaks.filter((s) => !gone.has(s.config_id) && failingTooLong(s.failing_since, now)).map((s) => ({ configId: s.config_id, reason: 'failing' as const })),
+      ], now)
+    })
+  }
+
+  /** Sends `items` with at most `concurrency` in flight. */
+  async function attemptAll(items: repo.ClaimedDelivery[]): Promise<Completion[]> {
+    const out: Completion[] = []
+    let next = 0
+    const lane = async () => {
+      while (next < items.length) out.push(await attempt(items[next++]!))
+    }
+    await Promise.all(Array.from({ length: Math.min(deps.concurrency, items.length) }, lane))
+    return out
+  }
+
+  return {
+    /**
+     * Everything due at the clock's now, to the end: the scheduled jobs, the fan-out, then rounds of
+     * claim → send → record until nothing is due (a failure is always rescheduled at least a
+     * second later, so this ends). Tests step the worker with it.
+     */
+    async runOnce(): Promise<WorkerStep> {
+      const step: WorkerStep = { emitted: await deps.jobs.run(), fannedOut: 0, attempted: 0, delivered: 0, failed: 0 }
+      step.fannedOut = await fanOutAll()
+      for (let round = 0; round < 10_000; round++) {
+        const claimed = await claim(deps.batchSize)
+        if (claimed.length === 0) break
+        const done = await attemptAll(claimed)
+        await complete(done)
+        step.attempted += done.length
+        for (const c of done) c.result.succeeded ? step.delivered++ : step.failed++
+      }
+      return step
+    },
+
+    /** The background loop: keeps up to `concurrency` sends in flight and records them in batches. */
+    start(): () => Promise<void> {
+      let stopped = false
+      let wake: (() => void) | undefined
+      const inflight = new Set<Promise<void>>()
+      const queue: Completion[] = []
+      let flushing: Promise<void> | undefined
+      let nextJobsAt = 0
+
+      const sleep = (ms: number) => new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          wake = undefined
+          resolve()
+        }
+        const timer = setTimeout(done, ms)
+        wake = done
+      })
+
+      const flush = (): Promise<void> => {
+        flushing ??= (async () => {
+          // Let the answers arriving together be recorded together: one transaction, not many.
+          await new Promise((r) => setTimeout(r, FLUSH_COALESCE_MS))
+          while (queue.length > 0) {
+            const batch = queue.splice(0, FLUSH_BATCH)
+            try {
+              await complete(batch)
+            } catch (err) {
+              // The leases run out and the deliveries are sent again: at least once, never lost.
+              log.error({ err, count: batch.length }, 'recording webhook attempts failed')
+            }
+            wake?.()
+          }
+        })().finally(() => {
+          flushing = undefined
+          if (queue.length > 0) void flush()
+        })
+        return flushing
+      }
+
+      const loop = (async () => {
+        while (!stopped) {
+          try {
+            if (clock.now().getTime() >= nextJobsAt) {
+              nextJobsAt = clock.now().getTime() + JOBS_EVERY_MS
+              await deps.jobs.run().catch((err: unknown) => log.error({ err }, 'webhook scheduled jobs failed'))
+            }
+            await fanOutAll()
+            const room = Math.min(deps.batchSize, deps.concurrency - inflight.size)
+            // While sends are in flight, wait for room for a good batch rather than claim a few rows at a time.
+            if (room > 0 && (inflight.size === 0 || room >= Math.ceil(Math.min(deps.batchSize, deps.concurrency) / 2))) {
+              const claimed = await claim(room)
+              for (const d of claimed) {
+                const p: Promise<void> = attempt(d).then((c) => {
+                  queue.push(c)
+                  void flush()
+                }).finally(() => inflight.delete(p))
+                inflight.add(p)
+              }
+              if (claimed.length === room && inflight.size < deps.concurrency) continue
+            }
+            await sleep(deps.pollMs)
+          } catch (err) {
+            log.error({ err }, 'webhook worker step failed')
+            await sleep(1000)
+          }
+        }
+        await Promise.allSettled([...inflight])
+        while (flushing || queue.length > 0) await flush()
+      })()
+
+      return async () => {
+        stopped = true
+        wake?.()
+        await loop
+      }
+    },
+  }
+}

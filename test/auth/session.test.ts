@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { itRefusesBadTokens } from '../support/auth-matrix.js'
+import { basic, buildTestApp, type TestApp } from '../support/build-test-app.js'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp()
+})
+afterAll(() => t.close())
+
+describe('bearer auth on every interface', () => {
+  itRefusesBadTokens(() => t, [
+    { method: 'GET', url: '/api/v1/session' },
+    { method: 'GET', url: '/webhooks/tracking/api/v1/session' },
+    { method: 'GET', url: '/webhooks/locker/api/v1/session' },
+  ])
+
+  it('sets the caller from the token', async () => {
+    const c = await t.newClient()
+    const res = await t.inject({ method: 'GET', url: '/api/v1/session', headers: c.auth })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ clientId: c.clientId, subId: c.subId, scope: 'psapi', expiresAt: expect.any(String) })
+  })
+
+  it('accepts client credentials as Basic on the webhook interface only', async () => {
+    const c = await t.newClient()
+    const authorization = basic(c.clientId, c.clientSecret)
+    const wh = await t.inject({ method: 'GET', url: '/webhooks/tracking/api/v1/session', headers: { authorization } })
+    expect(wh.statusCode).toBe(200)
+    expect(wh.json().subId).toBe(c.subId)
+    const receiving = await t.inject({ method: 'GET', url: '/api/v1/session', headers: { authorization } })
+    expect(receiving.statusCode).toBe(401)
+    const wrong = await t.inject({ method: 'GET', url: '/webhooks/locker/api/v1/session', headers: { authorization: basic(c.clientId, 'not-the-secret') } })
+    expect(wrong.statusCode).toBe(401)
+    expect(wrong.headers['www-authenticate']).toContain('Basic realm="mailroom"')
+  })
+})

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, startService } from '../support/spawn-service.js'
+import { createTestDatabase } from '../support/test-db.js'
+
+// The real process, as a newcomer runs it: CLI commands, serve, SIGTERM, restart.
+let dataDir: string
+let env: Record<string, string>
+let dropDb: (() => Promise<void>) | undefined
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-cli-'))
+  // The issuer derives from the public URL; pin it, as a deployment does, since each start takes a new port.
+  env = { MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn', MAILROOM_ENV: 'development', MAILROOM_PUBLIC_URL: 'http://mailroom.test' }
+  if (process.env.TEST_DATABASE_URL) {
+    const db = await createTestDatabase({ migrate: false })
+    await db.handle.close()
+    env.DATABASE_URL = db.url!
+    dropDb = db.drop
+  }
+})
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true })
+  await dropDb?.()
+})
+
+async function token(baseUrl: string, id: string, secret: string): Promise<Response> {
+  return fetch(`${baseUrl}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } })
+}
+
+describe('mailroom CLI and service', () => {
+  it('migrates, creates clients, serves, shuts down gracefully and keeps clients and keys across a restart', async () => {
+    const migrated = runCli(['migrate'], env)
+    expect(migrated.status, migrated.stderr).toBe(0)
+
+    const created = runCli(['clients', 'create', '--subscription', 'acme', '--name', 'front desk', '--json'], env)
+    expect(created.status, created.stderr).toBe(0)
+    const client = JSON.parse(created.stdout) as { clientId: string; clientSecret: string; subId: string }
+    expect(Object.keys(client).sort()).toEqual(['clientId', 'clientSecret', 'subId'])
+
+    const listed = runCli(['clients', 'list', '--json'], env)
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ clientId: client.clientId, subscription: 'acme', status: 'active' })])
+    expect(listed.stdout).not.toContain(client.clientSecret)
+
+    const first = await startService(env)
+    const res = await token(first.baseUrl, client.clientId, client.clientSecret)
+    expect(res.status).toBe(200)
+    const { access_token: accessToken } = (await res.json()) as { access_token: string }
+    // A demo client is not created when clients already exist.
+    expect(first.output()).toContain('Clients exist')
+    expect(await first.stop('SIGTERM')).toBe(0)
+
+    const second = await startService(env)
+    try {
+      const session = await fetch(`${second.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })
+      expect(session.status).toBe(200)
+      expect(await session.json()).toMatchObject({ clientId: client.clientId, subId: client.subId })
+
+      const rotated = runCli(['keys', 'rotate'], env)
+      expect(rotated.status, rotated.stderr).toBe(0)
+      const disabled = runCli(['clients', 'disable', client.clientId], env)
+      expect(disabled.status, disabled.stderr).toBe(0)
+      expect((await token(second.baseUrl, 'x', 'y')).status).toBe(401)
+    } finally {
+      expect(await second.stop('SIGINT')).toBe(0)
+    }
+  }, 150_000)
+
+  it('exits non-zero listing every bad setting', () => {
+    const r = runCli(['migrate'], { ...env, PORT: 'x', MAILROOM_ENV: 'nope' })
+    expect(r.status).toBe(78)
+    expect(r.stderr).toContain('PORT')
+    expect(r.stderr).toContain('MAILROOM_ENV')
+  })
+
+  it('refuses unknown commands with usage', () => {
+    const r = runCli(['frobnicate'], env)
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain('usage: mailroom')
+  })
+})

@@ -1,0 +1,82 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { decodeScan, fedexCheckDigit, isValidFedexCheckDigit, isValidLuhn } from '../../src/decode/index.js'
+
+describe('ambiguity is reported, never hidden', () => {
+  it('a 12-digit number valid for FedEx and Purolator lists both, valid ones first', () => {
+    // 287809468872 passes both FedEx mod 11 and Luhn.
+    const r = decodeScan('287809468872')
+    expect(r.candidates.map((c) => [c.carrierId, c.checkDigitValid])).toEqual([
+      ['FEDEX', true],
+      ['PUROLATOR', true],
+    ])
+  })
+
+  it('valid readings rank above invalid ones whatever the carrier', () => {
+    const r = decodeScan('320595463938') // Purolator (Luhn) valid, FedEx mod 11 not
+    expect(r.candidates.map((c) => [c.carrierId, c.checkDigitValid])).toEqual([
+      ['PUROLATOR', true],
+      ['FEDEX', false],
+    ])
+  })
+
+  it('a USPS commercial IMpb also lists FedEx SmartPost and DHL eCommerce, USPS first', () => {
+    const r = decodeScan('9261292700768711948021')
+    expect(r.candidates.map((c) => c.carrierId)).toEqual(['USPS', 'FEDEX', 'DHL_ECOMMERCE'])
+    expect(r.candidates.every((c) => c.checkDigitValid)).toBe(true)
+  })
+
+  it('16 digits: Canada Post (mod 10) and the FedEx airbill form (12 + form code) both appear', () => {
+    const r = decodeScan('8077152042820402') // FedEx airbill barcode: 807715204282 + form 0402
+    expect(r.candidates).toContainEqual(expect.objectContaining({ carrierId: 'FEDEX', trackingNumber: '807715204282', checkDigitValid: true }))
+    expect(r.candidates.some((c) => c.carrierId === 'CANADA_POST')).toBe(true)
+  })
+
+  it('a bare 12-digit number that fails every check is never a confident carrier', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 }), (n) => {
+        fc.pre(!isValidFedexCheckDigit(n) && !isValidLuhn(n))
+        const r = decodeScan(n)
+        return r.candidates.length > 0 && r.candidates.every((c) => !c.checkDigitValid)
+      }),
+    )
+  })
+
+  it('every candidate of a random 10–34 digit number carries a verdict and no service is invented', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 10, maxLength: 34 }), (n) => {
+        const r = decodeScan(n)
+        return r.candidates.every((c) => typeof c.checkDigitValid === 'boolean' && c.scac === undefined)
+      }),
+    )
+  })
+})
+
+describe('nothing is made up', () => {
+  it('text matching no format has no candidates and no carrier', () => {
+    for (const s of ['HELLO WORLD', 'ABCDEFGH', 'Order 12345 shipped', 'PO#998877']) {
+      expect(decodeScan(s).candidates).toEqual([])
+    }
+  })
+
+  it('a plain word without digits is not a tracking number', () => {
+    expect(decodeScan('hello world').trackingNumber).toBeNull()
+  })
+
+  it('a short number names no carrier, yet is kept as what was scanned', () => {
+    const r = decodeScan('12345')
+    expect(r.candidates).toEqual([])
+    expect(r.trackingNumber).toBe('12345')
+  })
+
+  it('a FedEx Express number with the wrong check is flagged, not dropped and not promoted', () => {
+    const body = '98657878885'
+    const wrong = body + String((fedexCheckDigit(body) + 1) % 10)
+    const r = decodeScan(wrong)
+    expect(r.candidates.find((c) => c.carrierId === 'FEDEX')?.checkDigitValid).toBe(false)
+  })
+
+  it('carrier SCAC appears only when the symbol carries one', () => {
+    expect(decodeScan('1Z5R89390357567127').candidates[0]?.scac).toBeUndefined()
+  })
+})

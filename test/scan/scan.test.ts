@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { itRefusesBadTokens } from '../support/auth-matrix.js'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { api } from '../support/factories.js'
+import { encodeImage } from '../decode/image/support/encode.js'
+import { labelPhoto } from '../decode/image/support/scene.js'
+import { renderSymbol, SYMBOLS } from '../decode/image/support/symbols.js'
+
+let t: TestApp
+let me: TestClient
+let a: ReturnType<typeof api>
+beforeAll(async () => {
+  t = await buildTestApp()
+  me = await t.newClient()
+  a = api(t, me)
+})
+afterAll(() => t.close())
+
+const GS = '\x1d'
+const RS = '\x1e'
+const EOT = '\x04'
+// A FedEx PDF417 payload as its label guide lays it out: format 01 with header 02, then format 06.
+const FEDEX_2D = `[)>${RS}01${GS}02${GS}38017${GS}840${GS}01${GS}986578788855${GS}FDEB${GS}123456789${GS}200${GS}${GS}1/2${GS}7.00LB${GS}N${GS}9185 GRANT AVE${GS}COLLIERVILLE${GS}TN${RS}06${GS}10ZED008${GS}11ZJOHN DOE${GS}12Z9015551234${RS}${EOT}`
+
+const decode = (raw: string, extra = '') => a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}${extra}`)
+
+describe('decode', () => {
+  itRefusesBadTokens(() => t, [
+    { method: 'GET', url: '/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784' },
+    { method: 'POST', url: '/api/v1/packages/tracking/decode-image', payload: { imageId: 'img_x' } },
+  ])
+
+  it('names the carrier and service of a 1D number whose check digit holds', async () => {
+    const res = await decode(']C01Z999AA10123456784')
+    expect(res.statusCode, res.body).toBe(200)
+    const body = res.json()
+    expect(body.package).toMatchObject({ trackingNumber: '1Z999AA10123456784', carrier: { carrierId: 'UPS', name: 'UPS' }, assetType: 'PACKAGE' })
+    expect(body.decodedCarriers[0]).toMatchObject({ carrierId: 'UPS', checkDigitValid: true })
+    expect(body.barcode.format).toBe('PLAIN')
+    expect(body.package.packageId).toBeUndefined()
+  })
+
+  it('states no carrier when the number fails its check, but lists what it could be', async () => {
+    const body = (await decode('1Z999AA10123456785')).json()
+    expect(body.package.carrier).toBeUndefined()
+    expect(body.decodedCarriers.every((c: { checkDigitValid: boolean }) => !c.checkDigitValid)).toBe(true)
+  })
+
+  it('reads a 2D envelope: recipient, destination and raw fields, control characters and all', async () => {
+    const body = (await decode(`]L2${FEDEX_2D}`)).json()
+    expect(body.barcode).toMatchObject({ format: 'ISO15434', envelope: { formats: ['01', '06'], header: '02' } })
+    expect(body.barcode.fields['11Z']).toBe('JOHN DOE')
+    expect(body.package).toMatchObject({
+      trackingNumber: '986578788855', carrier: { carrierId: 'FEDEX', scac: 'FDEB' },
+      receiver: { name: 'JOHN DOE', postalCode: '38017', country: 'US', address: { line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN' } },
+      packageCount: { n: 1, of: 2 },
+    })
+    expect(body.package.receiver.contactId).toBeUndefined()
+  })
+
+  it('links the recipient to the one matching contact, or lists the candidates', async () => {
+    const c = await t.newClient()
+    const b = api(t, c)
+    const john = await b.contact('RECEIVER', 'John  Doe')
+    await b.contact('SENDER', 'John Doe')
+    const one = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)).json()
+    expect(one.package.receiver.contactId).toBe(john)
+    const twin = await b.contact('ALL', 'john doe')
+    const two = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)).json()
+    expect(two.package.receiver.contactId).toBeUndefined()
+    expect(two.package.receiverCandidates.map((x: { contactId: string }) => x.contactId).sort()).toEqual([john, twin].sort())
+    // Another subscription's contacts never match.
+    expect((await decode(FEDEX_2D)).json().package.receiverCandidates).toBeUndefined()
+  })
+
+  it('says when the subscription already holds the package', async () => {
+    const m = await a.mailroom()
+    const tn = '1Z999AA10123456784'
+    expect((await decode(tn, '&expectedPackage=true')).json().package.expectedPackageFound).toBe(false)
+    const id = (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: tn }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })).packageId
+    const body = (await decode(tn, '&expectedPackage=true')).json()
+    expect(body.package).toMatchObject({ packageId: id, currentStatus: 'RECEIVED', currentLocation: { inboundSiteId: m.shelfId }, expectedPackageFound: true })
+    await a.ok('PATCH', `/api/v1/packages/${id}/archive`, {}, 200)
+    expect((await decode(tn)).json().package.packageId).toBeUndefined()
+    expect((await decode(tn, '&editflow=true')).json().package.packageId).toBe(id)
+    const other = api(t, await t.newClient())
+    expect((await other.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${tn}&editflow=true`)).json().package.packageId).toBeUndefined()
+  })
+
+  it('answers unreadable input with a clear 400, never a 500', async () => {
+    for (const raw of ['\x1d\x1e\x04', '   ', '%%%%', 'x'.repeat(20_000)]) {
+      const res = await decode(raw)
+      expect(res.statusCode, JSON.stringify(raw)).toBe(400)
+      expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'trackingNumber' })
+      expect(res.json().errors[0].errorDescription.length).toBeGreaterThan(10)
+    }
+    const missing = await a.call('GET', '/api/v1/packages/tracking/decode')
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().errors[0].additionalParameters).toBe('trackingNumber')
+    expect((await decode('1Z999AA10123456784', '&expectedPackage=maybe')).statusCode).toBe(400)
+  })
+})
+
+describe('decode-image', () => {
+  it('finds and decodes every barcode in a label photo', async () => {
+    const ups = await renderSymbol(SYMBOLS.upsCode128, 3)
+    const usps = await renderSymbol(SYMBOLS.uspsImpb, 3)
+    const photo = labelPhoto({ width: 1000, height: 700, seed: 7, blur: 1, noise: 4, placements: [{ symbol: ups, at: { x: 0.35, y: 0.3 }, degrees: 3 }, { symbol: usps, at: { x: 0.5, y: 0.72 }, degrees: -2 }] })
+    const base64 = `data:image/jpeg;base64,${Buffer.from(encodeImage(photo, 'jpeg')).toString('base64')}`
+    const res = await a.call('POST', '/api/v1/packages/tracking/decode-image', { base64 })
+    expect(res.statusCode, res.body).toBe(200)
+    const found = res.json().barcodes as Array<{ symbology: string; decoded?: { package: { trackingNumber: string; carrier?: { carrierId: string } } } }>
+    const numbers = found.map((b) => b.decoded?.package.trackingNumber).sort()
+    expect(numbers).toEqual(['1Z999AA10123456784', '9261299990000123456788'])
+    expect(found.find((b) => b.decoded?.package.trackingNumber === '1Z999AA10123456784')!.decoded!.package.carrier?.carrierId).toBe('UPS')
+
+    // The same picture uploaded first, then decoded by its id.
+    const uploaded = await a.ok('POST', '/api/v1/packages/images', { base64 }, 200)
+    const byId = await a.call('POST', '/api/v1/packages/tracking/decode-image', { imageId: uploaded.imageId })
+    expect(byId.json().barcodes).toHaveLength(2)
+  })
+
+  it('refuses unreadable pictures and ambiguous bodies with a 400', async () => {
+    const notImage = `data:image/png;base64,${Buffer.from('not a picture').toString('base64')}`
+    expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', { base64: notImage })).statusCode).toBe(400)
+    expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', {})).statusCode).toBe(400)
+    expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', { imageId: 'img_missing' })).statusCode).toBe(404)
+  })
+})

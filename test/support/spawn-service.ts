@@ -1,0 +1,64 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import path from 'node:path'
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/mailroom.js')
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** Runs `mailroom <args>` to completion, from the sources (as `npx mailroom` does in a checkout). */
+export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env }, encoding: 'utf8', timeout: 60_000 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+export interface RunningService {
+  child: ChildProcess
+  baseUrl: string
+  output: () => string
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Starts `mailroom serve` and waits until it answers /readyz. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (out += d))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 45_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${out}`)
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`service did not become ready:\n${out}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    child,
+    baseUrl,
+    output: () => out,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode)
+        child.once('exit', (code) => resolve(code))
+        child.kill(signal)
+      }),
+  }
+}

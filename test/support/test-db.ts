@@ -1,0 +1,37 @@
+import pg from 'pg'
+import { randomBytes } from 'node:crypto'
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
+import { migrateToLatest } from '../../src/db/migrate.js'
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
+ * the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by `drop`).
+ */
+export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) {
+    const handle = await openDatabase({ kind: 'pglite', dir: 'memory' })
+    if (opts.migrate !== false) await migrateToLatest(handle.db)
+    return { handle, drop: () => handle.close() }
+  }
+  const name = `mailroom_t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 })
+  if (opts.migrate !== false) await migrateToLatest(handle.db)
+  return {
+    handle,
+    url: url.toString(),
+    async drop() {
+      await handle.close()
+      const a = new pg.Client({ connectionString: adminUrl })
+      await a.connect()
+      await a.query(`drop database if exists ${name} with (force)`)
+      await a.end()
+    },
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, issuerOf, loadConfig } from '../../src/config.js'
+
+describe('loadConfig', () => {
+  it('has working defaults: embedded database in ./data, port 8080, development', () => {
+    const c = loadConfig({})
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', env: 'development', authRegion: 'us', demo: true, logLevel: 'info' })
+    expect(c.database).toEqual({ kind: 'pglite', dir: expect.stringMatching(/data[\\/]pglite$/) })
+    expect(c.prefixes).toEqual({ receiving: '', auth: '/auth', trackingWebhooks: '/webhooks/tracking', lockerWebhooks: '/webhooks/locker' })
+    expect(Object.isFrozen(c)).toBe(true)
+  })
+
+  it('reads typed values', () => {
+    const c = loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://u@h/db', AUTH_REGION: 'ca', AUTH_PREFIX: '/oauth/', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) + ':acme' })
+    expect(c.port).toBe(9000)
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 20 })
+    expect(c.prefixes.auth).toBe('/oauth')
+    expect(c.bootstrapClient).toEqual({ clientId: 'client-1234', clientSecret: 's'.repeat(40), subscription: 'acme' })
+    expect(issuerOf(c)).toBe('http://localhost:9000/oauth/ca')
+  })
+
+  it('lists every bad value at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', MAILROOM_ENV: 'prod', LOG_LEVEL: 'loud', AUTH_REGION: 'eu', DATABASE_URL: 'mysql://x', MAILROOM_SECRET: 'short' })
+      expect.unreachable()
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError)
+      const keys = (e as ConfigError).problems.map((p) => p.split('=')[0])
+      expect(keys.sort()).toEqual(['AUTH_REGION', 'DATABASE_URL', 'LOG_LEVEL', 'MAILROOM_ENV', 'MAILROOM_SECRET', 'PORT'])
+      expect((e as ConfigError).message).not.toContain('short')
+      expect((e as ConfigError).message).toContain('must be one of development, qa, sandbox, production')
+    }
+  })
+
+  it('refuses the embedded database, a generated secret and bootstrap clients in production', () => {
+    expect(() => loadConfig({ MAILROOM_ENV: 'production', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) })).toThrow(ConfigError)
+    try {
+      loadConfig({ MAILROOM_ENV: 'production' })
+    } catch (e) {
+      expect((e as ConfigError).problems.join('\n')).toMatch(/DATABASE_URL[\s\S]*MAILROOM_SECRET/)
+    }
+    const ok = loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40) })
+    expect(ok.demo).toBe(false)
+  })
+
+  it('refuses two interfaces on one prefix', () => {
+    expect(() => loadConfig({ AUTH_PREFIX: '/webhooks/tracking' })).toThrow(/own mount prefix/)
+    expect(() => loadConfig({ AUTH_PREFIX: '/' })).toThrow(ConfigError)
+  })
+})
