@@ -35,11 +35,25 @@ describe('ambiguity is reported, never hidden', () => {
   it('a bare 12-digit number that fails every check is never a confident carrier', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 }), (n) => {
-        fc.pre(!isValidFedexCheckDigit(n) && !isValidLuhn(n))
+        // "420" + ZIP+4 is the USPS routing barcode, read as a destination (next test).
+        fc.pre(!n.startsWith('420') && !isValidFedexCheckDigit(n) && !isValidLuhn(n))
         const r = decodeScan(n)
         return r.candidates.length > 0 && r.candidates.every((c) => !c.checkDigitValid)
       }),
     )
+  })
+
+  it('a bare "420" + ZIP+4 that fails every carrier check is a routing barcode: a destination, no carrier', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 9, maxLength: 9 }), (zip) => {
+        const n = `420${zip}`
+        fc.pre(!isValidFedexCheckDigit(n) && !isValidLuhn(n))
+        const r = decodeScan(n)
+        return r.candidates.length === 0 && r.destination?.postalCode === `${zip.slice(0, 5)}-${zip.slice(5)}`
+      }),
+    )
+    // The counter-example CI once drew.
+    expect(decodeScan('420030040600')).toMatchObject({ candidates: [], destination: { postalCode: '03004-0600' } })
   })
 
   it('every candidate of a random 10–34 digit number carries a verdict and no service is invented', () => {
