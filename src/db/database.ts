@@ -5,6 +5,7 @@ import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { Database } from './tables.js'
 import { transactionScope } from './transaction.js'
+import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
 
 export type Db = Kysely<Database>
 export type DbEngine = 'postgres' | 'pglite'
@@ -25,6 +26,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000 })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
+    const names = new StatementNames()
+    pool.on('connect', (client) => preparedStatementsFor(client, names))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
