@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config.js'
+import { DataDirInUseError } from '../db/data-dir-lock.js'
 import { UsageError } from './args.js'
 import { clientsCommand } from './clients.js'
 import { keysCommand } from './keys.js'
@@ -51,6 +52,10 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof ConfigError) {
     process.stderr.write(`${e.message}\n`)
     process.exit(78)
+  }
+  if (e instanceof DataDirInUseError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(75)
   }
   if (e instanceof UsageError) {
     process.stderr.write(`mailroom: ${e.message}\n\n${HELP}\n`)

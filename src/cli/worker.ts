@@ -15,10 +15,6 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     if (LEVELS[level] >= threshold) process.stdout.write(`${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, msg, ...extra })}\n`)
   }
   const ctx = await openRuntime(config)
-  if (ctx.database.engine === 'pglite') {
-    // PGlite is an in-process database: two processes must never open the same data directory.
-    log('warn', 'the embedded database belongs to one process: run `mailroom worker` only while no `mailroom serve` uses this data directory, or use PostgreSQL (DATABASE_URL)')
-  }
   const stop = ctx.webhooks.start()
   log('info', 'webhook worker is up', { engine: ctx.database.engine })
 

@@ -5,6 +5,7 @@ import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { Database } from './tables.js'
 import { transactionScope } from './transaction.js'
+import { lockDataDir } from './data-dir-lock.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
 
 export type Db = Kysely<Database>
@@ -31,14 +32,34 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
-  if (target.dir !== 'memory') mkdirSync(target.dir, { recursive: true })
-  const pglite = await PGlite.create({
-    ...(target.dir === 'memory' ? {} : { dataDir: target.dir }),
-    extensions: { pg_trgm },
-    parsers: { 20: (v: string) => Number(v) },
-  })
+  let unlock = () => {}
+  if (target.dir !== 'memory') {
+    mkdirSync(target.dir, { recursive: true })
+    unlock = lockDataDir(target.dir)
+  }
+  let pglite: PGlite
+  try {
+    pglite = await PGlite.create({
+      ...(target.dir === 'memory' ? {} : { dataDir: target.dir }),
+      extensions: { pg_trgm },
+      parsers: { 20: (v: string) => Number(v) },
+    })
+  } catch (e) {
+    unlock()
+    throw e
+  }
   const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) })
-  return { db, engine: 'pglite', close: () => db.destroy() }
+  return {
+    db,
+    engine: 'pglite',
+    close: async () => {
+      try {
+        await db.destroy()
+      } finally {
+        unlock()
+      }
+    },
+  }
 }
 
 /**

@@ -30,6 +30,10 @@ async function token(baseUrl: string, id: string, secret: string): Promise<Respo
   return fetch(`${baseUrl}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } })
 }
 
+function kidOf(jwt: string): string {
+  return (JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid
+}
+
 describe('mailroom CLI and service', () => {
   it('migrates, creates clients, serves, shuts down gracefully and keeps clients and keys across a restart', async () => {
     const migrated = runCli(['migrate'], env)
@@ -53,18 +57,47 @@ describe('mailroom CLI and service', () => {
     expect(await first.stop('SIGTERM')).toBe(0)
 
     const second = await startService(env)
+    let stopped = false
     try {
       const session = await fetch(`${second.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })
       expect(session.status).toBe(200)
       expect(await session.json()).toMatchObject({ clientId: client.clientId, subId: client.subId })
 
+      if (!env.DATABASE_URL) {
+        // The embedded database belongs to the running service: a second process is refused, not let loose on its pages.
+        const refused = runCli(['clients', 'disable', client.clientId], env)
+        expect(refused.status).toBe(75)
+        expect(refused.stderr).toContain('in use by process')
+        expect((await token(second.baseUrl, client.clientId, client.clientSecret)).status).toBe(200)
+        expect(await second.stop('SIGINT')).toBe(0)
+        stopped = true
+      }
+      const kidBefore = kidOf(accessToken)
       const rotated = runCli(['keys', 'rotate'], env)
       expect(rotated.status, rotated.stderr).toBe(0)
       const disabled = runCli(['clients', 'disable', client.clientId], env)
       expect(disabled.status, disabled.stderr).toBe(0)
-      expect((await token(second.baseUrl, 'x', 'y')).status).toBe(401)
+      const other = JSON.parse(runCli(['clients', 'create', '--subscription', 'acme', '--json'], env).stdout) as { clientId: string; clientSecret: string }
+
+      const third = stopped ? await startService(env) : second
+      try {
+        // A disabled client gets no new token, and its live tokens are refused within 30 s.
+        expect((await token(third.baseUrl, client.clientId, client.clientSecret)).status).toBe(401)
+        const deadline = Date.now() + 30_000
+        let status = 200
+        while (status === 200 && Date.now() < deadline) {
+          status = (await fetch(`${third.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })).status
+          if (status === 200) await new Promise((r) => setTimeout(r, 500))
+        }
+        expect(status).toBe(401)
+        // New tokens are signed with the rotated key.
+        const fresh = (await (await token(third.baseUrl, other.clientId, other.clientSecret)).json()) as { access_token: string }
+        expect(kidOf(fresh.access_token)).not.toBe(kidBefore)
+      } finally {
+        if (stopped) expect(await third.stop('SIGTERM')).toBe(0)
+      }
     } finally {
-      expect(await second.stop('SIGINT')).toBe(0)
+      if (!stopped) expect(await second.stop('SIGINT')).toBe(0)
     }
   }, 150_000)
 
