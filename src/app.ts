@@ -24,6 +24,10 @@ export interface BuildAppOptions {
   isShuttingDown?: () => boolean
 }
 
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops
+}
+
 /** Builds the whole service; never listens (tests call app.inject, main.ts calls listen). */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx
@@ -32,7 +36,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: correlationId,
     logController: new LogController({ requestIdLogLabel: 'correlationID' }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    // A hop count means: believe that many proxies in front of us (proxy-addr's hop semantics).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

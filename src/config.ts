@@ -12,6 +12,11 @@ const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')])
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^(true|false|\\d{1,2}|[0-9a-fA-F:.]+(/\\d{1,3})?(,[0-9a-fA-F:.]+(/\\d{1,3})?)*)$',
+    description: 'whose X-Forwarded-For to believe: false (default), true, a hop count, or comma-separated proxy addresses/CIDRs',
+  }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
   MAILROOM_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
@@ -51,6 +56,8 @@ export type LogLevel = Env['LOG_LEVEL']
 export interface Config {
   port: number
   host: string
+  /** Fastify's trustProxy: which peers may tell us the client address through X-Forwarded-For. */
+  trustProxy: boolean | number | string
   env: Environment
   dataDir: string
   database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dir: string }
@@ -113,7 +120,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   })
   // Unions report one error per member; keep each key's first message.
   const unique = [...new Map(problems.map((p) => [p.split('=')[0], p])).values()]
-  if (unique.length > 0) throw new ConfigError(unique)
+  // Cross-key rules are checked even when some key is malformed, so one run lists every problem.
   const env = withDefaults as Env
 
   const isProd = env.MAILROOM_ENV === 'production'
@@ -122,18 +129,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProd && !env.MAILROOM_SECRET) cross.push('MAILROOM_SECRET: production refuses a generated secret; set one (32+ random characters)')
   if (isProd && env.MAILROOM_BOOTSTRAP_CLIENT) cross.push('MAILROOM_BOOTSTRAP_CLIENT: refused in production; create clients with `mailroom clients create`')
   if (isProd && env.MAILROOM_DEMO === 'true') cross.push('MAILROOM_DEMO: refused in production')
+  const prefixOf = (v: unknown) => (typeof v === 'string' ? normalizePrefix(v) : undefined)
   const prefixes = {
-    receiving: normalizePrefix(env.RECEIVING_PREFIX),
-    auth: normalizePrefix(env.AUTH_PREFIX),
-    trackingWebhooks: normalizePrefix(env.TRACKING_WEBHOOKS_PREFIX),
-    lockerWebhooks: normalizePrefix(env.LOCKER_WEBHOOKS_PREFIX),
+    receiving: prefixOf(env.RECEIVING_PREFIX) as string,
+    auth: prefixOf(env.AUTH_PREFIX) as string,
+    trackingWebhooks: prefixOf(env.TRACKING_WEBHOOKS_PREFIX) as string,
+    lockerWebhooks: prefixOf(env.LOCKER_WEBHOOKS_PREFIX) as string,
   }
-  const mounted = [prefixes.auth, prefixes.trackingWebhooks, prefixes.lockerWebhooks]
-  if (new Set(mounted).size !== mounted.length || mounted.includes(prefixes.receiving) && prefixes.receiving !== '') {
-    cross.push('*_PREFIX: each interface needs its own mount prefix')
+  if (Object.values(prefixes).every((p) => p !== undefined)) {
+    const mounted = [prefixes.auth, prefixes.trackingWebhooks, prefixes.lockerWebhooks]
+    if (new Set(mounted).size !== mounted.length || (mounted.includes(prefixes.receiving) && prefixes.receiving !== '')) {
+      cross.push('*_PREFIX: each interface needs its own mount prefix')
+    }
+    if (mounted.includes('')) cross.push('AUTH_PREFIX / *_WEBHOOKS_PREFIX: only the receiving interface may be mounted at /')
   }
-  if (mounted.includes('')) cross.push('AUTH_PREFIX / *_WEBHOOKS_PREFIX: only the receiving interface may be mounted at /')
-  if (cross.length > 0) throw new ConfigError(cross)
+  if (unique.length + cross.length > 0) throw new ConfigError([...unique, ...cross])
 
   const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
   let bootstrapClient: Config['bootstrapClient']
@@ -144,6 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const config: Config = {
     port: env.PORT,
     host: env.HOST,
+    trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY === 'false' ? false : /^\d+$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : env.TRUST_PROXY,
     env: env.MAILROOM_ENV,
     dataDir,
     database: env.DATABASE_URL

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Config } from './config.js'
+import { ConfigError, type Config } from './config.js'
 import { randomToken } from './shared/crypto.js'
 
 /**
@@ -12,7 +12,7 @@ export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'
   if (config.masterSecret) return { secret: config.masterSecret, generated: false }
   const file = path.join(config.dataDir, 'master.secret')
   try {
-    return { secret: readFileSync(file, 'utf8').trim(), generated: false }
+    return { secret: checked(readFileSync(file, 'utf8').trim(), file), generated: false }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
@@ -24,6 +24,12 @@ export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'
     return { secret, generated: true }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-    return { secret: readFileSync(file, 'utf8').trim(), generated: false }
+    return { secret: checked(readFileSync(file, 'utf8').trim(), file), generated: false }
   }
+}
+
+/** A truncated or emptied secret file must stop the service, not quietly derive every key from nothing. */
+function checked(secret: string, file: string): string {
+  if (secret.length < 32) throw new ConfigError([`${file}: the generated master secret is shorter than 32 characters (damaged?); restore it, or set MAILROOM_SECRET`])
+  return secret
 }

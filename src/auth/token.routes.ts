@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { parseBasicAuth } from '../http/basic-auth.js'
 import type { ClientsService } from './clients.service.js'
+import { checkClientCredentials } from './credential-check.js'
 import type { FailureLimiter } from './failure-limiter.js'
 import type { KeyStore } from './keys.js'
 import { API_SCOPE, type TokensService } from './tokens.service.js'
@@ -109,24 +110,17 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
       return oauthError(reply, 400, 'invalid_scope', `The only scope is ${API_SCOPE}.`)
     }
     const creds = parseBasicAuth(request.headers.authorization)
-    const ipKey = `ip:${request.ip}`
-    const idKey = creds ? `client:${creds.clientId}` : undefined
-    const wait = Math.max(opts.limiter.retryAfter(ipKey), idKey ? opts.limiter.retryAfter(idKey) : 0)
-    if (wait > 0) {
-      reply.header('retry-after', String(wait))
-      return oauthError(reply, 429, 'temporarily_unavailable', `Too many failed attempts; retry in ${wait} s.`)
+    const check = await checkClientCredentials(opts, creds, request.ip)
+    if (check.outcome === 'limited') {
+      reply.header('retry-after', String(check.retryAfterSeconds))
+      return oauthError(reply, 429, 'temporarily_unavailable', `Too many failed attempts; retry in ${check.retryAfterSeconds} s.`)
     }
-    if (!creds) {
-      opts.limiter.recordFailure(ipKey)
-      return invalidClient(request, reply, 'Client authentication is required: HTTP Basic with the client id and secret.')
+    if (check.outcome === 'invalid') {
+      return invalidClient(request, reply, creds
+        ? 'The client id or secret is invalid, or the client is disabled.'
+        : 'Client authentication is required: HTTP Basic with the client id and secret.')
     }
-    const client = await opts.clients.authenticate(creds.clientId, creds.clientSecret)
-    if (!client) {
-      opts.limiter.recordFailure(ipKey)
-      opts.limiter.recordFailure(idKey!)
-      return invalidClient(request, reply, 'The client id or secret is invalid, or the client is disabled.')
-    }
-    opts.limiter.reset(idKey!)
+    const client = check.client
     return opts.tokens.issueToken(client)
   })
 

@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHo
 import type { ClientsService } from '../auth/clients.service.js'
 import type { FailureLimiter } from '../auth/failure-limiter.js'
 import { API_SCOPE, InvalidTokenError, type Tenant, type TokensService } from '../auth/tokens.service.js'
+import { checkClientCredentials } from '../auth/credential-check.js'
 import { parseBasicAuth } from './basic-auth.js'
+import { sendError } from './error-handler.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -68,16 +70,13 @@ function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
       }
     }
     if (scheme === 'basic' && deps.basic) {
-      const creds = parseBasicAuth(header)
-      const key = `basic:${creds?.clientId ?? ''}`
-      const wait = deps.basic.limiter.retryAfter(key)
-      if (wait > 0) return reply.code(429).header('retry-after', String(wait)).send({ message: `Too many failed attempts; retry in ${wait} s.` })
-      const client = creds ? await deps.clients.authenticate(creds.clientId, creds.clientSecret) : undefined
-      if (!client) {
-        deps.basic.limiter.recordFailure(key)
-        return refuse(reply, 'Invalid client credentials.', 'invalid_token', allowBasic)
+      const check = await checkClientCredentials({ clients: deps.clients, limiter: deps.basic.limiter }, parseBasicAuth(header), request.ip)
+      if (check.outcome === 'limited') {
+        reply.header('retry-after', String(check.retryAfterSeconds))
+        return sendError(reply, request, 'RATE_LIMITED', { description: `Too many failed attempts; retry in ${check.retryAfterSeconds} s.` })
       }
-      request.tenant = { clientId: client.clientId, subId: client.subId, scope: API_SCOPE, tokenId: '', expiresAt: new Date(8.64e15) }
+      if (check.outcome === 'invalid') return refuse(reply, 'Invalid client credentials.', 'invalid_token', allowBasic)
+      request.tenant = { clientId: check.client.clientId, subId: check.client.subId, scope: API_SCOPE, tokenId: '', expiresAt: new Date(8.64e15) }
       return
     }
     return refuse(reply, 'Unsupported authorization scheme: send Authorization: Bearer <access token>.', 'invalid_token', allowBasic)

@@ -67,6 +67,32 @@ describe('POST /auth/api/v1/token', () => {
     expect(bad.json().error).toBe('invalid_request')
     const xml = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization, 'content-type': 'application/xml' }, payload: '<a/>', remoteAddress: from() })
     expect(xml.statusCode).toBe(415)
+    expect(xml.json().error).toBe('invalid_request')
+  })
+
+  it('refuses a JSON body with another grant type, and JSON that is not an object', async () => {
+    const c = await newCreds()
+    const h = { authorization: c.authorization, 'content-type': 'application/json' }
+    const grant = await t.inject({ method: 'POST', url: TOKEN_URL, headers: h, payload: { grant_type: 'authorization_code' }, remoteAddress: from() })
+    expect(grant.statusCode).toBe(400)
+    expect(grant.json()).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) })
+    for (const payload of ['[]', '"client_credentials"', '42']) {
+      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: h, payload, remoteAddress: from() })
+      expect(res.statusCode, payload).toBe(400)
+      expect(res.json().error, payload).toBe('invalid_request')
+      expect(res.headers['cache-control']).toBe('no-store')
+    }
+  })
+
+  it('refuses a body over the limit with 413 and an OAuth error', async () => {
+    const c = await newCreds()
+    const res = await t.inject({
+      method: 'POST', url: TOKEN_URL, remoteAddress: from(),
+      headers: { authorization: c.authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=client_credentials&pad=${'x'.repeat(2 * 1024 * 1024)}`,
+    })
+    expect(res.statusCode).toBe(413)
+    expect(res.json().error).toBe('invalid_request')
   })
 
   const invalidClientBody = {
@@ -111,11 +137,24 @@ describe('POST /auth/api/v1/token', () => {
     }
     const blocked = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
     expect(blocked.statusCode).toBe(429)
+    expect(blocked.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/retry in \d+ s/) })
+    expect(blocked.headers['cache-control']).toBe('no-store')
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60)
     t.clock.advance(61_000)
     const after = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
     expect(after.statusCode).toBe(200)
+  })
+
+  it('does not let X-Forwarded-For pick a new address for every guess unless a proxy is trusted', async () => {
+    const address = from()
+    const statuses: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(`mrc_xff${i}`, 'nope-nope'), 'x-forwarded-for': `192.0.2.${i}` }, remoteAddress: address })
+      statuses.push(res.statusCode)
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
+    t.clock.advance(61_000)
   })
 
   it('rate limits repeated failures from one address across client ids', async () => {

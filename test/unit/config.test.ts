@@ -43,6 +43,24 @@ describe('loadConfig', () => {
     expect(ok.demo).toBe(false)
   })
 
+  it('lists cross-key problems together with malformed values', () => {
+    try {
+      loadConfig({ MAILROOM_ENV: 'production', PORT: 'x' })
+      expect.unreachable()
+    } catch (e) {
+      const keys = (e as ConfigError).problems.map((p) => p.split(/[=:]/)[0])
+      expect(keys).toEqual(['PORT', 'DATABASE_URL', 'MAILROOM_SECRET'])
+    }
+  })
+
+  it('believes X-Forwarded-For only from the proxies it is told to trust', () => {
+    expect(loadConfig({}).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1')
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/)
+  })
+
   it('refuses two interfaces on one prefix', () => {
     expect(() => loadConfig({ AUTH_PREFIX: '/webhooks/tracking' })).toThrow(/own mount prefix/)
     expect(() => loadConfig({ AUTH_PREFIX: '/' })).toThrow(ConfigError)
