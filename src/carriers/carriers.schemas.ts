@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { SkipSchema, PageSchema } from '../http/schemas.js'
 
 const Services = Type.Array(Type.String({ maxLength: 100, pattern: '\\S' }), { maxItems: 50, description: 'Service names, unique ignoring case.' })
 
@@ -30,14 +31,14 @@ export type CreateCourier = Static<typeof CreateCourierSchema>
 
 export const CatalogQuerySchema = Type.Object({
   barcodeAware: Type.Optional(Type.Boolean()),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
 }, { additionalProperties: false })
 export type CatalogQuery = Static<typeof CatalogQuerySchema>
 
 export const CarriersAtLocationsQuerySchema = Type.Object({
   size: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
-  page: Type.Integer({ minimum: 1, default: 1, description: 'From 1.' }),
+  page: PageSchema,
   barcodeAware: Type.Optional(Type.Boolean({ description: 'Only carriers whose barcodeAware is this value.' })),
 }, { additionalProperties: false })
 export type CarriersAtLocationsQuery = Static<typeof CarriersAtLocationsQuerySchema>

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { SkipSchema } from '../http/schemas.js'
 
 export const CONTACT_TYPES = ['SENDER', 'RECEIVER', 'ALL'] as const
 export type ContactType = (typeof CONTACT_TYPES)[number]
@@ -67,7 +68,7 @@ export const ListContactsQuerySchema = Type.Object({
   query: Type.Optional(Type.String({ maxLength: 100, description: 'Typeahead: case-insensitive prefix of the name, the email or the personalId.' })),
   contactType: Type.Optional(oneOf(CONTACT_TYPES, 'SENDER: SENDER and ALL contacts (those usable as a sender). RECEIVER: RECEIVER and ALL. ALL: only contacts of type ALL.')),
   status: Type.Optional(oneOf(CONTACT_STATUSES, 'Only contacts with this status; both when absent.')),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
 }, { additionalProperties: false })
 export type ListContactsQuery = Static<typeof ListContactsQuerySchema>

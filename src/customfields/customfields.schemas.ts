@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { SkipSchema } from '../http/schemas.js'
 
 export const DATA_TYPES = ['TEXT', 'NUMBER', 'DATE', 'BOOLEAN', 'LIST'] as const
 export type DataType = (typeof DATA_TYPES)[number]
@@ -48,7 +49,7 @@ export type UpdateCustomField = Static<typeof UpdateCustomFieldSchema>
 
 export const ListCustomFieldsQuerySchema = Type.Object({
   status: Type.Optional(oneOf(FIELD_STATUSES, 'Only fields with this status; both when absent.')),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
 }, { additionalProperties: false })
 export type ListCustomFieldsQuery = Static<typeof ListCustomFieldsQuerySchema>

@@ -4,6 +4,9 @@ import type { ErrorBody } from './schemas.js'
 
 type Item = ErrorBody['errors'][number]
 
+/** SQLSTATEs of class 22 caused by a value, not by the service: 22003 numeric out of range, 22021/22P05 bad character. */
+const INPUT_SQLSTATES = new Set(['22003', '22021', '22P05'])
+
 /** The ONE mapping from thrown errors to HTTP responses (CONTRACT §1). */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
@@ -38,6 +41,12 @@ function toResponse(error: FastifyError | Error, request: FastifyRequest): { sta
       return { status: 415, items: [item('UNSUPPORTED_MEDIA_TYPE', request, { description: `Unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json.` })] }
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, items: [item('BODY_TOO_LARGE', request)] }
+  }
+  // Values PostgreSQL cannot hold (a character outside the encoding, a number past its type) are the
+  // input's fault: the validators catch the known ones, this keeps any other from becoming a 500.
+  const sqlState = (error as { code?: unknown }).code
+  if (typeof sqlState === 'string' && INPUT_SQLSTATES.has(sqlState)) {
+    return { status: 400, items: [item('VALIDATION_FAILED', request, { description: 'A value in the request cannot be stored (unsupported character or number out of range).' })] }
   }
   // Fastify's own 4xx (bad URL, invalid header…) carry safe messages.
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

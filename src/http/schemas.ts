@@ -33,3 +33,11 @@ export function publicErrorResponses(...statuses: Array<400 | 404 | 413 | 415 | 
   for (const s of statuses) out[s] = errorRef
   return out
 }
+
+/** Largest offset or page a list takes: past it the database would refuse the arithmetic (a 500). */
+export const MAX_OFFSET = 2_147_483_647
+
+/** `skip` of the typeahead lists. */
+export const SkipSchema = Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Rows to skip.' })
+/** `page` (from 1) of the paged lists; with the largest size its offset stays within MAX_OFFSET. */
+export const PageSchema = Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1, description: 'From 1.' })

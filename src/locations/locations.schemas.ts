@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { SkipSchema } from '../http/schemas.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
 const Name = Type.String({ maxLength: 100, pattern: '\\S', description: 'Unique per subscription, ignoring case.' })
@@ -41,7 +42,7 @@ export const UpdateLocationSchema = Type.Object({
 export type UpdateLocation = Static<typeof UpdateLocationSchema>
 
 export const ListLocationsQuerySchema = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
 }, { additionalProperties: false })
 export type ListLocationsQuery = Static<typeof ListLocationsQuerySchema>

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { SkipSchema } from '../http/schemas.js'
 
 export const SITE_TYPES = ['site', 'building', 'floor', 'room', 'mailstop', 'shelf', 'locker'] as const
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
@@ -51,7 +52,7 @@ export type UpdateSite = Static<typeof UpdateSiteSchema>
 export const SITE_SORT_FIELDS = ['name', 'type', 'createdAt', 'updatedAt', 'locationHierarchy'] as const
 
 export const ListSitesQuerySchema = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
   sort: Type.String({ pattern: `^(${SITE_SORT_FIELDS.join('|')}),(ASC|DESC|asc|desc)$`, default: 'locationHierarchy,ASC', description: `field,ASC|DESC; fields: ${SITE_SORT_FIELDS.join(', ')}` }),
   query: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the name.' })),
