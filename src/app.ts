@@ -45,6 +45,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setValidatorCompiler(validatorCompiler)
   // JSON only (the token endpoint adds forms): any other content type is a 415, as CONTRACT §1 says.
   app.removeContentTypeParser('text/plain')
+  // An empty JSON body is no body, as when no content type is sent: routes whose body is optional
+  // (archive) take it, the others answer "body is required" naming the body, like any missing field.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
+    return parseJson(request, body as string, done)
+  })
   app.decorateRequest('tenant', null as never)
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-correlation-id', request.id)

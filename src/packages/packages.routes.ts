@@ -76,8 +76,13 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
     schema: {
       tags, security, summary: 'Archive or un-archive a package',
       description: '`{archived: true}` (default) archives; `false` un-archives, back to the status before archiving (409 if another active package now has the number). Both are recorded as activities.',
-      params: PackageIdParams, body: Type.Optional(ArchiveBodySchema),
+      params: PackageIdParams, body: ArchiveBodySchema,
       response: { 200: Type.Object({ packageId: Type.String() }), ...errorResponses(400, 404, 409) },
+    },
+    // The body is optional (CONTRACT §3): no body means archive.
+    preValidation: (request, _reply, done) => {
+      request.body ??= {}
+      done()
     },
   }, async (request) => packages.setArchived(actorOf(request), request.params.packageId, request.body?.archived ?? true))
 

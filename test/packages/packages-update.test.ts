@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
+
+let t: TestApp
+let me: TestClient
+let a: ReturnType<typeof api>
+let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
+beforeAll(async () => {
+  t = await buildTestApp()
+  me = await t.newClient()
+  a = api(t, me)
+  m = await a.mailroom()
+})
+afterAll(() => t.close())
+
+const newPackage = async () =>
+  (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber(), receiver: { contactId: m.receiverId } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })).packageId as string
+const detailed = (id: string) => a.ok('GET', `/api/v1/packages/${id}?type=DETAILED`)
+
+describe('archive without a body', () => {
+  it('archives when no body is sent at all', async () => {
+    const id = await newPackage()
+    const res = await t.inject({ method: 'PATCH', url: `/api/v1/packages/${id}/archive`, headers: me.auth })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await detailed(id)).toMatchObject({ archived: true, currentStatus: 'ARCHIVED' })
+  })
+
+  it('archives when an empty body is sent as JSON', async () => {
+    const id = await newPackage()
+    const res = await t.inject({ method: 'PATCH', url: `/api/v1/packages/${id}/archive`, headers: { ...me.auth, 'content-type': 'application/json' }, payload: '' })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await detailed(id)).toMatchObject({ archived: true })
+  })
+
+  it('still refuses a body that is not the archive object', async () => {
+    const id = await newPackage()
+    for (const payload of [{ archived: 'yes' }, { archive: true }, [true]]) {
+      const res = await a.call('PATCH', `/api/v1/packages/${id}/archive`, payload)
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400)
+    }
+    expect(await detailed(id)).toMatchObject({ archived: false, version: 1 })
+  })
+
+  it('an empty JSON body where one is required names the body', async () => {
+    const res = await t.inject({ method: 'POST', url: '/api/v1/packages', headers: { ...me.auth, 'content-type': 'application/json' }, payload: '' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'body' })
+  })
+})
+
+describe('update: bad input', () => {
+  const cases: Array<[string, unknown, string]> = [
+    ['package missing', { lastActivity: { status: 'DELIVERED' } }, 'package'],
+    ['a number as comment', { package: { comment: 5 } }, 'package.comment'],
+    ['an unknown status', { package: {}, lastActivity: { status: 'LOST' } }, 'lastActivity.status'],
+    ['an unknown asset type', { package: { assetType: 'CRATE' } }, 'package.assetType'],
+    ['an unknown confirmation type', { package: { confirmationType: 'TELEPATHY' } }, 'package.confirmationType'],
+    ['an unknown field', { package: { colour: 'red' } }, 'package.colour'],
+    ['a receiver of type SENDER', { package: { receiver: { contactId: 'SENDER_ID' } } }, 'package.receiver.contactId'],
+    ['an unknown site', { package: {}, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: 'site_nope' } } }, 'lastActivity.location.inboundSiteId'],
+    ['an image that was never uploaded', { package: {}, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: 'temp/images/img_nope' }] }, 'images[0].tempURL'],
+    ['a non-numeric timezone', { package: { timezone: 'IST' } }, 'package.timezone'],
+  ]
+  it.each(cases)('%s is a 400 naming the field, and changes nothing', async (_label, body, field) => {
+    const id = await newPackage()
+    const payload = JSON.parse(JSON.stringify(body).replace('SENDER_ID', m.senderId))
+    const res = await a.call('PUT', `/api/v1/packages/${id}`, payload)
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json().errors.map((e: { additionalParameters?: string }) => e.additionalParameters)).toContain(field)
+    expect(await detailed(id)).toMatchObject({ version: 1, currentStatus: 'RECEIVED' })
+    expect((await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities).toHaveLength(1)
+  })
+
+  it('a malformed If-Match is a 400 naming it', async () => {
+    const id = await newPackage()
+    const res = await a.call('PUT', `/api/v1/packages/${id}`, { package: { comment: 'x' } }, { 'if-match': 'not-a-version' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0].additionalParameters).toMatch(/if-match/i)
+  })
+})
+
+describe('update: another subscription\'s things', () => {
+  it('refuses a contact, site or image of another subscription as if it did not exist', async () => {
+    const other = api(t, await t.newClient())
+    const theirs = await other.mailroom()
+    const theirImage = (await other.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL as string
+    const id = await newPackage()
+    const attempts: Array<[unknown, string]> = [
+      [{ package: { receiver: { contactId: theirs.receiverId } } }, 'package.receiver.contactId'],
+      [{ package: { sender: { contactId: theirs.senderId } } }, 'package.sender.contactId'],
+      [{ package: {}, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: theirs.shelfId } } }, 'lastActivity.location.inboundSiteId'],
+      [{ package: {}, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: theirImage }] }, 'images[0].tempURL'],
+    ]
+    for (const [body, field] of attempts) {
+      const res = await a.call('PUT', `/api/v1/packages/${id}`, body)
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json().errors[0].additionalParameters).toBe(field)
+    }
+    expect(await detailed(id)).toMatchObject({ version: 1 })
+    // Their image is still theirs to attach.
+    const theirPackage = await other.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber() }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: theirImage }] })
+    expect(theirPackage.images).toHaveLength(1)
+  })
+})
