@@ -74,7 +74,7 @@ describe('mailroom tracking numbers (MR + 12 Crockford base-32 + Luhn mod 32)', 
     const n = `MR${b}${mailroomCheckChar(b)}`
     const r = decodeScan(n)
     expect(r.trackingNumber).toBe(n)
-    expect(r.candidates).toEqual([{ carrierId: 'MAILROOM', name: 'Mailroom', checkDigitValid: true, trackingNumber: n }])
+    expect(r.candidates).toEqual([{ carrierId: 'MAILROOM', name: 'Mailroom (internal)', checkDigitValid: true, trackingNumber: n }])
     const bad = `${n.slice(0, -1)}${n.endsWith('0') ? '1' : '0'}`
     expect(decodeScan(bad).candidates[0]).toMatchObject({ carrierId: 'MAILROOM', checkDigitValid: false })
   })

@@ -1,5 +1,6 @@
 import type { CarrierCode } from '../types.js'
 
+/** Names as the built-in carrier catalogue (migration 0003) spells them, so both agree. */
 export const CARRIER_NAMES: Readonly<Record<CarrierCode, string>> = {
   UPS: 'UPS',
   FEDEX: 'FedEx',
@@ -13,7 +14,7 @@ export const CARRIER_NAMES: Readonly<Record<CarrierCode, string>> = {
   PUROLATOR: 'Purolator',
   ROYAL_MAIL: 'Royal Mail',
   DPD: 'DPD',
-  MAILROOM: 'Mailroom',
+  MAILROOM: 'Mailroom (internal)',
 }
 
 /**
