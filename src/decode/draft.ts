@@ -1,5 +1,6 @@
-import { rankMatches, toCandidate, type Match } from './tracking/match.js'
-import type { DecodedAddress, DecodeResult } from './types.js'
+import { CARRIER_NAMES } from './tables/carriers.js'
+import { confidentMatch, isStrong, rankMatches, toCandidate, type Match } from './tracking/match.js'
+import type { DecodedAddress, DecodeResult, StatedCarrier } from './types.js'
 
 /** What the format readers accumulate before ranking; turned into a DecodeResult by `finishDraft`. */
 export interface Draft {
@@ -8,6 +9,12 @@ export interface Draft {
   matches: Match[]
   /** A tracking number read from a named field (or the plain scan) when no carrier reading wins. */
   trackingNumber: string | null
+  /**
+   * The parcel's own key when the data gives one that is surer than any carrier reading of it: a
+   * GS1 SSCC, or a MaxiCode short tracking field that more than one full 1Z number fits. Reported
+   * as the tracking number unless one strong carrier reading names another number.
+   */
+  keyNumber?: string
   receiver: DecodedAddress
   destination: NonNullable<DecodeResult['destination']>
   envelope?: { formats: string[]; header?: string }
@@ -43,7 +50,8 @@ function hasAny(o: object): boolean {
 export function finishDraft(draft: Draft): DecodeResult {
   const ranked = rankMatches(draft.matches)
   const best = ranked[0]
-  if (best !== undefined) {
+  const trackingNumber = chooseTrackingNumber(draft, ranked)
+  if (best !== undefined && best.trackingNumber === trackingNumber) {
     // The winning reading explains the number; its parts are worth showing, never overwriting.
     if (best.fields !== undefined) {
       for (const [k, v] of Object.entries(best.fields)) if (!(k in draft.fields)) draft.fields[k] = v
@@ -54,11 +62,13 @@ export function finishDraft(draft: Draft): DecodeResult {
     }
   }
   const result: DecodeResult = {
-    trackingNumber: best?.trackingNumber ?? draft.trackingNumber,
+    trackingNumber,
     format: draft.format,
     fields: draft.fields,
     candidates: ranked.map(toCandidate),
   }
+  const stated = confidentMatch(ranked)
+  if (stated !== undefined) result.carrier = statedCarrier(stated, ranked)
   if (draft.envelope !== undefined) result.envelope = draft.envelope
   const receiver = prune(draft.receiver)
   if (hasAny(receiver)) result.receiver = receiver
@@ -67,6 +77,34 @@ export function finishDraft(draft: Draft): DecodeResult {
   if (draft.packageCount !== undefined) result.packageCount = draft.packageCount
   if (draft.weight !== undefined) result.weight = draft.weight
   return result
+}
+
+/**
+ * The number of the strong readings when they all agree on one; else the key the data gives
+ * (SSCC, an ambiguous MaxiCode short field), else the best reading's, else what was read.
+ */
+function chooseTrackingNumber(draft: Draft, ranked: readonly Match[]): string | null {
+  let strong: string | undefined
+  let agree = true
+  for (const m of ranked) {
+    if (!isStrong(m)) continue
+    if (strong === undefined) strong = m.trackingNumber
+    else if (strong !== m.trackingNumber) agree = false
+  }
+  if (strong !== undefined && agree) return strong
+  return draft.keyNumber ?? ranked[0]?.trackingNumber ?? draft.trackingNumber
+}
+
+/** The stated carrier; its service only when every strong reading of that carrier agrees on it. */
+function statedCarrier(top: Match, ranked: readonly Match[]): StatedCarrier {
+  const out: StatedCarrier = { carrierId: top.carrierId, name: CARRIER_NAMES[top.carrierId] }
+  if (top.scac !== undefined) out.scac = top.scac
+  const service = top.service
+  if (service !== undefined) {
+    const same = (m: Match) => m.service?.code === service.code && m.service?.name === service.name
+    if (ranked.every((m) => m.carrierId !== top.carrierId || !isStrong(m) || same(m))) out.service = service
+  }
+  return out
 }
 
 /** Drops undefined and empty values so the JSON carries only what the symbol held. */

@@ -3,7 +3,7 @@
  * no I/O. The HTTP layer builds the decode endpoint on `decodeScan`; the tracking-number generator
  * uses `mailroomCheckChar`.
  */
-export type { CarrierCandidate, CarrierCode, DecodedAddress, DecodeResult } from './types.js'
+export type { CarrierCandidate, CarrierCode, DecodedAddress, DecodeResult, StatedCarrier } from './types.js'
 export { decodeScan, MAX_SCAN_LENGTH } from './decode-scan.js'
 export { DecodeError, type DecodeErrorCode } from './errors.js'
 export {

@@ -31,6 +31,15 @@ export interface CarrierCandidate {
   trackingNumber: string
 }
 
+/** The carrier the data states beyond doubt (see `DecodeResult.carrier`). */
+export interface StatedCarrier {
+  carrierId: CarrierCode
+  name: string
+  scac?: string
+  /** Only when every strong reading of the carrier agrees on it. */
+  service?: { code?: string; name?: string }
+}
+
 export interface DecodedAddress {
   name?: string
   company?: string
@@ -52,6 +61,13 @@ export interface DecodeResult {
   fields: Record<string, string>
   /** Ranked best first; empty when nothing matches. */
   candidates: CarrierCandidate[]
+  /**
+   * Set only when the reading is strong: the symbol names the carrier (SCAC, the carrier's own
+   * URL), or a carrier-specific prefix with a valid check (1Z, IMpb, S10, MR…) or a prefix only that
+   * carrier issues (TBA, JJD, 1LS…), and no other carrier reads the number as well. A shape alone
+   * (10, 12, 15, 16, 20 digits…) stays a candidate, whatever its check digit says.
+   */
+  carrier?: StatedCarrier
   receiver?: DecodedAddress
   destination?: { postalCode?: string; country?: string; city?: string; state?: string }
   packageCount?: { n: number; of: number }

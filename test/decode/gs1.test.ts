@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeScan, gs1CheckDigit } from '../../src/decode/index.js'
 
@@ -59,13 +60,45 @@ describe('GS1 element strings', () => {
     expect(r.destination).toEqual({ country: 'CA', postalCode: 'M5V3L9' })
   })
 
-  it('SSCC (AI 00) with its mod 10 check', () => {
+  it('SSCC (AI 00) with its mod 10 check: the SSCC is the number, no carrier is stated', () => {
     const r = decodeScan(`]C100${SSCC}`)
     expect(r.format).toBe('GS1')
     expect(r.fields.ai00).toBe(SSCC)
-    expect(r.candidates[0]).toMatchObject({ carrierId: 'FEDEX', checkDigitValid: true, trackingNumber: `00${SSCC}` })
+    expect(r.trackingNumber).toBe(SSCC)
+    // An SSCC is the shipper's number: FedEx Ground tracks by it, so FedEx is a candidate, never more.
+    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}` }])
+    expect(r.carrier).toBeUndefined()
     const bad = SSCC.slice(0, -1) + String((Number(SSCC.slice(-1)) + 1) % 10)
     expect(decodeScan(`]C100${bad}`).candidates[0]?.checkDigitValid).toBe(false)
+  })
+
+  it('the reviewer\'s SSCC 00340434161094042557 states no carrier', () => {
+    for (const scan of ['00340434161094042557', ']C100340434161094042557', '(00)340434161094042557', '(00) 3 4043416 109404255 7']) {
+      const r = decodeScan(scan)
+      expect(r.format, scan).toBe('GS1')
+      expect(r.trackingNumber, scan).toBe('340434161094042557')
+      expect(r.carrier, scan).toBeUndefined()
+      expect(r.candidates.map((c) => c.carrierId), scan).toEqual(['FEDEX'])
+    }
+  })
+
+  it('any SSCC, however written, never becomes a stated carrier', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 17, maxLength: 17 }), fc.constantFrom('', ']C1', ']d2', '(00)'), (body, prefix) => {
+        const sscc = body + gs1CheckDigit(body)
+        const r = decodeScan(prefix === '(00)' ? `(00)${sscc}` : `${prefix}00${sscc}`)
+        return r.carrier === undefined && r.trackingNumber === sscc && r.candidates.every((c) => c.carrierId === 'FEDEX' && c.checkDigitValid)
+      }),
+    )
+  })
+
+  it('an SSCC beside an IMpb: the USPS number is the tracking number, USPS the carrier', () => {
+    const pic = '9400111201080805483016'
+    const r = decodeScan(`]d2${GS}00${SSCC}420902101234${GS}${pic}`)
+    expect(r.trackingNumber).toBe(pic)
+    expect(r.carrier?.carrierId).toBe('USPS')
+    expect(r.candidates.map((c) => c.carrierId)).toEqual(['USPS', 'FEDEX'])
+    expect(r.fields.ai00).toBe(SSCC)
   })
 
   it('GS1 DataMatrix with ship-to AIs 4300–4307, weight and FNC1 separators', () => {
@@ -82,6 +115,66 @@ describe('GS1 element strings', () => {
       postalCode: '90210-1234',
     })
     expect(r.weight).toBe('12.5 KG')
+  })
+
+  it('ship-to city, region and country also give the destination', () => {
+    const r = decodeScan(`]d2${GS}00${SSCC}420902101234${GS}4301JANE DOE${GS}4305SPRINGFIELD${GS}4306IL${GS}4307US`)
+    expect(r.destination).toEqual({ postalCode: '90210-1234', city: 'SPRINGFIELD', state: 'IL', country: 'US' })
+    const ca = decodeScan(`]d2${GS}00${SSCC}4300ACME${GS}4305TORONTO${GS}4306ON${GS}4307CA`)
+    expect(ca.destination).toEqual({ city: 'TORONTO', state: 'ON', country: 'CA' })
+    // Not an ISO 3166 alpha-2 code: neither receiver nor destination country.
+    expect(decodeScan(`]d2${GS}00${SSCC}4301JANE${GS}4307ZZ`).destination).toBeUndefined()
+  })
+
+  it('a company-only ship-to still carries the postal code and country to the receiver', () => {
+    const r = decodeScan(`]d2${GS}00${SSCC}420902101234${GS}4300ACME CORP${GS}4307US`)
+    expect(r.receiver).toEqual({ company: 'ACME CORP', country: 'US', postalCode: '90210-1234' })
+  })
+
+  it('percent-encoded ship-to AIs (pcenc) are decoded as UTF-8', () => {
+    const scan = `]d2${GS}00${SSCC}4300M%C3%BCller%20%26%20Co${GS}4301Jos%C3%A9 Garc%C3%ADa${GS}4302Stra%C3%9Fe 1${GS}4303%25 off${GS}4305K%C3%B6ln${GS}4306NRW${GS}4307DE`
+    const r = decodeScan(scan)
+    expect(r.receiver).toEqual({ company: 'Müller & Co', name: 'José García', line1: 'Straße 1', line2: '% off', city: 'Köln', state: 'NRW', country: 'DE' })
+    expect(r.destination).toEqual({ city: 'Köln', state: 'NRW', country: 'DE' })
+    expect(r.fields).toMatchObject({ ai4300: 'Müller & Co', ai4305: 'Köln' })
+  })
+
+  it('return-to (4310–4316) and service description (4320) are decoded too; other AIs are left as read', () => {
+    const r = decodeScan(`]d2${GS}00${SSCC}4311Ren%C3%A9${GS}4316%C3%8Ele${GS}4320Livraison%20rapide${GS}4308%2B1 555${GS}400PO%2012`)
+    expect(r.fields).toMatchObject({ ai4311: 'René', ai4316: 'Île', ai4320: 'Livraison rapide', ai4308: '%2B1 555', ai400: 'PO%2012' })
+    // Return-to is not the receiver.
+    expect(r.receiver).toBeUndefined()
+  })
+
+  it.each([
+    ['a stray "%"', '100%'],
+    ['a "%" before non-hex', 'A%G1B'],
+    ['a cut-off sequence', 'ABC%4'],
+    ['bytes that are not UTF-8', 'M%FCller'],
+  ])('a malformed percent-encoding is kept as read (%s)', (_, value) => {
+    expect(decodeScan(`]d2${GS}00${SSCC}4301${value}`).receiver?.name).toBe(value)
+  })
+
+  it.each([
+    ['7230', 'EM123456', 'EM123456'],
+    ['7235', 'XY1', 'XY1'],
+    ['7239', `AB${'C'.repeat(28)}`, `AB${'C'.repeat(28)}`],
+    ['7241', '01', '01'],
+    ['7242', 'VCN-2024.1', 'VCN-2024.1'],
+  ])('AI %s (certification reference, AIDC media type, version control number) parses', (ai, value, expected) => {
+    const r = decodeScan(`]d2${GS}00${SSCC}${ai}${value}${GS}4301JANE DOE`)
+    expect(r.format).toBe('GS1')
+    expect(r.fields[`ai${ai}`]).toBe(expected)
+    expect(r.receiver?.name).toBe('JANE DOE')
+  })
+
+  it('7241 is two digits: what follows without a separator is the next AI', () => {
+    const r = decodeScan(`]d2${GS}00${SSCC}724101${'4301'}JANE`)
+    expect(r.fields).toMatchObject({ ai7241: '01', ai4301: 'JANE' })
+  })
+
+  it('7230 longer than 30 characters is no element string', () => {
+    expect(decodeScan(`]d2${GS}00${SSCC}7230${'A'.repeat(31)}`).fields.ai7230).toBeUndefined()
   })
 
   it('fixed-length AIs split without separators; a leading FNC1 sent as GS marks GS1', () => {

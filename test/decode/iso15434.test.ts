@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
-import { decodeScan } from '../../src/decode/index.js'
+import { decodeScan, upsCheckDigit } from '../../src/decode/index.js'
 
 const GS = '\u001d'
 const RS = '\u001e'
@@ -13,6 +13,9 @@ const els = (...elements: string[]) => elements.join(GS)
 const UPS_MODE2 = env(
   els('01', '96841706672', '840', '001', '1Z12345675', 'UPSN', '12345E', '089', '', '1/1', '10.1', 'Y', '634 ALPHA DR', 'PITTSBURGH', 'PA'),
 )
+// The full numbers the short field "1Z12345675" and shipper 12345E fit: 1Z service codes 01, 44 and
+// A0 all give the same check digit, so the symbol alone cannot tell them apart.
+const MODE2_FITS = ['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012345675']
 
 describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
   it('reads the positional transportation fields', () => {
@@ -41,31 +44,64 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     expect(r.weight).toBe('10.1')
   })
 
-  it('rebuilds the full 1Z number from the short field, shipper number and class of service', () => {
+  it('several full 1Z numbers fit the short field: all listed, the short field kept, none invented', () => {
     const r = decodeScan(UPS_MODE2)
-    expect(r.trackingNumber).toBe('1Z12345E0112345675')
+    expect(r.trackingNumber).toBe('1Z12345675')
+    const service = { code: '001', name: 'Next Day Air' }
+    expect(r.candidates).toEqual(
+      MODE2_FITS.map((trackingNumber) => ({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service, checkDigitValid: true, trackingNumber })),
+    )
+    // UPS is certain (its SCAC), and so is the class of service; which 1Z service code is not.
+    expect(r.carrier).toEqual({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service })
+    expect(r.fields.upsServiceCode).toBeUndefined()
+  })
+
+  it('the class of service is not the 1Z service code: a real 1Z…44… number is among the candidates', () => {
+    // Class 001 (Next Day Air) once became service "01"; the package's real number has "44".
+    const r = decodeScan(UPS_MODE2)
+    expect(r.candidates.map((c) => c.trackingNumber)).toContain('1Z12345E4412345675')
+    expect(r.trackingNumber).not.toBe('1Z12345E0112345675')
+  })
+
+  it.each([
+    ['12', '012', '3 Day Select'],
+    ['78', '003', 'Ground'],
+    ['A9', '014', 'Next Day Air Early'],
+  ])('exactly one 1Z service code fits (%s): that full number is the tracking number', (code, serviceClass, className) => {
+    const data = `12345E${code}1234567`
+    const full = `1Z${data}${upsCheckDigit(data)}`
+    const r = decodeScan(env(els('01', '96841706672', '840', serviceClass, `1Z${full.slice(10)}`, 'UPSN', '12345E', '089')))
+    expect(r.trackingNumber).toBe(full)
     expect(r.candidates).toEqual([
-      {
-        carrierId: 'UPS',
-        name: 'UPS',
-        scac: 'UPSN',
-        service: { code: '001', name: 'Next Day Air' },
-        checkDigitValid: true,
-        trackingNumber: '1Z12345E0112345675',
-      },
+      { carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service: { code: serviceClass, name: className }, checkDigitValid: true, trackingNumber: full },
     ])
+    expect(r.fields).toMatchObject({ upsShipperNumber: '12345E', upsServiceCode: code })
+  })
+
+  it('without a SCAC the rebuilt numbers are read on their own, each with its 1Z service', () => {
+    const r = decodeScan(env(els('01', '96841706672', '840', '001', '1Z12345675', '', '12345E', '089')))
+    expect(r.trackingNumber).toBe('1Z12345675')
+    expect(r.candidates.map((c) => [c.trackingNumber, c.service?.code])).toEqual([
+      [MODE2_FITS[0], '01'],
+      [MODE2_FITS[1], '44'],
+      [MODE2_FITS[2], 'A0'],
+    ])
+    // The carrier is still UPS ("1Z"), but the candidates disagree on the service: none is stated.
+    expect(r.carrier).toEqual({ carrierId: 'UPS', name: 'UPS' })
   })
 
   it('mode 3: alphanumeric postal code, ISO numeric country 124', () => {
     const scan = env(els('01', '96V6C3E2', '124', '066', '1Z12345679', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y', '', 'TORONTO', 'ON'))
     const r = decodeScan(scan)
     expect(r.destination).toEqual({ postalCode: 'V6C3E2', country: 'CA', city: 'TORONTO', state: 'ON' })
-    expect(r.trackingNumber).toBe('1Z12345E6612345679')
-    expect(r.candidates[0]?.checkDigitValid).toBe(true)
+    // 42, 66 and A8 fit alike.
+    expect(r.trackingNumber).toBe('1Z12345679')
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(['1Z12345E4212345679', '1Z12345E6612345679', '1Z12345EA812345679'])
+    expect(r.candidates.every((c) => c.checkDigitValid)).toBe(true)
   })
 
-  it('keeps the short field, flagged, when the rebuilt number fails its check', () => {
-    const scan = env(els('01', '96841706672', '840', '001', '1Z12345676', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y'))
+  it('keeps the short field, flagged, when no full number can be rebuilt (no shipper number)', () => {
+    const scan = env(els('01', '96841706672', '840', '001', '1Z12345676', 'UPSN', '', '089', '', '1/1', '10', 'Y'))
     const r = decodeScan(scan)
     expect(r.trackingNumber).toBe('1Z12345676')
     expect(r.candidates).toEqual([
@@ -82,7 +118,8 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
   it('secondary message on its own, primary message sent before "[)>" (reader-dependent order)', () => {
     const secondary = env(els('01', '961Z00004951', 'UPSN', '06X610', '159', '1234567', '1/1', '', 'Y', '634 ALPHA DR', 'PITTSBURGH', 'PA'))
     const r = decodeScan(els('152382802', '840', '001', secondary))
-    expect(r.trackingNumber).toBe('1Z06X6100100004951')
+    expect(r.trackingNumber).toBe('1Z00004951')
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(['1Z06X6100100004951', '1Z06X6104400004951', '1Z06X610A000004951'])
     expect(r.fields).toMatchObject({ shipToPostalCode: '152382802', shipmentId: '1234567', shipToCity: 'PITTSBURGH' })
     expect(r.destination?.postalCode).toBe('15238-2802')
   })
@@ -91,7 +128,8 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     const r = decodeScan(els('841706672', '840', '001', '1Z12345675', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y', '', '', 'CT'))
     expect(r.format).toBe('ISO15434')
     expect(r.envelope).toEqual({ formats: ['01'] })
-    expect(r.trackingNumber).toBe('1Z12345E0112345675')
+    expect(r.trackingNumber).toBe('1Z12345675')
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(MODE2_FITS)
     expect(r.destination).toEqual({ postalCode: '84170-6672', country: 'US', state: 'CT' })
   })
 
@@ -101,15 +139,16 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     ['trailing CR LF', `${UPS_MODE2}\r\n`],
   ])('tolerates missing trailers (%s)', (_, scan) => {
     const r = decodeScan(scan)
-    expect(r.trackingNumber).toBe('1Z12345E0112345675')
+    expect(r.trackingNumber).toBe('1Z12345675')
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(MODE2_FITS)
     expect(r.fields.shipToState).toBe('PA')
   })
 
   it('accepts visible stand-ins for the control characters', () => {
     const visible = UPS_MODE2.replaceAll(RS, '<RS>').replaceAll(GS, '<GS>').replaceAll(EOT, '<EOT>')
-    expect(decodeScan(visible).trackingNumber).toBe('1Z12345E0112345675')
+    expect(decodeScan(visible)).toEqual(decodeScan(UPS_MODE2))
     const pictures = UPS_MODE2.replaceAll(RS, '\u241e').replaceAll(GS, '\u241d').replaceAll(EOT, '\u2404')
-    expect(decodeScan(pictures).trackingNumber).toBe('1Z12345E0112345675')
+    expect(decodeScan(pictures)).toEqual(decodeScan(UPS_MODE2))
   })
 
   it('UPS compressed format 07 trailer is kept opaque even when it holds RS, GS and EOT', () => {
@@ -118,7 +157,7 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     const r = decodeScan(scan)
     expect(r.envelope?.formats).toEqual(['01', '07'])
     expect(Buffer.from(r.fields.format07Base64 ?? '', 'base64')).toEqual(Buffer.from(binary, 'latin1'))
-    expect(r.trackingNumber).toBe('1Z12345E0112345675')
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(MODE2_FITS)
   })
 })
 

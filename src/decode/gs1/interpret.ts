@@ -4,8 +4,12 @@ import { countryFromNumeric, formatPostalCode, isAlpha2Country } from '../tables
 import { makeMatch, RANK } from '../tracking/match.js'
 import { isPic, matchPic } from '../tracking/rules-usps.js'
 import type { Element } from './element-string.js'
+import { decodePercentEncoding, PERCENT_ENCODED_AIS } from './percent.js'
 
-/** Ship-to address AIs (GS1 General Specifications §3.8.x, AIs 4300–4309) → receiver fields. */
+/**
+ * Ship-to address AIs (GS1 General Specifications §3.2, AIs 4300–4309) → receiver fields. 4304
+ * (suburb) has no receiver field and stays a raw field.
+ */
 const SHIP_TO: Readonly<Record<string, 'company' | 'name' | 'line1' | 'line2' | 'city' | 'state' | 'country'>> = {
   '4300': 'company',
   '4301': 'name',
@@ -17,15 +21,17 @@ const SHIP_TO: Readonly<Record<string, 'company' | 'name' | 'line1' | 'line2' | 
 }
 
 /**
- * Applies GS1 element strings to the draft: fields "ai<AI>", tracking readings (IMpb package code,
- * SSCC), destination (420, 421) and receiver (4300–4307). Weight from 330n/340n (gross) or
- * 310n/320n (net), with the decimal position the AI's last digit gives.
+ * Applies GS1 element strings to the draft: fields "ai<AI>" (percent-encoded AIs decoded), tracking
+ * readings (IMpb package code, SSCC), destination (420, 421, 4305–4307) and receiver (4300–4307).
+ * Weight from 330n/340n (gross) or 310n/320n (net), with the decimal position the AI's last digit
+ * gives.
  */
 export function applyGs1Elements(draft: Draft, elements: readonly Element[]): void {
   let routedZip: string | undefined
   let sawPic = false
   let weight: { rank: number; text: string } | undefined
-  for (const [ai, value] of elements) {
+  for (const [ai, raw] of elements) {
+    const value = PERCENT_ENCODED_AIS.has(ai) ? decodePercentEncoding(raw) : raw
     setField(draft, `ai${ai}`, value)
     if (ai === '420') {
       routedZip = value
@@ -35,11 +41,15 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
       if (country !== undefined) draft.destination.country ??= country
       draft.destination.postalCode ??= value.slice(3)
     } else if (ai === '00') {
-      // FedEx Ground takes a shipper's SSCC-18 as tracking number; nothing else names a carrier here.
+      // An SSCC identifies the logistic unit, issued by the shipper under its own GS1 company
+      // prefix: it names no carrier. FedEx Ground also tracks by it ("00" + SSCC), so FedEx is
+      // offered as a second reading that is never stated as the carrier; the SSCC itself is the
+      // parcel's number unless a carrier's own number sits beside it.
       const m = makeMatch('FEDEX', `00${value}`, isValidGs1CheckDigit(value), RANK.ALTERNATE)
       m.fields = { sscc: value }
       draft.matches.push(m)
       draft.trackingNumber ??= value
+      draft.keyNumber ??= value
     } else if (ai.length === 2 && ai.startsWith('9') && isPic(ai + value)) {
       matchPic(ai + value, draft.matches)
       sawPic = true
@@ -49,9 +59,13 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
     } else if (ai in SHIP_TO) {
       const key = SHIP_TO[ai]
       if (key === 'country') {
-        if (isAlpha2Country(value)) draft.receiver.country ??= value
+        if (isAlpha2Country(value)) {
+          draft.receiver.country ??= value
+          draft.destination.country ??= value
+        }
       } else if (key !== undefined) {
         draft.receiver[key] ??= value
+        if (key === 'city' || key === 'state') draft.destination[key] ??= value
       }
     } else if (ai.length === 4 && /^3[1-4]0\d$/.test(ai)) {
       const w = readWeight(ai, value)
@@ -65,9 +79,10 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
   }
   const dest = draft.destination
   if (dest.postalCode !== undefined) dest.postalCode = formatPostalCode(dest.postalCode, dest.country)
-  if (draft.receiver.name !== undefined || draft.receiver.line1 !== undefined) {
-    draft.receiver.postalCode ??= dest.postalCode
-    draft.receiver.country ??= dest.country
+  const r = draft.receiver
+  if (r.name !== undefined || r.company !== undefined || r.line1 !== undefined) {
+    r.postalCode ??= dest.postalCode
+    r.country ??= dest.country
   }
 }
 

@@ -3,7 +3,7 @@ import { carrierOfScac } from '../tables/carriers.js'
 import { countryFromNumeric, formatPostalCode } from '../tables/countries.js'
 import { upsServiceClassName } from '../tables/services.js'
 import { compactNumber, identifyNamed, identifyTrackingNumber } from '../tracking/identify.js'
-import { expandMaxiCodeTracking } from '../tracking/rules-ups.js'
+import { rebuildMaxiCodeTracking } from '../tracking/rules-ups.js'
 import type { CarrierCode } from '../types.js'
 
 /**
@@ -97,21 +97,26 @@ function applyTracking(draft: Draft, f: TransportFields): CarrierCode | undefine
   if (f.trackingNumber === undefined) return undefined
   const scac = f.scac?.toUpperCase()
   const carrier = scac !== undefined ? carrierOfScac(scac) : undefined
-  let tracking = compactNumber(f.trackingNumber)
-  if (carrier === 'UPS' || (carrier === undefined && tracking.startsWith('1Z'))) {
-    const full = expandMaxiCodeTracking(tracking, f.shipperId ?? '', f.serviceClass ?? '')
-    if (full !== null) tracking = full
+  const field = compactNumber(f.trackingNumber)
+  let numbers = [field]
+  if (carrier === 'UPS' || (carrier === undefined && field.startsWith('1Z'))) {
+    const rebuilt = rebuildMaxiCodeTracking(field, f.shipperId ?? '')
+    if (rebuilt.length > 0) numbers = rebuilt
+    // Several full numbers fit: report what the symbol holds, not one of them picked at random.
+    if (rebuilt.length > 1) draft.keyNumber ??= field
   }
-  draft.trackingNumber ??= tracking
+  draft.trackingNumber ??= numbers.length === 1 ? (numbers[0] ?? field) : field
   if (carrier === undefined) {
-    draft.matches.push(...identifyTrackingNumber(tracking))
+    for (const n of numbers) draft.matches.push(...identifyTrackingNumber(n))
     return undefined
   }
-  const matches = identifyNamed(tracking, carrier, scac)
-  if (f.serviceClass !== undefined) {
-    const name = carrier === 'UPS' ? upsServiceClassName(f.serviceClass) : undefined
-    for (const m of matches) m.service = name === undefined ? { code: f.serviceClass } : { code: f.serviceClass, name }
+  const name = carrier === 'UPS' && f.serviceClass !== undefined ? upsServiceClassName(f.serviceClass) : undefined
+  for (const n of numbers) {
+    const matches = identifyNamed(n, carrier, scac)
+    if (f.serviceClass !== undefined) {
+      for (const m of matches) m.service = name === undefined ? { code: f.serviceClass } : { code: f.serviceClass, name }
+    }
+    draft.matches.push(...matches)
   }
-  draft.matches.push(...matches)
   return carrier
 }

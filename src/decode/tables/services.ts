@@ -32,7 +32,11 @@ const UPS_1Z_SERVICE: ReadonlyMap<string, string> = new Map([
   ['AA', 'Next Day Air Early A.M. - Saturday Delivery, Adult Signature Required, COD'],
 ])
 
-/** UPS shipping service codes (UPS Developer Kit), also the MaxiCode class of service, zero-padded. */
+/**
+ * UPS shipping service codes (UPS Developer Kit), also the MaxiCode class of service, zero-padded.
+ * A different code list from the 1Z service codes above: "14" here is Next Day Air Early, in a 1Z
+ * number it is unassigned; never look one up in the other.
+ */
 const UPS_SERVICE_CODES: ReadonlyMap<string, string> = new Map([
   ['01', 'Next Day Air'],
   ['02', '2nd Day Air'],
@@ -55,9 +59,13 @@ const UPS_SERVICE_CODES: ReadonlyMap<string, string> = new Map([
   ['96', 'Worldwide Express Freight'],
 ])
 
+/** The name of a 1Z service code; undefined for a code outside the 1Z table (no guess). */
 export function ups1ZServiceName(code: string): string | undefined {
-  return UPS_1Z_SERVICE.get(code) ?? UPS_SERVICE_CODES.get(code)
+  return UPS_1Z_SERVICE.get(code)
 }
+
+/** Every service code of the 1Z table, in table order. */
+export const UPS_1Z_SERVICE_CODES: readonly string[] = [...UPS_1Z_SERVICE.keys()]
 
 /** MaxiCode class of service is three digits, e.g. "001"; the service code is its last two. */
 export function upsServiceClassName(serviceClass: string): string | undefined {

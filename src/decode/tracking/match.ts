@@ -16,6 +16,8 @@ export const RANK = {
   SHAPE_CHECK: 20,
   /** A documented second reading of the same number (FedEx SmartPost on an IMpb, OnTrac on 1LS). */
   ALTERNATE: 15,
+  /** A second reading less often met than the other alternates (UPS Ground Saver on an IMpb). */
+  ALTERNATE_RARE: 12,
   /** A shape only: no prefix, no check, or a rarely used legacy form. */
   WEAK: 10,
 } as const
@@ -65,6 +67,33 @@ export function rankMatches(matches: Match[]): Match[] {
     out.push(m)
   }
   return out
+}
+
+/**
+ * A reading strong enough to state its carrier: the symbol names the carrier (SCAC, the carrier's
+ * own URL), or a carrier-specific prefix with its check (1Z, IMpb 9x, S10, MR…) or a literal prefix
+ * that only that carrier issues (TBA, JJD, 1LS). A bare shape is never strong, whatever its check
+ * says: a random 10-digit number passes DHL's mod 7 one time in seven, a 12-digit one FedEx's
+ * mod 11 about one time in ten.
+ */
+export function isStrong(m: Match): boolean {
+  return m.rank >= RANK.NAMED || (m.checkDigitValid && m.rank >= RANK.PREFIX)
+}
+
+/**
+ * The reading whose carrier may be stated, from ranked readings: the best one when it is strong and
+ * no other carrier also reads that number with a valid check (an IMpb is USPS, FedEx SmartPost, UPS
+ * Ground Saver or DHL eCommerce alike) nor has a strong reading of its own (two carriers' numbers in
+ * one QR text). Otherwise none, and the clerk chooses among the candidates.
+ */
+export function confidentMatch(ranked: readonly Match[]): Match | undefined {
+  const top = ranked[0]
+  if (top === undefined || !isStrong(top)) return undefined
+  for (const m of ranked) {
+    if (m.carrierId === top.carrierId) continue
+    if (isStrong(m) || (m.checkDigitValid && m.trackingNumber === top.trackingNumber)) return undefined
+  }
+  return top
 }
 
 export function toCandidate(m: Match): CarrierCandidate {

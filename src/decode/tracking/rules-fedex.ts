@@ -24,8 +24,10 @@ const ground15: Rule = {
 }
 
 /**
- * Twenty digits: "00" + SSCC-18 (FedEx Ground accepts the shipper's SSCC as its tracking number), or
- * a SmartPost number printed without its IMpb channel identifier "92", whose check still covers it.
+ * Twenty digits: "00" + SSCC-18, or a SmartPost number printed without its IMpb channel identifier
+ * "92", whose check still covers it. Both are second readings only: an SSCC is the shipper's
+ * logistic-unit number and names no carrier (FedEx Ground merely accepts it as a tracking number),
+ * and a 20-digit shape passes a mod 10 check one time in ten.
  */
 const twenty: Rule = {
   lengths: [20],

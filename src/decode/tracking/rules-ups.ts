@@ -1,5 +1,5 @@
 import { isValidUpsCheckDigit } from '../check-digits.js'
-import { ups1ZServiceName } from '../tables/services.js'
+import { ups1ZServiceName, UPS_1Z_SERVICE_CODES } from '../tables/services.js'
 import { makeMatch, RANK, range, serviceOf, type Match, type Rule } from './match.js'
 
 const ONE_Z = /^1Z[0-9A-Z]{16}$/
@@ -54,14 +54,19 @@ const waybill: Rule = {
 export const UPS_RULES: readonly Rule[] = [oneZ, mailInnovations, waybill]
 
 /**
- * UPS MaxiCode carries a short tracking field: "1Z" + the last eight characters of the number. The
- * full number puts the shipper number and the two-digit service (the class of service without its
- * leading zero) between them. Returned only when the rebuilt number passes its check digit.
+ * UPS MaxiCode carries a short tracking field: "1Z" + the last eight characters of the number
+ * (package id and check); the shipper number travels in its own field. The two service characters
+ * in between are not in the symbol: the class of service is another code list (UPS service codes,
+ * "001" Next Day Air), not the 1Z service code. So every code of the 1Z table is tried, and every
+ * full number whose check holds is returned, in table order; empty when none does. One answer is
+ * the number; several are candidates, none of them certain.
  */
-export function expandMaxiCodeTracking(field: string, shipperNumber: string, serviceClass: string): string | null {
-  if (!/^1Z[0-9A-Z]{8}$/.test(field) || !/^[0-9A-Z]{6}$/.test(shipperNumber) || !/^\d{3}$/.test(serviceClass)) {
-    return null
+export function rebuildMaxiCodeTracking(field: string, shipperNumber: string): string[] {
+  if (!/^1Z[0-9A-Z]{8}$/.test(field) || !/^[0-9A-Z]{6}$/.test(shipperNumber)) return []
+  const out: string[] = []
+  for (const code of UPS_1Z_SERVICE_CODES) {
+    const data = `${shipperNumber}${code}${field.slice(2)}`
+    if (isValidUpsCheckDigit(data)) out.push(`1Z${data}`)
   }
-  const full = `1Z${shipperNumber}${serviceClass.slice(1)}${field.slice(2)}`
-  return isValidUpsCheckDigit(full.slice(2)) ? full : null
+  return out
 }
