@@ -20,10 +20,45 @@ describe('ambiguity is reported, never hidden', () => {
     ])
   })
 
-  it('a USPS commercial IMpb also lists FedEx SmartPost and DHL eCommerce, USPS first', () => {
+  it('a USPS commercial IMpb also lists FedEx SmartPost, DHL eCommerce and, last, UPS Ground Saver', () => {
     const r = decodeScan('9261292700768711948021')
-    expect(r.candidates.map((c) => c.carrierId)).toEqual(['USPS', 'FEDEX', 'DHL_ECOMMERCE'])
+    expect(r.candidates.map((c) => c.carrierId)).toEqual(['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'])
     expect(r.candidates.every((c) => c.checkDigitValid)).toBe(true)
+    // Four carriers read it validly: the clerk chooses, none is stated.
+    expect(r.carrier).toBeUndefined()
+    expect(r.trackingNumber).toBe('9261292700768711948021')
+  })
+
+  it('a channel 93 IMpb lists DHL eCommerce, then UPS; channels 94, 95, 91 are USPS alone', () => {
+    const r93 = decodeScan('9361289878700317633795')
+    expect(r93.candidates.map((c) => c.carrierId)).toEqual(['USPS', 'DHL_ECOMMERCE', 'UPS'])
+    expect(r93.carrier).toBeUndefined()
+    for (const n of ['9400111201080805483016', '9505511069605048600624', '9101123456789000000013']) {
+      const r = decodeScan(n)
+      expect(r.candidates.map((c) => c.carrierId), n).toEqual(['USPS'])
+      expect(r.carrier?.carrierId, n).toBe('USPS')
+    }
+  })
+
+  it('a UPS tracking URL holding a 92 IMpb names UPS', () => {
+    const r = decodeScan('https://www.ups.com/track?tracknum=9261292700768711948021')
+    expect(r.candidates).toEqual([expect.objectContaining({ carrierId: 'UPS', checkDigitValid: true, trackingNumber: '9261292700768711948021' })])
+    expect(r.carrier?.carrierId).toBe('UPS')
+  })
+
+  it('JJD licence plates read as DHL Express only: the catalogue holds no DHL Paket to name', () => {
+    const r = decodeScan('JJD000390007883491632')
+    expect(r.candidates.map((c) => c.carrierId)).toEqual(['DHL_EXPRESS'])
+    expect(r.carrier?.carrierId).toBe('DHL_EXPRESS')
+  })
+
+  it('a 12-digit number starting 6–9 is no Purolator PIN (published PINs start 0–5)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...'6789'), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 11, maxLength: 11 }), (first, rest) => {
+        return decodeScan(first + rest).candidates.every((c) => c.carrierId !== 'PUROLATOR')
+      }),
+    )
+    expect(decodeScan('320595463938').candidates.map((c) => c.carrierId)).toContain('PUROLATOR')
   })
 
   it('16 digits: Canada Post (mod 10) and the FedEx airbill form (12 + form code) both appear', () => {

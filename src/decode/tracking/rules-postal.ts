@@ -36,13 +36,20 @@ const canadaPost16: Rule = {
   },
 }
 
-/** Purolator 12-digit PIN (Luhn), and the older three letters + nine digits (no check). */
+/**
+ * Purolator 12-digit PIN (Luhn), and the older three letters + nine digits (no check). Purolator
+ * publishes no numbering rule; the published collection of its real and test PINs
+ * (tracking_number_data, "Purolator (12)") has the first digit within 0–5, so 6–9 are not read as
+ * Purolator at all (they were only ever a 12-digit shape sharing FedEx Express's length).
+ */
+const PUROLATOR_PIN = /^[0-5]\d{11}$/
+
 const purolator: Rule = {
   lengths: [12],
   carriers: ['PUROLATOR'],
   distinctive: false,
   match(s, out) {
-    if (/^\d{12}$/.test(s)) out.push(makeMatch('PUROLATOR', s, isValidLuhn(s), RANK.SHAPE_CHECK))
+    if (PUROLATOR_PIN.test(s)) out.push(makeMatch('PUROLATOR', s, isValidLuhn(s), RANK.SHAPE_CHECK))
     else if (/^[A-Z]{3}\d{9}$/.test(s)) out.push(makeMatch('PUROLATOR', s, false, RANK.WEAK))
   },
 }

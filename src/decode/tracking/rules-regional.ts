@@ -25,7 +25,11 @@ const dhlWaybill: Rule = {
   },
 }
 
-/** DHL piece ids: ISO 15459 licence plates "JD…" (often scanned with the DI "J": "JJD…"), "JVGL…". */
+/**
+ * DHL piece ids: ISO 15459 licence plates "JD…" (often scanned with the DI "J": "JJD…"), "JVGL…".
+ * DHL Paket (Germany) prints the same licence plates, but the carrier catalogue holds no DHL Paket
+ * carrier to name, so DHL Express is the one reading; no carrier id is made up for it.
+ */
 const DHL_PIECE = /^(?:JJD\d{8,20}|JD\d{16,18}|JVGL\d{6,20})$/
 
 const dhlPiece: Rule = {

@@ -27,7 +27,17 @@ export function impbFields(pic: string): Record<string, string> {
   return fields
 }
 
-/** Readings of a PIC: USPS first; commercial channels are also handed over by FedEx and DHL. */
+/**
+ * Consolidators that hand parcels to USPS for the last mile under their own IMpb (channels 92 and
+ * 93): FedEx SmartPost / Ground Economy, DHL eCommerce, and, less often met, UPS SurePost / Ground
+ * Saver, whose labels carry a 92 or 93 PIC as well.
+ */
+const HANDOVER: Readonly<Record<string, ReadonlyArray<readonly [CarrierCode, number]>>> = {
+  '92': [['FEDEX', RANK.ALTERNATE], ['DHL_ECOMMERCE', RANK.ALTERNATE], ['UPS', RANK.ALTERNATE_RARE]],
+  '93': [['DHL_ECOMMERCE', RANK.ALTERNATE], ['UPS', RANK.ALTERNATE_RARE]],
+}
+
+/** Readings of a PIC: USPS first, then the consolidators that use the same channel. */
 export function matchPic(pic: string, out: Match[]): void {
   const valid = isValidGs1CheckDigit(pic)
   const usps = makeMatch('USPS', pic, valid, RANK.PREFIX_CHECK)
@@ -35,13 +45,12 @@ export function matchPic(pic: string, out: Match[]): void {
   const stc = usps.fields.serviceTypeCode
   if (stc !== undefined) usps.service = serviceOf(stc, undefined)
   out.push(usps)
-  const alternates: CarrierCode[] = pic.startsWith('92') ? ['FEDEX', 'DHL_ECOMMERCE'] : pic.startsWith('93') ? ['DHL_ECOMMERCE'] : []
-  for (const carrier of alternates) out.push(makeMatch(carrier, pic, valid, RANK.ALTERNATE))
+  for (const [carrier, rank] of HANDOVER[pic.slice(0, 2)] ?? []) out.push(makeMatch(carrier, pic, valid, rank))
 }
 
 const impb: Rule = {
   lengths: [22, 26],
-  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE'],
+  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
   match(s, out) {
     if (PIC.test(s)) matchPic(s, out)
@@ -80,7 +89,7 @@ export function splitRoutedPic(afterAi: string): RoutedPic[] {
 /** The whole GS1-128 string "420" + ZIP + PIC, read as one number (FNC1 dropped). */
 const routed: Rule = {
   lengths: [30, 34, 38],
-  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE'],
+  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
   match(s, out) {
     if (!s.startsWith('420')) return
@@ -105,7 +114,8 @@ const LEGACY_SERVICES: ReadonlyMap<string, string> = new Map([
 
 /**
  * Twenty digits: either checked on its own, or an IMpb whose channel identifier "91" is implied and
- * still counted by the check (certified mail numbers "7196 9010 …" are printed that way).
+ * still counted by the check (certified mail numbers "7196 9010 …" are printed that way). Two
+ * chances at a mod 10 pass about one random number in five: a shape, never enough to state USPS.
  */
 const legacy20: Rule = {
   lengths: [20],
