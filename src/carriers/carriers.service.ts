@@ -4,6 +4,7 @@ import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './carriers.repo.js'
 import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
+import { isUniqueViolation } from '../db/errors.js'
 
 export const CARRIER_ERRORS = registerErrors({
   CARRIER_NAME_TAKEN: { status: 409, errorCode: 'already_exists', additionalCode: 'CAR-4090', message: 'A carrier with this name already exists in the catalogue.' },
@@ -38,10 +39,6 @@ function toRecord(r: repo.CarrierRow): CarrierRecord {
 
 function toCatalogCarrier(r: repo.CarrierRow): CatalogCarrier {
   return { ...toRecord(r), builtIn: r.sub_id === null }
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505'
 }
 
 /** The body of `POST /api/v1/carriers`: each element split on commas, trimmed, empties dropped. */

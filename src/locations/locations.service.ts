@@ -6,6 +6,7 @@ import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './locations.repo.js'
 import type { Address, CreateLocation, ListLocationsQuery, Location, UpdateLocation } from './locations.schemas.js'
+import { isUniqueViolation } from '../db/errors.js'
 
 export const LOCATION_ERRORS = registerErrors({
   LOCATION_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'LOC-4040', message: 'No such location.' },
@@ -49,10 +50,6 @@ export function checkTimezone(tz: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505'
 }
 
 /** Trims the address, upper-cases the country, and checks the country and the zone together. */

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
+import { isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
 
@@ -52,8 +53,7 @@ export async function lastStatusBefore(db: Executor, subId: string, packageId: s
 }
 
 export function isActiveTrackingConflict(e: unknown): boolean {
-  const err = e as { code?: string; constraint?: string; message?: string }
-  return err?.code === '23505' && (err.constraint === 'packages_active_tracking_uq' || /packages_active_tracking_uq/.test(err.message ?? ''))
+  return isUniqueViolation(e, 'packages_active_tracking_uq')
 }
 
 export { sql }

@@ -46,9 +46,10 @@ export async function rewriteSubtree(db: Executor, subId: string, siteId: string
      where sub_id = ${subId} and ancestor_ids @> array[${siteId}]::text[]`.execute(db)
 }
 
-export async function countActiveChildren(db: Executor, subId: string, siteId: string): Promise<number> {
+/** Active sites anywhere under `siteId` (an inactive child may still hold active grandchildren). */
+export async function countActiveDescendants(db: Executor, subId: string, siteId: string): Promise<number> {
   const r = await db.selectFrom('inbound_sites').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('sub_id', '=', subId).where('parent_id', '=', siteId).where('status', '=', 'active').where('deleted_at', 'is', null).executeTakeFirstOrThrow()
+    .where('sub_id', '=', subId).where(sql<boolean>`ancestor_ids @> array[${siteId}]::text[]`).where('status', '=', 'active').where('deleted_at', 'is', null).executeTakeFirstOrThrow()
   return Number(r.n)
 }
 

@@ -5,6 +5,7 @@ import { AppError, invalid, registerErrors, ValidationErrors } from '../shared/e
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './sites.repo.js'
 import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type SiteRef, type UpdateSite } from './sites.schemas.js'
+import { isUniqueViolation } from '../db/errors.js'
 
 export const SITE_ERRORS = registerErrors({
   SITE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'SIT-4040', message: 'No such inbound site.' },
@@ -45,10 +46,6 @@ function toSite(r: repo.SiteRow): Site {
   return { ...toSiteRef(r), locationId: r.location_id, status: r.status, primary: r.is_primary, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() }
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505'
-}
-
 export type SitesService = ReturnType<typeof createSitesService>
 
 export function createSitesService(deps: SitesServiceDeps) {
@@ -68,6 +65,9 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (input.type === 'site' && !(await deps.existingLocationIds(subId, [input.locationId])).has(input.locationId)) throw invalid('locationId', `No location ${input.locationId}.`)
       try {
         await inTransaction(db, async (trx) => {
+          // One writer per subscription's tree: a child is never created under a parent being
+          // deleted, and two "primary" requests never race to the one-primary index.
+          await repo.lockTree(trx, subId)
           if (input.type === 'site') {
             if (input.primary) await repo.clearPrimary(trx, subId, at)
             await repo.insertSite(trx, { site_id: siteId, sub_id: subId, name: input.name.trim(), type: 'site', parent_id: null, location_id: input.locationId, ancestor_ids: [], path_names: [input.name.trim()], status: input.status ?? 'active', is_primary: input.primary ?? false, at })
@@ -81,7 +81,7 @@ export function createSitesService(deps: SitesServiceDeps) {
           })
         })
       } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
+        if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq')) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
         throw e
       }
       return { inboundSiteId: siteId }
@@ -92,7 +92,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       const at = clock.now()
       try {
         await inTransaction(db, async (trx) => {
-          if (input.parent !== undefined) await repo.lockTree(trx, subId)
+          await repo.lockTree(trx, subId)
           const site = await mustFind(trx, subId, siteId, true)
           const name = input.name?.trim() ?? site.name
           let ancestors = site.ancestor_ids
@@ -122,17 +122,17 @@ export function createSitesService(deps: SitesServiceDeps) {
           if (structural) await repo.rewriteSubtree(trx, subId, siteId, site.ancestor_ids.length, { ancestorIds: ancestors, pathNames, locationId }, at)
         })
       } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
+        if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq')) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
         throw e
       }
     },
 
-    /** Soft delete (packages keep pointing at it for their history); refused while active children exist. */
+    /** Soft delete of the subtree (packages keep pointing at it for their history); refused while any site under it is active. */
     async deleteSite(subId: string, siteId: string): Promise<void> {
       await inTransaction(db, async (trx) => {
         await repo.lockTree(trx, subId)
         await mustFind(trx, subId, siteId, true)
-        if ((await repo.countActiveChildren(trx, subId, siteId)) > 0) throw new AppError(SITE_ERRORS.SITE_HAS_CHILDREN)
+        if ((await repo.countActiveDescendants(trx, subId, siteId)) > 0) throw new AppError(SITE_ERRORS.SITE_HAS_CHILDREN)
         await repo.softDeleteSubtree(trx, subId, siteId, clock.now())
       })
     },

@@ -141,6 +141,39 @@ describe('inbound sites', () => {
     expect((await a.call('DELETE', `/api/v1/inboundsites/${root}`)).statusCode).toBe(404)
   })
 
+  it('refuses to delete while an active site sits anywhere below, even under an inactive one', async () => {
+    const locationId = await a.location()
+    const root = await a.site({ type: 'site', name: 'Deep', locationId })
+    const floor = await a.site({ type: 'floor', name: 'F1', parent: root, status: 'inactive' })
+    const room = await a.site({ type: 'room', name: 'R1', parent: floor })
+    const res = await a.call('DELETE', `/api/v1/inboundsites/${root}`)
+    expect(res.statusCode).toBe(409)
+    expect(res.json().errors[0].additionalCode).toBe('SIT-4091')
+    expect(await site(room)).toMatchObject({ status: 'active' })
+    await a.ok('PUT', `/api/v1/inboundsites/${room}`, { status: 'inactive' })
+    await a.ok('DELETE', `/api/v1/inboundsites/${root}`)
+    expect(await site(room)).toBeUndefined()
+  })
+
+  it('keeps exactly one primary among concurrent requests to be primary', async () => {
+    const locationId = await a.location()
+    const sites = await Promise.all([1, 2, 3, 4].map((i) => a.site({ type: 'site', name: `Race ${i}`, locationId })))
+    const answers = await Promise.all(sites.map((id) => a.call('PUT', `/api/v1/inboundsites/${id}`, { primary: true })))
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200])
+    const primaries = (await a.ok('GET', '/api/v1/inboundsites?fetchPrimarySite=true')).inboundSites
+    expect(primaries).toHaveLength(1)
+  })
+
+  it('refuses a rename or move onto a sibling\'s name with 409 naming the name', async () => {
+    const locationId = await a.location()
+    const root = await a.site({ type: 'site', name: 'Names', locationId })
+    await a.site({ type: 'room', name: 'Mail', parent: root })
+    const other = await a.site({ type: 'room', name: 'Parcels', parent: root })
+    const res = await a.call('PUT', `/api/v1/inboundsites/${other}`, { name: 'mail' })
+    expect(res.statusCode).toBe(409)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'already_exists', additionalParameters: 'name' })
+  })
+
   it('lists the sites of locations', async () => {
     const l1 = await a.location()
     const l2 = await a.location()

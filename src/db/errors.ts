@@ -1,0 +1,10 @@
+/**
+ * Whether `e` is PostgreSQL's unique_violation (23505), optionally of one named index. pg reports
+ * the index in `constraint`; PGlite may only name it in the message, so both are read.
+ */
+export function isUniqueViolation(e: unknown, constraint?: string): boolean {
+  const err = e as { code?: unknown; constraint?: unknown; message?: unknown } | null
+  if (typeof err !== 'object' || err === null || err.code !== '23505') return false
+  if (constraint === undefined) return true
+  return err.constraint === constraint || (typeof err.message === 'string' && err.message.includes(`"${constraint}"`))
+}
