@@ -16,7 +16,7 @@ export type DecodeQuery = Static<typeof DecodeQuerySchema>
 export const DecodeResponseSchema = Type.Object({
   package: Type.Object({
     trackingNumber: Type.Union([Type.String(), Type.Null()]),
-    carrier: Type.Optional(Type.Object({ carrierId: Type.String(), name: Type.String(), scac: Type.Optional(Type.String()) }, { description: 'Only when the data names one carrier beyond doubt: a single candidate with a valid check, or the SCAC in the symbol.' })),
+    carrier: Type.Optional(Type.Object({ carrierId: Type.String(), name: Type.String(), scac: Type.Optional(Type.String()) }, { description: 'Only from a strong reading that no other carrier shares: the symbol names the carrier (SCAC, carrier URL), or a carrier-specific prefix with a valid check (1Z, IMpb, S10…) or a prefix only that carrier issues (TBA, JJD…). A bare shape (10, 12, 15, 16, 20 digits, an SSCC) never sets it, whatever its check digit: see `decodedCarriers`.' })),
     service: Type.Optional(Service),
     assetType: Type.String(),
     receiver: Type.Optional(Type.Object({

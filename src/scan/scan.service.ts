@@ -7,20 +7,47 @@ export const SCAN_ERRORS = registerErrors({
   SCAN_UNREADABLE: { status: 400, errorCode: 'validation_error', additionalCode: 'DEC-4000', message: 'The scanned text cannot be decoded.' },
 })
 
+type ContactMatch = { contactId: string; name: string; company?: string | null }
+
 export interface ScanDeps {
   findPackage(subId: string, trackingNumber: string, includeArchived: boolean): Promise<PackageRecord | undefined>
-  findContacts(subId: string, name: string, company?: string): Promise<Array<{ contactId: string; name: string; company?: string | null }>>
+  findContacts(subId: string, name: string, company?: string): Promise<ContactMatch[]>
+}
+
+/** Every number the package may be held under: the reported one first, then each candidate's. */
+function lookupNumbers(r: DecodeResult): { primary?: string; others: string[] } {
+  const others = new Set<string>()
+  for (const c of r.candidates) others.add(c.trackingNumber)
+  if (r.trackingNumber === null) return { others: [...others] }
+  others.delete(r.trackingNumber)
+  return { primary: r.trackingNumber, others: [...others] }
 }
 
 /**
- * A carrier is stated only when the data leaves no doubt: the symbol's own SCAC named it, or exactly
- * one candidate passes its check. Otherwise the clerk sees the ranked candidates and chooses.
+ * The package the subscription already holds: under the reported number; failing that, under the
+ * candidates' numbers only when they lead to one package. Several (two full 1Z numbers that fit one
+ * MaxiCode short field, both on file) is a doubt for the clerk, not a match.
  */
-function confidentCarrier(r: DecodeResult): DecodeResult['candidates'][number] | undefined {
-  const top = r.candidates[0]
-  if (!top || !top.checkDigitValid) return undefined
-  if (top.scac) return top
-  return r.candidates.filter((c) => c.checkDigitValid).length === 1 ? top : undefined
+async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, includeArchived: boolean): Promise<PackageRecord | undefined> {
+  const { primary, others } = lookupNumbers(r)
+  if (primary !== undefined) {
+    const hit = await deps.findPackage(subId, primary, includeArchived)
+    if (hit) return hit
+  }
+  if (others.length === 0) return undefined
+  const hits = (await Promise.all(others.map((n) => deps.findPackage(subId, n, includeArchived)))).filter((p): p is PackageRecord => p !== undefined)
+  return new Set(hits.map((p) => p.packageId)).size === 1 ? hits[0] : undefined
+}
+
+/**
+ * Contacts the decoded ship-to can be: by the person's name (narrowed by company), or, when the
+ * label names only a company, by that company as the contact's name (how a business recipient is
+ * kept as a contact).
+ */
+async function matchReceiver(deps: ScanDeps, subId: string, name: string | undefined, company: string | undefined): Promise<ContactMatch[]> {
+  if (name) return deps.findContacts(subId, name, company)
+  if (company) return deps.findContacts(subId, company)
+  return []
 }
 
 export type ScanService = ReturnType<typeof createScanService>
@@ -35,7 +62,8 @@ export function createScanService(deps: ScanDeps) {
         if (e instanceof DecodeError) throw new AppError(SCAN_ERRORS.SCAN_UNREADABLE, { field: 'trackingNumber', description: e.message })
         throw e
       }
-      const carrier = confidentCarrier(r)
+      // The decoder states a carrier only from a strong reading (see DecodeResult.carrier).
+      const carrier = r.carrier
       const out: DecodeResponse = {
         package: {
           trackingNumber: r.trackingNumber,
@@ -53,21 +81,17 @@ export function createScanService(deps: ScanDeps) {
         const { name, company, postalCode, country, ...rest } = r.receiver
         const address = Object.keys(rest).length || postalCode || country ? { ...rest, postalCode, country } : undefined
         out.package.receiver = { name, company, address, postalCode, country }
-        if (name) {
-          const matches = await deps.findContacts(subId, name, company)
-          if (matches.length === 1) out.package.receiver.contactId = matches[0]!.contactId
-          else if (matches.length > 1) out.package.receiverCandidates = matches.map((m) => ({ contactId: m.contactId, name: m.name, company: m.company ?? undefined }))
-        }
+        const matches = await matchReceiver(deps, subId, name, company)
+        if (matches.length === 1) out.package.receiver.contactId = matches[0]!.contactId
+        else if (matches.length > 1) out.package.receiverCandidates = matches.map((m) => ({ contactId: m.contactId, name: m.name, company: m.company ?? undefined }))
       }
-      if (r.trackingNumber) {
-        const existing = await deps.findPackage(subId, r.trackingNumber, opts.editflow ?? false)
-        if (existing) {
-          out.package.packageId = existing.packageId
-          out.package.currentStatus = existing.currentStatus
-          out.package.currentLocation = existing.currentLocation
-        }
-        if (opts.expectedPackage) out.package.expectedPackageFound = existing !== undefined
-      } else if (opts.expectedPackage) out.package.expectedPackageFound = false
+      const existing = await findExisting(deps, subId, r, opts.editflow ?? false)
+      if (existing) {
+        out.package.packageId = existing.packageId
+        out.package.currentStatus = existing.currentStatus
+        out.package.currentLocation = existing.currentLocation
+      }
+      if (opts.expectedPackage) out.package.expectedPackageFound = existing !== undefined
       return out
     },
   }

@@ -87,6 +87,48 @@ describe('decode', () => {
     expect((await other.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${tn}&editflow=true`)).json().package.packageId).toBeUndefined()
   })
 
+  it('a bare shape or an SSCC is listed, never stated as package.carrier', async () => {
+    const phone = (await decode('3318810025')).json() // passes DHL Express mod 7
+    expect(phone.package.carrier).toBeUndefined()
+    expect(phone.decodedCarriers[0]).toMatchObject({ carrierId: 'DHL_EXPRESS', checkDigitValid: true })
+    const sscc = (await decode('00340434161094042557')).json()
+    expect(sscc.package).toMatchObject({ trackingNumber: '340434161094042557' })
+    expect(sscc.package.carrier).toBeUndefined()
+    expect(sscc.decodedCarriers).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: '00340434161094042557' }])
+  })
+
+  it('a MaxiCode whose short field fits several 1Z numbers finds the package held under one of them', async () => {
+    const b = api(t, await t.newClient())
+    const m = await b.mailroom()
+    const maxi = `[)>${RS}01${GS}96841706672${GS}840${GS}001${GS}1Z12345675${GS}UPSN${GS}12345E${GS}089${RS}${EOT}`
+    const add = (tn: string) => b.ok('POST', '/api/v1/packages', { package: { trackingNumber: tn }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })
+    const id = (await add('1Z12345E4412345675')).packageId
+    const res = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`)).json()
+    expect(res.package).toMatchObject({ trackingNumber: '1Z12345675', carrier: { carrierId: 'UPS', scac: 'UPSN' }, service: { code: '001', name: 'Next Day Air' }, packageId: id, expectedPackageFound: true })
+    expect(res.decodedCarriers.map((c: { trackingNumber: string }) => c.trackingNumber)).toEqual(['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012345675'])
+    // A second fitting number on file too: which one is meant is the clerk's call.
+    await add('1Z12345E0112345675')
+    const two = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`)).json()
+    expect(two.package.packageId).toBeUndefined()
+    expect(two.package.expectedPackageFound).toBe(false)
+  })
+
+  it('a ship-to naming only a company links the contact of that name', async () => {
+    const b = api(t, await t.newClient())
+    const acme = await b.contact('RECEIVER', 'Acme Corp')
+    const scan = `]d2${GS}00340434161094042557${GS}4300ACME%20CORP${GS}4305SPRINGFIELD${GS}4306IL${GS}4307US`
+    const body = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)).json()
+    expect(body.package.receiver).toMatchObject({ company: 'ACME CORP', contactId: acme, country: 'US' })
+    expect(body.package.destination).toEqual({ city: 'SPRINGFIELD', state: 'IL', country: 'US' })
+  })
+
+  it('the OpenAPI description says when package.carrier is set', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const op = doc.paths['/api/v1/packages/tracking/decode'].get
+    expect(op.description).toContain('When `package.carrier` is set.')
+    expect(op.description).toContain('A bare shape never sets `package.carrier`')
+  })
+
   it('answers unreadable input with a clear 400, never a 500', async () => {
     for (const raw of ['\x1d\x1e\x04', '   ', '%%%%', 'x'.repeat(20_000)]) {
       const res = await decode(raw)
