@@ -1,5 +1,6 @@
 import { buildApp } from '../app.js'
 import type { Config } from '../config.js'
+import { startHousekeeping } from '../housekeeping/housekeeping.js'
 import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
 
@@ -16,6 +17,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   const stopKeySchedule = ctx.keys.startSchedule()
   const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
+  const stopHousekeeping = startHousekeeping({ db: ctx.db, clock: ctx.clock, images: ctx.receiving.images, log: (msg, extra) => app.log.info(extra, msg) })
   app.log.info({ engine: ctx.database.engine, ms: Date.now() - started }, 'mailroom is up')
   await announceFirstRun(ctx, app.server.address())
 
@@ -32,6 +34,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     try {
       await app.close()
       await stopWebhooks()
+      await stopHousekeeping()
       await ctx.database.close()
       process.exit(0)
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js'
+import { startHousekeeping } from '../housekeeping/housekeeping.js'
 import { openRuntime } from '../runtime.js'
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const
@@ -16,6 +17,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
   }
   const ctx = await openRuntime(config)
   const stop = ctx.webhooks.start()
+  const stopHousekeeping = startHousekeeping({ db: ctx.db, clock: ctx.clock, images: ctx.receiving.images, log: (msg, extra) => log('info', msg, extra) })
   log('info', 'webhook worker is up', { engine: ctx.database.engine })
 
   let stopping = false
@@ -30,6 +32,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await stop()
+      await stopHousekeeping()
       await ctx.database.close()
       process.exit(0)
     } catch (err) {

@@ -14,6 +14,8 @@ declare module 'fastify' {
 const KEY = /^[\x21-\x7E]{1,255}$/
 /** How long a key is remembered (a retry after that is a new request). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000
+/** A claim not completed after this long belongs to a request whose process died: a retry may take it. */
+export const IDEMPOTENCY_ABANDONED_MS = 5 * 60 * 1000
 
 function hashOf(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex')
@@ -23,7 +25,8 @@ function hashOf(request: FastifyRequest): string {
  * `Idempotency-Key` on any POST of the scope (CONTRACT §5): the first request claims the key; a
  * retry with the same body gets the stored response (`Idempotent-Replayed: true`), another body a
  * 409, and a retry while the first is still running a 409 too. A 5xx releases the key so that the
- * retry runs again; 4xx answers are kept, as they would be the same again.
+ * retry runs again; 4xx answers are kept, as they would be the same again. Keys live 24 hours
+ * (purged by the housekeeping job); a claim abandoned by a crashed process is free after 5 minutes.
  */
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   app.addHook('preHandler', async (request, reply) => {
@@ -33,7 +36,9 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (typeof header !== 'string' || !KEY.test(header)) throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.')
     const { subId } = request.tenant
     const hash = hashOf(request)
-    if (await repo.claimKey(deps.db, subId, header, hash, deps.clock.now())) {
+    const now = deps.clock.now()
+    const cutoffs = { expiredBefore: new Date(now.getTime() - IDEMPOTENCY_TTL_MS), abandonedBefore: new Date(now.getTime() - IDEMPOTENCY_ABANDONED_MS) }
+    if (await repo.claimKey(deps.db, subId, header, hash, now, cutoffs)) {
       request.idempotencyKey = header
       return
     }
@@ -52,4 +57,15 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json') })
     return payload
   })
+}
+
+/** Forgets keys past their lifetime, in short batches; returns how many went. */
+export async function purgeIdempotencyKeys(db: Db, clock: Clock, batch = 1_000): Promise<number> {
+  const olderThan = new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS)
+  let total = 0
+  for (;;) {
+    const n = await repo.purgeKeys(db, olderThan, batch)
+    total += n
+    if (n < batch) return total
+  }
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Executor } from '../db/transaction.js'
 
 export interface StoredResponse {
@@ -7,10 +8,20 @@ export interface StoredResponse {
   response_type: string | null
 }
 
-/** Claims the key; false when it was already claimed (by this request's earlier try, or another). */
-export async function claimKey(db: Executor, subId: string, key: string, requestHash: string, at: Date): Promise<boolean> {
+/**
+ * Claims the key; false when a live claim exists (this request's earlier try, or another). A key
+ * past its lifetime, or claimed by a request that never completed (its process died), is claimed
+ * anew: the upsert's WHERE makes the takeover atomic, so two retries cannot both win it.
+ */
+export async function claimKey(db: Executor, subId: string, key: string, requestHash: string, at: Date, cutoffs: { expiredBefore: Date; abandonedBefore: Date }): Promise<boolean> {
   const r = await db.insertInto('idempotency_keys').values({ sub_id: subId, idempotency_key: key, request_hash: requestHash, created_at: at })
-    .onConflict((oc) => oc.columns(['sub_id', 'idempotency_key']).doNothing()).executeTakeFirst()
+    .onConflict((oc) => oc.columns(['sub_id', 'idempotency_key'])
+      .doUpdateSet({ request_hash: requestHash, created_at: at, status_code: null, response_body: null, response_type: null })
+      .where((eb) => eb.or([
+        eb('idempotency_keys.created_at', '<', cutoffs.expiredBefore),
+        eb.and([eb('idempotency_keys.status_code', 'is', null), eb('idempotency_keys.created_at', '<', cutoffs.abandonedBefore)]),
+      ])))
+    .executeTakeFirst()
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0
 }
 
@@ -28,7 +39,9 @@ export async function releaseKey(db: Executor, subId: string, key: string): Prom
   await db.deleteFrom('idempotency_keys').where('sub_id', '=', subId).where('idempotency_key', '=', key).execute()
 }
 
-export async function purgeKeys(db: Executor, olderThan: Date): Promise<number> {
-  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', olderThan).executeTakeFirst()
-  return Number(r.numDeletedRows)
+/** Deletes up to `batch` keys created before `olderThan`; short statements, run until it returns less than `batch`. */
+export async function purgeKeys(db: Executor, olderThan: Date, batch: number): Promise<number> {
+  const r = await sql`delete from idempotency_keys where (sub_id, idempotency_key) in (
+    select sub_id, idempotency_key from idempotency_keys where created_at < ${olderThan} limit ${batch})`.execute(db)
+  return Number(r.numAffectedRows ?? 0)
 }

@@ -200,6 +200,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['sub_id', 'idempotency_key'])
     .execute()
+  // The housekeeping purge walks keys by age.
+  await sql`create index idempotency_keys_created_idx on idempotency_keys (created_at)`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
