@@ -100,13 +100,15 @@ export function createImagesService(deps: ImagesServiceDeps) {
         const id = TEMP_URL.exec(img.tempURL)?.[1]
         if (!id) throw invalid(`images[${i}].tempURL`, 'tempURL must be the temp/images/<imageId> returned by the image upload.')
         const claimed = await repo.claimTempImage(trx, subId, id, clock.now(), {
-          package_id: packageId, activity_id: img.imageLevel === 'ACTIVITY' ? activityId : null, image_level: img.imageLevel, image_type: img.imageType,
+          // Every image remembers the change that brought it, whatever its level: the history shows
+          // which activity added a DAMAGE photo to the package.
+          package_id: packageId, activity_id: activityId, image_level: img.imageLevel, image_type: img.imageType,
         })
         if (!claimed) throw invalid(`images[${i}].tempURL`, `No unattached, unexpired uploaded image ${id}.`)
         if (img.contentType && img.contentType.toLowerCase() !== claimed.content_type) {
           throw invalid(`images[${i}].contentType`, `The image is ${claimed.content_type}, not ${img.contentType}.`)
         }
-        out.push({ imageId: id, imageLevel: img.imageLevel, imageType: img.imageType, contentType: claimed.content_type, tempURL: tempUrlOf(id), ...(img.imageLevel === 'ACTIVITY' ? { activityId } : {}) })
+        out.push({ imageId: id, imageLevel: img.imageLevel, imageType: img.imageType, contentType: claimed.content_type, tempURL: tempUrlOf(id), activityId })
       }
       return out
     },

@@ -72,13 +72,15 @@ describe('packages', () => {
 
     const history = await get(id, 'ACTIVITIES')
     expect(history.activities.map((x: { sequence: number; status: string }) => [x.sequence, x.status])).toEqual([[1, 'RECEIVED'], [2, 'OUT_FOR_DELIVERY'], [3, 'DELIVERED']])
-    expect(history.activities[0]).toMatchObject({ userName: 'Front Desk', packageLocation: 'Bin 4', location: { inboundSiteId: m.shelfId }, images: [] })
+    // Each image is listed with the activity that brought it, package-level ones too.
+    expect(history.activities[0]).toMatchObject({ userName: 'Front Desk', packageLocation: 'Bin 4', location: { inboundSiteId: m.shelfId }, images: [{ imageId: created.images[0].imageId, tempURL: label, contentType: 'image/png', imageType: 'LABEL' }] })
+    expect(history.activities[1].images).toEqual([])
     expect(history.activities[1].comment).toBe('on the cart')
     expect(history.activities[2].images).toEqual([{ imageId: delivered.images[0].imageId, tempURL: signature, contentType: 'image/png', imageType: 'SIGNATURE' }])
 
     const imgs = await get(id, 'IMAGES')
     expect(imgs.images).toEqual([
-      { imageId: created.images[0].imageId, imageLevel: 'ASSET', imageType: 'LABEL', contentType: 'image/png', tempURL: label },
+      { imageId: created.images[0].imageId, imageLevel: 'ASSET', imageType: 'LABEL', contentType: 'image/png', tempURL: label, activityId: history.activities[0].activityId },
       { imageId: delivered.images[0].imageId, imageLevel: 'ACTIVITY', imageType: 'SIGNATURE', contentType: 'image/png', tempURL: signature, activityId: history.activities[2].activityId },
     ])
     const bytes = await a.call('GET', `/${signature}`)
