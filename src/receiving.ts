@@ -47,6 +47,7 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
   const scan = createScanService({
     findPackage: (subId, tn, includeArchived) => packages.findByTrackingNumber(subId, tn, includeArchived),
     findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
+    findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
   })
   return { sites, images, packages, scan, search: createSearchService({ db }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
 }

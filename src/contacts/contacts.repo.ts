@@ -70,3 +70,11 @@ export async function findReceiversByMatchName(db: Executor, subId: string, matc
     .where('deleted_at', 'is', null).where('status', '=', 'active').where('contact_type', 'in', ['RECEIVER', 'ALL'])
     .orderBy('name').orderBy('contact_id').limit(max).execute()
 }
+
+/** Receivers at a company: the company as the contact's own name, or as its company. */
+export async function findReceiversByMatchCompany(db: Executor, subId: string, matchCompany: string, max: number): Promise<ContactRow[]> {
+  return db.selectFrom('contacts').select(COLUMNS)
+    .where('sub_id', '=', subId).where((eb) => eb.or([eb('match_name', '=', matchCompany), eb('match_company', '=', matchCompany)]))
+    .where('deleted_at', 'is', null).where('status', '=', 'active').where('contact_type', 'in', ['RECEIVER', 'ALL'])
+    .orderBy('name').orderBy('contact_id').limit(max).execute()
+}

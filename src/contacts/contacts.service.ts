@@ -181,6 +181,18 @@ export function createContactsService(deps: ContactsServiceDeps) {
      * given and some of them match it too, only those; otherwise the company does not narrow, as
      * labels often carry a company the contact record lacks or spells differently.
      */
+    /**
+     * Contacts a label's ship-to company alone can mean (no person named): a contact named after
+     * the company (the business as recipient) comes first; otherwise the people at it.
+     */
+    async findCompanyMatches(subId: string, company: string): Promise<ContactRecord[]> {
+      const matchCompany = normalizeForMatch(company)
+      if (!matchCompany) return []
+      const rows = await repo.findReceiversByMatchCompany(db, subId, matchCompany, MAX_MATCHES)
+      const named = rows.filter((r) => r.match_name === matchCompany)
+      return (named.length > 0 ? named : rows).map(toRecord)
+    },
+
     async findMatches(subId: string, name: string, company?: string): Promise<ContactRecord[]> {
       const matchName = normalizeForMatch(name)
       if (!matchName) return []

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ALLOW_NUL } from '../http/validator.js'
 
 const Address = Type.Object({
   line1: Type.Optional(Type.String()), line2: Type.Optional(Type.String()), city: Type.Optional(Type.String()),
@@ -10,7 +11,7 @@ export const DecodeQuerySchema = Type.Object({
   trackingNumber: Type.String({ minLength: 1, maxLength: 16_384, description: 'The raw scanned text, URL-encoded; control characters (GS, RS, EOT) and AIM prefixes allowed.' }),
   expectedPackage: Type.Optional(Type.Boolean({ description: 'The clerk expects the package to exist already (delivery or pick-up): the answer says `expectedPackageFound`.' })),
   editflow: Type.Optional(Type.Boolean({ description: 'The scan edits an existing package: archived packages count as existing too.' })),
-}, { additionalProperties: false })
+}, { additionalProperties: false, [ALLOW_NUL]: true })
 export type DecodeQuery = Static<typeof DecodeQuerySchema>
 
 export const DecodeResponseSchema = Type.Object({

@@ -12,6 +12,8 @@ type ContactMatch = { contactId: string; name: string; company?: string | null }
 export interface ScanDeps {
   findPackage(subId: string, trackingNumber: string, includeArchived: boolean): Promise<PackageRecord | undefined>
   findContacts(subId: string, name: string, company?: string): Promise<ContactMatch[]>
+  /** Receivers a company alone can mean: a contact named after it, else the people at it. */
+  findCompanyContacts(subId: string, company: string): Promise<ContactMatch[]>
 }
 
 /** Every number the package may be held under: the reported one first, then each candidate's. */
@@ -46,7 +48,7 @@ async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, incl
  */
 async function matchReceiver(deps: ScanDeps, subId: string, name: string | undefined, company: string | undefined): Promise<ContactMatch[]> {
   if (name) return deps.findContacts(subId, name, company)
-  if (company) return deps.findContacts(subId, company)
+  if (company) return deps.findCompanyContacts(subId, company)
   return []
 }
 

@@ -23,6 +23,11 @@ function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId:
       contactQueries.push([name, company])
       return contacts.filter((c) => c.name.toLowerCase() === name.toLowerCase())
     },
+    async findCompanyContacts(_subId, company) {
+      contactQueries.push([company, undefined])
+      const named = contacts.filter((c) => c.name.toLowerCase() === company.toLowerCase())
+      return named.length > 0 ? named : contacts.filter((c) => c.company?.toLowerCase() === company.toLowerCase())
+    },
   }
   return { deps, lookedUp, contactQueries }
 }

@@ -40,6 +40,12 @@ describe('decode', () => {
     expect(body.package.packageId).toBeUndefined()
   })
 
+  it('takes a scan with a NUL the scanner sent before the data (control characters are allowed here)', async () => {
+    const res = await decode('\u0000]C01Z999AA10123456784')
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().package).toMatchObject({ trackingNumber: '1Z999AA10123456784', carrier: { carrierId: 'UPS' } })
+  })
+
   it('states no carrier when the number fails its check, but lists what it could be', async () => {
     const body = (await decode('1Z999AA10123456785')).json()
     expect(body.package.carrier).toBeUndefined()
@@ -120,6 +126,17 @@ describe('decode', () => {
     const body = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)).json()
     expect(body.package.receiver).toMatchObject({ company: 'ACME CORP', contactId: acme, country: 'US' })
     expect(body.package.destination).toEqual({ city: 'SPRINGFIELD', state: 'IL', country: 'US' })
+  })
+
+  it('a ship-to naming only a company lists the people at it when no contact is named after it', async () => {
+    const b = api(t, await t.newClient())
+    const grace = await b.contact('RECEIVER', 'Grace Hopper', { company: 'Initech' })
+    const peter = await b.contact('ALL', 'Peter Gibbons', { company: 'INITECH' })
+    await b.contact('SENDER', 'Bill Lumbergh', { company: 'Initech' })
+    const scan = `]d2${GS}00340434161094042557${GS}4300INITECH${GS}4307US`
+    const body = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)).json()
+    expect(body.package.receiver.contactId).toBeUndefined()
+    expect(body.package.receiverCandidates.map((c: { contactId: string }) => c.contactId).sort()).toEqual([grace, peter].sort())
   })
 
   it('the OpenAPI description says when package.carrier is set', async () => {

@@ -78,6 +78,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index contacts_email_prefix_idx on contacts (sub_id, lower(email) text_pattern_ops)`.execute(db)
   await sql`create index contacts_personal_id_prefix_idx on contacts (sub_id, lower(personal_id) text_pattern_ops)`.execute(db)
   await sql`create index contacts_match_idx on contacts (sub_id, match_name)`.execute(db)
+  await sql`create index contacts_match_company_idx on contacts (sub_id, match_company) where match_company is not null`.execute(db)
 
   await db.schema
     .createTable('custom_fields')
