@@ -6,7 +6,7 @@ import type { WebhookVariant } from './webhooks.module.js'
 const CONFIG_COLUMNS = [
   'config_id', 'sub_id', 'variant', 'name', 'url', 'events', 'timeout_seconds', 'status', 'auth_type', 'auth_public',
   'auth_secret_sealed', 'signing_secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at', 'failing_since',
-  'disabled_reason', 'disabled_at', 'created_at', 'updated_at', 'deleted_at',
+  'last_failure_at', 'sweep_requested_at', 'disabled_reason', 'disabled_at', 'created_at', 'updated_at', 'deleted_at',
 ] as const
 
 export async function insertConfig(db: Executor, row: Insertable<WebhookConfigTable>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely'
 
-// The webhook tables (migration 0005) as Kysely sees them. They merge into the shared Database
+// The webhook tables (migrations 0005 and 0008) as Kysely sees them. They merge into the shared Database
 // interface here, so the domain owns its table types the way it owns its migration.
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type Json<T> = ColumnType<T, string, string>
@@ -33,7 +33,12 @@ export interface WebhookConfigTable {
   signing_secret_sealed: string
   previous_secret_sealed: string | null
   previous_secret_expires_at: Timestamp | null
+  /** First failed attempt of the current streak; 5 days of continuous failure disable the configuration. */
   failing_since: Timestamp | null
+  /** Latest failed attempt of the current streak. */
+  last_failure_at: Timestamp | null
+  /** Some pending deliveries may never be claimed (deleted, in-active, events dropped): the sweep's work list. */
+  sweep_requested_at: Timestamp | null
   disabled_reason: 'gone' | 'failing' | null
   disabled_at: Timestamp | null
   created_at: Timestamp
@@ -53,7 +58,8 @@ export interface WebhookDeliveryTable {
   status: DeliveryStatus
   attempts: number
   next_attempt_at: Timestamp
-  give_up_at: Timestamp
+  /** Retries continue at least until then: 72 h after the first attempt; null until that attempt. */
+  give_up_at: Timestamp | null
   locked_until: Timestamp | null
   locked_by: string | null
   last_status_code: number | null
