@@ -24,7 +24,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8)
 
 async function sqlCeiling(url: string, subId: string, filter: ListFilter, runs = 400, concurrency = 10): Promise<{ reqPerSec: number; p95: number }> {
   const handle = await openDatabase({ kind: 'postgres', url, poolSize: 2 })
-  const compiled = pageQuery(handle.db, subId, filter, { field: 'insertTimestamp', desc: true }, 0, 25).compile()
+  const compiled = pageQuery(handle.db, subId, filter, { field: 'insertTimestamp', desc: true }, 0, 25)
   await handle.close()
   const pool = new pg.Pool({ connectionString: url, max: concurrency })
   const times: number[] = []

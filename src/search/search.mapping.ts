@@ -68,16 +68,27 @@ export function valueAt(record: PackageRecord, path: string): Cell {
   return v === undefined || v === null ? '' : (v as Cell)
 }
 
-export function project(record: PackageRecord, columns: Column[]): Record<string, Cell> {
-  const row: Record<string, Cell> = {}
-  for (const c of columns) row[c.label] = valueAt(record, c.path)
-  return row
+/** One row as cells in the mapping's order. */
+export function project(record: PackageRecord, columns: Column[]): Cell[] {
+  return columns.map((c) => valueAt(record, c.path))
+}
+
+/**
+ * The JSON body of a mapped page, written here rather than by the response schema: a JS object
+ * puts integer-like keys ("1", "2") before the others whatever the insertion order, and the rows
+ * must keep the mapping's order. Labels and values are JSON-encoded one by one, and every value
+ * comes from the package record, so nothing outside the record's own schema can leave.
+ */
+export function mappedPageJson(columns: Column[], rows: Cell[][], totalCount: number): string {
+  const keys = columns.map((c) => `${JSON.stringify(c.label)}:`)
+  const body = rows.map((row) => `{${row.map((v, i) => `${keys[i]}${JSON.stringify(v)}`).join(',')}}`)
+  return `{"packages":[${body.join(',')}],"totalCount":${totalCount}}`
 }
 
 /**
  * One CSV cell. Objects are JSON, arrays are joined with "|". A cell a spreadsheet would run as a
  * formula (starting with = + - @, tab or carriage return) gets a leading apostrophe (OWASP CSV
- * injection guidance), which spreadsheets display as text.
+ * injection guidance), which spreadsheets display as text. Header labels go through it too.
  */
 export function csvCell(v: Cell): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)

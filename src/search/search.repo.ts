@@ -1,7 +1,6 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
-import type { PackageRow } from '../packages/packages.repo.js'
-import type { ListFilter, ParsedSearch, Sort } from './search.parse.js'
+import type { ListFilter, ParsedSearch, Sort, SortField } from './search.parse.js'
 
 /** LIKE pattern for a user value: its own %, _ and \ are literal. */
 function likePattern(value: string, position: ParsedSearch['position']): string {
@@ -10,8 +9,22 @@ function likePattern(value: string, position: ParsedSearch['position']): string 
 }
 
 const tnValue = (v: string) => v.replace(/\s+/g, '').toUpperCase()
+const reversed = (v: string) => [...v].reverse().join('')
 
-/** The WHERE of one search term: each form matches one index of migration 0006. */
+/**
+ * Custom-field values: `package_custom_values()` (migration 0007) is every value lowered, one per
+ * line, under a trigram index. It narrows the rows with a contains pattern (a superset of every
+ * position); `exact` then checks the value, its position and its field on those rows only.
+ */
+function customValueMatch(subId: string, lowered: string, pat: string, fieldName?: string): Expression<SqlBool> {
+  const indexed = sql`package_custom_values(p.custom_fields) like ${likePattern(lowered, 'contains')}`
+  const exact = fieldName === undefined
+    ? sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat})`
+    : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${fieldName} where lower(cf->>'value') like ${pat})`
+  return sql<SqlBool>`(${indexed} and ${exact})`
+}
+
+/** The WHERE of one search term: each form matches one index of migrations 0006 and 0007. */
 function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Expression<SqlBool> {
   const lowered = s.value.toLowerCase()
   const pat = likePattern(lowered, s.position)
@@ -20,11 +33,15 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
       const v = tnValue(s.value)
       if (s.position === 'starts') return sql<SqlBool>`p.tracking_number like ${likePattern(v, 'starts')}`
       // reverse() turns a suffix into a prefix, which the reverse index serves.
-      if (s.position === 'ends') return sql<SqlBool>`reverse(p.tracking_number) like ${likePattern([...v].reverse().join(''), 'starts')}`
+      if (s.position === 'ends') return sql<SqlBool>`reverse(p.tracking_number) like ${likePattern(reversed(v), 'starts')}`
       return sql<SqlBool>`p.tracking_number like ${likePattern(v, 'contains')}`
     }
+    // Ids are opaque: a default (contains) search is an exact match; starts / ends read the id
+    // indexes. Ids are generated lower case, so the value is lowered and the column left bare.
     case 'packageId':
-      return s.position === 'contains' ? sql<SqlBool>`p.package_id = ${lowered}` : sql<SqlBool>`lower(p.package_id) like ${pat}`
+      if (s.position === 'starts') return sql<SqlBool>`p.package_id like ${likePattern(lowered, 'starts')}`
+      if (s.position === 'ends') return sql<SqlBool>`reverse(p.package_id) like ${likePattern(reversed(lowered), 'starts')}`
+      return sql<SqlBool>`p.package_id = ${lowered}`
     case 'comment':
       return sql<SqlBool>`lower(p.comment) like ${pat}`
     case 'packageLocation':
@@ -43,14 +60,14 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
       const contactMatch = filter.secondTier
         ? sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
         : sql`lower(c.name) like ${pat}`
-      const byContact = sql<SqlBool>`${column} in (select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch})`
-      if (!filter.secondTier) return byContact
-      return sql<SqlBool>`(${byContact} or exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat}))`
+      const contacts = sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}`
+      if (!filter.secondTier) return sql<SqlBool>`${column} in (${contacts})`
+      // = any(array(…)): the contacts are read once, and the OR becomes a BitmapOr of two package
+      // indexes (an IN subquery under an OR can only be checked row by row).
+      return sql<SqlBool>`(${column} = any(array(${contacts})) or ${customValueMatch(subId, lowered, pat)})`
     }
-    default: {
-      const name = s.field.slice('customFields.'.length).toLowerCase()
-      return sql<SqlBool>`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${name} where lower(cf->>'value') like ${pat})`
-    }
+    default:
+      return customValueMatch(subId, lowered, pat, s.field.slice('customFields.'.length).toLowerCase())
   }
 }
 
@@ -73,56 +90,91 @@ function filtered(db: Executor, subId: string, f: ListFilter) {
   return q
 }
 
-const SORT_SQL = {
-  insertTimestamp: sql.ref('p.created_at'),
-  updateTimestamp: sql.ref('p.updated_at'),
-  trackingNumber: sql.ref('p.tracking_number'),
-  currentStatus: sql.ref('p.current_status'),
-  deliveryTime: sql.ref('p.delivery_time'),
-  'receiver.name': sql`(select lower(r.name) from contacts r where r.contact_id = p.receiver_id)`,
-} as const
-
-/** The page query alone, also compiled by bench/explain-search.ts to check its plan. */
-export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number) {
-  // NULLS LAST only where a column can be null: on NOT NULL columns it would stop the planner from
-  // walking the (DESC = NULLS FIRST) indexes in order.
-  const nullable = sort.field === 'deliveryTime' || sort.field === 'receiver.name'
-  const dir = sort.desc ? (nullable ? sql`desc nulls last` : sql`desc`) : nullable ? sql`asc nulls last` : sql`asc`
-  // Ids only: the records are read afterwards by the one-query read model.
-  return filtered(db, subId, f).select('p.package_id').orderBy(sql`${SORT_SQL[sort.field]} ${dir}`).orderBy('p.package_id', sort.desc ? 'desc' : 'asc').offset(offset).limit(limit)
+/** The exact number of matches: the same WHERE as the page, so it reads the same index. */
+export function countQuery(db: Executor, subId: string, f: ListFilter) {
+  return filtered(db, subId, f).select((eb) => eb.fn.countAll<number>().as('n'))
 }
 
 /**
- * Counting every match of a broad filter over millions of rows costs more than the page itself, and
- * grows with the table: totalCount is exact up to COUNT_CAP and reported as capped beyond it.
+ * Every order is (sort key, package_id), both in the requested direction, with rows whose key is
+ * null last in either direction. A nullable key is read in two phases (the rows with a key, then
+ * the rows without one, by id) so that each phase is one range of one index: migration 0007 gives
+ * every key an index ending in package_id. JSON pages and CSV batches use the same phases, so they
+ * return the same rows in the same order.
  */
-export const COUNT_CAP = 10_000
-
-export async function searchPage(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): Promise<{ ids: string[]; total: number; capped: boolean }> {
-  const [rows, counted] = await Promise.all([
-    pageQuery(db, subId, f, sort, offset, limit).execute(),
-    db.selectFrom(filtered(db, subId, f).select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('matches'))
-      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  const n = Number(counted.n)
-  return { ids: rows.map((r) => r.package_id), total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP }
+interface Phase {
+  /** The sort key; null for the phase of rows without one, ordered by package_id alone. */
+  key: RawBuilder<unknown> | null
+  where?: RawBuilder<SqlBool>
+  /** receiver.name: contacts walked in name order (contacts_name_sort_idx), joined as `r`. */
+  joinReceiver?: boolean
 }
 
-/** Keyset batches over every matching row, for exports of any size in bounded memory. */
-export async function* searchAll(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<Array<Pick<PackageRow, 'package_id'>>> {
-  const column = sort.field === 'updateTimestamp' ? 'p.updated_at' : sort.field === 'trackingNumber' ? 'p.tracking_number' : sort.field === 'currentStatus' ? 'p.current_status' : 'p.created_at'
-  let after: { value: unknown; id: string } | undefined
-  for (;;) {
-    let q = filtered(db, subId, f).select(['p.package_id', sql.ref(column).as('sort_key')])
-    if (after) {
-      const cmp = sort.desc ? sql`<` : sql`>`
-      q = q.where(sql<SqlBool>`(${sql.ref(column)}, p.package_id) ${cmp} (${after.value}, ${after.id})`)
+const PHASES: Record<SortField, Phase[]> = {
+  insertTimestamp: [{ key: sql`p.created_at` }],
+  updateTimestamp: [{ key: sql`p.updated_at` }],
+  trackingNumber: [{ key: sql`p.tracking_number` }],
+  currentStatus: [{ key: sql`p.current_status` }],
+  deliveryTime: [{ key: sql`p.delivery_time`, where: sql<SqlBool>`p.delivery_time is not null` }, { key: null, where: sql<SqlBool>`p.delivery_time is null` }],
+  'receiver.name': [{ key: sql`lower(r.name)`, joinReceiver: true }, { key: null, where: sql<SqlBool>`p.receiver_id is null` }],
+}
+
+/** One phase's rows in order; `after` continues from a row's (key, id) as export batches do. */
+function phaseQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, phase: Phase, after?: { key: string | null; id: string }) {
+  const dir = sort.desc ? 'desc' : 'asc'
+  const past = sort.desc ? sql`<` : sql`>`
+  let q = filtered(db, subId, f)
+    .$if(phase.joinReceiver === true, (qb) => qb.innerJoin('contacts as r', 'r.contact_id', 'p.receiver_id').where('r.sub_id', '=', subId))
+    .$if(phase.where !== undefined, (qb) => qb.where(phase.where!))
+  if (after && phase.key) {
+    q = q.where(sql<SqlBool>`(${phase.key}, p.package_id) ${past} (${after.key}, ${after.id})`)
+    // The key alone, so the walk over the contacts' name index starts at the right place.
+    if (phase.joinReceiver) q = q.where(sql<SqlBool>`${phase.key} ${past}= ${after.key}`)
+  } else if (after) {
+    q = q.where(sql<SqlBool>`p.package_id ${past} ${after.id}`)
+  }
+  if (phase.key) q = q.orderBy(phase.key, dir)
+  return q.orderBy('p.package_id', dir)
+}
+
+/** The page's ids in order, compiled; also run under EXPLAIN by bench/explain-search.ts and its test. */
+export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): CompiledQuery<{ package_id: string }> {
+  const [first, second] = PHASES[sort.field]
+  if (!second) return phaseQuery(db, subId, f, sort, first!).select('p.package_id').offset(offset).limit(limit).compile()
+  // Two phases: each gives its first offset + limit rows in its own index order; the page is cut
+  // from the rows of the first phase followed by those of the second.
+  const dir = sort.desc ? sql`desc` : sql`asc`
+  const a = phaseQuery(db, subId, f, sort, first!).select(['p.package_id', sql<number>`0`.as('phase'), first!.key!.as('k')]).limit(offset + limit)
+  const b = phaseQuery(db, subId, f, sort, second).select(['p.package_id', sql<number>`1`.as('phase'), sql`null`.as('k')]).limit(offset + limit)
+  return sql<{ package_id: string }>`select u.package_id from (${a} union all ${b}) u order by u.phase, u.k ${dir}, u.package_id ${dir} offset ${offset} limit ${limit}`.compile(db)
+}
+
+export async function searchPage(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): Promise<{ ids: string[]; total: number }> {
+  const { rows } = await db.executeQuery(pageQuery(db, subId, f, sort, offset, limit))
+  const ids = rows.map((r) => r.package_id)
+  // A short page that is not past the end holds the last matches: its position is the count.
+  if (ids.length < limit && (ids.length > 0 || offset === 0)) return { ids, total: offset + ids.length }
+  const { n } = await countQuery(db, subId, f).executeTakeFirstOrThrow()
+  return { ids, total: Number(n) }
+}
+
+/**
+ * Keyset batches over every matching row in the page order, for exports of any size in bounded
+ * memory: each batch continues after the (key, id) of the previous batch's last row.
+ */
+export async function* searchAll(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<string[]> {
+  for (const phase of PHASES[sort.field]) {
+    let after: { key: string | null; id: string } | undefined
+    for (;;) {
+      // The key travels as text so a timestamp keeps its microseconds across the round trip.
+      const rows = await phaseQuery(db, subId, f, sort, phase, after)
+        .select(['p.package_id', sql<string | null>`${phase.key ? sql`(${phase.key})::text` : sql`null`}`.as('sort_key')])
+        .limit(batch).execute()
+      if (rows.length === 0) break
+      yield rows.map((r) => r.package_id)
+      if (rows.length < batch) break
+      const last = rows[rows.length - 1]!
+      after = { key: last.sort_key, id: last.package_id }
     }
-    const rows = (await q.orderBy(column, sort.desc ? 'desc' : 'asc').orderBy('p.package_id', sort.desc ? 'desc' : 'asc').limit(batch).execute()) as Array<{ package_id: string; sort_key: unknown }>
-    if (rows.length === 0) return
-    yield rows
-    if (rows.length < batch) return
-    const last = rows[rows.length - 1]!
-    after = { value: last.sort_key, id: last.package_id }
   }
 }

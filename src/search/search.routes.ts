@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../http/schemas.js'
+import { mappedPageJson } from './search.mapping.js'
 import { MIN_CONTAINS_LENGTH, SEARCH_FIELDS, SORT_FIELDS } from './search.parse.js'
 import type { SearchService } from './search.service.js'
 
@@ -21,8 +22,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     schema: {
       tags, security, summary: 'Search packages',
       description: [
-        `\`search=field:value\`, case-insensitive, on ${SEARCH_FIELDS.join(', ')} or \`customFields.<name>\`. Contains by default (at least ${MIN_CONTAINS_LENGTH} characters; trigram index), or \`searchPosition=starts|ends\` (prefix and suffix indexes; any length). Tracking numbers are matched normalised (spaces removed, upper case).`,
-        '`totalCount` is exact up to 10,000; beyond, it says 10000 and the response carries `X-Total-Count-Capped: true` (counting millions of matches would cost more than the page).',
+        `\`search=field:value\`, case-insensitive, on ${SEARCH_FIELDS.join(', ')} or \`customFields.<name>\`. Contains by default (at least ${MIN_CONTAINS_LENGTH} characters; trigram index), or \`searchPosition=starts|ends\` (prefix and suffix indexes; any length). Tracking numbers are matched normalised (spaces removed, upper case). \`packageId\` is an opaque id: without \`searchPosition\` it matches the whole id exactly (no contains); \`starts\` / \`ends\` match its beginning or end.`,
+        '`totalCount` is the exact number of matches. Ties in the sort order are broken by packageId (in the same direction); packages without a deliveryTime or a receiver come last when sorting on those.',
         '`location`: that site and every site below it. `secondTierSearchSelected=true` extends a name search (receiver/sender/givenTo) to the contacts\' email, personalId and company, and to every custom-field value. `includeEmptyPackageLocation=true` makes a packageLocation search also return packages with no packageLocation.',
       ].join('\n\n'),
       querystring: Type.Object({
@@ -36,9 +37,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       response: { 200: Type.Object({ packages: Type.Array(Type.Ref('Package')), totalCount: Type.Integer() }), ...errorResponses(400) },
     },
   }, async (request, reply) => {
-    const { capped, ...page } = await search.list(request.tenant.subId, request.query)
-    if (capped) reply.header('x-total-count-capped', 'true')
-    return page
+    return search.list(request.tenant.subId, request.query)
   })
 
   app.post('/api/v1/packages/search', {
@@ -46,7 +45,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       tags, security, summary: 'Custom search with your own column names (JSON or CSV)',
       description: [
         'Body: `{"<package field or dot.path>": "<label>", …}` — rows keep that order, absent values are `""`; `customFields.<name>` maps one custom field. `{}` returns full records. Unknown fields and duplicate labels are a 400 naming them.',
-        'With `Accept: text/csv` the rows stream as RFC 4180 CSV with the labels as header (an empty mapping exports the main fields); every matching row unless `page` or `size` is given; cells a spreadsheet would run as formulas are prefixed with an apostrophe. CSV sorts on insertTimestamp, updateTimestamp, trackingNumber or currentStatus.',
+        'With `Accept: text/csv` the rows stream as RFC 4180 CSV with the labels as header (an empty mapping exports the main fields); every matching row unless `page` or `size` is given, in the same order as the JSON pages, for every `sort`; cells (labels included) a spreadsheet would run as formulas are prefixed with an apostrophe. A database failure after the first rows cuts the response off (no final CRLF, connection closed) rather than ending it as if complete.',
       ].join('\n\n'),
       querystring: Type.Object({ ...common, inboundSiteId: Type.Optional(Id) }, { additionalProperties: false }),
       body: Type.Record(Type.String(), Type.String(), { maxProperties: 200 }),
@@ -54,11 +53,12 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     },
   }, async (request, reply) => {
     if (/\btext\/csv\b/.test(request.headers.accept ?? '')) {
-      const stream = search.exportCsv(request.tenant.subId, request.query, request.body)
-      return reply.type('text/csv; charset=utf-8').header("content-disposition", "attachment; filename=\"packages.csv\"").send(stream as never)
+      const stream = await search.exportCsv(request.tenant.subId, request.query, request.body, request.log)
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="packages.csv"').send(stream as never)
     }
-    const { capped, ...page } = await search.custom(request.tenant.subId, request.query, request.body)
-    if (capped) reply.header('x-total-count-capped', 'true')
+    const page = await search.custom(request.tenant.subId, request.query, request.body)
+    // Mapped rows are serialised in the mapping's order (see mappedPageJson); full records by the schema.
+    if ('rows' in page) return reply.type('application/json; charset=utf-8').send(mappedPageJson(page.columns, page.rows, page.totalCount) as never)
     return page
   })
 }

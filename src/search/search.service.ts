@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify'
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { Db } from '../db/database.js'
 import { loadJoined } from '../packages/packages.read.js'
 import { toRecord } from '../packages/packages.record.js'
 import type { PackageRecord } from '../packages/packages.schemas.js'
+import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
 import * as repo from './search.repo.js'
@@ -43,8 +43,12 @@ function baseFilter(q: { startDate?: string; endDate?: string; status?: string }
 
 export type SearchService = ReturnType<typeof createSearchService>
 
-export function createSearchService(deps: { db: Db }) {
+/** A page of a custom search: full records for `{}`, else the mapping's columns and one row of cells per package. */
+export type CustomPage = { packages: PackageRecord[]; totalCount: number } | { columns: Column[]; rows: Cell[][]; totalCount: number }
+
+export function createSearchService(deps: { db: Db; exportBatchSize?: number }) {
   const { db } = deps
+  const exportBatchSize = deps.exportBatchSize ?? 1000
 
   async function records(subId: string, ids: string[]): Promise<PackageRecord[]> {
     if (ids.length === 0) return []
@@ -62,7 +66,7 @@ export function createSearchService(deps: { db: Db }) {
   }
 
   return {
-    async list(subId: string, q: ListQuery): Promise<{ packages: PackageRecord[]; totalCount: number; capped: boolean }> {
+    async list(subId: string, q: ListQuery): Promise<{ packages: PackageRecord[]; totalCount: number }> {
       const problems: Array<{ field: string; description: string }> = []
       const filter = baseFilter(q, problems)
       filter.search = parseSearch(q.search, q.searchPosition ?? 'contains', problems)
@@ -72,47 +76,55 @@ export function createSearchService(deps: { db: Db }) {
       const sort = parseSort(q.sort, problems)
       throwIfProblems(problems)
       const size = q.size ?? DEFAULT_PAGE_SIZE
-      const { ids, total, capped } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
-      return { packages: await records(subId, ids), totalCount: total, capped }
+      const { ids, total } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
+      return { packages: await records(subId, ids), totalCount: total }
     },
 
-    /** Rows of the mapping (or full records for `{}`), one page. */
-    async custom(subId: string, q: CustomQuery, mapping: Record<string, unknown>): Promise<{ packages: Array<Record<string, Cell> | PackageRecord>; totalCount: number; capped: boolean }> {
+    /** One page of the mapping's rows (or of full records for `{}`). */
+    async custom(subId: string, q: CustomQuery, mapping: Record<string, unknown>): Promise<CustomPage> {
       const columns = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
       const size = q.size ?? DEFAULT_PAGE_SIZE
-      const { ids, total, capped } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
+      const { ids, total } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
       const recs = await records(subId, ids)
-      return { packages: columns.length ? recs.map((r) => project(r, columns)) : recs, totalCount: total, capped }
+      return columns.length ? { columns, rows: recs.map((r) => project(r, columns)), totalCount: total } : { packages: recs, totalCount: total }
     },
 
     /**
-     * The same rows as CSV (RFC 4180, labels as header), streamed in keyset batches so memory
-     * stays flat however many rows match. Every matching row unless page or size is given. An
-     * empty mapping exports every top-level scalar field under its own name.
+     * The same rows as CSV (RFC 4180, labels as header), in the same order as the JSON pages, streamed
+     * in keyset batches so memory stays flat however many rows match. Every matching row unless page
+     * or size is given. An empty mapping exports the main fields under their own names. The first
+     * batch is read before anything is sent, so a database that fails at once gives a 500, not a
+     * truncated file.
      */
-    exportCsv(subId: string, q: CustomQuery, mapping: Record<string, unknown>): Readable {
+    async exportCsv(subId: string, q: CustomQuery, mapping: Record<string, unknown>, log: ExportLog): Promise<Readable> {
       let columns: Column[] = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
       if (columns.length === 0) columns = FULL_COLUMNS
       const paged = q.page !== undefined || q.size !== undefined
       const size = q.size ?? DEFAULT_PAGE_SIZE
+      async function* batches(): AsyncGenerator<string[][]> {
+        const idBatches = paged
+          ? (async function* () { yield (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids })()
+          : repo.searchAll(db, subId, filter, sort, exportBatchSize)
+        for await (const ids of idBatches) yield (await records(subId, ids)).map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
+      }
+      const source = batches()
+      const first = await source.next()
       async function* rows(): AsyncGenerator<string[]> {
-        yield columns.map((c) => c.label)
-        if (paged) {
-          const page = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
-          for (const r of await records(subId, page.ids)) yield columns.map((c) => csvCell(valueAt(r, c.path)))
-          return
-        }
-        for await (const batch of repo.searchAll(db, subId, filter, sort)) {
-          for (const r of await records(subId, batch.map((b) => b.package_id))) yield columns.map((c) => csvCell(valueAt(r, c.path)))
+        try {
+          yield columns.map((c) => csvCell(c.label))
+          if (first.done) return
+          yield* first.value
+          for await (const batch of source) yield* batch
+        } finally {
+          await source.return(undefined)
         }
       }
-      return Readable.from(rows()).pipe(stringify({ record_delimiter: '\r\n' }))
+      return csvStream(rows(), log)
     },
   }
 }
-
 const FULL_COLUMNS: Column[] = [
   'packageId', 'trackingNumber', 'assetType', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'receiver.name', 'receiver.email', 'sender.name',
   'givenTo.name', 'comment', 'currentLocation.locationHierarchy', 'packageLocation', 'lockerBank', 'lockerUnit', 'userName', 'receiveClerk',

@@ -1,0 +1,153 @@
+import { parse as parseCsv } from 'csv-parse/sync'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { searchAll } from '../../src/search/search.repo.js'
+import { SORT_FIELDS, type SortField } from '../../src/search/search.parse.js'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { api } from '../support/factories.js'
+
+/**
+ * Every sort order, in JSON pages and in the CSV export: the same rows in the same order, ties
+ * broken by packageId, packages without the key last. The data has ties on every key (packages
+ * added in the same millisecond, two contacts of one name, several statuses) and nulls (packages
+ * without a receiver or a delivery time).
+ */
+let t: TestApp
+let me: TestClient
+let a: ReturnType<typeof api>
+type Rec = { packageId: string; trackingNumber: string; currentStatus: string; insertTimestamp: string; updateTimestamp: string; deliveryTime?: string; receiver?: { name: string } }
+let records: Rec[] = []
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  me = await t.newClient()
+  a = api(t, me)
+  const m = await a.mailroom()
+  const receivers = [await a.contact('RECEIVER', 'Sam Lee'), await a.contact('RECEIVER', 'sam lee'), await a.contact('RECEIVER', 'Zoe Adams'), m.receiverId, undefined]
+  const statuses = ['DELIVERED', 'PICKED_UP', 'READY_FOR_PICKUP', 'RECEIVED', 'RECEIVED', 'IN_LOCKER']
+  const ids: string[] = []
+  for (let i = 0; i < 23; i++) {
+    const receiver = receivers[i % receivers.length]
+    const status = receiver ? statuses[i % statuses.length]! : 'RECEIVED'
+    const body = await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: `ORD${String((i * 7) % 23).padStart(3, '0')}X`, ...(receiver ? { receiver: { contactId: receiver } } : {}) },
+      lastActivity: { status, location: { inboundSiteId: m.shelfId, ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: String(i) } : {}) } },
+    })
+    ids.push(body.packageId)
+    // Every third package shares its millisecond with the one before: ties on the timestamps.
+    if (i % 3 !== 0) t.clock.advance(1000)
+  }
+  // Updates in another order, so updateTimestamp differs from insertTimestamp.
+  for (const i of [4, 0, 17, 9]) {
+    await a.ok('PUT', `/api/v1/packages/${ids[i]}`, { package: { comment: `updated ${i}` } })
+    t.clock.advance(500)
+  }
+  records = (await a.ok('POST', '/api/v1/packages/search?size=200', {}, 200)).packages
+  expect(records).toHaveLength(23)
+})
+afterAll(() => t.close())
+
+const KEY: Record<SortField, (r: Rec) => string | undefined> = {
+  insertTimestamp: (r) => r.insertTimestamp,
+  updateTimestamp: (r) => r.updateTimestamp,
+  trackingNumber: (r) => r.trackingNumber,
+  currentStatus: (r) => r.currentStatus,
+  deliveryTime: (r) => r.deliveryTime,
+  'receiver.name': (r) => r.receiver?.name.toLowerCase(),
+}
+
+/** The documented order, computed from the records: key, then packageId, both in the direction; no key last. */
+function expected(field: SortField, desc: boolean): string[] {
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
+  return [...records].sort((r, s) => {
+    const [k, l] = [KEY[field](r), KEY[field](s)]
+    if (k === undefined || l === undefined) return k === l ? (desc ? -1 : 1) * cmp(r.packageId, s.packageId) : k === undefined ? 1 : -1
+    return (desc ? -1 : 1) * (cmp(k, l) || cmp(r.packageId, s.packageId))
+  }).map((r) => r.packageId)
+}
+
+async function jsonPages(sort: string, size: number): Promise<string[]> {
+  const out: string[] = []
+  for (let page = 1; ; page++) {
+    const res = await a.ok('POST', `/api/v1/packages/search?sort=${sort}&size=${size}&page=${page}`, { packageId: 'id' }, 200)
+    expect(res.totalCount).toBe(23)
+    out.push(...res.packages.map((p: { id: string }) => p.id))
+    if (res.packages.length < size) return out
+  }
+}
+
+async function csvIds(query: string): Promise<string[]> {
+  const res = await a.call('POST', `/api/v1/packages/search?${query}`, { packageId: 'id' }, { accept: 'text/csv' })
+  expect(res.statusCode).toBe(200)
+  const rows = parseCsv(res.body) as string[][]
+  expect(rows[0]).toEqual(['id'])
+  return rows.slice(1).map((r) => r[0]!)
+}
+
+describe('sort orders', () => {
+  for (const field of SORT_FIELDS) {
+    for (const desc of [false, true]) {
+      const sort = `${field},${desc ? 'DESC' : 'ASC'}`
+      it(`${sort}: JSON pages and the CSV export give the same rows in the documented order`, async () => {
+        const want = expected(field, desc)
+        expect(await jsonPages(sort, 4)).toEqual(want)
+        expect(await jsonPages(sort, 200)).toEqual(want)
+        expect(await csvIds(`sort=${sort}`)).toEqual(want)
+        // A CSV page is the JSON page.
+        expect(await csvIds(`sort=${sort}&page=2&size=5`)).toEqual(want.slice(5, 10))
+        // Export batches continue after each other across ties and into the rows without a key.
+        for (const batch of [1, 2, 5]) {
+          const got: string[] = []
+          for await (const ids of searchAll(t.ctx.db, me.subId, { secondTier: false, includeEmptyPackageLocation: false }, { field, desc }, batch)) got.push(...ids)
+          expect(got, `batches of ${batch}`).toEqual(want)
+        }
+      })
+    }
+  }
+
+  it('has ties and missing keys to break', () => {
+    expect(new Set(records.map((r) => r.insertTimestamp)).size).toBeLessThan(records.length)
+    expect(records.some((r) => !r.receiver)).toBe(true)
+    expect(records.some((r) => !r.deliveryTime)).toBe(true)
+    expect(new Set(records.map((r) => r.deliveryTime).filter(Boolean)).size).toBeLessThan(records.filter((r) => r.deliveryTime).length)
+  })
+})
+
+describe('columns', () => {
+  const mapping = { trackingNumber: 'b', comment: '2', currentStatus: '1', 'receiver.name': 'a', lockerUnit: '10' }
+
+  it('keeps the mapping\'s order in JSON, integer-like labels included', async () => {
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=3', mapping)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    const first = res.body.slice(res.body.indexOf('[{') + 1, res.body.indexOf('}') + 1)
+    expect([...first.matchAll(/"([^"]*)":/g)].map((m) => m[1])).toEqual(['b', '2', '1', 'a', '10'])
+    const body = res.json()
+    expect(body.totalCount).toBe(23)
+    expect(body.packages[0]).toEqual({ b: 'ORD000X', 2: 'updated 0', 1: 'DELIVERED', a: 'Sam Lee', 10: '' })
+  })
+
+  it('keeps it in the CSV header and rows', async () => {
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=3', mapping, { accept: 'text/csv' })
+    const rows = parseCsv(res.body) as string[][]
+    expect(rows[0]).toEqual(['b', '2', '1', 'a', '10'])
+    expect(rows[1]).toEqual(['ORD000X', 'updated 0', 'DELIVERED', 'Sam Lee', ''])
+  })
+
+  it('neutralises header labels a spreadsheet would run as formulas', async () => {
+    const labels = { trackingNumber: '=HYPERLINK("http://evil")', comment: '+1', currentStatus: '-2', damaged: '@SUM(A1)', lockerBank: '\tTab' }
+    const res = await a.call('POST', '/api/v1/packages/search?size=1', labels, { accept: 'text/csv' })
+    expect(res.statusCode).toBe(200)
+    expect((parseCsv(res.body) as string[][])[0]).toEqual([`'=HYPERLINK("http://evil")`, `'+1`, `'-2`, `'@SUM(A1)`, `'\tTab`])
+    // JSON keys are data, not cells: they stay as given.
+    expect(Object.keys((await a.ok('POST', '/api/v1/packages/search?size=1', labels, 200)).packages[0])).toEqual(Object.values(labels))
+  })
+
+  it('escapes labels and values in the hand-written JSON', async () => {
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=1', { trackingNumber: 'quote " back \\ nl \n', damaged: 'd', customFields: 'cf', currentLocation: 'where' })
+    const row = res.json().packages[0]
+    expect(row['quote " back \\ nl \n']).toBe('ORD000X')
+    expect(row.d).toBe(false)
+    expect(row.cf).toEqual([])
+    expect(row.where).toMatchObject({ name: 'Shelf 1' })
+  })
+})
