@@ -5,6 +5,7 @@ import * as m0003 from './0003_carrier_catalogue.js'
 import * as m0004 from './0004_companions.js'
 import * as m0005 from './0005_webhooks.js'
 import * as m0006 from './0006_search.js'
+import * as m0007 from './0007_search_indexes.js'
 import * as m0008 from './0008_webhooks_tuning.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_companions': m0004,
   '0005_webhooks': m0005,
   '0006_search': m0006,
+  '0007_search_indexes': m0007,
   '0008_webhooks_tuning': m0008,
 }
