@@ -7,7 +7,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './configs.repo.js'
 import type { ConfigBody, ConfigView } from './configs.schemas.js'
 import { validateConfigBody, type AuthInput } from './configs.validate.js'
-import { isMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
+import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
 import { cancelPending, failIdlePending } from './deliveries.repo.js'
 import type { DestinationRules } from './destination.js'
 import { newSigningSecret } from './sign.js'
@@ -59,13 +59,16 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
     return out
   }
 
-  /** The sealed credential to store: a new one, or the stored one when the client sent back its mask. */
+  /**
+   * The sealed credential to store: the stored one when the client sent back exactly the mask a
+   * response showed for it, else the value sent, sealed.
+   */
   function credential(configId: string, auth: AuthInput, current?: WebhookConfigRow): string | null {
     const field = SECRET_FIELD[auth.type]
     if (!field || auth.secret === undefined) return null
-    if (!isMasked(auth.secret)) return sealAuthSecret(sealKey, configId, auth.secret)
     const stored = current?.auth_type === auth.type && current.auth_secret_sealed ? current.auth_secret_sealed : undefined
     if (stored && mask(openAuthSecret(sealKey, configId, stored)) === auth.secret) return stored
+    if (!looksMasked(auth.secret)) return sealAuthSecret(sealKey, configId, auth.secret)
     throw new ValidationErrors([{
       field: `authParams.${field}`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
       description: `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,

@@ -20,9 +20,14 @@ export function mask(secret: string): string {
   return secret.length >= 8 ? `${MASK}${secret.slice(-4)}` : MASK
 }
 
-/** A value a client sent back from a response: it means "keep the stored secret". */
-export function isMasked(value: string): boolean {
-  return value.startsWith(MASK)
+/**
+ * Whether `value` has the shape of a mask (`****`, or `****` and four characters): what a response
+ * showed, not a secret. Only the mask of the stored secret keeps it; another mask-shaped value is
+ * refused rather than stored as the credential. A longer value that merely begins with `****` is a
+ * secret like any other.
+ */
+export function looksMasked(value: string): boolean {
+  return value === MASK || (value.length === MASK.length + 4 && value.startsWith(MASK))
 }
 
 export function sealAuthSecret(key: Buffer, configId: string, secret: string): string {

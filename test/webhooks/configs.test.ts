@@ -106,6 +106,22 @@ describe('webhook configurations', () => {
     expect(switched.json().errors[0].additionalParameters).toBe('authParams.apiKey')
   })
 
+  it('stores a secret that merely begins with ****: only the exact mask a response showed keeps the stored one', async () => {
+    const sealed = async (id: string) => openAuthSecret(t.ctx.secrets.webhookKey, id, (await t.ctx.db.selectFrom('webhook_configs').select('auth_secret_sealed').where('config_id', '=', id).executeTakeFirstOrThrow()).auth_secret_sealed!)
+    const { webHookConfigID: id, authParams } = await h.create(configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: '****-starred-key-1234' } }))
+    expect(authParams.apiKey).toBe('****1234')
+    expect(await sealed(id)).toBe('****-starred-key-1234')
+    await h.ok('PUT', `/webhookConfig/${id}`, configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: '****1234' } }))
+    expect(await sealed(id)).toBe('****-starred-key-1234')
+    // Another secret with the same last four characters and the same stars in front is a new secret.
+    await h.ok('PUT', `/webhookConfig/${id}`, configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: '********1234' } }))
+    expect(await sealed(id)).toBe('********1234')
+    // A mask-shaped value on create stands for no stored secret: refused, not stored.
+    const masked = await h.call('POST', '/webhookConfig', configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: '****1234' } }))
+    expect(masked.statusCode).toBe(400)
+    expect(masked.json().errors[0].additionalParameters).toBe('authParams.apiKey')
+  })
+
   it('rotates the signing secret: shown once, the previous one signs for 24 hours more', async () => {
     const created = await h.create(configBody(URL_OK))
     const rotated = await h.ok('POST', `/webhookConfig/${created.webHookConfigID}/rotateSecret`)
