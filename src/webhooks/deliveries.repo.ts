@@ -24,10 +24,10 @@ export async function findDelivery(db: Executor, subId: string, configId: string
     .where('sub_id', '=', subId).where('config_id', '=', configId).where('delivery_id', '=', deliveryId).executeTakeFirst()
 }
 
-/** Makes a failed or pending delivery due now, with a fresh retry window. */
-export async function makeDue(db: Executor, subId: string, configId: string, deliveryId: string, now: Date, giveUpAt: Date): Promise<WebhookDeliveryRow | undefined> {
+/** Makes a failed or pending delivery due now, with a fresh retry window (it starts at the next attempt). */
+export async function makeDue(db: Executor, subId: string, configId: string, deliveryId: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
   return db.updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: now, give_up_at: giveUpAt, updated_at: now })
+    .set({ status: 'pending', next_attempt_at: now, give_up_at: null, updated_at: now })
     .where('sub_id', '=', subId).where('config_id', '=', configId).where('delivery_id', '=', deliveryId)
     .where('status', 'in', ['pending', 'failed'])
     .returning(DELIVERY_COLUMNS).executeTakeFirst()

@@ -6,7 +6,6 @@ import { findConfig } from './configs.repo.js'
 import type { DeliveryView, ListDeliveriesQuery } from './configs.schemas.js'
 import * as repo from './deliveries.repo.js'
 import { PING_EVENT } from './event-catalogue.js'
-import { RETRY_WINDOW_MS } from './retry.js'
 import { WEBHOOK_ERRORS } from './webhooks.errors.js'
 import type { WebhookVariant } from './webhooks.module.js'
 import type { WebhookConfigRow, WebhookDeliveryRow } from './webhooks.tables.js'
@@ -54,7 +53,7 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
       return rows.map(deliveryView)
     },
 
-    /** A failed (or still pending) delivery becomes due now, with a fresh 72-hour retry window. */
+    /** A failed (or still pending) delivery becomes due now, with a fresh 72-hour retry window from its next attempt. */
     async retry(subId: string, variant: WebhookVariant, configId: string, deliveryId: string): Promise<DeliveryView> {
       const config = await configOf(subId, variant, configId)
       const found = await repo.findDelivery(db, subId, configId, deliveryId)
@@ -62,7 +61,7 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
       if (found.status === 'delivered') throw new AppError(WEBHOOK_ERRORS.WEBHOOK_DELIVERY_DELIVERED)
       if (config.status !== 'active') throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_INACTIVE)
       const now = clock.now()
-      const row = await repo.makeDue(db, subId, configId, deliveryId, now, new Date(now.getTime() + RETRY_WINDOW_MS))
+      const row = await repo.makeDue(db, subId, configId, deliveryId, now)
       // Delivered between the read and the update: nothing left to retry.
       if (!row) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_DELIVERY_DELIVERED)
       return deliveryView(row)
@@ -92,7 +91,7 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
       const now = clock.now()
       const row = {
         delivery_id: ids('dlv_'), sub_id: subId, config_id: configId, event_id: ids('evt_'), event_name: PING_EVENT, package_id: null, sequence: null,
-        occurred_at: now, status: 'pending' as const, attempts: 0, next_attempt_at: now, give_up_at: new Date(now.getTime() + RETRY_WINDOW_MS),
+        occurred_at: now, status: 'pending' as const, attempts: 0, next_attempt_at: now, give_up_at: null,
         created_at: now, updated_at: now,
       }
       await repo.insertDelivery(db, row)

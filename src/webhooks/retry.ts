@@ -5,7 +5,7 @@
  * Exponential backoff with full jitter (the delay is uniform in [0, ceiling], AWS Architecture
  * Blog, "Exponential Backoff And Jitter"), so a receiver coming back after an outage is not hit by
  * every sender's retries at the same instant. Retries continue until at least RETRY_WINDOW_MS after
- * the delivery was created (longer than Stripe's 3 days with no fixed attempt count: a jittered
+ * the delivery's first attempt (longer than Stripe's 3 days with no fixed attempt count: a jittered
  * schedule guarantees a duration, not a number of tries).
  */
 export const RETRY_WINDOW_MS = 72 * 3600_000

@@ -69,6 +69,7 @@ export interface ClaimedDelivery {
   sequence: number | null
   occurred_at: Date
   attempts: number
+  /** Set by the claim that makes the first attempt (or the first after a manual retry). */
   give_up_at: Date
   /** Set when the previous holder's lease ran out: that worker stopped mid-attempt. */
   prev_locked_until: Date | null
@@ -95,9 +96,12 @@ export interface ClaimedDelivery {
  * The lease covers a send and an OAuth2 token fetch, each bounded by the configuration's timeOut,
  * plus a margin; past it a crashed worker's delivery is due again. The claim changes no indexed
  * column (updated_at included), so PostgreSQL can update the row in place (HOT).
+ *
+ * The retry window starts here, at the first attempt, not when the delivery was created: one held
+ * behind an earlier delivery of its package has had no attempt to spend its window on.
  */
-export async function claimDue(db: Executor, opts: { now: Date; limit: number; workerId: string; leaseMarginSeconds: number }): Promise<ClaimedDelivery[]> {
-  const { now, limit, workerId, leaseMarginSeconds } = opts
+export async function claimDue(db: Executor, opts: { now: Date; limit: number; workerId: string; leaseMarginSeconds: number; windowEnd: Date }): Promise<ClaimedDelivery[]> {
+  const { now, limit, workerId, leaseMarginSeconds, windowEnd } = opts
   const { rows } = await sql<ClaimedDelivery>`
     with due as (
       select d.delivery_id, d.locked_until as prev_locked_until, c.timeout_seconds
@@ -116,7 +120,7 @@ export async function claimDue(db: Executor, opts: { now: Date; limit: number; w
     ), claimed as (
       update webhook_deliveries d
       set locked_until = ${now}::timestamptz + make_interval(secs => due.timeout_seconds * 2 + ${leaseMarginSeconds}),
-          locked_by = ${workerId}, attempts = d.attempts + 1
+          locked_by = ${workerId}, attempts = d.attempts + 1, give_up_at = coalesce(d.give_up_at, ${windowEnd}::timestamptz)
       from due
       where d.delivery_id = due.delivery_id
       returning d.delivery_id, d.sub_id, d.config_id, d.event_id, d.event_name, d.package_id, d.sequence, d.occurred_at,

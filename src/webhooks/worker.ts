@@ -82,7 +82,9 @@ export function createWorker(deps: WorkerDeps) {
           rows.push({
             delivery_id: ids('dlv_'), sub_id: e.sub_id, config_id: c.config_id, event_id: e.event_id, event_name: e.event_name,
             package_id: e.package_id, sequence: e.sequence, occurred_at: e.occurred_at, status: 'pending', attempts: 0,
-            next_attempt_at: now, give_up_at: new Date(now.getTime() + RETRY_WINDOW_MS), created_at: now, updated_at: now,
+            // The retry window starts at the first attempt (the claim sets give_up_at): held behind an
+            // earlier event of its package, this one may wait long before that.
+            next_attempt_at: now, give_up_at: null, created_at: now, updated_at: now,
           })
         }
       }
@@ -111,7 +113,8 @@ export function createWorker(deps: WorkerDeps) {
   }
 
   function claim(limit: number): Promise<repo.ClaimedDelivery[]> {
-    return repo.claimDue(db, { now: clock.now(), limit, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS })
+    const now = clock.now()
+    return repo.claimDue(db, { now, limit, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS, windowEnd: new Date(now.getTime() + RETRY_WINDOW_MS) })
   }
 
   async function attempt(d: repo.ClaimedDelivery): Promise<Completion> {
