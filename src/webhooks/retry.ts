@@ -68,3 +68,27 @@ export function planRetry(input: { attempt: number; now: Date; giveUpAt: Date; r
 export function failingTooLong(failingSince: Date, now: Date): boolean {
   return now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS
 }
+
+/** A batch of attempts to one configuration, as its failure streak sees them. */
+export interface BatchStreak {
+  /** A 2xx among them: the streak so far ends. */
+  succeeded: boolean
+  /** The failures not before the last success (all of them, without one): they start or continue a streak. */
+  firstFailureAt: Date | null
+  lastFailureAt: Date | null
+}
+
+/**
+ * What a batch says about a receiver: a success ends the streak, and only the failures from the
+ * last success on count (answers sent together may come back in any order), so a receiver that
+ * fails half the time is never "failing continuously".
+ */
+export function batchStreak(successes: Date[], failures: Date[]): BatchStreak {
+  const lastSuccess = successes.length > 0 ? Math.max(...successes.map((d) => d.getTime())) : -Infinity
+  const counted = failures.map((d) => d.getTime()).filter((t) => t >= lastSuccess)
+  return {
+    succeeded: successes.length > 0,
+    firstFailureAt: counted.length > 0 ? new Date(Math.min(...counted)) : null,
+    lastFailureAt: counted.length > 0 ? new Date(Math.max(...counted)) : null,
+  }
+}

@@ -165,21 +165,65 @@ export async function recordOutcomes(trx: Executor, workerId: string, now: Date,
     where d.delivery_id = v.delivery_id and d.locked_by = ${workerId} and d.status = 'pending'`.execute(trx)
 }
 
-/** A success ends a configuration's failure streak; a no-op (and no row lock) when there was none. */
-export async function clearFailing(trx: Executor, configIds: string[]): Promise<void> {
+/**
+ * Locks, in one order, the configurations whose failure streak this transaction may write: those
+ * with a failure in the batch and those with a streak to end. Every writer locks a configuration
+ * before its deliveries (the service in its update and delete, the worker here), and in id order,
+ * so two of them never wait on each other in a circle.
+ */
+export async function lockStreaks(trx: Executor, configIds: string[], failing: string[]): Promise<void> {
   if (configIds.length === 0) return
-  await trx.updateTable('webhook_configs').set({ failing_since: null }).where('config_id', 'in', configIds).where('failing_since', 'is not', null).execute()
+  await sql`
+    select config_id from webhook_configs
+    where config_id = any(${configIds}::text[]) and (config_id = any(${failing}::text[]) or failing_since is not null)
+    order by config_id
+    for no key update`.execute(trx)
 }
 
-/** Starts (or continues) failure streaks; returns when each streak began. */
-export async function markFailing(trx: Executor, failures: Array<{ configId: string; at: Date }>): Promise<Array<{ config_id: string; failing_since: Date }>> {
-  if (failures.length === 0) return []
-  const { rows } = await sql<{ config_id: string; failing_since: Date }>`
-    update webhook_configs c set failing_since = coalesce(c.failing_since, v.at)
-    from jsonb_to_recordset(${JSON.stringify(failures.map((f) => ({ config_id: f.configId, at: f.at })))}::jsonb) as v(config_id text, at timestamptz)
-    where c.config_id = v.config_id and c.deleted_at is null
+/** What one batch of attempts says about a configuration's receiver. */
+export interface StreakUpdate {
+  configId: string
+  /** A 2xx in this batch: the streak so far ends. */
+  succeeded: boolean
+  /** The first and the last failure not before the batch's last success: null when there is none. */
+  firstFailureAt: Date | null
+  lastFailureAt: Date | null
+  /** A streak whose last failure is older than this is over: the next failure starts a new one. */
+  staleBefore: Date
+}
+
+/**
+ * Ends, starts and continues failure streaks in one statement; returns each configuration's
+ * streak start (null: none). A configuration with no streak and only successes is not written
+ * (and not locked): the common case costs nothing.
+ */
+export async function updateStreaks(trx: Executor, updates: StreakUpdate[]): Promise<Array<{ config_id: string; failing_since: Date | null }>> {
+  if (updates.length === 0) return []
+  const values = updates.map((u) => ({ config_id: u.configId, succeeded: u.succeeded, first_failure_at: u.firstFailureAt, last_failure_at: u.lastFailureAt, stale_before: u.staleBefore }))
+  const { rows } = await sql<{ config_id: string; failing_since: Date | null }>`
+    update webhook_configs c
+    set failing_since = case
+          when v.succeeded then v.first_failure_at
+          when c.failing_since is null or c.last_failure_at is null or c.last_failure_at < v.stale_before then v.first_failure_at
+          else c.failing_since end,
+        last_failure_at = case when v.succeeded then v.last_failure_at else greatest(c.last_failure_at, v.last_failure_at) end
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+      as v(config_id text, succeeded boolean, first_failure_at timestamptz, last_failure_at timestamptz, stale_before timestamptz)
+    where c.config_id = v.config_id and c.deleted_at is null and (v.first_failure_at is not null or c.failing_since is not null)
     returning c.config_id, c.failing_since`.execute(trx)
   return rows
+}
+
+/**
+ * Ends the streaks of configurations left with no pending delivery (the last one gave up, failed
+ * or was closed): nothing is being retried, so a failure days later is not "continuous" failure.
+ */
+export async function endIdleStreaks(trx: Executor, configIds: string[]): Promise<void> {
+  if (configIds.length === 0) return
+  await sql`
+    update webhook_configs c set failing_since = null, last_failure_at = null
+    where c.config_id = any(${configIds}::text[]) and c.failing_since is not null
+      and not exists (select 1 from webhook_deliveries d where d.config_id = c.config_id and d.status = 'pending')`.execute(trx)
 }
 
 /** Sets configurations in-active on the receiver's behalf, and fails their idle pending deliveries. */

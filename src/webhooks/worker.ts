@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { attemptDelivery, type AttemptDeps, type AttemptResult } from './deliver.js'
 import type { ScheduledJobs } from './jobs.js'
-import { failingTooLong, planRetry, RETRY_WINDOW_MS } from './retry.js'
+import { batchStreak, failingTooLong, planRetry, RETRY_WINDOW_MS } from './retry.js'
 import type { WebhookAttemptTable, WebhookDeliveryTable } from './webhooks.tables.js'
 import * as repo from './worker.repo.js'
 
@@ -142,9 +142,9 @@ export function createWorker(deps: WorkerDeps) {
     const now = clock.now()
     const attempts: Insertable<WebhookAttemptTable>[] = []
     const outcomes: repo.DeliveryOutcome[] = []
-    const succeeded = new Set<string>()
-    const failingAt = new Map<string, Date>()
+    const answers = new Map<string, { successes: Date[]; failures: Date[] }>()
     const gone = new Set<string>()
+    const gaveUp = new Set<string>()
     for (const { claimed: d, result: r } of items) {
       const row = { delivery_id: d.delivery_id, sub_id: d.sub_id, config_id: d.config_id }
       if (d.prev_locked_until) {
@@ -157,20 +157,30 @@ export function createWorker(deps: WorkerDeps) {
         ...row, attempt_id: ids('att_'), attempt_no: d.attempts, started_at: r.startedAt, latency_ms: r.latencyMs, status_code: r.statusCode,
         succeeded: r.succeeded, error_class: r.errorClass, error: r.error, response_body: r.responseBody,
       })
-      outcomes.push(outcomeOf(d, r, now))
-      if (r.succeeded) succeeded.add(d.config_id)
-      else if (!failingAt.has(d.config_id) || failingAt.get(d.config_id)! > r.startedAt) failingAt.set(d.config_id, r.startedAt)
+      const outcome = outcomeOf(d, r, now)
+      outcomes.push(outcome)
+      const a = answers.get(d.config_id) ?? { successes: [], failures: [] }
+      answers.set(d.config_id, a)
+      ;(r.succeeded ? a.successes : a.failures).push(r.startedAt)
       if (r.gone) gone.add(d.config_id)
+      else if (outcome.status === 'failed') gaveUp.add(d.config_id)
     }
+    const streaks: repo.StreakUpdate[] = [...answers].map(([configId, a]) => {
+      const s = batchStreak(a.successes, a.failures)
+      return { configId, ...s, staleBefore: new Date((s.firstFailureAt ?? now).getTime() - RETRY_WINDOW_MS) }
+    })
     await inTransaction(db, async (trx) => {
+      await repo.lockStreaks(trx, [...answers.keys()], streaks.filter((s) => s.firstFailureAt).map((s) => s.configId))
       await repo.insertAttempts(trx, attempts)
       await repo.recordOutcomes(trx, workerId, now, outcomes)
-      await repo.clearFailing(trx, [...succeeded].filter((c) => !failingAt.has(c)))
-      const streaks = await repo.markFailing(trx, [...failingAt].map(([configId, at]) => ({ configId, at })))
-      await repo.disableConfigs(trx, [
+      const failing = await repo.updateStreaks(trx, streaks)
+      const disables = [
         ...[...gone].map((configId) => ({ configId, reason: 'gone' as const })),
-        ...streaks.filter((s) => !gone.has(s.config_id) && failingTooLong(s.failing_since, now)).map((s) => ({ configId: s.config_id, reason: 'failing' as const })),
-      ], now)
+        ...failing.filter((s) => !gone.has(s.config_id) && s.failing_since && failingTooLong(s.failing_since, now)).map((s) => ({ configId: s.config_id, reason: 'failing' as const })),
+      ]
+      await repo.disableConfigs(trx, disables, now)
+      const disabled = new Set(disables.map((x) => x.configId))
+      await repo.endIdleStreaks(trx, [...gaveUp].filter((c) => !disabled.has(c)))
     })
   }
 

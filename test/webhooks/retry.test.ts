@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  backoffCeiling, BASE_DELAY_MS, DISABLE_AFTER_FAILING_MS, failingTooLong, jitteredDelay, MAX_DELAY_MS, MIN_DELAY_MS, parseRetryAfter, planRetry,
+  backoffCeiling, BASE_DELAY_MS, batchStreak, DISABLE_AFTER_FAILING_MS, failingTooLong, jitteredDelay, MAX_DELAY_MS, MIN_DELAY_MS, parseRetryAfter, planRetry,
   RETRY_AFTER_CAP_MS, RETRY_WINDOW_MS,
 } from '../../src/webhooks/retry.js'
 
@@ -133,5 +133,20 @@ describe('disabling after continuous failure', () => {
   it('disables at exactly 5 days', () => {
     expect(failingTooLong(T0, new Date(T0.getTime() + DISABLE_AFTER_FAILING_MS - 1))).toBe(false)
     expect(failingTooLong(T0, new Date(T0.getTime() + DISABLE_AFTER_FAILING_MS))).toBe(true)
+  })
+})
+
+describe('what a batch of answers says about a failure streak', () => {
+  const at = (s: number) => new Date(T0.getTime() + s * 1000)
+
+  it('failures alone continue the streak from the first of them', () => {
+    expect(batchStreak([], [at(3), at(1), at(2)])).toEqual({ succeeded: false, firstFailureAt: at(1), lastFailureAt: at(3) })
+  })
+
+  it('a success ends it; only failures from the last success on start a new one', () => {
+    expect(batchStreak([at(2)], [at(1)])).toEqual({ succeeded: true, firstFailureAt: null, lastFailureAt: null })
+    expect(batchStreak([at(1), at(3)], [at(2), at(4), at(5)])).toEqual({ succeeded: true, firstFailureAt: at(4), lastFailureAt: at(5) })
+    expect(batchStreak([at(1)], [at(1)])).toEqual({ succeeded: true, firstFailureAt: at(1), lastFailureAt: at(1) })
+    expect(batchStreak([at(1)], [])).toEqual({ succeeded: true, firstFailureAt: null, lastFailureAt: null })
   })
 })
