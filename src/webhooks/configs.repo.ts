@@ -31,8 +31,9 @@ export async function updateConfig(db: Executor, subId: string, configId: string
   await db.updateTable('webhook_configs').set(set).where('sub_id', '=', subId).where('config_id', '=', configId).execute()
 }
 
+/** Soft-deletes, and asks the sweep to catch a delivery a concurrent fan-out or retry adds after the cancel. */
 export async function softDeleteConfig(db: Executor, subId: string, variant: WebhookVariant, configId: string, now: Date): Promise<boolean> {
-  const res = await db.updateTable('webhook_configs').set({ deleted_at: now, updated_at: now, status: 'in-active' })
+  const res = await db.updateTable('webhook_configs').set({ deleted_at: now, updated_at: now, status: 'in-active', sweep_requested_at: now })
     .where('sub_id', '=', subId).where('variant', '=', variant).where('config_id', '=', configId).where('deleted_at', 'is', null)
     .executeTakeFirst()
   return Number(res.numUpdatedRows) > 0

@@ -125,10 +125,14 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
           auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input.auth, current), updated_at: now,
         }
         // Enabling by hand starts afresh: the failure streak and the reason it was disabled are gone.
-        if (input.status === 'active' && current.status !== 'active') Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null })
+        if (input.status === 'active' && current.status !== 'active') Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null, last_failure_at: null })
+        const deactivated = input.status === 'in-active' && current.status === 'active'
+        const dropped = current.events.some((e) => !input.events.includes(e))
+        // A delivery in flight now is left to its worker, and may come back pending: the sweep closes it.
+        if (deactivated || dropped) set.sweep_requested_at = now
         await repo.updateConfig(trx, subId, configId, set)
-        if (input.status === 'in-active' && current.status === 'active') await failIdlePending(trx, subId, configId, now, 'configuration set in-active')
-        else if (current.events.some((e) => !input.events.includes(e))) await failIdlePending(trx, subId, configId, now, 'event no longer subscribed', input.events)
+        if (deactivated) await failIdlePending(trx, subId, configId, now, 'configuration set in-active')
+        else if (dropped) await failIdlePending(trx, subId, configId, now, 'event no longer subscribed', input.events)
         return view(await reread(trx, subId, variant, configId))
       })
     },

@@ -51,22 +51,60 @@ export async function nextSequences(trx: Executor, packageIds: string[]): Promis
   return new Map(rows.map((r) => [r.package_id, r.event_count]))
 }
 
+/** Configurations whose sweep was asked for, oldest request first, after the (time, id) `after`. */
+export async function configsToSweep(db: Executor, limit: number, after?: { at: Date; configId: string }): Promise<Array<{ config_id: string; sweep_requested_at: Date }>> {
+  let q = db.selectFrom('webhook_configs').select(['config_id', 'sweep_requested_at'])
+    .where('sweep_requested_at', 'is not', null)
+  if (after) q = q.where((eb) => eb.or([eb('sweep_requested_at', '>', after.at), eb.and([eb('sweep_requested_at', '=', after.at), eb('config_id', '>', after.configId)])]))
+  const rows = await q.orderBy('sweep_requested_at').orderBy('config_id').limit(limit).execute()
+  return rows as Array<{ config_id: string; sweep_requested_at: Date }>
+}
+
 /**
- * Pending deliveries the claim will never pick, because their configuration was deleted or set
- * in-active, or no longer subscribes to the event, while they were in flight: closed here.
+ * Closes up to `limit` pending deliveries of these configurations that the claim will never pick,
+ * because the configuration was deleted, set in-active, or no longer subscribes to the event; one
+ * being sent now is left to its worker (it is closed at a later sweep). Driven by the
+ * configurations that asked for it, each read through its pending deliveries' index: the cost
+ * follows what changed, not how many deliveries are pending everywhere.
  */
-export async function sweepUnsendable(db: Executor, now: Date): Promise<void> {
-  await sql`
+export async function closeUnsendable(db: Executor, configIds: string[], now: Date, limit: number): Promise<number> {
+  if (configIds.length === 0) return 0
+  const res = await sql`
+    with doomed as (
+      select d.delivery_id, c.deleted_at is not null as deleted,
+             case when c.deleted_at is not null then 'configuration deleted'
+                  when c.status <> 'active' then 'configuration in-active'
+                  else 'event no longer subscribed' end as why
+      from webhook_configs c
+      join webhook_deliveries d on d.config_id = c.config_id and d.status = 'pending'
+      where c.config_id = any(${configIds}::text[])
+        and (d.locked_until is null or d.locked_until <= ${now}::timestamptz)
+        and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events))))
+      limit ${limit}
+      for update of d skip locked
+    )
     update webhook_deliveries d
-    set status = case when c.deleted_at is not null then 'cancelled' else 'failed' end,
-        last_error = case when c.deleted_at is not null then 'configuration deleted'
-                          when c.status <> 'active' then 'configuration in-active'
-                          else 'event no longer subscribed' end,
+    set status = case when doomed.deleted then 'cancelled' else 'failed' end, last_error = doomed.why,
         locked_until = null, locked_by = null, updated_at = ${now}::timestamptz
-    from webhook_configs c
-    where c.config_id = d.config_id and d.status = 'pending'
-      and (d.locked_until is null or d.locked_until <= ${now}::timestamptz)
-      and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events))))`.execute(db)
+    from doomed
+    where d.delivery_id = doomed.delivery_id`.execute(db)
+  return Number(res.numAffectedRows ?? 0)
+}
+
+/**
+ * Ends the sweep of configurations asked for before `settledBefore` that hold no unsendable pending
+ * delivery any more. The wait lets a fan-out or a manual retry that read the configuration before
+ * its change commit its delivery first; a request made since (a newer time) keeps the flag.
+ */
+export async function endSweeps(db: Executor, configIds: string[], settledBefore: Date): Promise<void> {
+  if (configIds.length === 0) return
+  await sql`
+    update webhook_configs c set sweep_requested_at = null
+    where c.config_id = any(${configIds}::text[]) and c.sweep_requested_at <= ${settledBefore}::timestamptz
+      and not exists (
+        select 1 from webhook_deliveries d
+        where d.config_id = c.config_id and d.status = 'pending'
+          and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events)))))`.execute(db)
 }
 
 /**

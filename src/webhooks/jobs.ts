@@ -1,9 +1,11 @@
+import { performance } from 'node:perf_hooks'
 import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { enqueueEvents } from './outbox.js'
 import * as repo from './jobs.repo.js'
+import { endIdleStreaks } from './worker.repo.js'
 
 export interface JobsDeps {
   db: Db
@@ -12,15 +14,38 @@ export interface JobsDeps {
   lockerReminderHours: number
   lockerExpiryDays: number
   retentionDays: number
+  /** Deliveries deleted per purge transaction; default PURGE_BATCH. */
+  purgeBatch?: number
+  /** Wall time one purge run may take before it yields to the next; default PURGE_BUDGET_MS. */
+  purgeBudgetMs?: number
 }
 
 const LOCKER_BATCH = 200
-const PURGE_BATCH = 5_000
-const PURGE_EVERY_MS = 3600_000
+const SWEEP_CONFIGS = 100
+const SWEEP_BATCH = 5_000
+/**
+ * A configuration's sweep ends this long after it was asked for, at the earliest: a fan-out or a
+ * manual retry that read the configuration before the change may still commit a delivery to it.
+ */
+export const SWEEP_SETTLE_MS = 5 * 60_000
+/**
+ * Short transactions (each a fraction of a second on PostgreSQL), so the purge holds few locks and
+ * leaves vacuum free to work; as many as fit in the budget, until nothing old is left. At 2,000 per
+ * batch the purge deletes tens of thousands of deliveries a second, far beyond the 1,000 a second a
+ * busy deployment creates.
+ */
+export const PURGE_BATCH = 2_000
+export const PURGE_BUDGET_MS = 20_000
+export const PURGE_EVERY_MS = 60_000
 
 export interface ScheduledJobs {
-  /** Runs every job that is due; returns the number of locker events written. */
+  /** The locker jobs and the sweep of unsendable deliveries; returns the number of locker events written. */
   run(): Promise<number>
+  /**
+   * The retention purge, when due: batches until nothing is left, the budget is spent or `signal`
+   * aborts; returns the number of deliveries deleted. Long-running: the worker loop does not wait for it.
+   */
+  purge(signal?: AbortSignal): Promise<number>
 }
 
 /**
@@ -31,6 +56,8 @@ export interface ScheduledJobs {
  */
 export function createJobs(deps: JobsDeps): ScheduledJobs {
   const { db, clock, ids } = deps
+  const purgeBatch = deps.purgeBatch ?? PURGE_BATCH
+  const purgeBudgetMs = deps.purgeBudgetMs ?? PURGE_BUDGET_MS
   let nextPurgeAt = 0
 
   /** One locker event per package stay: PickupReminder after N hours, Expired after N days. */
@@ -57,28 +84,61 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
     }
   }
 
+  /**
+   * Closes the pending deliveries the claim will never pick, configuration by configuration, for
+   * the configurations that asked for it (deleted, set in-active or disabled, events dropped while
+   * a delivery was in flight). Each statement stands alone: nothing here holds locks for long.
+   */
+  async function sweep(): Promise<void> {
+    const now = clock.now()
+    let after: { at: Date; configId: string } | undefined
+    for (;;) {
+      const page = await repo.configsToSweep(db, SWEEP_CONFIGS, after)
+      if (page.length === 0) return
+      const configIds = page.map((c) => c.config_id)
+      let closed: number
+      do closed = await repo.closeUnsendable(db, configIds, now, SWEEP_BATCH)
+      while (closed === SWEEP_BATCH)
+      await repo.endSweeps(db, configIds, new Date(now.getTime() - SWEEP_SETTLE_MS))
+      // Nothing left to retry: a failure days from now starts a new streak.
+      await endIdleStreaks(db, configIds)
+      if (page.length < SWEEP_CONFIGS) return
+      const last = page.at(-1)!
+      after = { at: last.sweep_requested_at, configId: last.config_id }
+    }
+  }
+
+  /** Deliveries (and their attempts) untouched for retentionDays, then the deleted configurations they leave empty. */
+  async function purgeOld(signal?: AbortSignal): Promise<number> {
+    const cutoff = new Date(clock.now().getTime() - deps.retentionDays * 24 * 3600_000)
+    const deadline = performance.now() + purgeBudgetMs
+    let deleted = 0
+    for (;;) {
+      // The lock is per batch: one process purges at a time, and another takes over between batches when this one stops.
+      const n = await inTransaction(db, async (trx) => ((await repo.tryJobLock(trx, 'purge')) ? repo.purgeDeliveries(trx, cutoff, purgeBatch) : -1))
+      if (n < 0) return deleted
+      deleted += n
+      if (n < purgeBatch) break
+      if (performance.now() >= deadline || signal?.aborted) return deleted
+    }
+    await inTransaction(db, async (trx) => {
+      if (await repo.tryJobLock(trx, 'purge')) await repo.purgeDeletedConfigs(trx, cutoff)
+    })
+    return deleted
+  }
+
   return {
     async run() {
       let written = await lockerPass('PickupReminder', deps.lockerReminderHours * 3600_000)
       written += await lockerPass('Expired', deps.lockerExpiryDays * 24 * 3600_000)
-      await repo.sweepUnsendable(db, clock.now())
-      if (clock.now().getTime() >= nextPurgeAt) {
-        // Only one process purges at a time; the others skip until their next hour.
-        await inTransaction(db, async (trx) => {
-          if (await repo.tryJobLock(trx, 'purge')) await purgeWith(trx)
-        })
-        nextPurgeAt = clock.now().getTime() + PURGE_EVERY_MS
-      }
+      await sweep()
       return written
     },
-  }
 
-  /** Deliveries (and their attempts) untouched for retentionDays; at most 20 batches an hour keeps each run short. */
-  async function purgeWith(trx: Parameters<typeof repo.purgeDeliveries>[0]): Promise<void> {
-    const cutoff = new Date(clock.now().getTime() - deps.retentionDays * 24 * 3600_000)
-    for (let i = 0; i < 20; i++) {
-      if ((await repo.purgeDeliveries(trx, cutoff, PURGE_BATCH)) < PURGE_BATCH) break
-    }
-    await repo.purgeDeletedConfigs(trx, cutoff)
+    async purge(signal) {
+      if (clock.now().getTime() < nextPurgeAt) return 0
+      nextPurgeAt = clock.now().getTime() + PURGE_EVERY_MS
+      return purgeOld(signal)
+    },
   }
 }

@@ -231,7 +231,8 @@ export async function disableConfigs(trx: Executor, disables: Array<{ configId: 
   for (const reason of ['gone', 'failing'] as const) {
     const ids = disables.filter((d) => d.reason === reason).map((d) => d.configId)
     if (ids.length === 0) continue
-    await trx.updateTable('webhook_configs').set({ status: 'in-active', disabled_reason: reason, disabled_at: now, updated_at: now })
+    // Deliveries in flight elsewhere come back pending after this: the sweep closes them.
+    await trx.updateTable('webhook_configs').set({ status: 'in-active', disabled_reason: reason, disabled_at: now, updated_at: now, sweep_requested_at: now })
       .where('config_id', 'in', ids).where('status', '=', 'active').execute()
     const why = reason === 'gone' ? 'configuration disabled: the receiver answered 410 Gone' : 'configuration disabled: every attempt failed for 5 days'
     await trx.updateTable('webhook_deliveries').set({ status: 'failed', last_error: why, updated_at: now })

@@ -203,6 +203,7 @@ export function createWorker(deps: WorkerDeps) {
      */
     async runOnce(): Promise<WorkerStep> {
       const step: WorkerStep = { emitted: await deps.jobs.run(), fannedOut: 0, attempted: 0, delivered: 0, failed: 0 }
+      await deps.jobs.purge()
       step.fannedOut = await fanOutAll()
       for (let round = 0; round < 10_000; round++) {
         const claimed = await claim(deps.batchSize)
@@ -223,6 +224,9 @@ export function createWorker(deps: WorkerDeps) {
       const queue: Completion[] = []
       let flushing: Promise<void> | undefined
       let nextJobsAt = 0
+      // The purge may run for many seconds: beside the loop, never in its way, one run at a time.
+      const purgeStop = new AbortController()
+      let purging: Promise<unknown> | undefined
 
       const sleep = (ms: number) => new Promise<void>((resolve) => {
         const done = () => {
@@ -261,6 +265,9 @@ export function createWorker(deps: WorkerDeps) {
             if (clock.now().getTime() >= nextJobsAt) {
               nextJobsAt = clock.now().getTime() + JOBS_EVERY_MS
               await deps.jobs.run().catch((err: unknown) => log.error({ err }, 'webhook scheduled jobs failed'))
+              purging ??= deps.jobs.purge(purgeStop.signal)
+                .catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'))
+                .finally(() => (purging = undefined))
             }
             await fanOutAll()
             const room = Math.min(deps.batchSize, deps.concurrency - inflight.size)
@@ -282,7 +289,8 @@ export function createWorker(deps: WorkerDeps) {
             await sleep(1000)
           }
         }
-        await Promise.allSettled([...inflight])
+        purgeStop.abort()
+        await Promise.allSettled([...inflight, purging])
         while (flushing || queue.length > 0) await flush()
       })()
 
