@@ -12,6 +12,8 @@ export interface Figure {
   non2xx: number
   ceiling?: number
   note?: string
+  /** "ok — ≥ 4000 req/s" or "MISS — …": the target for this figure, checked. */
+  target?: string
 }
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
@@ -103,6 +105,7 @@ export function printTable(figures: Figure[]): void {
     'p99 ms': f.p99,
     'ratio to ceiling': f.ceiling ? (f.reqPerSec / f.ceiling).toFixed(2) : '',
     errors: f.errors + f.non2xx,
+    target: f.target ?? '',
     note: f.note ?? '',
   }))
   console.table(rows)

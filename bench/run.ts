@@ -1,51 +1,96 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { load, printTable, startProcess, type Figure } from './lib.js'
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely'
+import pg from 'pg'
+import { loadJoined } from '../src/packages/packages.read.js'
+import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { receivingTargets, verdict, type Target } from './targets.js'
 
 /**
- * `npm run bench`: starts the service (PostgreSQL when DATABASE_URL is set, else PGlite in a
- * temporary data dir) and a bare Fastify ceiling, each in its own process, then loads both with
- * autocannon from this process. Every figure is printed beside the ceiling of the same run.
+ * `npm run bench`: every load scenario of the service, each figure beside its ceiling measured in
+ * the same run, and beside the target its issue names.
+ *
+ *   1. HTTP (this file): a bare Fastify route (the HTTP ceiling) and the service, each in its own
+ *      process, loaded by autocannon from this one: token issuance, the auth hook, add, get, get by
+ *      tracking number, update, decode. The record read is also run as SQL straight through `pg`
+ *      (the database ceiling).
+ *   2. bench/decode.bench.ts (in-process decode), bench/decode-image.bench.ts (label photos),
+ *      bench/webhooks.bench.ts (delivery throughput and latency), and on PostgreSQL
+ *      bench/search.bench.ts (search at 100k and 1M packages; BENCH_SEARCH=0 skips it, it seeds
+ *      1.1M packages).
+ *
+ * With DATABASE_URL (an admin URL of a PostgreSQL server) each part runs on a database of its own,
+ * created and dropped here; without it, on PGlite in a temporary directory.
  */
+const admin = process.env.DATABASE_URL
+const engine = admin ? 'postgres' : 'pglite'
+const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-'))
 const clientId = 'bench-client-0001'
 const clientSecret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const servicePort = 18080 + Math.floor(Math.random() * 1000)
 
-const ceiling = await startProcess(['--import', 'tsx', 'bench/ceiling.ts'], {})
+/** A fresh database on the admin URL's server, dropped by the returned function. */
+async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(admin!)
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  await client.query(`drop database if exists "${name}" with (force)`)
+  await client.query(`create database "${name}"`)
+  await client.end()
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin })
+      await c.connect()
+      await c.query(`drop database if exists "${name}" with (force)`)
+      await c.end()
+    },
+  }
+}
+
+const db = admin ? await freshDatabase(`mailroom_bench_${process.pid}`) : undefined
+const ceiling = await startProcess(['--import', 'tsx', 'bench/ceiling.ts'], { PORT: '0' })
 const service = await startProcess(['bin/mailroom.js', 'serve'], {
   MAILROOM_FROM_SOURCE: '1',
   PORT: String(servicePort),
   MAILROOM_DATA_DIR: dataDir,
   MAILROOM_ENV: 'development',
+  MAILROOM_SECRET: SECRET,
   MAILROOM_DEMO: 'false',
   LOG_LEVEL: 'warn',
   MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`,
   // The token scenario is many successful logins from one address: keep failures the only thing limited.
   TOKEN_FAILURE_LIMIT: '1000000',
+  ...(db ? { DATABASE_URL: db.url } : {}),
 }, (p) => `http://127.0.0.1:${p}/readyz`, servicePort)
 
 const base = `http://127.0.0.1:${servicePort}`
 const basicAuth = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
 const figures: Figure[] = []
+const targets = receivingTargets(engine)
+const measure = async (key: keyof ReturnType<typeof receivingTargets> | undefined, name: string, opts: Parameters<typeof load>[1], ceil?: number) => {
+  const f: Figure = { ...(await load(name, opts)), ...(ceil ? { ceiling: ceil } : {}) }
+  f.target = verdict(f, key ? (targets[key] as Target) : undefined)
+  figures.push(f)
+  return f
+}
 try {
   const { access_token: token } = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basicAuth } })).json()) as { access_token: string }
   const bearer = { authorization: `Bearer ${token}` }
-  const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite'
+  const { subId } = (await (await fetch(`${base}/api/v1/session`, { headers: bearer })).json()) as { subId: string }
   console.log(`mailroom bench: engine=${engine}, ${process.env.BENCH_SECONDS ?? 8} s per scenario, 50 connections`)
 
-  const ceil = await load('ceiling: bare Fastify GET', { url: `http://127.0.0.1:${ceiling.port}/` })
-  figures.push(ceil)
-  const scenarios: Array<[string, Parameters<typeof load>[1]]> = [
-    ['token issuance (POST /auth/api/v1/token)', { url: `${base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } }],
-    ['authenticated GET /api/v1/session', { url: `${base}/api/v1/session`, headers: bearer }],
-  ]
-  for (const [name, opts] of scenarios) figures.push({ ...(await load(name, opts)), ceiling: ceil.reqPerSec })
+  const ceil = await measure(undefined, 'ceiling: bare Fastify GET', { url: `http://127.0.0.1:${ceiling.port}/` })
+  await measure('token', 'token issuance (POST /auth/api/v1/token)', { url: `${base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } }, ceil.reqPerSec)
+  await measure('session', 'authenticated GET /api/v1/session', { url: `${base}/api/v1/session`, headers: bearer }, ceil.reqPerSec)
 
   // Receiving: a package to read, then the write paths with unique numbers per request.
   const json = { ...bearer, 'content-type': 'application/json' }
-  const post = async (path: string, body: unknown) => (await fetch(`${base}${path}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>
+  const post = async (p: string, body: unknown) => (await fetch(`${base}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>
   const { locationId } = await post('/api/v1/locations', { name: 'Bench', address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' }, timezone: 'America/New_York' })
   const { inboundSiteId } = await post('/api/v1/inboundsites', { type: 'site', name: 'Bench HQ', locationId, primary: true })
   const { contactId } = await post('/api/v1/contacts', { contactType: 'RECEIVER', name: 'Bench Receiver', email: 'bench@example.com' })
@@ -55,24 +100,69 @@ try {
   for (let i = 0; i < 200; i++) pool.push((await post('/api/v1/packages', { package: { trackingNumber: `POOL${process.pid}X${i}` }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })).packageId!)
   let n = 0
   const unique = () => `BENCH${process.pid}${(++n).toString(36).toUpperCase().padStart(8, '0')}`
-  const receiving: Array<[string, Parameters<typeof load>[1]]> = [
-    ['add package (POST /api/v1/packages)', {
-      url: `${base}/api/v1/packages`, method: 'POST', headers: json,
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } }) }),
-    }],
-    ['get package DETAILED', { url: `${base}/api/v1/packages/${packageId}?type=DETAILED`, headers: bearer }],
-    ['get by tracking number', { url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`, headers: bearer }],
-    ['update with an activity (PUT)', {
-      url: `${base}/api/v1/packages/${packageId}`, method: 'PUT', headers: json,
-      setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[n % pool.length]}`, body: JSON.stringify({ package: { comment: unique() }, lastActivity: { status: 'READY_FOR_PICKUP' } }) }),
-    }],
-    ['decode a 1D scan (GET decode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer }],
-  ]
-  for (const [name, opts] of receiving) figures.push({ ...(await load(name, opts)), ceiling: ceil.reqPerSec })
+  await measure('add', 'add package (POST /api/v1/packages)', {
+    url: `${base}/api/v1/packages`, method: 'POST', headers: json,
+    setupRequest: (req) => ({ ...req, body: JSON.stringify({ package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } }) }),
+  }, ceil.reqPerSec)
+  const get = await measure('get', 'get package DETAILED', { url: `${base}/api/v1/packages/${packageId}?type=DETAILED`, headers: bearer }, ceil.reqPerSec)
+  await measure('byTracking', 'get by tracking number', { url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`, headers: bearer }, ceil.reqPerSec)
+  await measure('update', 'update with an activity (PUT)', {
+    url: `${base}/api/v1/packages/${packageId}`, method: 'PUT', headers: json,
+    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[n++ % pool.length]}`, body: JSON.stringify({ package: { comment: unique() }, lastActivity: { status: 'READY_FOR_PICKUP' } }) }),
+  }, ceil.reqPerSec)
+  await measure('decode', 'decode a 1D scan (GET decode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer }, ceil.reqPerSec)
+  if (db) figures.push(await recordSqlCeiling(db.url, subId, packageId!, get))
   printTable(figures)
   console.log(JSON.stringify({ engine, figures }))
 } finally {
   await service.stop()
   await ceiling.stop()
   rmSync(dataDir, { recursive: true, force: true })
+  await db?.drop()
+}
+
+/**
+ * The database ceiling of Get DETAILED: the very SQL the service sends for it, run through `pg`
+ * with the service's pool size and nothing else (no HTTP, no auth, no JSON).
+ */
+async function recordSqlCeiling(url: string, subId: string, packageId: string, http: Figure): Promise<Figure> {
+  let captured: CompiledQuery | undefined
+  const kysely = new Kysely<never>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }), log: (e) => { captured = e.query } })
+  await loadJoined(kysely as never, subId, { packageIds: [packageId] })
+  await kysely.destroy()
+  const pool = new pg.Pool({ connectionString: url, max: 20 })
+  const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+  const times: number[] = []
+  const end = performance.now() + seconds * 1000
+  await Promise.all(Array.from({ length: 50 }, async () => {
+    while (performance.now() < end) {
+      const t = performance.now()
+      await pool.query({ name: 'bench_record', text: captured!.sql, values: captured!.parameters as unknown[] })
+      times.push(performance.now() - t)
+    }
+  }))
+  await pool.end()
+  times.sort((x, y) => x - y)
+  const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
+  const reqPerSec = Math.round(times.length / seconds)
+  return { scenario: 'db ceiling: the Get DETAILED SQL through pg', reqPerSec, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: 0, non2xx: 0, note: `HTTP get reached ${(http.reqPerSec / reqPerSec).toFixed(2)} of it` }
+}
+
+// The other scenario groups, each a script of its own (their output streams through).
+const others: Array<[string, string[], Record<string, string>]> = [
+  ['decode in-process', ['--import', 'tsx', 'bench/decode.bench.ts'], {}],
+  ['decode label photos', ['--import', 'tsx', 'bench/decode-image.bench.ts', '20'], {}],
+]
+const webhookDb = admin ? await freshDatabase(`mailroom_bench_wh_${process.pid}`) : undefined
+others.push(['webhook delivery', ['--import', 'tsx', 'bench/webhooks.bench.ts'], webhookDb ? { DATABASE_URL: webhookDb.url } : {}])
+if (admin && process.env.BENCH_SEARCH !== '0') others.push(['search at scale', ['--import', 'tsx', 'bench/search.bench.ts'], { BENCH_PG_URL: admin }])
+else console.log(`\nsearch at scale: skipped (${admin ? 'BENCH_SEARCH=0' : 'needs PostgreSQL: set DATABASE_URL'})`)
+try {
+  for (const [label, args, env] of others) {
+    console.log(`\n== ${label} ==`)
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' })
+    if (r.status !== 0) console.log(`(${label} exited ${r.status})`)
+  }
+} finally {
+  await webhookDb?.drop()
 }
