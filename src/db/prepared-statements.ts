@@ -24,16 +24,21 @@ export function preparedStatementsFor(client: pg.PoolClient, names: StatementNam
 }
 
 export class StatementNames {
-  readonly #names = new Map<string, string>()
+  // Keyed by length, then compared whole: a Map keyed by the text would hash every (new, long)
+  // query string on every call, which cost more than the lookup saves.
+  readonly #byLength = new Map<number, Array<{ text: string; name: string }>>()
+  #count = 0
 
   constructor(private readonly max = 1000, private readonly maxLength = 16_384) {}
 
   nameOf(text: string): string | undefined {
-    const known = this.#names.get(text)
-    if (known !== undefined) return known
-    if (this.#names.size >= this.max || text.length > this.maxLength || !isPlannable(text)) return undefined
+    const same = this.#byLength.get(text.length)
+    if (same !== undefined) for (const e of same) if (e.text === text) return e.name
+    if (this.#count >= this.max || text.length > this.maxLength || !isPlannable(text)) return undefined
     const name = `mr_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`
-    this.#names.set(text, name)
+    if (same === undefined) this.#byLength.set(text.length, [{ text, name }])
+    else same.push({ text, name })
+    this.#count++
     return name
   }
 }
