@@ -18,7 +18,7 @@ export const EnvSchema = Type.Object({
     description: 'whose X-Forwarded-For to believe: false (default), true, a hop count, or comma-separated proxy addresses/CIDRs',
   }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections per process; about 2-4 x the database cores' }),
   MAILROOM_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   MAILROOM_ENV: Type.Union([Type.Literal('development'), Type.Literal('qa'), Type.Literal('sandbox'), Type.Literal('production')], { default: 'development' }),
   MAILROOM_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'master secret, at least 32 characters' })),

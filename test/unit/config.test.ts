@@ -13,7 +13,7 @@ describe('loadConfig', () => {
   it('reads typed values', () => {
     const c = loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://u@h/db', AUTH_REGION: 'ca', AUTH_PREFIX: '/oauth/', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) + ':acme' })
     expect(c.port).toBe(9000)
-    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 20 })
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 10 })
     expect(c.prefixes.auth).toBe('/oauth')
     expect(c.bootstrapClient).toEqual({ clientId: 'client-1234', clientSecret: 's'.repeat(40), subscription: 'acme' })
     expect(issuerOf(c)).toBe('http://localhost:9000/oauth/ca')
