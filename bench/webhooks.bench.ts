@@ -11,9 +11,14 @@
  *   latency:    BENCH_TRICKLE_RATE events/s (default 200) for 5 s; from each event's commit to its
  *               first attempt arriving at the receiver, p50/p95/p99 (target p95 ≤ 1 s)
  *
- * Each worker claims WEBHOOK_WORKER_BATCH (default here 200; PGlite 100) and keeps up to
- * WEBHOOK_WORKER_CONCURRENCY (default here 200; PGlite 50) sends in flight; set them to compare. Use a
- * database of its own (it needs the workers' MAILROOM_SECRET; default a fixed bench secret).
+ * Each worker claims WEBHOOK_WORKER_BATCH and keeps up to WEBHOOK_WORKER_CONCURRENCY sends in
+ * flight: the service's defaults (src/config.ts) unless set, so the figures are those of a deployment
+ * that changed nothing; set them to compare. Use a database of its own (it needs the workers'
+ * MAILROOM_SECRET; default a fixed bench secret).
+ *
+ *   purge:      BENCH_PURGE deliveries (default 20 000; 0 skips it) with two attempts each, finished
+ *               past the retention period, deleted by the retention job; deliveries/s (it must stay
+ *               well above the rate deliveries are created, 1 000/s at the target)
  *
  * Prints one JSON document.
  */
@@ -24,6 +29,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sql } from 'kysely'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
@@ -31,6 +38,7 @@ import { inTransaction } from '../src/db/transaction.js'
 import { systemClock } from '../src/shared/clock.js'
 import { deriveKey } from '../src/shared/crypto.js'
 import { defaultIds } from '../src/shared/ids.js'
+import { createJobs } from '../src/webhooks/jobs.js'
 import { enqueueEvents } from '../src/webhooks/outbox.js'
 import { createWebhooks } from '../src/webhooks/webhooks.module.js'
 
@@ -38,15 +46,15 @@ const ROOT = path.resolve(import.meta.dirname, '..')
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000)
 const TRICKLE_RATE = Number(process.env.BENCH_TRICKLE_RATE ?? 200)
 const TRICKLE_SECONDS = 5
+const PURGE = Number(process.env.BENCH_PURGE ?? 20_000)
 // The workers open the database's token signing keys with it: a database the bench used before needs the same one.
 const SECRET = process.env.MAILROOM_SECRET ?? 'mailroom-webhooks-bench-secret-0123456789'
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-webhooks-'))
 const env: Record<string, string> = {
   MAILROOM_ENV: 'development', MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn',
   MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-  // PGlite shares this process's event loop with both workers and the receiver: the service defaults there.
-  WEBHOOK_WORKER_BATCH: process.env.WEBHOOK_WORKER_BATCH ?? (process.env.DATABASE_URL ? '200' : '100'),
-  WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY ?? (process.env.DATABASE_URL ? '200' : '50'),
+  ...(process.env.WEBHOOK_WORKER_BATCH ? { WEBHOOK_WORKER_BATCH: process.env.WEBHOOK_WORKER_BATCH } : {}),
+  ...(process.env.WEBHOOK_WORKER_CONCURRENCY ? { WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY } : {}),
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 }
 const config = loadConfig(env)
@@ -146,6 +154,28 @@ for (const child of children) {
   await new Promise((r) => child.once('exit', r))
 }
 for (const stop of stops) await stop()
+// Retention purge: old finished deliveries with two attempts each, deleted as the worker's job deletes them.
+let purge: { deliveries: number; seconds: number; deliveriesPerSecond: number } | undefined
+if (PURGE > 0) {
+  const at = new Date(Date.now() - (config.webhooks.retentionDays + 1) * 24 * 3600_000)
+  const configId = cfg.webHookConfigID
+  await sql`
+    insert into webhook_deliveries (delivery_id, sub_id, config_id, event_id, event_name, package_id, sequence, occurred_at, status, attempts,
+                                    next_attempt_at, give_up_at, created_at, updated_at)
+    select 'dlv_purge_' || g, ${subId}, ${configId}, 'evt_purge_' || g, 'Received', 'pkg_purge_' || g, 1, ${at}::timestamptz, 'delivered', 2,
+           ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    from generate_series(1, ${PURGE}::int) g`.execute(db)
+  await sql`
+    insert into webhook_attempts (attempt_id, delivery_id, sub_id, config_id, attempt_no, started_at, succeeded)
+    select 'att_purge_' || g || '_' || n, 'dlv_purge_' || g, ${subId}, ${configId}, n, ${at}::timestamptz, n = 2
+    from generate_series(1, ${PURGE}::int) g cross join generate_series(1, 2) n`.execute(db)
+  const jobs = createJobs({ db, clock: systemClock, ids: defaultIds, lockerReminderHours: 24, lockerExpiryDays: 7, retentionDays: config.webhooks.retentionDays, purgeBudgetMs: 600_000 })
+  const t0 = performance.now()
+  const deleted = await jobs.purge()
+  const seconds = (performance.now() - t0) / 1000
+  purge = { deliveries: deleted, seconds: Number(seconds.toFixed(2)), deliveriesPerSecond: Math.round(deleted / seconds) }
+}
+
 const deliveriesPerSecond = Math.round(EVENTS / throughputSeconds)
 // Duplicates are legitimate only as retries of failed attempts (at least once); show why they failed.
 const failedAttempts = Object.fromEntries((await db.selectFrom('webhook_attempts').select(['error_class', (eb) => eb.fn.countAll<number>().as('n')])
@@ -157,6 +187,7 @@ const result = {
   batch: config.webhooks.batchSize,
   concurrency: config.webhooks.concurrency,
   throughput: { events: EVENTS, drained, writeSeconds: Number(writeSeconds.toFixed(2)), seconds: Number(throughputSeconds.toFixed(2)), deliveriesPerSecond, duplicates, failedAttempts },
+  purge,
   latency: { events: latencies.length, rate: TRICKLE_RATE, p50Ms: pct(50), p95Ms: p95, p99Ms: pct(99), maxMs: latencies.at(-1) },
   targets: { deliveriesPerSecond: 1000, p95Ms: 1000 },
   pass: { throughput: deliveriesPerSecond >= 1000, latency: p95 <= 1000 },
