@@ -12,12 +12,13 @@ const tnValue = (v: string) => v.replace(/\s+/g, '').toUpperCase()
 const reversed = (v: string) => [...v].reverse().join('')
 
 /**
- * Custom-field values: `package_custom_values()` (migration 0007) is every value lowered, one per
- * line, under a trigram index. It narrows the rows with a contains pattern (a superset of every
- * position); `exact` then checks the value, its position and its field on those rows only.
+ * Custom-field values: `package_custom_values()` (migration 0007) is the values as one lowered JSON
+ * array text, under a trigram index. The value, JSON-escaped as it appears there, narrows the rows
+ * with a contains pattern (a superset of every position); `exact` then checks the value, its
+ * position and its field on those rows only.
  */
 function customValueMatch(subId: string, lowered: string, pat: string, fieldName?: string): Expression<SqlBool> {
-  const indexed = sql`package_custom_values(p.custom_fields) like ${likePattern(lowered, 'contains')}`
+  const indexed = sql`package_custom_values(p.custom_fields) like ${likePattern(JSON.stringify(lowered).slice(1, -1), 'contains')}`
   const exact = fieldName === undefined
     ? sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat})`
     : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${fieldName} where lower(cf->>'value') like ${pat})`

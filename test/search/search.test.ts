@@ -16,14 +16,19 @@ beforeAll(async () => {
   a = api(t, me)
   m = await a.mailroom()
   const bob = await a.contact('RECEIVER', 'Bob Marley', { email: 'bob@reggae.example', personalId: 'EMP-778', company: 'Tuff Gong' })
+  const department = (await a.ok('POST', '/api/v1/customfields', { name: 'Department', dataType: 'TEXT' })).customFieldId
+  const project = (await a.ok('POST', '/api/v1/customfields', { name: 'Project', dataType: 'TEXT' })).customFieldId
   const add = async (key: string, pkg: Record<string, unknown>, activity?: Record<string, unknown>) => {
     ids[key] = (await a.ok('POST', '/api/v1/packages', { package: pkg, ...(activity ? { lastActivity: activity } : {}) })).packageId
     t.clock.advance(1000)
   }
-  await add('ups', { trackingNumber: '1Z999AA10123456784', receiver: { contactId: m.receiverId }, carrier: { carrierId: 'UPS' }, comment: 'Leave at desk' }, { status: 'RECEIVED', location: { inboundSiteId: m.shelfId, packageLocation: 'Bin 7' } })
+  await add('ups', {
+    trackingNumber: '1Z999AA10123456784', receiver: { contactId: m.receiverId }, carrier: { carrierId: 'UPS' }, comment: 'Leave at desk',
+    customFields: [{ customFieldId: department, value: 'Finance "North" \\ Ops' }, { customFieldId: project, value: 'Apollo' }],
+  }, { status: 'RECEIVED', location: { inboundSiteId: m.shelfId, packageLocation: 'Bin 7' } })
   await add('fedex', { trackingNumber: '986578788855', receiver: { contactId: bob }, carrier: { carrierId: 'FEDEX' } }, { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.buildingId } })
   await add('usps', { trackingNumber: '9400111899223197428490', receiver: { contactId: m.allId }, comment: '=HYPERLINK("http://evil")' }, { status: 'DELIVERED', location: { inboundSiteId: m.siteId } })
-  await add('locker', { trackingNumber: 'TBA123456789012', receiver: { contactId: bob } }, { status: 'IN_LOCKER', location: { inboundSiteId: m.shelfId, lockerBank: 'North', lockerUnit: '4' } })
+  await add('locker', { trackingNumber: 'TBA123456789012', receiver: { contactId: bob }, customFields: [{ customFieldId: project, value: 'North Star' }] }, { status: 'IN_LOCKER', location: { inboundSiteId: m.shelfId, lockerBank: 'North', lockerUnit: '4' } })
 })
 afterAll(() => t.close())
 
@@ -60,7 +65,45 @@ describe('GET /api/v1/packages', () => {
     expect(await found(`search=packageId:${ids.usps}`)).toEqual(['usps'])
   })
 
+  it('matches a package id exactly by default, and by its beginning or end with searchPosition', async () => {
+    const id = ids.fedex!
+    expect(await found(`search=packageId:${id.toUpperCase()}`)).toEqual(['fedex'])
+    // Not a contains search: part of an id finds nothing, however long.
+    expect(await found(`search=packageId:${id.slice(0, -1)}`)).toEqual([])
+    expect(await found(`search=packageId:${id.slice(4, 20)}`)).toEqual([])
+    expect(await found(`search=packageId:${id.slice(-10).toUpperCase()}&searchPosition=ends`)).toEqual(['fedex'])
+    expect((await found(`search=packageId:${id.slice(0, 4)}&searchPosition=starts`)).sort()).toEqual(['fedex', 'locker', 'ups', 'usps'])
+    expect(await found(`search=packageId:${id.slice(0, -3)}&searchPosition=starts`)).toEqual(['fedex'])
+    expect(await found('search=packageId:pkg_%25&searchPosition=starts')).toEqual([])
+  })
+
+  it('finds by custom-field value, per field, at any position, quotes and backslashes included', async () => {
+    expect(await found('search=customFields.Department:finance')).toEqual(['ups'])
+    expect(await found('search=customFields.department:"NORTH" \\ o')).toEqual(['ups'])
+    expect(await found('search=customFields.Department:fin&searchPosition=starts')).toEqual(['ups'])
+    expect(await found('search=customFields.Department:ops&searchPosition=ends')).toEqual(['ups'])
+    expect(await found('search=customFields.Department:north&searchPosition=starts')).toEqual([])
+    // One field's value does not answer for another field.
+    expect(await found('search=customFields.Project:north&searchPosition=starts')).toEqual(['locker'])
+    expect(await found('search=customFields.Department:apollo')).toEqual([])
+    expect(await found('search=customFields.Colour:apollo')).toEqual([])
+    // The value starts the second field of ups, not its first: still a match for that field.
+    expect(await found('search=customFields.Project:apo&searchPosition=starts')).toEqual(['ups'])
+  })
+
+  it('finds by comment and locker bank at every position', async () => {
+    expect(await found('search=comment:leave&searchPosition=starts')).toEqual(['ups'])
+    expect(await found('search=comment:desk&searchPosition=ends')).toEqual(['ups'])
+    expect(await found('search=comment:desk&searchPosition=starts')).toEqual([])
+    expect(await found('search=lockerBank:TH&searchPosition=ends')).toEqual(['locker'])
+    expect(await found('search=lockerBank:ort')).toEqual(['locker'])
+  })
+
   it('extends a name search to email, personalId, company and custom-field values with secondTierSearchSelected', async () => {
+    expect(await found('search=receiver.name:apollo')).toEqual([])
+    expect(await found('search=receiver.name:apollo&secondTierSearchSelected=true')).toEqual(['ups'])
+    expect(await found('search=sender.name:"north"&secondTierSearchSelected=true')).toEqual(['ups'])
+    expect(await found('search=receiver.name:ada@exam&secondTierSearchSelected=true')).toEqual(['ups'])
     expect(await found('search=receiver.name:reggae')).toEqual([])
     expect((await found('search=receiver.name:reggae&secondTierSearchSelected=true')).sort()).toEqual(['fedex', 'locker'])
     expect((await found('search=receiver.name:EMP-77&secondTierSearchSelected=true')).sort()).toEqual(['fedex', 'locker'])

@@ -13,15 +13,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index packages_comment_trgm_idx on packages using gin (lower(comment) gin_trgm_ops)`.execute(db)
   await sql`create index packages_locker_bank_trgm_idx on packages using gin (lower(locker_bank) gin_trgm_ops)`.execute(db)
 
-  // Custom-field values live in a jsonb array [{customFieldId, value}]. Their lowered values, one per
-  // line, are what a trigram index can hold; the search rechecks the exact value (and, for
-  // customFields.<name>, the field) on the rows the index returns.
+  // Custom-field values live in a jsonb array [{customFieldId, value}]. Their values as one lowered
+  // JSON array text (["finance","po-17"]) are what a trigram index can hold; the search looks for the
+  // value JSON-escaped in it, then rechecks the exact value (and, for customFields.<name>, the field)
+  // on the rows the index returns. A plain SQL expression, so PostgreSQL inlines it (query and index
+  // alike) instead of calling a function per row.
   await sql`
     create function package_custom_values(fields jsonb) returns text
       language sql immutable strict parallel safe
-      as $$ select case when jsonb_typeof(fields) = 'array'
-                        then (select coalesce(string_agg(lower(e->>'value'), E'\n'), '') from jsonb_array_elements(fields) e)
-                        else '' end $$`.execute(db)
+      as $$ select lower(jsonb_path_query_array(fields, '$[*].value')::text) $$`.execute(db)
   await sql`create index packages_custom_values_trgm_idx on packages using gin (package_custom_values(custom_fields) gin_trgm_ops)`.execute(db)
 
   // Second-tier name search: the contacts' email, personal id and company, contains.
