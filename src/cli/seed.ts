@@ -23,7 +23,8 @@ export async function seedCommand(config: Readonly<Config>, args: string[]): Pro
     process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} packages, ${rate}/s `)
   }
   try {
-    const result = await seedSubscription(ctx.db, ctx.clients, { subscription: values.subscription ?? `seed-${Date.now()}`, packages, contacts, onProgress: bar })
+    const phase = (name: string) => process.stderr.write(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)…`)
+    const result = await seedSubscription(ctx.db, ctx.clients, { subscription: values.subscription ?? `seed-${Date.now()}`, packages, contacts, onProgress: bar, onPhase: phase })
     process.stderr.write(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`)
     else process.stdout.write(`subscription ${result.subId}: ${result.packages} packages, ${result.contacts} contacts\nclientId:     ${result.clientId}\nclientSecret: ${result.clientSecret}\n`)

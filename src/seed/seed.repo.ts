@@ -8,32 +8,37 @@ import type { Executor } from '../db/transaction.js'
 export interface PackageBatch {
   package_id: string[]; tracking_number: string[]; carrier_id: string[]; current_status: string[]; damaged: boolean[]; archived: boolean[]
   receiver_id: string[]; sender_id: (string | null)[]; given_to_id: (string | null)[]; site_id: string[]; package_location: (string | null)[]
+  locker_bank: (string | null)[]; locker_unit: (string | null)[]; custom_fields: string[]
   comment: (string | null)[]; user_name: string[]; delivery_time: (string | null)[]; created_at: string[]; updated_at: string[]; activity_count: number[]
 }
 
 export async function insertPackages(db: Executor, subId: string, b: PackageBatch): Promise<void> {
   await sql`
     insert into packages (package_id, sub_id, tracking_number, asset_type, carrier_id, current_status, damaged, archived, receiver_id, sender_id, given_to_id,
-                          site_id, package_location, comment, user_name, receive_clerk, delivery_clerk, delivery_time, created_at, updated_at, archived_at, version, activity_count, event_count)
+                          site_id, package_location, locker_bank, locker_unit, custom_fields, comment, user_name, receive_clerk, delivery_clerk, delivery_time,
+                          created_at, updated_at, archived_at, version, activity_count, event_count)
     select u.id, ${subId}, u.tn, 'PACKAGE', u.carrier, u.status, u.damaged, u.archived, u.receiver, u.sender, u.given_to,
-           u.site, u.ploc, u.comment, u.usr, u.usr, case when u.delivered is null then null else u.usr end, u.delivered, u.created, u.updated,
-           case when u.archived then u.updated else null end, u.acts, u.acts, 0
+           u.site, u.ploc, u.bank, u.unit, u.fields::jsonb, u.comment, u.usr, u.usr, case when u.delivered is null then null else u.usr end, u.delivered,
+           u.created, u.updated, case when u.archived then u.updated else null end, u.acts, u.acts, 0
       from unnest(${b.package_id}::text[], ${b.tracking_number}::text[], ${b.carrier_id}::text[], ${b.current_status}::text[], ${b.damaged}::boolean[], ${b.archived}::boolean[],
-                  ${b.receiver_id}::text[], ${b.sender_id}::text[], ${b.given_to_id}::text[], ${b.site_id}::text[], ${b.package_location}::text[], ${b.comment}::text[],
+                  ${b.receiver_id}::text[], ${b.sender_id}::text[], ${b.given_to_id}::text[], ${b.site_id}::text[], ${b.package_location}::text[],
+                  ${b.locker_bank}::text[], ${b.locker_unit}::text[], ${b.custom_fields}::text[], ${b.comment}::text[],
                   ${b.user_name}::text[], ${b.delivery_time}::timestamptz[], ${b.created_at}::timestamptz[], ${b.updated_at}::timestamptz[], ${b.activity_count}::int[])
-           as u(id, tn, carrier, status, damaged, archived, receiver, sender, given_to, site, ploc, comment, usr, delivered, created, updated, acts)`.execute(db)
+           as u(id, tn, carrier, status, damaged, archived, receiver, sender, given_to, site, ploc, bank, unit, fields, comment, usr, delivered, created, updated, acts)`.execute(db)
 }
 
 export interface ActivityBatch {
   activity_id: string[]; package_id: string[]; sequence: number[]; status: string[]; site_id: string[]; damaged: boolean[]; user_name: string[]; occurred_at: string[]
+  locker_bank: (string | null)[]; locker_unit: (string | null)[]
 }
 
 export async function insertActivities(db: Executor, subId: string, b: ActivityBatch): Promise<void> {
   await sql`
-    insert into package_activities (activity_id, sub_id, package_id, sequence, status, site_id, damaged, user_name, occurred_at)
-    select u.id, ${subId}, u.pkg, u.seq, u.status, u.site, u.damaged, u.usr, u.at
-      from unnest(${b.activity_id}::text[], ${b.package_id}::text[], ${b.sequence}::int[], ${b.status}::text[], ${b.site_id}::text[], ${b.damaged}::boolean[], ${b.user_name}::text[], ${b.occurred_at}::timestamptz[])
-           as u(id, pkg, seq, status, site, damaged, usr, at)`.execute(db)
+    insert into package_activities (activity_id, sub_id, package_id, sequence, status, site_id, locker_bank, locker_unit, damaged, user_name, occurred_at)
+    select u.id, ${subId}, u.pkg, u.seq, u.status, u.site, u.bank, u.unit, u.damaged, u.usr, u.at
+      from unnest(${b.activity_id}::text[], ${b.package_id}::text[], ${b.sequence}::int[], ${b.status}::text[], ${b.site_id}::text[], ${b.locker_bank}::text[], ${b.locker_unit}::text[],
+                  ${b.damaged}::boolean[], ${b.user_name}::text[], ${b.occurred_at}::timestamptz[])
+           as u(id, pkg, seq, status, site, bank, unit, damaged, usr, at)`.execute(db)
 }
 
 export interface ContactBatch {
@@ -48,10 +53,60 @@ export async function insertContacts(db: Executor, subId: string, b: ContactBatc
            as u(id, type, name, company, email, pid, mname, mcompany)`.execute(db)
 }
 
-export async function analyze(db: Executor): Promise<void> {
-  await sql`analyze packages`.execute(db)
-  await sql`analyze package_activities`.execute(db)
-  await sql`analyze contacts`.execute(db)
+export async function hasPackages(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('packages').select('package_id').limit(1).execute()).length > 0
+}
+
+/**
+ * Drops the indexes of `tables` that neither enforce a rule (primary keys, unique indexes) nor back
+ * a constraint, and returns their definitions for createIndexes. Run in the transaction that loads.
+ */
+export async function dropSecondaryIndexes(db: Executor, tables: string[]): Promise<Array<{ name: string; definition: string }>> {
+  const { rows } = await sql<{ name: string; definition: string }>`
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+      from pg_index i join pg_class c on c.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
+     where t.relname = any(${tables}::text[]) and t.relnamespace = current_schema()::regnamespace
+       and not i.indisprimary and not i.indisunique and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
+     order by c.relname`.execute(db)
+  for (const r of rows) await sql`drop index ${sql.id(r.name)}`.execute(db)
+  return rows
+}
+
+export async function createIndexes(db: Executor, indexes: Array<{ definition: string }>): Promise<void> {
+  await sql`set local maintenance_work_mem = '256MB'`.execute(db)
+  for (const i of indexes) await sql.raw(i.definition).execute(db)
+}
+
+/**
+ * Drops the foreign keys declared on `tables` and returns them for addForeignKeys: checked row by
+ * row they cost three times the insert itself; re-added, each is one join over the loaded rows
+ * (PostgreSQL manual, "Populating a Database"). Run in the transaction that loads.
+ */
+export async function dropForeignKeys(db: Executor, tables: string[]): Promise<Array<{ table: string; name: string; definition: string }>> {
+  const { rows } = await sql<{ table: string; name: string; definition: string }>`
+    select t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
+      from pg_constraint k join pg_class t on t.oid = k.conrelid
+     where k.contype = 'f' and t.relname = any(${tables}::text[]) and t.relnamespace = current_schema()::regnamespace
+     order by t.relname, k.conname`.execute(db)
+  for (const r of rows) await sql`alter table ${sql.table(r.table)} drop constraint ${sql.id(r.name)}`.execute(db)
+  return rows
+}
+
+export async function addForeignKeys(db: Executor, keys: Array<{ table: string; name: string; definition: string }>): Promise<void> {
+  for (const k of keys) await sql`alter table ${sql.table(k.table)} add constraint ${sql.id(k.name)} ${sql.raw(k.definition)}`.execute(db)
+}
+
+/**
+ * Statistics for the planner, and the visibility map that lets counts read indexes alone (an
+ * index-only scan skips the table only for pages vacuum has marked all-visible).
+ */
+export async function vacuumAnalyze(db: Executor): Promise<void> {
+  for (const table of ['packages', 'package_activities', 'contacts']) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db)
+}
+
+export async function insertCustomField(db: Executor, row: { custom_field_id: string; sub_id: string; name: string; data_type: 'TEXT' | 'LIST'; options: string[] | null; at: Date }): Promise<void> {
+  const { at, options, ...rest } = row
+  await db.insertInto('custom_fields').values({ ...rest, status: 'ACTIVE', required: false, options: options ? JSON.stringify(options) : null, created_at: at, updated_at: at }).execute()
 }
 
 export async function insertLocation(db: Executor, row: { location_id: string; sub_id: string; name: string; postalCode: string; city: string; at: Date }): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js'
-import { inTransaction } from '../db/transaction.js'
+import { inTransaction, type Trx } from '../db/transaction.js'
 import type { ClientsService } from '../auth/clients.service.js'
 import { newId } from '../shared/ids.js'
 import * as repo from './seed.repo.js'
@@ -15,12 +15,21 @@ const surname = (rand: Rand) => {
   return s[0]!.toUpperCase() + s.slice(1)
 }
 const COMPANIES = ['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', null, null]
+// Senders are mostly the shops and suppliers a facility hears from again and again.
+const SENDER_NAMES = ['Acme Supplies', 'Globex Shipping', 'Northwind Traders', 'Contoso Retail', 'Fabrikam Parts', 'Tailspin Toys', 'Wide World Importers', 'Litware Books', 'Proseware Labs', 'Adventure Works']
 const CARRIERS = Object.keys(TRACKING_FORMATS)
 /** Where a package's story ends, with how often: most are collected, some wait, a few are damaged. */
 const ENDINGS: Array<[string[], number]> = [
   [['RECEIVED', 'READY_FOR_PICKUP', 'PICKED_UP'], 0.4], [['RECEIVED', 'OUT_FOR_DELIVERY', 'DELIVERED'], 0.25], [['RECEIVED'], 0.1],
   [['RECEIVED', 'READY_FOR_PICKUP'], 0.1], [['RECEIVED', 'IN_LOCKER'], 0.06], [['RECEIVED', 'DAMAGED'], 0.02], [['RECEIVED', 'RETURNED_TO_SENDER'], 0.02],
   [['RECEIVED', 'READY_FOR_PICKUP', 'PICKED_UP', 'ARCHIVED'], 0.05],
+]
+const LOCKER_BANKS = ['North Lobby', 'South Lobby', 'Garage', 'Annex']
+/** The subscription's custom fields, and how often a package carries a value for each. */
+const CUSTOM_FIELDS: Array<{ name: string; dataType: 'TEXT' | 'LIST'; options?: string[]; share: number; value: (rand: Rand, i: number) => string }> = [
+  { name: 'Department', dataType: 'LIST', options: ['Finance', 'Engineering', 'Legal', 'Facilities', 'Research', 'Marketing'], share: 0.6, value: (r) => ['Finance', 'Engineering', 'Legal', 'Facilities', 'Research', 'Marketing'][Math.floor(r() * 6)]! },
+  { name: 'PO Number', dataType: 'TEXT', share: 0.3, value: (_r, i) => `PO-${String(i).padStart(8, '0')}` },
+  { name: 'Cost Center', dataType: 'TEXT', share: 0.2, value: (r) => `CC${100 + Math.floor(r() * 50)}` },
 ]
 
 /** Deterministic for a seed value, so a benchmark data set can be rebuilt exactly. */
@@ -43,11 +52,15 @@ export interface SeedOptions {
   seed?: number
   now?: Date
   onProgress?: (done: number, total: number) => void
-  /** Batches written at once (PostgreSQL connections used). */
+  /** Batches written at once (PostgreSQL connections used) when loading into a table that has packages. */
   parallel?: number
+  onPhase?: (phase: string) => void
 }
 
-/** A realistic subscription: locations, a site tree, contacts, and packages with their histories. */
+/** From this many packages into an empty table, the load drops the secondary indexes and builds them after. */
+const BULK_LOAD_MIN = 50_000
+
+/** A realistic subscription: locations, a site tree, contacts, custom fields, and packages with their histories. */
 export async function seedSubscription(db: Db, clients: ClientsService, o: SeedOptions): Promise<{ subId: string; clientId: string; clientSecret: string; packages: number; contacts: number }> {
   const rand = mulberry32(o.seed ?? 42)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
@@ -57,6 +70,95 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
   if (await clients.subscriptionExists(o.subscription)) throw new Error(`subscription ${o.subscription} exists; seed into a new one`)
   const client = await clients.createClient({ subscription: o.subscription, name: 'seed' })
   const subId = client.subId
+  const shelves = await seedSites(db, subId, now)
+  const batch = o.batchSize ?? 5000
+  const { receivers, senders } = await seedContacts(db, subId, o.contacts, batch, rand, now)
+  const fields = await seedCustomFields(db, subId, now)
+
+  const span = 180 * 86_400_000
+  const makeBatch = (start: number, end: number) => {
+    const p: repo.PackageBatch = {
+      package_id: [], tracking_number: [], carrier_id: [], current_status: [], damaged: [], archived: [], receiver_id: [], sender_id: [], given_to_id: [], site_id: [],
+      package_location: [], locker_bank: [], locker_unit: [], custom_fields: [], comment: [], user_name: [], delivery_time: [], created_at: [], updated_at: [], activity_count: [],
+    }
+    const a: repo.ActivityBatch = { activity_id: [], package_id: [], sequence: [], status: [], site_id: [], locker_bank: [], locker_unit: [], damaged: [], user_name: [], occurred_at: [] }
+    for (let i = start; i < end; i++) {
+      const id = newId('pkg_')
+      const carrier = pick(CARRIERS)
+      const created = now.getTime() - Math.floor(rand() * span)
+      let r = rand()
+      let story = ENDINGS[0]![0]
+      for (const [steps, weight] of ENDINGS) if ((r -= weight) <= 0) { story = steps; break }
+      const site = pick(shelves)
+      const receiver = pick(receivers)
+      const clerk = pick(['front desk', 'night shift', 'loading dock'])
+      const last = story[story.length - 1]!
+      const locker = last === 'IN_LOCKER' ? { bank: pick(LOCKER_BANKS), unit: String(1 + Math.floor(rand() * 60)) } : undefined
+      let t = created
+      story.forEach((status, k) => {
+        if (k > 0) t += Math.floor(rand() * 3 * 86_400_000)
+        a.activity_id.push(newId('act_')); a.package_id.push(id); a.sequence.push(k + 1); a.status.push(status); a.site_id.push(site)
+        a.locker_bank.push(status === 'IN_LOCKER' ? locker!.bank : null); a.locker_unit.push(status === 'IN_LOCKER' ? locker!.unit : null)
+        a.damaged.push(status === 'DAMAGED'); a.user_name.push(clerk); a.occurred_at.push(new Date(t).toISOString())
+      })
+      const delivered = story.some((s) => s === 'DELIVERED' || s === 'PICKED_UP')
+      const values = fields.filter((f) => rand() < f.share).map((f) => ({ customFieldId: f.id, value: f.value(rand, i) }))
+      p.package_id.push(id); p.tracking_number.push(TRACKING_FORMATS[carrier]!(rand, i)); p.carrier_id.push(carrier); p.current_status.push(last)
+      p.damaged.push(last === 'DAMAGED'); p.archived.push(last === 'ARCHIVED'); p.receiver_id.push(receiver); p.sender_id.push(rand() < 0.7 ? pick(senders) : null)
+      p.given_to_id.push(delivered ? receiver : null); p.site_id.push(site); p.package_location.push(!locker && rand() < 0.5 ? `Bin ${1 + Math.floor(rand() * 40)}` : null)
+      p.locker_bank.push(locker?.bank ?? null); p.locker_unit.push(locker?.unit ?? null); p.custom_fields.push(JSON.stringify(values))
+      p.comment.push(rand() < 0.1 ? pick(COMMENTS) : null); p.user_name.push(clerk); p.delivery_time.push(delivered ? new Date(t).toISOString() : null)
+      p.created_at.push(new Date(created).toISOString()); p.updated_at.push(new Date(t).toISOString()); p.activity_count.push(story.length)
+    }
+    return { p, a }
+  }
+  let done = 0
+  const write = async (trx: Trx, b: ReturnType<typeof makeBatch>) => {
+    await repo.insertPackages(trx, subId, b.p)
+    await repo.insertActivities(trx, subId, b.a)
+    done += b.p.package_id.length
+    o.onProgress?.(done, o.packages)
+  }
+  const bulk = o.packages >= BULK_LOAD_MIN && !(await repo.hasPackages(db))
+  if (bulk) {
+    // Into an empty table, loading without the secondary indexes and foreign keys and building them
+    // once afterwards is several times faster than maintaining them row by row. One transaction: if
+    // the load fails or the process dies, nothing was ever dropped.
+    await inTransaction(db, async (trx) => {
+      const tables = ['packages', 'package_activities']
+      const indexes = await repo.dropSecondaryIndexes(trx, tables)
+      const keys = await repo.dropForeignKeys(trx, tables)
+      let pending: Promise<void> = Promise.resolve()
+      for (let start = 0; start < o.packages; start += batch) {
+        // Generate the next batch while the database writes this one.
+        const next = makeBatch(start, Math.min(o.packages, start + batch))
+        await pending
+        pending = write(trx, next)
+      }
+      await pending
+      o.onPhase?.(`building ${indexes.length} indexes, checking ${keys.length} foreign keys`)
+      await repo.createIndexes(trx, indexes)
+      await repo.addForeignKeys(trx, keys)
+    })
+  } else {
+    const inFlight: Array<Promise<void>> = []
+    for (let start = 0; start < o.packages; start += batch) {
+      const next = makeBatch(start, Math.min(o.packages, start + batch))
+      // Up to `parallel` batches in flight, each its own transaction.
+      inFlight.push(inTransaction(db, (trx) => write(trx, next)))
+      if (inFlight.length >= (o.parallel ?? 2)) await inFlight.shift()
+    }
+    await Promise.all(inFlight)
+  }
+  o.onPhase?.('vacuum and analyze')
+  await repo.vacuumAnalyze(db)
+  return { subId, clientId: client.clientId, clientSecret: client.clientSecret, packages: o.packages, contacts: o.contacts }
+}
+
+const COMMENTS = ['Handle with care', 'Fragile', 'Perishable: refrigerate', 'Oversized, at the loading dock', 'Box dented on arrival', 'Signature required']
+
+/** Three locations, each a mailroom → three buildings → five shelves; returns the shelves. */
+async function seedSites(db: Db, subId: string, now: Date): Promise<string[]> {
   const shelves: string[] = []
   await inTransaction(db, async (trx) => {
     for (let l = 0; l < 3; l++) {
@@ -76,66 +178,54 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
       }
     }
   })
+  return shelves
+}
 
-  const contactIds: string[] = []
-  const batch = o.batchSize ?? 5000
-  for (let start = 0; start < o.contacts; start += batch) {
+/**
+ * `count` people (RECEIVER, a tenth ALL) and a twentieth as many SENDER companies. Receivers are
+ * the RECEIVER and ALL contacts, senders the SENDER and ALL ones, as the contact types mean.
+ */
+async function seedContacts(db: Db, subId: string, count: number, batch: number, rand: Rand, now: Date): Promise<{ receivers: string[]; senders: string[] }> {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
+  const receivers: string[] = []
+  const senders: string[] = []
+  const senderCount = Math.max(5, Math.round(count / 20))
+  const total = count + senderCount
+  for (let start = 0; start < total; start += batch) {
     const b: repo.ContactBatch = { contact_id: [], contact_type: [], name: [], company: [], email: [], personal_id: [], match_name: [], match_company: [] }
-    for (let i = start; i < Math.min(o.contacts, start + batch); i++) {
-      const first = pick(FIRST)
-      const last = i === 0 ? 'Lovelace' : surname(rand)
-      const company = pick(COMPANIES)
+    for (let i = start; i < Math.min(total, start + batch); i++) {
       const id = newId('con_')
-      contactIds.push(id)
-      b.contact_id.push(id); b.contact_type.push(rand() < 0.9 ? 'RECEIVER' : 'ALL'); b.name.push(`${first} ${last}`); b.company.push(company)
-      b.email.push(`${first}.${last}.${i}@example.com`.toLowerCase()); b.personal_id.push(`E${100000 + i}`)
-      b.match_name.push(`${first} ${last}`.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()); b.match_company.push(company?.toLowerCase() ?? null)
+      let type: string, name: string, company: string | null, email: string
+      if (i < count) {
+        const first = pick(FIRST)
+        const last = i === 0 ? 'Lovelace' : surname(rand)
+        type = rand() < 0.9 ? 'RECEIVER' : 'ALL'
+        name = `${first} ${last}`
+        company = pick(COMPANIES)
+        email = `${first}.${last}.${i}@example.com`.toLowerCase()
+      } else {
+        const k = i - count
+        type = 'SENDER'
+        name = k < SENDER_NAMES.length ? SENDER_NAMES[k]! : `${pick(SENDER_NAMES)} ${k}`
+        company = name
+        email = `orders${k}@${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example`
+      }
+      if (type !== 'SENDER') receivers.push(id)
+      if (type !== 'RECEIVER') senders.push(id)
+      b.contact_id.push(id); b.contact_type.push(type); b.name.push(name); b.company.push(company); b.email.push(email); b.personal_id.push(`E${100000 + i}`)
+      b.match_name.push(name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()); b.match_company.push(company?.toLowerCase() ?? null)
     }
     await repo.insertContacts(db, subId, b, now)
   }
+  return { receivers, senders }
+}
 
-  const span = 180 * 86_400_000
-  let done = 0
-  const inFlight: Array<Promise<void>> = []
-  for (let start = 0; start < o.packages; start += batch) {
-    const p: repo.PackageBatch = { package_id: [], tracking_number: [], carrier_id: [], current_status: [], damaged: [], archived: [], receiver_id: [], sender_id: [], given_to_id: [], site_id: [], package_location: [], comment: [], user_name: [], delivery_time: [], created_at: [], updated_at: [], activity_count: [] }
-    const a: repo.ActivityBatch = { activity_id: [], package_id: [], sequence: [], status: [], site_id: [], damaged: [], user_name: [], occurred_at: [] }
-    for (let i = start; i < Math.min(o.packages, start + batch); i++) {
-      const id = newId('pkg_')
-      const carrier = pick(CARRIERS)
-      const created = now.getTime() - Math.floor(rand() * span)
-      let r = rand()
-      let story = ENDINGS[0]![0]
-      for (const [steps, weight] of ENDINGS) if ((r -= weight) <= 0) { story = steps; break }
-      const site = pick(shelves)
-      const receiver = pick(contactIds)
-      const clerk = pick(['front desk', 'night shift', 'loading dock'])
-      let t = created
-      story.forEach((status, k) => {
-        if (k > 0) t += Math.floor(rand() * 3 * 86_400_000)
-        a.activity_id.push(newId('act_')); a.package_id.push(id); a.sequence.push(k + 1); a.status.push(status); a.site_id.push(site)
-        a.damaged.push(status === 'DAMAGED'); a.user_name.push(clerk); a.occurred_at.push(new Date(t).toISOString())
-      })
-      const last = story[story.length - 1]!
-      const delivered = story.some((s) => s === 'DELIVERED' || s === 'PICKED_UP')
-      p.package_id.push(id); p.tracking_number.push(TRACKING_FORMATS[carrier]!(rand, i)); p.carrier_id.push(carrier); p.current_status.push(last)
-      p.damaged.push(last === 'DAMAGED'); p.archived.push(last === 'ARCHIVED'); p.receiver_id.push(receiver); p.sender_id.push(null)
-      p.given_to_id.push(delivered ? receiver : null); p.site_id.push(site); p.package_location.push(rand() < 0.5 ? `Bin ${1 + Math.floor(rand() * 40)}` : null)
-      p.comment.push(rand() < 0.1 ? 'Handle with care' : null); p.user_name.push(clerk); p.delivery_time.push(delivered ? new Date(t).toISOString() : null)
-      p.created_at.push(new Date(created).toISOString()); p.updated_at.push(new Date(t).toISOString()); p.activity_count.push(story.length)
-    }
-    // Generate the next batch while the database writes this one (up to `parallel` batches in flight).
-    const write = inTransaction(db, async (trx) => {
-      await repo.insertPackages(trx, subId, p)
-      await repo.insertActivities(trx, subId, a)
-    }).then(() => {
-      done += p.package_id.length
-      o.onProgress?.(done, o.packages)
-    })
-    inFlight.push(write)
-    if (inFlight.length >= (o.parallel ?? 2)) await inFlight.shift()
+async function seedCustomFields(db: Db, subId: string, now: Date): Promise<Array<(typeof CUSTOM_FIELDS)[number] & { id: string }>> {
+  const out: Array<(typeof CUSTOM_FIELDS)[number] & { id: string }> = []
+  for (const f of CUSTOM_FIELDS) {
+    const id = newId('cf_')
+    await repo.insertCustomField(db, { custom_field_id: id, sub_id: subId, name: f.name, data_type: f.dataType, options: f.options ?? null, at: now })
+    out.push({ ...f, id })
   }
-  await Promise.all(inFlight)
-  await repo.analyze(db)
-  return { subId, clientId: client.clientId, clientSecret: client.clientSecret, packages: o.packages, contacts: o.contacts }
+  return out
 }

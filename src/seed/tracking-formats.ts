@@ -1,8 +1,11 @@
-import { fedexCheckDigit, gs1CheckDigit, mod7CheckDigit, s10CheckDigit, upsCheckDigit } from '../decode/index.js'
+import { fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, luhnCheckDigit, mod7CheckDigit, s10CheckDigit, upsCheckDigit } from '../decode/index.js'
 
 /**
- * Real-format tracking numbers with valid check digits, for seed data and benchmarks. `n` (unique
- * per seed run, below 10^8) is embedded in the serial part so numbers never collide; the rest is random.
+ * Real-format tracking numbers with valid check digits, for seed data and benchmarks: one format per
+ * carrier of the built-in catalogue (migration 0003) except MAILROOM, whose numbers the service
+ * generates itself. `n` (unique per seed run, below 10^8) is embedded as an 8-digit serial at the
+ * same place in formats of equal length and alphabet (FedEx and Purolator are both 12 digits), so
+ * numbers never collide within a run; the rest is random.
  */
 export type Rand = () => number
 
@@ -19,9 +22,21 @@ const alnum = (rand: Rand, count: number) => {
 }
 const serial = (n: number, width: number) => String(n).padStart(width, '0')
 
+/**
+ * The human-readable line of a DPD parcel label: destination postcode (7) + parcel number (14) +
+ * service code (3) + ISO numeric country (3) + ISO 7064 MOD 37,36 check character over the 27 before
+ * it. The tracking number is the parcel number, characters 8–21, as decoding the line yields it.
+ */
+export function dpdLabelLine(rand: Rand, n: number): string {
+  const postcode = `D${digits(rand, 5)}`.padEnd(7, '0')
+  const data = `${postcode}${digits(rand, 6)}${serial(n, 8)}${['101', '136', '327'][Math.floor(rand() * 3)]}276`
+  return `${data}${iso7064Mod37_36CheckChar(data)}`
+}
+
 export const TRACKING_FORMATS: Record<string, (rand: Rand, n: number) => string> = {
+  // "1Z" + shipper (6, here 5 to fit the serial) + service (2) + package (7, here 8) + check: 18 characters.
   UPS: (r, n) => {
-    const body = `${alnum(r, 6)}${['01', '02', '03', '12', '13'][Math.floor(r() * 5)]}${serial(n, 8)}`.slice(0, 16)
+    const body = `${alnum(r, 5)}${['01', '02', '03', '12', '13'][Math.floor(r() * 5)]}${serial(n, 8)}`
     return `1Z${body}${upsCheckDigit(body)}`
   },
   FEDEX: (r, n) => {
@@ -36,7 +51,25 @@ export const TRACKING_FORMATS: Record<string, (rand: Rand, n: number) => string>
     const body = `${digits(r, 1)}${serial(n, 8)}`
     return `${body}${mod7CheckDigit(body)}`
   },
+  // "GM" + 18 digits; the last a GS1 mod 10 over the others, as DHL eCommerce's own numbers carry.
+  DHL_ECOMMERCE: (r, n) => {
+    const body = `${digits(r, 9)}${serial(n, 8)}`
+    return `GM${body}${gs1CheckDigit(body)}`
+  },
   AMAZON: (r, n) => `TBA${digits(r, 4)}${serial(n, 8)}`,
+  // "C" or "D" + 13 digits + a check computed as for UPS, the letter folded to a digit.
+  ONTRAC: (r, n) => {
+    const body = `${r() < 0.5 ? 'C' : 'D'}${digits(r, 5)}${serial(n, 8)}`
+    return `${body}${upsCheckDigit(body)}`
+  },
+  // "1LS" + 12 characters; LaserShip numbers carry no check character.
+  LASERSHIP: (r, n) => `1LS${alnum(r, 4)}${serial(n, 8)}`,
   CANADA_POST: (_r, n) => `RR${serial(n, 8)}${s10CheckDigit(serial(n, 8))}CA`,
+  // 12-digit PIN, Luhn; Purolator's PINs begin with 0–5 (6–9 read as FedEx only).
+  PUROLATOR: (r, n) => {
+    const body = `${Math.floor(r() * 6)}${digits(r, 2)}${serial(n, 8)}`
+    return `${body}${luhnCheckDigit(body)}`
+  },
   ROYAL_MAIL: (_r, n) => `RB${serial(n, 8)}${s10CheckDigit(serial(n, 8))}GB`,
+  DPD: (r, n) => dpdLabelLine(r, n).slice(7, 21),
 }
