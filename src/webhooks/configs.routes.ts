@@ -10,7 +10,7 @@ const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAu
 const NOTIFICATION = [
   'Notifications: `POST <url>` with the configured auth, `Content-Type: application/json`, Standard Webhooks headers `webhook-id` (the eventId: the same on every retry, dedupe on it), `webhook-timestamp` (of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the signing secret; during 24 h after a rotation two signatures, space-separated).',
   'Body `{eventId, eventName, type, occurredAt, subId, webHookConfigID, data}`; `data.sequence` orders the events of one package.',
-  'Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours, or after the receiver\'s `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`); their pending deliveries are failed and can be retried once the configuration is active again.',
+  'Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours from its first attempt (an event waiting behind an earlier one of its package starts its window when it is first sent), or after the receiver\'s `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`: a success ends a failure streak, and so does having nothing left to retry); their pending deliveries are failed and can be retried once the configuration is active again.',
   'Order per package: an event of a package is not sent to a configuration while an earlier event of the same package to the same configuration is still pending; a delivery that finally fails no longer holds the later ones back.',
   'A configuration receives the events that occur after it was created. Updates (url, auth, timeOut, events, status) apply to the next notification; an event no longer subscribed is not sent. A deleted configuration gets nothing more; its pending deliveries are cancelled.',
   'Destinations: https only (http where the operator allows it); the host must resolve to public addresses, checked when the configuration is saved and again at every connection.',
@@ -65,7 +65,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ webhooks: Webhooks; varia
     schema: {
       tags, security, summary: 'Replace a webhook configuration',
       description: [
-        'Same body as create; applies to the next notification. A credential sent back masked (as a GET returned it) keeps the stored one; send the full value to change it.',
+        'Same body as create; applies to the next notification. A credential sent back exactly as a response masked it keeps the stored one; any other value is the new credential (a mask that matches no stored secret is refused).',
         'Setting `status: in-active` fails the pending deliveries (retry them after re-activating); removing an event from `events` fails its pending deliveries. Setting `status: active` again clears `disabledReason` and the failure streak. The signing secret is unchanged (see rotateSecret).',
       ].join('\n\n'),
       params: ConfigIdParams, body: Body,

@@ -23,7 +23,7 @@ const AuthParamsBody = Type.Object({
   clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: '^[^\\x00-\\x1F\\x7F]+$' })),
   clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, pattern: '^[^\\x00-\\x1F\\x7F]+$' })),
   scope: Type.Optional(Type.String({ maxLength: 1024, pattern: '^[\\x20-\\x7E]*$' })),
-}, { additionalProperties: false, description: 'Secrets (apiKey, password, clientSecret) are sealed at rest and masked `****abcd` in every response. On update, sending the masked value back keeps the stored secret.' })
+}, { additionalProperties: false, description: 'Secrets (apiKey, password, clientSecret) are sealed at rest and masked `****abcd` in every response. On update, sending back exactly the masked value a response showed keeps the stored secret; any other value replaces it.' })
 export type AuthParamsBody = Static<typeof AuthParamsBody>
 
 export function configBodySchema(variant: WebhookVariant) {

@@ -22,7 +22,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ webhooks: Webhooks; var
   app.post('/api/v1/webhookConfig/:webHookConfigID/deliveries/:deliveryId/retry', {
     schema: {
       tags, security, summary: 'Retry a delivery now',
-      description: 'A failed delivery (or a pending one waiting for its next attempt) becomes due now, with a fresh 72-hour retry window; the same eventId and body are sent. 409 when it was already delivered or the configuration is in-active.',
+      description: 'A failed delivery (or a pending one waiting for its next attempt) becomes due now, with a fresh 72-hour retry window from that attempt; the same eventId and body are sent. 409 when it was already delivered or the configuration is in-active.',
       params: DeliveryParams,
       response: { 200: DeliverySchema, ...errorResponses(400, 404, 409) },
     },
