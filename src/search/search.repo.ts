@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
+import type { PackageRow } from '../packages/packages.repo.js'
 import type { ListFilter, ParsedSearch, Sort, SortField } from './search.parse.js'
 
 /** LIKE pattern for a user value: its own %, _ and \ are literal. */
@@ -160,22 +161,52 @@ export async function searchPage(db: Executor, subId: string, f: ListFilter, sor
 }
 
 /**
- * Keyset batches over every matching row in the page order, for exports of any size in bounded
- * memory: each batch continues after the (key, id) of the previous batch's last row.
+ * Keyset batches of whole package rows, over every matching row in the page order, for exports of
+ * any size in bounded memory: each batch continues after the (key, id) of the previous batch's last
+ * row, so each is one index range whatever its depth.
  */
-export async function* searchAll(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<string[]> {
+export async function* searchAllRows(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<PackageRow[]> {
   for (const phase of PHASES[sort.field]) {
     let after: { key: string | null; id: string } | undefined
     for (;;) {
       // The key travels as text so a timestamp keeps its microseconds across the round trip.
       const rows = await phaseQuery(db, subId, f, sort, phase, after)
-        .select(['p.package_id', sql<string | null>`${phase.key ? sql`(${phase.key})::text` : sql`null`}`.as('sort_key')])
+        .selectAll('p').select(sql<string | null>`${phase.key ? sql`(${phase.key})::text` : sql`null`}`.as('sort_key'))
         .limit(batch).execute()
       if (rows.length === 0) break
-      yield rows.map((r) => r.package_id)
+      yield rows
       if (rows.length < batch) break
       const last = rows[rows.length - 1]!
       after = { key: last.sort_key, id: last.package_id }
     }
   }
+}
+
+/** The ids alone, batch by batch (searchAllRows). */
+export async function* searchAll(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<string[]> {
+  for await (const rows of searchAllRows(db, subId, f, sort, batch)) yield rows.map((r) => r.package_id)
+}
+
+/**
+ * What the records of an export refer to, read once per export rather than per package: every
+ * site of the subscription (deleted ones too: packages keep their history), carriers, custom-field
+ * definitions, and the locations' postal codes. Contacts are read per batch (exportContacts).
+ * The same data as the per-page read model (packages.read.ts), set-based for millions of rows.
+ */
+export async function exportReferences(db: Executor, subId: string) {
+  const [sites, carriers, fields, zips] = await Promise.all([
+    db.selectFrom('inbound_sites').select(['site_id', 'sub_id', 'name', 'type', 'parent_id', 'location_id', 'ancestor_ids', 'path_names', 'status', 'is_primary', 'created_at', 'updated_at', 'deleted_at'])
+      .where('sub_id', '=', subId).execute(),
+    db.selectFrom('carriers').select(['carrier_id', 'name']).where((eb) => eb.or([eb('sub_id', 'is', null), eb('sub_id', '=', subId)])).execute(),
+    db.selectFrom('custom_fields').select(['custom_field_id', 'name', 'status']).where('sub_id', '=', subId).execute(),
+    db.selectFrom('locations').select(['location_id', sql<string | null>`address->>'postalCode'`.as('zip')]).where('sub_id', '=', subId).execute(),
+  ])
+  return { sites, carriers, fields, zips }
+}
+
+export async function exportContacts(db: Executor, subId: string, ids: string[]) {
+  if (ids.length === 0) return []
+  return db.selectFrom('contacts')
+    .select(['contact_id', 'contact_type', 'name', 'company', 'email', 'phone', 'personal_id', 'location_site_id', 'mail_stop_site_id', 'status', 'deleted_at'])
+    .where('sub_id', '=', subId).where('contact_id', '=', sql<string>`any(${ids}::text[])`).execute()
 }

@@ -6,6 +6,7 @@ import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
+import { exportRecords } from './search.export.js'
 import * as repo from './search.repo.js'
 
 export interface ListQuery {
@@ -103,28 +104,26 @@ export function createSearchService(deps: { db: Db; exportBatchSize?: number }) 
       if (columns.length === 0) columns = FULL_COLUMNS
       const paged = q.page !== undefined || q.size !== undefined
       const size = q.size ?? DEFAULT_PAGE_SIZE
+      const recordBatches = paged
+        ? (async function* () { yield await records(subId, (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids) })()
+        : exportRecords(db, subId, filter, sort, exportBatchSize)
+      const first = await recordBatches.next()
+      const cells = (recs: PackageRecord[]) => recs.map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
       async function* batches(): AsyncGenerator<string[][]> {
-        const idBatches = paged
-          ? (async function* () { yield (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids })()
-          : repo.searchAll(db, subId, filter, sort, exportBatchSize)
-        for await (const ids of idBatches) yield (await records(subId, ids)).map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
-      }
-      const source = batches()
-      const first = await source.next()
-      async function* rows(): AsyncGenerator<string[]> {
         try {
-          yield columns.map((c) => csvCell(c.label))
+          yield [columns.map((c) => csvCell(c.label))]
           if (first.done) return
-          yield* first.value
-          for await (const batch of source) yield* batch
+          yield cells(first.value)
+          for await (const recs of recordBatches) yield cells(recs)
         } finally {
-          await source.return(undefined)
+          await recordBatches.return(undefined)
         }
       }
-      return csvStream(rows(), log)
+      return csvStream(batches(), log)
     },
   }
 }
+
 const FULL_COLUMNS: Column[] = [
   'packageId', 'trackingNumber', 'assetType', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'receiver.name', 'receiver.email', 'sender.name',
   'givenTo.name', 'comment', 'currentLocation.locationHierarchy', 'packageLocation', 'lockerBank', 'lockerUnit', 'userName', 'receiveClerk',

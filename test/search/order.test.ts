@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { csvCell, type Cell } from '../../src/search/search.mapping.js'
 import { searchAll } from '../../src/search/search.repo.js'
 import { SORT_FIELDS, type SortField } from '../../src/search/search.parse.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
@@ -22,14 +23,19 @@ beforeAll(async () => {
   me = await t.newClient()
   a = api(t, me)
   const m = await a.mailroom()
-  const receivers = [await a.contact('RECEIVER', 'Sam Lee'), await a.contact('RECEIVER', 'sam lee'), await a.contact('RECEIVER', 'Zoe Adams'), m.receiverId, undefined]
+  const sam = await a.contact('RECEIVER', 'Sam Lee', { company: 'Initech', email: 'sam@initech.example', phone: '+1 555 0100', personalId: 'E-1', location: { inboundSiteId: m.buildingId }, mailStopLocation: { inboundSiteId: m.shelfId } })
+  const receivers = [sam, await a.contact('RECEIVER', 'sam lee'), await a.contact('RECEIVER', 'Zoe Adams'), m.receiverId, undefined]
+  const field = (await a.ok('POST', '/api/v1/customfields', { name: 'Cost Center', dataType: 'TEXT' })).customFieldId
   const statuses = ['DELIVERED', 'PICKED_UP', 'READY_FOR_PICKUP', 'RECEIVED', 'RECEIVED', 'IN_LOCKER']
   const ids: string[] = []
   for (let i = 0; i < 23; i++) {
     const receiver = receivers[i % receivers.length]
     const status = receiver ? statuses[i % statuses.length]! : 'RECEIVED'
     const body = await a.ok('POST', '/api/v1/packages', {
-      package: { trackingNumber: `ORD${String((i * 7) % 23).padStart(3, '0')}X`, ...(receiver ? { receiver: { contactId: receiver } } : {}) },
+      package: {
+        trackingNumber: `ORD${String((i * 7) % 23).padStart(3, '0')}X`, ...(receiver ? { receiver: { contactId: receiver } } : {}),
+        ...(i % 2 ? { sender: { contactId: m.senderId }, carrier: { carrierId: 'UPS' }, customFields: [{ customFieldId: field, value: `=CC-${i}` }] } : {}),
+      },
       lastActivity: { status, location: { inboundSiteId: m.shelfId, ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: String(i) } : {}) } },
     })
     ids.push(body.packageId)
@@ -109,6 +115,27 @@ describe('sort orders', () => {
     expect(records.some((r) => !r.receiver)).toBe(true)
     expect(records.some((r) => !r.deliveryTime)).toBe(true)
     expect(new Set(records.map((r) => r.deliveryTime).filter(Boolean)).size).toBeLessThan(records.filter((r) => r.deliveryTime).length)
+  })
+})
+
+describe('the export\'s read model', () => {
+  it('renders every field as the JSON does', async () => {
+    const paths = [
+      'packageId', 'trackingNumber', 'subId', 'assetType', 'carrier', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'timezone',
+      'sender.name', 'sender.company', 'receiver', 'receiver.email', 'receiver.phone', 'receiver.personalId', 'receiver.location.locationHierarchy',
+      'receiver.mailStopLocation.topTier.name', 'givenTo.name', 'comment', 'customFields', 'customFields.Cost Center', 'currentLocation',
+      'currentLocation.ancestorlist', 'packageLocation', 'lockerBank', 'lockerUnit', 'userName', 'receiveClerk', 'deliveryClerk', 'deliveryTime',
+      'currentRoute', 'locationZip', 'insertTimestamp', 'updateTimestamp', 'version',
+    ]
+    const mapping = Object.fromEntries(paths.map((p) => [p, p]))
+    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=trackingNumber,ASC', mapping, 200)).packages as Array<Record<string, Cell>>
+    // Without page or size the export streams every row through its own read model.
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC', mapping, { accept: 'text/csv' })
+    const [header, ...rows] = parseCsv(res.body) as string[][]
+    expect(header).toEqual(paths)
+    expect(rows).toEqual(json.map((r) => paths.map((p) => csvCell(r[p]!))))
+    expect(rows.some((r) => r[paths.indexOf('receiver.location.locationHierarchy')] !== '')).toBe(true)
+    expect(rows.some((r) => r[paths.indexOf('customFields.Cost Center')]!.startsWith(`'=CC-`))).toBe(true)
   })
 })
 
