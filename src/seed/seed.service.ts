@@ -85,7 +85,8 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
     for (let i = start; i < end; i++) {
       const id = newId('pkg_')
       const carrier = pick(CARRIERS)
-      const created = now.getTime() - Math.floor(rand() * span)
+      // Packages arrive over the last 180 days in order, as a live table fills: row order follows time.
+      const created = now.getTime() - span + Math.floor(((i + rand()) / o.packages) * span)
       let r = rand()
       let story = ENDINGS[0]![0]
       for (const [steps, weight] of ENDINGS) if ((r -= weight) <= 0) { story = steps; break }
@@ -96,7 +97,7 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
       const locker = last === 'IN_LOCKER' ? { bank: pick(LOCKER_BANKS), unit: String(1 + Math.floor(rand() * 60)) } : undefined
       let t = created
       story.forEach((status, k) => {
-        if (k > 0) t += Math.floor(rand() * 3 * 86_400_000)
+        if (k > 0) t = Math.min(now.getTime(), t + Math.floor(rand() * 3 * 86_400_000))
         a.activity_id.push(newId('act_')); a.package_id.push(id); a.sequence.push(k + 1); a.status.push(status); a.site_id.push(site)
         a.locker_bank.push(status === 'IN_LOCKER' ? locker!.bank : null); a.locker_unit.push(status === 'IN_LOCKER' ? locker!.unit : null)
         a.damaged.push(status === 'DAMAGED'); a.user_name.push(clerk); a.occurred_at.push(new Date(t).toISOString())
