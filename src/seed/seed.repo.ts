@@ -58,15 +58,16 @@ export async function hasPackages(db: Executor): Promise<boolean> {
 }
 
 /**
- * Drops the indexes of `tables` that neither enforce a rule (primary keys, unique indexes) nor back
- * a constraint, and returns their definitions for createIndexes. Run in the transaction that loads.
+ * Drops the indexes of `tables` that back no constraint (all but the primary keys), and returns
+ * their definitions for createIndexes. A unique index is rebuilt unique, which checks the loaded
+ * rows as a whole. Run in the transaction that loads.
  */
 export async function dropSecondaryIndexes(db: Executor, tables: string[]): Promise<Array<{ name: string; definition: string }>> {
   const { rows } = await sql<{ name: string; definition: string }>`
     select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
       from pg_index i join pg_class c on c.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
      where t.relname = any(${tables}::text[]) and t.relnamespace = current_schema()::regnamespace
-       and not i.indisprimary and not i.indisunique and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
+       and not i.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
      order by c.relname`.execute(db)
   for (const r of rows) await sql`drop index ${sql.id(r.name)}`.execute(db)
   return rows

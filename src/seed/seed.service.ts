@@ -55,6 +55,8 @@ export interface SeedOptions {
   /** Batches written at once (PostgreSQL connections used) when loading into a table that has packages. */
   parallel?: number
   onPhase?: (phase: string) => void
+  /** Load without secondary indexes and foreign keys, rebuilt at the end; default from BULK_LOAD_MIN packages into an empty table. */
+  bulk?: boolean
 }
 
 /** From this many packages into an empty table, the load drops the secondary indexes and builds them after. */
@@ -120,7 +122,7 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
     done += b.p.package_id.length
     o.onProgress?.(done, o.packages)
   }
-  const bulk = o.packages >= BULK_LOAD_MIN && !(await repo.hasPackages(db))
+  const bulk = o.bulk ?? (o.packages >= BULK_LOAD_MIN && !(await repo.hasPackages(db)))
   if (bulk) {
     // Into an empty table, loading without the secondary indexes and foreign keys and building them
     // once afterwards is several times faster than maintaining them row by row. One transaction: if

@@ -1,4 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeScan } from '../../src/decode/index.js'
 import { seedSubscription } from '../../src/seed/seed.service.js'
@@ -92,5 +93,37 @@ describe('packages', () => {
 
   it('delivers what was picked up or delivered, at the time of its last activity', () => {
     for (const r of rows) expect(r.delivered !== '', `${r.status}`).toBe(['DELIVERED', 'PICKED_UP', 'ARCHIVED'].includes(r.status!))
+  })
+})
+
+describe('bulk load', () => {
+  const schema = async () => {
+    const indexes = await sql<{ d: string }>`select indexdef as d from pg_indexes where tablename in ('packages', 'package_activities') and schemaname = current_schema() order by indexname`.execute(t.ctx.db)
+    const keys = await sql<{ d: string }>`select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as d from pg_constraint where conrelid in ('packages'::regclass, 'package_activities'::regclass) order by conname`.execute(t.ctx.db)
+    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d) }
+  }
+
+  it('drops the secondary indexes and foreign keys for the load and builds them all again', async () => {
+    const before = await schema()
+    expect(before.indexes.length).toBeGreaterThan(20)
+    expect(before.keys.length).toBeGreaterThan(6)
+    const phases: string[] = []
+    const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'bulk', packages: 700, contacts: 50, batchSize: 300, bulk: true, onPhase: (p) => phases.push(p) })
+    expect(phases[0]).toMatch(/^building \d+ indexes, checking \d+ foreign keys$/)
+    expect(await schema()).toEqual(before)
+    const n = await t.ctx.db.selectFrom('packages').select((eb) => eb.fn.countAll<number>().as('n')).where('sub_id', '=', seeded.subId).executeTakeFirstOrThrow()
+    expect(Number(n.n)).toBe(700)
+  })
+
+  it('leaves nothing dropped and nothing loaded when the load fails', async () => {
+    const before = await schema()
+    const failing = seedSubscription(t.ctx.db, t.ctx.clients, {
+      subscription: 'bulk-fails', packages: 700, contacts: 50, batchSize: 300, bulk: true,
+      onProgress: (done) => { if (done > 300) throw new Error('disk full') },
+    })
+    await expect(failing).rejects.toThrow('disk full')
+    expect(await schema()).toEqual(before)
+    const subs = await t.ctx.db.selectFrom('packages as p').innerJoin('subscriptions as s', 's.sub_id', 'p.sub_id').select('s.name').where('s.name', '=', 'bulk-fails').execute()
+    expect(subs).toEqual([])
   })
 })
