@@ -100,20 +100,51 @@ export interface ClaimedDelivery {
  * The retry window starts here, at the first attempt, not when the delivery was created: one held
  * behind an earlier delivery of its package has had no attempt to spend its window on.
  */
-export async function claimDue(db: Executor, opts: { now: Date; limit: number; workerId: string; leaseMarginSeconds: number; windowEnd: Date }): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Executor, opts: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const { rows } = await claimStatement(opts).execute(db)
+  return rows
+}
+
+export interface ClaimOptions {
+  now: Date
+  limit: number
+  workerId: string
+  leaseMarginSeconds: number
+  windowEnd: Date
+}
+
+/**
+ * The claim's statement, shaped so that its plan holds whatever the statistics say. Statistics
+ * taken when nothing was pending (a quiet night) make every index of pending deliveries look
+ * empty, and then a backlog (a receiver back from an outage) is claimed with plans that read every
+ * pending delivery per claim, or per candidate: quadratic, when it matters most. So:
+ *  - the due deliveries come from one ordered scan of webhook_deliveries_claim_idx, stopping at
+ *    `limit`; that index is a candidate for this scan only (its `next_attempt_at is not null` is
+ *    implied by this query's `next_attempt_at <= now` and by no other query);
+ *  - the configuration check and the per-package probe are subplans (OFFSET 0 keeps them from
+ *    being turned into joins the planner could drive from the other side), and the probe reads
+ *    webhook_deliveries_pending_idx by (configuration, package, sequence): the claim index is no
+ *    candidate for it.
+ * test/webhooks/claim-plan.test.ts checks the plan with statistics that say nothing is pending.
+ */
+export function claimStatement(opts: ClaimOptions) {
   const { now, limit, workerId, leaseMarginSeconds, windowEnd } = opts
-  const { rows } = await sql<ClaimedDelivery>`
+  return sql<ClaimedDelivery>`
     with due as (
-      select d.delivery_id, d.locked_until as prev_locked_until, c.timeout_seconds
+      select d.delivery_id, d.locked_until as prev_locked_until,
+             (select c.timeout_seconds from webhook_configs c where c.config_id = d.config_id) as timeout_seconds
       from webhook_deliveries d
-      join webhook_configs c on c.config_id = d.config_id
       where d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
         and (d.locked_until is null or d.locked_until <= ${now}::timestamptz)
-        and c.status = 'active' and c.deleted_at is null
-        and (d.package_id is null or d.event_name = any(c.events))
+        and exists (
+          select 1 from webhook_configs c
+          where c.config_id = d.config_id and c.status = 'active' and c.deleted_at is null
+            and (d.package_id is null or d.event_name = any(c.events))
+          offset 0)
         and not exists (
           select 1 from webhook_deliveries e
-          where e.config_id = d.config_id and e.package_id = d.package_id and e.status = 'pending' and e.sequence < d.sequence)
+          where e.config_id = d.config_id and e.status = 'pending' and e.package_id = d.package_id and e.sequence < d.sequence
+          offset 0)
       order by d.next_attempt_at
       limit ${limit}
       for update of d skip locked
@@ -131,8 +162,7 @@ export async function claimDue(db: Executor, opts: { now: Date; limit: number; w
     from claimed
     join webhook_configs c on c.config_id = claimed.config_id
     left join package_events pe on pe.event_id = claimed.event_id
-    order by claimed.delivery_id`.execute(db)
-  return rows
+    order by claimed.delivery_id`
 }
 
 export interface DeliveryOutcome {
