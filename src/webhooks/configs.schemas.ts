@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { SkipSchema } from '../http/schemas.js'
 import { eventNames } from './event-catalogue.js'
 import type { WebhookVariant } from './webhooks.module.js'
 
@@ -94,7 +95,7 @@ export type DeliveryView = Static<typeof DeliverySchema>
 
 export const ListDeliveriesQuery = Type.Object({
   status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: SkipSchema,
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 }, { additionalProperties: false })
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>

@@ -56,6 +56,12 @@ describe('offsets past what the database computes', () => {
     expect((await h.call('GET', `${url}?skip=2147483647`)).statusCode).toBe(200)
   })
 
+  it('the webhook deliveries list refuses a huge skip', async () => {
+    const res = await h.call('GET', '/webhooks/tracking/api/v1/webhookConfig/whc_x/deliveries?skip=100000000000000000000')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0].additionalParameters).toBe('skip')
+  })
+
   it('POST /api/v1/carriers refuses a huge page', async () => {
     const res = await h.call('POST', '/api/v1/carriers?page=100000000000000000000', [ids.locationId])
     expect(res.statusCode).toBe(400)
