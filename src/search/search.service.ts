@@ -6,7 +6,7 @@ import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
-import { exportRecords } from './search.export.js'
+import { exportCells, exportRows } from './search.export.js'
 import * as repo from './search.repo.js'
 
 export interface ListQuery {
@@ -104,19 +104,20 @@ export function createSearchService(deps: { db: Db; exportBatchSize?: number }) 
       if (columns.length === 0) columns = FULL_COLUMNS
       const paged = q.page !== undefined || q.size !== undefined
       const size = q.size ?? DEFAULT_PAGE_SIZE
-      const recordBatches = paged
-        ? (async function* () { yield await records(subId, (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids) })()
-        : exportRecords(db, subId, filter, sort, exportBatchSize)
-      const first = await recordBatches.next()
-      const cells = (recs: PackageRecord[]) => recs.map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
+      const fromRecords = (recs: PackageRecord[]) => recs.map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
+      const fromRows = exportCells(columns)
+      const cellBatches = paged
+        ? (async function* () { yield fromRecords(await records(subId, (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids)) })()
+        : (async function* () { for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize)) yield rows.map((r) => fromRows(r, ctx)) })()
+      const first = await cellBatches.next()
       async function* batches(): AsyncGenerator<string[][]> {
         try {
           yield [columns.map((c) => csvCell(c.label))]
           if (first.done) return
-          yield cells(first.value)
-          for await (const recs of recordBatches) yield cells(recs)
+          yield first.value
+          yield* cellBatches
         } finally {
-          await recordBatches.return(undefined)
+          await cellBatches.return(undefined)
         }
       }
       return csvStream(batches(), log)

@@ -1,6 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { csvCell, type Cell } from '../../src/search/search.mapping.js'
+import { DIRECT_CELLS } from '../../src/search/search.export.js'
+import { csvCell, isMappable, type Cell } from '../../src/search/search.mapping.js'
 import { searchAll } from '../../src/search/search.repo.js'
 import { SORT_FIELDS, type SortField } from '../../src/search/search.parse.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
@@ -136,6 +137,20 @@ describe('the export\'s read model', () => {
     expect(rows).toEqual(json.map((r) => paths.map((p) => csvCell(r[p]!))))
     expect(rows.some((r) => r[paths.indexOf('receiver.location.locationHierarchy')] !== '')).toBe(true)
     expect(rows.some((r) => r[paths.indexOf('customFields.Cost Center')]!.startsWith(`'=CC-`))).toBe(true)
+  })
+
+  it('reads the common columns straight from the row, as the record would render them', async () => {
+    const paths = Object.keys(DIRECT_CELLS)
+    expect(paths.length).toBeGreaterThan(40)
+    for (const p of paths) expect(isMappable(p), p).toBe(true)
+    const mapping = Object.fromEntries(paths.map((p) => [p, p]))
+    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=deliveryTime,DESC', mapping, 200)).packages as Array<Record<string, Cell>>
+    const res = await a.call('POST', '/api/v1/packages/search?sort=deliveryTime,DESC', mapping, { accept: 'text/csv' })
+    const [header, ...rows] = parseCsv(res.body) as string[][]
+    expect(header).toEqual(paths)
+    expect(rows).toEqual(json.map((r) => paths.map((p) => csvCell(r[p]!))))
+    // Every column holds a value somewhere, so each accessor was compared on something.
+    for (const [i, p] of paths.entries()) if (!['timezone', 'comment', 'confirmationType', 'additionalConfirmationType', 'packageLocation', 'givenTo.company', 'givenTo.phone', 'givenTo.personalId', 'sender.company', 'sender.email', 'sender.phone', 'sender.personalId'].includes(p)) expect(rows.some((r) => r[i] !== ''), p).toBe(true)
   })
 })
 
