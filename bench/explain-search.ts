@@ -20,6 +20,7 @@ interface PlanNode {
   'Node Type': string
   'Relation Name'?: string
   'Index Name'?: string
+  'Plan Rows'?: number
   Plans?: PlanNode[]
 }
 
@@ -62,7 +63,7 @@ export async function explainCase(db: Db, c: ExplainCase): Promise<PlanCheck> {
     const table = n['Relation Name']
     if (!table) return
     const used = indexesOf(n)
-    ;(readers[table] ??= []).push(`${n['Node Type']}${used.length ? ` ${used.join('+')}` : ''}`)
+    ;(readers[table] ??= []).push(`${n['Node Type']}${used.length ? ` ${used.join('+')}` : ''} (est. ${n['Plan Rows']} rows)`)
     const allowed = c.expect[table as keyof ExplainCase['expect']]
     if (!allowed) return
     // A bitmap scan may AND in any index leading with sub_id: one of the expected ones must be there.
@@ -108,7 +109,7 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
   both('trackingNumber contains', search('trackingNumber', tn.slice(3, 11)), ['packages_tn_trgm_idx'], [])
   both('packageId exact', search('packageId', s.pkg.package_id), ['packages_pkey', 'packages_id_prefix_idx'], [])
   both('packageId starts', search('packageId', s.pkg.package_id.slice(0, 20), 'starts'), ['packages_id_prefix_idx', 'packages_pkey'], [])
-  both('packageId ends', search('packageId', s.pkg.package_id.slice(-8), 'ends'), ['packages_id_suffix_idx'], [])
+  both('packageId ends', search('packageId', s.pkg.package_id.slice(-10), 'ends'), ['packages_id_suffix_idx'], [])
   both('receiver.name contains (rare)', search('receiver.name', s.rareName), ['packages_receiver_idx'], [], ['contacts_name_trgm_idx'])
   // A common first name: the page may walk the newest packages and look each receiver up by key.
   both('receiver.name starts', search('receiver.name', 'ada', 'starts'), ['packages_receiver_idx'], ['packages_created_idx'], ['contacts_name_prefix_idx', 'contacts_name_trgm_idx', 'contacts_name_sort_idx', 'contacts_pkey'])
