@@ -225,4 +225,12 @@ describe('discovery and keys', () => {
     expect(res.json().message).toMatch(/disabled/)
     expect(t.config.clientStatusCacheSeconds).toBeLessThanOrEqual(30)
   })
+
+  it('issues no new token to a client disabled by another process, even while its status is cached', async () => {
+    const c = await newCreds()
+    expect((await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })).statusCode).toBe(200)
+    await t.ctx.db.updateTable('api_clients').set({ status: 'disabled', disabled_at: new Date() }).where('client_id', '=', c.clientId).execute()
+    const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    expect(res.statusCode).toBe(401)
+  })
 })
