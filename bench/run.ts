@@ -111,6 +111,9 @@ try {
     setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[n++ % pool.length]}`, body: JSON.stringify({ package: { comment: unique() }, lastActivity: { status: 'READY_FOR_PICKUP' } }) }),
   }, ceil.reqPerSec)
   await measure('decode', 'decode a 1D scan (GET decode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer }, ceil.reqPerSec)
+  // A UPS MaxiCode as a scanner sends it: envelope, structured carrier message, ship-to, control characters.
+  const maxiCode = '[)>\u001e01\u001d96841706672\u001d840\u001d001\u001d1Z12345675\u001dUPSN\u001d12345E\u001d089\u001d\u001d1/1\u001d10.1\u001dY\u001d\u001d\u001dUT\u001e\u0004'
+  await measure('decode', 'decode a 2D scan (GET decode, MaxiCode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxiCode)}`, headers: bearer }, ceil.reqPerSec)
   if (db) figures.push(await recordSqlCeiling(db.url, subId, packageId!, get))
   printTable(figures)
   console.log(JSON.stringify({ engine, figures }))
