@@ -110,19 +110,19 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
   both('packageId exact', search('packageId', s.pkg.package_id), ['packages_pkey', 'packages_id_prefix_idx'], [])
   both('packageId starts', search('packageId', s.pkg.package_id.slice(0, 20), 'starts'), ['packages_id_prefix_idx', 'packages_pkey'], [])
   both('packageId ends', search('packageId', s.pkg.package_id.slice(-10), 'ends'), ['packages_id_suffix_idx'], [])
-  both('receiver.name contains (rare)', search('receiver.name', s.rareName), ['packages_receiver_idx'], [], ['contacts_name_trgm_idx'])
+  both('receiver.name contains (rare)', search('receiver.name', s.rareName), ['packages_receiver_idx', 'packages_receiver_count_idx'], [], ['contacts_name_trgm_idx'])
   // A common first name: the page may walk the newest packages and look each receiver up by key.
-  both('receiver.name starts', search('receiver.name', 'ada', 'starts'), ['packages_receiver_idx'], ['packages_created_idx'], ['contacts_name_prefix_idx', 'contacts_name_trgm_idx', 'contacts_name_sort_idx', 'contacts_pkey'])
+  both('receiver.name starts', search('receiver.name', 'ada', 'starts'), ['packages_receiver_idx', 'packages_receiver_count_idx'], ['packages_created_idx'], ['contacts_name_prefix_idx', 'contacts_name_trgm_idx', 'contacts_name_sort_idx', 'contacts_pkey'])
   // Thousands of contacts are one scan; the four trigram indexes take over as the table grows.
   const secondTierContacts = ['contacts_name_trgm_idx', 'contacts_email_trgm_idx', 'contacts_personal_id_trgm_idx', 'contacts_company_trgm_idx', 'Seq Scan']
-  if (s.email) both('receiver.name second tier', { ...search('receiver.name', s.email.slice(0, 12)), secondTier: true }, ['packages_receiver_idx', 'packages_custom_values_trgm_idx'], [], secondTierContacts)
+  if (s.email) both('receiver.name second tier', { ...search('receiver.name', s.email.slice(0, 12)), secondTier: true }, ['packages_receiver_idx', 'packages_receiver_count_idx', 'packages_custom_values_trgm_idx'], [], secondTierContacts)
   both('comment contains', search('comment', 'refrigerate'), ['packages_comment_trgm_idx'])
   both('lockerBank contains', search('lockerBank', 'annex'), ['packages_locker_bank_trgm_idx'])
   both('packageLocation contains', search('packageLocation', 'bin 17'), ['packages_location_trgm_idx'])
   if (s.field) both('customFields.<name> contains', search(`customFields.${s.field.name}`, s.field.value.slice(-6)), ['packages_custom_values_trgm_idx'], [])
   both('carrier.name contains', search('carrier.name', 'purolator'), ['packages_carrier_idx'])
-  both('status + site listing', { ...base, statuses: ['READY_FOR_PICKUP', 'RECEIVED'], siteId: s.siteId }, ['packages_site_status_idx'], ['packages_status_created_idx', 'packages_created_idx'])
-  both('status listing', { ...base, statuses: ['DAMAGED'] }, ['packages_status_created_idx', 'packages_status_id_idx'], [])
+  both('status + site listing', { ...base, statuses: ['READY_FOR_PICKUP', 'RECEIVED'], siteId: s.siteId }, ['packages_site_status_count_idx', 'packages_site_status_idx'], ['packages_status_created_idx', 'packages_created_idx'])
+  both('status listing', { ...base, statuses: ['DAMAGED'] }, ['packages_status_count_idx', 'packages_status_created_idx', 'packages_status_id_idx'], [])
   const day = 86_400_000
   const now = Date.now()
   both('date range', { ...base, startDate: new Date(now - 3 * day), endDate: new Date(now - 2 * day) }, ['packages_created_idx', 'packages_updated_idx'], [])
@@ -133,7 +133,7 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
     ['trackingNumber', ['packages_tracking_idx']],
     ['currentStatus', ['packages_status_id_idx', 'packages_status_created_idx']],
     ['deliveryTime', ['packages_delivery_idx', 'packages_undelivered_idx']],
-    ['receiver.name', ['packages_receiver_idx', 'packages_no_receiver_idx']],
+    ['receiver.name', ['packages_receiver_idx', 'packages_receiver_count_idx', 'packages_no_receiver_idx']],
   ]
   for (const [field, idx] of sorts) {
     for (const desc of [false, true]) {

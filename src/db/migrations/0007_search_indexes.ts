@@ -42,11 +42,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index packages_no_receiver_idx on packages (sub_id, package_id) where receiver_id is null`.execute(db)
   // carrier.name search: the few matching carriers, then their packages (page and exact count).
   await sql`create index packages_carrier_idx on packages (sub_id, carrier_id, created_at desc)`.execute(db)
+
+  // Exact totals. Counting reads every matching entry of an index; keys without a timestamp repeat,
+  // so these deduplicate to a tenth of the size of the page indexes (a 100,000-match count reads
+  // ~90 pages instead of ~900, a third of the time). The planner picks them for counts only.
+  await sql`create index packages_status_count_idx on packages (sub_id, current_status)`.execute(db)
+  await sql`create index packages_site_status_count_idx on packages (sub_id, site_id, current_status)`.execute(db)
+  await sql`create index packages_receiver_count_idx on packages (sub_id, receiver_id)`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const name of [
-    'packages_carrier_idx', 'packages_no_receiver_idx', 'contacts_name_sort_idx', 'packages_undelivered_idx', 'packages_delivery_idx', 'packages_status_id_idx',
+    'packages_receiver_count_idx', 'packages_site_status_count_idx', 'packages_status_count_idx', 'packages_carrier_idx', 'packages_no_receiver_idx', 'contacts_name_sort_idx', 'packages_undelivered_idx', 'packages_delivery_idx', 'packages_status_id_idx',
     'contacts_company_trgm_idx', 'contacts_personal_id_trgm_idx', 'contacts_email_trgm_idx', 'packages_custom_values_trgm_idx',
     'packages_locker_bank_trgm_idx', 'packages_comment_trgm_idx', 'packages_id_suffix_idx', 'packages_id_prefix_idx',
   ]) {
