@@ -1,5 +1,7 @@
+import { parse as parseCsv } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { csvRecords } from '../../src/search/search.csv.js'
 import { checkMapping, csvCell, isMappable } from '../../src/search/search.mapping.js'
 import { parseSearch, parseSort, parseStatuses } from '../../src/search/search.parse.js'
 import { ValidationErrors } from '../../src/shared/errors.js'
@@ -61,5 +63,21 @@ describe('search parameters', () => {
     expect(parseSort('deliveryTime', p)).toEqual({ field: 'deliveryTime', desc: false })
     parseSort('weight,DESC', p)
     expect(p.map((x) => x.field)).toEqual(['sort'])
+  })
+})
+
+describe('CSV records (RFC 4180)', () => {
+  it('quotes fields with a comma, a quote or any line break, doubles quotes, ends records with CRLF', () => {
+    expect(csvRecords([['a', 'b,c', 'd"e', 'f\ng', 'h\ri', 'j\r\nk', ''], [' x ', 'é', '']])).toBe(
+      'a,"b,c","d""e","f\ng","h\ri","j\r\nk",\r\n x ,é,\r\n',
+    )
+  })
+
+  it('reads back to the same cells with a CSV parser, whatever the text', () => {
+    fc.assert(fc.property(fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
+      const width = rows[0]!.length
+      const square = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? 'x'))
+      expect(parseCsv(csvRecords(square), { record_delimiter: '\r\n', relax_column_count: false })).toEqual(square)
+    }))
   })
 })
