@@ -41,8 +41,9 @@ type JoinedContact = ContactLike & { location: (SiteRow & { deleted: boolean }) 
 export type RecordFilter = { packageIds: string[] } | { trackingNumber: string }
 
 export async function loadJoined(db: Executor, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
+  // One id (Get) as a plain equality: the planner then knows it reads one row, not an array's worth.
   const where = 'packageIds' in by
-    ? sql`p.package_id = any(${by.packageIds}::text[])`
+    ? (by.packageIds.length === 1 ? sql`p.package_id = ${by.packageIds[0]}` : sql`p.package_id = any(${by.packageIds}::text[])`)
     : sql`p.tracking_number = ${by.trackingNumber}`
   const order = 'packageIds' in by ? sql`` : sql`order by p.archived asc, p.created_at desc limit 1`
   const { rows } = await sql<JoinedRow>`
