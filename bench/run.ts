@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely'
 import pg from 'pg'
 import { loadJoined } from '../src/packages/packages.read.js'
 import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
-import { receivingTargets, verdict, type Target } from './targets.js'
+import { receivingTargets, verdict } from './targets.js'
 
 /**
  * `npm run bench`: every load scenario of the service, each figure beside its ceiling measured in
