@@ -94,9 +94,9 @@ export function createClientsService(deps: ClientsServiceDeps) {
     },
 
     /** The cached status when still fresh; undefined when the database must be asked. */
-    peekActive(clientId: string): boolean | undefined {
+    peekActive(clientId: string, nowMs = clock.now().getTime()): boolean | undefined {
       const hit = cache.get(clientId)
-      if (!hit || clock.now().getTime() - hit.at >= deps.cacheSeconds * 1000) return undefined
+      if (!hit || nowMs - hit.at >= deps.cacheSeconds * 1000) return undefined
       return hit.row?.status === 'active'
     },
 

@@ -4,7 +4,7 @@ import { Kysely, PGliteDialect, PostgresDialect, type DatabaseConnection, type D
 import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { Database } from './tables.js'
-import { transactionScope } from './transaction.js'
+import { guardTransactions, transactionScope } from './transaction.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
 
@@ -22,7 +22,12 @@ export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize: number }
 // timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))
 
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+export interface OpenOptions {
+  /** Refuse, at once, a query on the plain database from inside a transaction (tests; see transactionScope). */
+  guardTransactions?: boolean
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000 })
     // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -49,6 +54,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     throw e
   }
   const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) })
+  if (options.guardTransactions) guardTransactions(db)
   return {
     db,
     engine: 'pglite',

@@ -21,6 +21,7 @@ export interface AuthHookDeps {
 }
 
 const REALM = 'mailroom'
+const BEARER = /^bearer /i
 
 /** RFC 6750 §3: 401 `{message}` with a WWW-Authenticate challenge; no error code when no credentials came. */
 function refuse(reply: FastifyReply, message: string, oauthError?: 'invalid_token' | 'insufficient_scope', allowBasic = false) {
@@ -40,7 +41,7 @@ export function bearerAuthHook(deps: AuthHookDeps): onRequestHookHandler {
   // Callback style: a token seen before resolves from memory without a promise or a tick.
   return function authenticate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const header = request.headers.authorization
-    if (header && header.length > 7 && header.slice(0, 7).toLowerCase() === 'bearer ') {
+    if (header !== undefined && BEARER.test(header)) {
       const cached = deps.tokens.peek(header.slice(7).trim())
       if (cached) {
         request.tenant = cached

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid } from '../shared/errors.js'
@@ -29,7 +29,15 @@ function hashOf(request: FastifyRequest): string {
  * (purged by the housekeeping job); a claim abandoned by a crashed process is free after 5 minutes.
  */
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
-  app.addHook('preHandler', async (request, reply) => {
+  // Attached to the POST routes only, so that reads pay for no hook (and no promise) at all.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.includes('POST')) return
+    route.preHandler = [claim, ...asArray(route.preHandler)]
+    route.onSend = [...asArray(route.onSend), complete]
+  })
+
+  async function claim(request: FastifyRequest, reply: FastifyReply) {
     if (request.method !== 'POST') return
     const header = request.headers['idempotency-key']
     if (header === undefined) return
@@ -47,16 +55,20 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' })
     if (stored.status_code === null) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', { field: 'Idempotency-Key' })
     return reply.code(stored.status_code).header('idempotent-replayed', 'true').type(stored.response_type ?? 'application/json').send(stored.response_body)
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function complete(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const key = request.idempotencyKey
     if (!key) return payload
     request.idempotencyKey = undefined
     if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, request.tenant.subId, key)
     else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json') })
     return payload
-  })
+  }
+}
+
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]
 }
 
 /** Forgets keys past their lifetime, in short batches; returns how many went. */

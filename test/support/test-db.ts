@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.js'
 export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
-    const handle = await openDatabase({ kind: 'pglite', dir: 'memory' })
+    const handle = await openDatabase({ kind: 'pglite', dir: 'memory' }, { guardTransactions: true })
     if (opts.migrate !== false) await migrateToLatest(handle.db)
     return { handle, drop: () => handle.close() }
   }
