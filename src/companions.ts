@@ -20,6 +20,8 @@ export interface CompanionDeps {
   clock: Clock
   ids: IdGenerator
   sites: SiteLookup
+  /** How long reference data is remembered per subscription (carriers, custom field definitions). */
+  cacheMs?: number
 }
 
 /** The companion resources (CONTRACT §5), as the receiving domains and the routes use them. */
@@ -36,11 +38,11 @@ export function createCompanions(deps: CompanionDeps): Companions {
   const { db, clock, ids } = deps
   // Locations check carrier ids against the catalogue, and the catalogue answers "carriers at these
   // locations": each reaches the other through a late-bound call, so neither imports the other.
-  const carriers: CarriersService = createCarriersService({ db, clock, ids, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
+  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs: deps.cacheMs, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
   const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
   return {
     contacts: createContactsService({ db, clock, ids, sites: deps.sites }),
-    customFields: createCustomFieldsService({ db, clock, ids }),
+    customFields: createCustomFieldsService({ db, clock, ids, cacheMs: deps.cacheMs }),
     locations,
     carriers,
     checkCustomFieldValues,

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import { SubscriptionCache } from '../shared/subscription-cache.js'
 import * as repo from './carriers.repo.js'
 import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
@@ -29,6 +30,8 @@ export interface CarriersServiceDeps {
   clock: Clock
   ids: IdGenerator
   locations: CarrierLocations
+  /** How long the visible catalogue is remembered per subscription (see SubscriptionCache); 0: not at all. */
+  cacheMs?: number
 }
 
 function toRecord(r: repo.CarrierRow): CarrierRecord {
@@ -50,10 +53,12 @@ export type CarriersService = ReturnType<typeof createCarriersService>
 
 export function createCarriersService(deps: CarriersServiceDeps) {
   const { db, clock, ids, locations } = deps
+  const visible = new SubscriptionCache<readonly repo.CarrierRow[]>(clock, deps.cacheMs ?? 0)
+  const visibleCarriers = (subId: string) => visible.get(subId, async () => Object.freeze(await repo.listVisibleCarriers(db, subId)))
 
   return {
     async listCatalog(subId: string, q: CatalogQuery): Promise<{ carriers: CatalogCarrier[]; totalCount: number }> {
-      const rows = (await repo.listVisibleCarriers(db, subId)).filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
+      const rows = (await visibleCarriers(subId)).filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
       return { carriers: rows.slice(q.skip, q.skip + q.limit).map(toCatalogCarrier), totalCount: rows.length }
     },
 
@@ -75,6 +80,8 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       } catch (e) {
         if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
         throw e
+      } finally {
+        visible.invalidate(subId)
       }
       return toCatalogCarrier(row)
     },
@@ -94,7 +101,7 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       const lists = [...found.values()].map((l) => l.carriers)
       const everything = lists.some((l) => l.length === 0)
       const enabled = new Set(lists.flat())
-      const rows = (await repo.listVisibleCarriers(db, subId))
+      const rows = (await visibleCarriers(subId))
         .filter((r) => everything || enabled.has(r.carrier_id))
         .filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
       const start = (q.page - 1) * q.size
@@ -106,7 +113,8 @@ export function createCarriersService(deps: CarriersServiceDeps) {
 
     /** The carriers among `ids` the subscription can use: built-in or its own. */
     async getVisible(subId: string, carrierIds: string[]): Promise<Map<string, CarrierRecord>> {
-      const rows = await repo.findVisibleCarriers(db, subId, [...new Set(carrierIds)])
+      const wanted = new Set(carrierIds)
+      const rows = deps.cacheMs ? (await visibleCarriers(subId)).filter((r) => wanted.has(r.carrier_id)) : await repo.findVisibleCarriers(db, subId, [...wanted])
       return new Map(rows.map((r) => [r.carrier_id, toRecord(r)]))
     },
   }

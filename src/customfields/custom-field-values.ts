@@ -96,7 +96,7 @@ function coerce(def: CustomFieldDef, raw: unknown): Coerced {
  * (numbers as plain decimals, booleans as "true"/"false", LIST values in the option's spelling).
  */
 export function checkCustomFieldValues(
-  defs: CustomFieldDef[],
+  defs: readonly CustomFieldDef[],
   input: Array<{ customFieldId: string; value: unknown }> | undefined,
   existing: Array<{ customFieldId: string; value: string }>,
   fieldPrefix: string,

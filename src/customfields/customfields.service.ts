@@ -3,6 +3,7 @@ import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import { SubscriptionCache } from '../shared/subscription-cache.js'
 import type { CustomFieldDef } from './custom-field-values.js'
 import * as repo from './customfields.repo.js'
 import type { CreateCustomField, CustomField, DataType, ListCustomFieldsQuery, UpdateCustomField } from './customfields.schemas.js'
@@ -18,6 +19,8 @@ export interface CustomFieldsServiceDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
+  /** How long the definitions are remembered per subscription (see SubscriptionCache); 0: not at all. */
+  cacheMs?: number
 }
 
 function toCustomField(r: repo.CustomFieldRow): CustomField {
@@ -53,6 +56,9 @@ export type CustomFieldsService = ReturnType<typeof createCustomFieldsService>
 
 export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
   const { db, clock, ids } = deps
+  const definitions = new SubscriptionCache<readonly CustomFieldDef[]>(clock, deps.cacheMs ?? 0)
+  /** Runs a write of the subscription's definitions, then forgets what the cache holds of them. */
+  const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> => write().finally(() => definitions.invalidate(subId))
 
   /** The partial unique index on (sub_id, lower(name)) decides, so two concurrent creates cannot both win. */
   async function nameGuard<T>(work: () => Promise<T>): Promise<T> {
@@ -71,7 +77,7 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
         custom_field_id: ids('cf_'), sub_id: subId, name: input.name.trim(), status: input.status ?? 'ACTIVE', data_type: input.dataType,
         required: input.required ?? false, options, created_at: clock.now(), updated_at: clock.now(), deleted_at: null,
       }
-      await nameGuard(() => repo.insertCustomField(db, { ...row, at: row.created_at }))
+      await changing(subId, () => nameGuard(() => repo.insertCustomField(db, { ...row, at: row.created_at })))
       return toCustomField(row)
     },
 
@@ -86,7 +92,7 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
      * a changed type or option list applies to values written from now on.
      */
     async updateCustomField(subId: string, id: string, input: UpdateCustomField): Promise<CustomField> {
-      return nameGuard(() => inTransaction(db, async (trx) => {
+      return changing(subId, () => nameGuard(() => inTransaction(db, async (trx) => {
         const cur = await repo.findCustomField(trx, subId, id, { forUpdate: true })
         if (!cur) throw new AppError(CUSTOM_FIELD_ERRORS.CUSTOM_FIELD_NOT_FOUND, { detail: { id } })
         const dataType = input.dataType ?? cur.data_type
@@ -98,15 +104,15 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
         }
         await repo.updateCustomField(trx, subId, id, { name: next.name, status: next.status, data_type: next.data_type, required: next.required, options, at: next.updated_at })
         return toCustomField(next)
-      }))
+      })))
     },
 
     /** Soft delete: packages keep their stored values; the name becomes free for a new field. */
     async deleteCustomField(subId: string, id: string): Promise<void> {
-      await inTransaction(db, async (trx) => {
+      await changing(subId, () => inTransaction(db, async (trx) => {
         if (!(await repo.findCustomField(trx, subId, id, { forUpdate: true }))) throw new AppError(CUSTOM_FIELD_ERRORS.CUSTOM_FIELD_NOT_FOUND, { detail: { id } })
         await repo.softDeleteCustomField(trx, subId, id, clock.now())
-      })
+      }))
     },
 
     async listCustomFields(subId: string, q: ListCustomFieldsQuery): Promise<{ customFields: CustomField[]; totalCount: number }> {
@@ -115,9 +121,8 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
     },
 
     /** Every live definition (ACTIVE and INACTIVE), for validating and showing package values. */
-    async listDefinitions(subId: string): Promise<CustomFieldDef[]> {
-      const { rows } = await repo.listCustomFields(db, { subId })
-      return rows.map(toCustomField)
+    async listDefinitions(subId: string): Promise<readonly CustomFieldDef[]> {
+      return definitions.get(subId, async () => Object.freeze((await repo.listCustomFields(db, { subId })).rows.map((r) => Object.freeze(toCustomField(r)))))
     },
   }
 }

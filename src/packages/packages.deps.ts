@@ -34,8 +34,8 @@ export interface PackageReaders {
   }
   contacts: { getByIds(subId: string, ids: string[]): Promise<Map<string, ContactLike>> }
   carriers: { getVisible(subId: string, ids: string[]): Promise<Map<string, { carrierId: string; name: string }>> }
-  customFields: { listDefinitions(subId: string): Promise<CustomFieldDefLike[]> }
+  customFields: { listDefinitions(subId: string): Promise<readonly CustomFieldDefLike[]> }
   locations: { getByIds(subId: string, ids: string[]): Promise<Map<string, { address?: { postalCode?: string } }>> }
   /** Merges and validates custom field values (the customfields domain's rules). */
-  checkCustomFieldValues(defs: CustomFieldDefLike[], input: Array<{ customFieldId: string; value: unknown }> | undefined, existing: Array<{ customFieldId: string; value: string }>, fieldPrefix: string): Array<{ customFieldId: string; value: string }>
+  checkCustomFieldValues(defs: readonly CustomFieldDefLike[], input: Array<{ customFieldId: string; value: unknown }> | undefined, existing: Array<{ customFieldId: string; value: string }>, fieldPrefix: string): Array<{ customFieldId: string; value: string }>
 }

@@ -23,7 +23,7 @@ export interface Resolved {
   site?: SiteInfo
   customFields?: Array<{ customFieldId: string; value: string }>
   /** The definitions the values were checked against, to merge again under the row lock. */
-  customFieldDefs: CustomFieldDefLike[]
+  customFieldDefs: readonly CustomFieldDefLike[]
 }
 
 const CONTACT_RULES = {

@@ -3,6 +3,7 @@ import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import { SubscriptionCache } from '../shared/subscription-cache.js'
 import * as repo from './sites.repo.js'
 import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type SiteRef, type UpdateSite } from './sites.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
@@ -28,6 +29,8 @@ export interface SitesServiceDeps {
   ids: IdGenerator
   /** Which of `ids` are locations of the subscription (the locations domain answers). */
   existingLocationIds(subId: string, ids: string[]): Promise<Set<string>>
+  /** How long sites looked up by id are remembered per subscription (see SubscriptionCache); 0: not at all. */
+  cacheMs?: number
 }
 
 export function toSiteRef(r: repo.SiteRow): SiteRef {
@@ -50,6 +53,10 @@ export type SitesService = ReturnType<typeof createSitesService>
 
 export function createSitesService(deps: SitesServiceDeps) {
   const { db, clock, ids } = deps
+  // Sites as packages see them, by id; null remembers an id that is no site of the subscription.
+  const infos = new SubscriptionCache<Map<string, SiteInfo | null>>(clock, deps.cacheMs ?? 0)
+  /** Runs a write of the subscription's tree, then forgets what the cache holds of it (a rename or move changes other sites' paths too). */
+  const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> => write().finally(() => infos.invalidate(subId))
 
   async function mustFind(trx: Parameters<typeof repo.findSite>[0], subId: string, id: string, forUpdate = false): Promise<repo.SiteRow> {
     const row = await repo.findSite(trx, subId, id, { forUpdate })
@@ -64,7 +71,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       // Checked before the transaction: the locations domain reads through its own connection.
       if (input.type === 'site' && !(await deps.existingLocationIds(subId, [input.locationId])).has(input.locationId)) throw invalid('locationId', `No location ${input.locationId}.`)
       try {
-        await inTransaction(db, async (trx) => {
+        await changing(subId, () => inTransaction(db, async (trx) => {
           // One writer per subscription's tree: a child is never created under a parent being
           // deleted, and two "primary" requests never race to the one-primary index.
           await repo.lockTree(trx, subId)
@@ -79,7 +86,7 @@ export function createSitesService(deps: SitesServiceDeps) {
             site_id: siteId, sub_id: subId, name: input.name.trim(), type: input.type, parent_id: parent.site_id, location_id: parent.location_id,
             ancestor_ids: [...parent.ancestor_ids, parent.site_id], path_names: [...parent.path_names, input.name.trim()], status: input.status ?? 'active', is_primary: false, at,
           })
-        })
+        }))
       } catch (e) {
         if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq')) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
         throw e
@@ -91,7 +98,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     async updateSite(subId: string, siteId: string, input: UpdateSite): Promise<void> {
       const at = clock.now()
       try {
-        await inTransaction(db, async (trx) => {
+        await changing(subId, () => inTransaction(db, async (trx) => {
           await repo.lockTree(trx, subId)
           const site = await mustFind(trx, subId, siteId, true)
           const name = input.name?.trim() ?? site.name
@@ -120,7 +127,7 @@ export function createSitesService(deps: SitesServiceDeps) {
           })
           const structural = name !== site.name || parentId !== site.parent_id
           if (structural) await repo.rewriteSubtree(trx, subId, siteId, site.ancestor_ids.length, { ancestorIds: ancestors, pathNames, locationId }, at)
-        })
+        }))
       } catch (e) {
         if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq')) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
         throw e
@@ -129,12 +136,12 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     /** Soft delete of the subtree (packages keep pointing at it for their history); refused while any site under it is active. */
     async deleteSite(subId: string, siteId: string): Promise<void> {
-      await inTransaction(db, async (trx) => {
+      await changing(subId, () => inTransaction(db, async (trx) => {
         await repo.lockTree(trx, subId)
         await mustFind(trx, subId, siteId, true)
         if ((await repo.countActiveDescendants(trx, subId, siteId)) > 0) throw new AppError(SITE_ERRORS.SITE_HAS_CHILDREN)
         await repo.softDeleteSubtree(trx, subId, siteId, clock.now())
-      })
+      }))
     },
 
     async listSites(subId: string, q: ListSitesQuery): Promise<{ inboundSites: Site[]; totalCount: number }> {
@@ -167,8 +174,25 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     /** Sites by id for display (deleted ones included: history keeps pointing at them). */
     async getInfos(subId: string, siteIds: string[]): Promise<Map<string, SiteInfo>> {
-      const rows = await repo.findSites(db, subId, [...new Set(siteIds)])
-      return new Map(rows.map((r) => [r.site_id, { ...toSiteRef(r), locationId: r.location_id, status: r.status, deleted: r.deleted_at !== null }]))
+      const out = new Map<string, SiteInfo>()
+      const known = infos.peek(subId)
+      const missing: string[] = []
+      for (const id of new Set(siteIds)) {
+        const hit = known?.get(id)
+        if (hit === undefined) missing.push(id)
+        else if (hit !== null) out.set(id, hit)
+      }
+      if (missing.length === 0) return out
+      const generation = infos.generation(subId)
+      const at = clock.now().getTime()
+      const rows = await repo.findSites(db, subId, missing)
+      const loaded = new Map<string, SiteInfo | null>(missing.map((id) => [id, null]))
+      for (const r of rows) loaded.set(r.site_id, Object.freeze({ ...toSiteRef(r), locationId: r.location_id, status: r.status, deleted: r.deleted_at !== null }))
+      for (const [id, info] of loaded) if (info) out.set(id, info)
+      // Added to the entry it was looked up beside (or a new one), so the entry's age stays that of its oldest read.
+      if (known) for (const [id, info] of loaded) known.set(id, info)
+      else infos.store(subId, loaded, generation, at)
+      return out
     },
 
     primarySiteId: (subId: string) => repo.findPrimarySiteId(db, subId),
