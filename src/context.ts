@@ -43,8 +43,10 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   const tokens = createTokensService({ keys, clients, clock, issuer })
   const tokenLimiter = new FailureLimiter(clock, config.tokenFailureLimit, config.tokenFailureWindowSeconds)
   const ids = input.ids ?? defaultIds
-  const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey })
-  const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db) })
-  const receiving = createReceiving({ db, clock, ids, config, companions })
+  // On PGlite every write is in this process and nudges the worker, so an idle worker may sleep
+  // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
+  const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
+  const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db), cacheMs: config.referenceCacheSeconds * 1000 })
+  const receiving = createReceiving({ db, clock, ids, config, companions, onEventsCommitted: () => webhooks.notify() })
   return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
 }

@@ -31,9 +31,9 @@ export interface Receiving {
   scanImage: ReturnType<typeof createScanImageService>
 }
 
-export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; blobs?: BlobStore }): Receiving {
+export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
   const { db, clock, ids, companions } = deps
-  const sites = createSitesService({ db, clock, ids, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
+  const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
   const images = createImagesService({ db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes })
   const readers = {
     sites,
@@ -43,9 +43,9 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
     locations: companions.locations,
     checkCustomFieldValues: companions.checkCustomFieldValues,
   }
-  const packages = createPackagesService({ db, clock, ids, images, readers })
+  const packages = createPackagesService({ db, clock, ids, images, readers, onEventsCommitted: deps.onEventsCommitted })
   const scan = createScanService({
-    findPackage: (subId, tn, includeArchived) => packages.findByTrackingNumber(subId, tn, includeArchived),
+    findPackages: (subId, numbers, includeArchived) => packages.findHeld(subId, numbers, includeArchived),
     findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
   })

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
-import { isUniqueViolation } from '../db/errors.js'
+import { isNotNullViolation, isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
 
@@ -20,25 +20,63 @@ export async function findPackage(db: Executor, subId: string, packageId: string
   return q.executeTakeFirst()
 }
 
-export async function updatePackageRow(db: Executor, subId: string, packageId: string, set: Partial<Insertable<PackageTable>>): Promise<void> {
-  await db.updateTable('packages').set(set).where('sub_id', '=', subId).where('package_id', '=', packageId).execute()
+/** A change to an existing package: its new columns, written only if the row is still at `expectedVersion`. */
+export interface GuardedUpdate {
+  subId: string
+  expectedVersion: number
+  set: Partial<Insertable<PackageTable>>
 }
 
 /**
- * One change in one statement: the activity and its outbox events (and, for an add, the package
- * row) through data-modifying CTEs. A single statement is atomic on its own, and the foreign keys
- * are checked at its end, so the order of the CTEs does not matter.
+ * One change in one statement: the activity and its outbox events (and the package row, inserted
+ * for an add, updated for an update) through data-modifying CTEs. A single statement is atomic on
+ * its own, and the foreign keys are checked at its end, so the order of the CTEs does not matter.
+ *
+ * An update is guarded by the version the caller read: the activity and the events take their
+ * package id from the row the update returned, so when another change got there first the update
+ * returns nothing, the NOT NULL package id fails the whole statement, and nothing is written.
+ * Returns false then (the caller reads again), true when the change was written.
  */
-export async function insertChange(db: Executor, change: { package?: Insertable<PackageTable>; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<void> {
+export async function insertChange(db: Executor, change: { package?: Insertable<PackageTable>; update?: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
+  if (change.update) {
+    const { subId, expectedVersion, set } = change.update
+    const packageId = change.activity.package_id
+    const changedRow = sql<string>`(select package_id from changed)`
+    try {
+      const q = db.with('changed', (q) => q.updateTable('packages').set(set).where('sub_id', '=', subId).where('package_id', '=', packageId).where('version', '=', expectedVersion).returning('package_id'))
+        .with('new_activity', (q) => q.insertInto('package_activities').values({ ...change.activity, package_id: changedRow }))
+      if (change.events.length > 0) await q.insertInto('package_events').values(change.events.map((e) => ({ ...e, package_id: changedRow }))).execute()
+      else await q.selectFrom('changed').select('package_id').execute()
+      return true
+    } catch (e) {
+      if (isNotNullViolation(e, 'package_id')) return false
+      throw e
+    }
+  }
   if (change.package) {
     const pkg = change.package
     await db.with('new_package', (q) => q.insertInto('packages').values(pkg))
       .with('new_activity', (q) => q.insertInto('package_activities').values(change.activity))
       .insertInto('package_events').values(change.events).execute()
-    return
+    return true
   }
   await db.with('new_activity', (q) => q.insertInto('package_activities').values(change.activity))
     .insertInto('package_events').values(change.events).execute()
+  return true
+}
+
+/**
+ * The packages held under any of `numbers`, one per number: the active one, else (with
+ * `includeArchived`) the latest archived. Only what a decode shows, not the whole record.
+ */
+export async function findByTrackingNumbers(db: Executor, subId: string, numbers: string[], includeArchived: boolean) {
+  let q = db.selectFrom('packages').select(['package_id', 'tracking_number', 'current_status', 'site_id'])
+    .where('sub_id', '=', subId).where('tracking_number', 'in', numbers)
+  if (!includeArchived) q = q.where('archived', '=', false)
+  const rows = await q.orderBy('archived', 'asc').orderBy('created_at', 'desc').execute()
+  const first = new Map<string, (typeof rows)[number]>()
+  for (const r of rows) if (!first.has(r.tracking_number)) first.set(r.tracking_number, r)
+  return [...first.values()]
 }
 
 export async function listActivities(db: Executor, subId: string, packageId: string): Promise<ActivityRow[]> {

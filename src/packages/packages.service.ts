@@ -34,6 +34,8 @@ export interface PackagesServiceDeps {
   ids: IdGenerator
   readers: PackageReaders
   images: ImagesService
+  /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
+  onEventsCommitted?: () => void
 }
 
 const TRACKING_SHAPE = /^[\x21-\x7E]{1,64}$/
@@ -95,6 +97,28 @@ function nextState(current: repo.PackageRow | undefined, body: Body, resolved: R
   }
 }
 
+/** The package as the change found it (for an add, its zero state). */
+interface PackageBefore {
+  package_id: string
+  version: number
+  activity_count: number
+  event_count: number
+  previousStatus: string | null
+  wasDamaged: boolean
+  previousLocker: { bank: string | null; unit: string | null }
+}
+
+/** The package row of a change: inserted (an add), or these columns updated (version, counts and updated_at follow). */
+type RowWrite = { insert: Insertable<PackageTable> } | { update: Partial<Insertable<PackageTable>> }
+
+const beforeChange = (row: repo.PackageRow): PackageBefore => ({
+  package_id: row.package_id, version: row.version, activity_count: row.activity_count, event_count: row.event_count,
+  previousStatus: row.current_status, wasDamaged: row.damaged, previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
+})
+
+/** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
+const OPTIMISTIC_ATTEMPTS = 2
+
 export type PackagesService = ReturnType<typeof createPackagesService>
 
 export function createPackagesService(deps: PackagesServiceDeps) {
@@ -106,13 +130,15 @@ export function createPackagesService(deps: PackagesServiceDeps) {
    * statement, then attaches the images to that activity. Runs inside the caller's transaction, or
    * alone when the change is that single statement.
    */
-  async function record(trx: Executor, actor: Actor, pkg: { package_id: string; activity_count: number; event_count: number; previousStatus: string | null; wasDamaged: boolean; previousLocker: { bank: string | null; unit: string | null } }, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, newPackage?: Insertable<PackageTable>) {
+  async function record(trx: Executor, actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, write: RowWrite) {
     const activityId = ids('act_')
     const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
     const receiver = state.receiver_id ? resolved.contacts.get(state.receiver_id) : undefined
     const { locationId: _l, status: _s, deleted: _d, ...siteRef } = resolved.site ?? ({} as Record<string, unknown>)
-    await repo.insertChange(trx, {
-      package: newPackage,
+    const written = await repo.insertChange(trx, {
+      ...('insert' in write
+        ? { package: write.insert }
+        : { update: { subId: actor.subId, expectedVersion: pkg.version, set: { ...write.update, version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now } } }),
       activity: {
         activity_id: activityId, sub_id: actor.subId, package_id: pkg.package_id, sequence: pkg.activity_count + 1, status: state.current_status,
         site_id: state.site_id, package_location: state.package_location, locker_bank: state.locker_bank, locker_unit: state.locker_unit,
@@ -130,8 +156,9 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         },
       }))),
     })
+    if (!written) return undefined
     const attached = body.images?.length ? await images.attach(trx, actor.subId, pkg.package_id, activityId, body.images) : []
-    return { activityId, attached, eventCount: events.length }
+    return { activityId, attached }
   }
 
   /**
@@ -176,13 +203,14 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
         receive_clerk: actor.userName, version: 1, activity_count: 1, event_count: eventCount, created_at: now, updated_at: now,
       }
-      const first = { package_id: packageId, activity_count: 0, event_count: 0, previousStatus: null, wasDamaged: false, previousLocker: { bank: null, unit: null } }
+      const first: PackageBefore = { package_id: packageId, version: 0, activity_count: 0, event_count: 0, previousStatus: null, wasDamaged: false, previousLocker: { bank: null, unit: null } }
       try {
         // Without images the whole add is one atomic statement; images need a transaction around the claims.
         const rec = body.images?.length
-          ? await inTransaction(db, (trx) => record(trx, actor, first, state, body, resolved, now, row))
-          : await record(db, actor, first, state, body, resolved, now, row)
-        return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+          ? await inTransaction(db, (trx) => record(trx, actor, first, state, body, resolved, now, { insert: row }))
+          : await record(db, actor, first, state, body, resolved, now, { insert: row })
+        deps.onEventsCommitted?.()
+        return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec!.attached)
       } catch (e) {
         if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
         throw e
@@ -190,9 +218,12 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     },
 
     /**
-     * Fields given replace, absent stay; one activity appended. References are checked before the
-     * transaction (other domains read through their own connection); the new state is computed from
-     * the row as locked, so concurrent updates serialise instead of overwriting each other.
+     * Fields given replace, absent stay; one activity appended. References are checked first (other
+     * domains read through their own connection). The change is computed from the row as read and
+     * written in one statement guarded by that row's version: no transaction, no lock, two round
+     * trips. When another change got in between, the row is read again and the change recomputed
+     * from it; after OPTIMISTIC_ATTEMPTS, or with images to claim, under the row lock instead. Either
+     * way concurrent updates serialise instead of overwriting each other.
      */
     async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
       if (body.package.trackingNumber !== undefined) checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
@@ -207,24 +238,40 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       const resolved = await withCurrentParties(actor.subId, await resolveReferences(readers, actor.subId, { ...refs, siteId: givenSite }), current)
       // The package's own site is shown in events even when this update does not move it.
       if (!givenSite && current.site_id) resolved.site = (await readers.sites.getInfos(actor.subId, [current.site_id])).get(current.site_id)
+
+      /** The change made from `row`; undefined when the row was no longer at the version read. */
+      const change = async (ex: Executor, row: repo.PackageRow | undefined) => {
+        if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+        if (ifMatch !== undefined && row.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${row.version}, not ${ifMatch}.` })
+        if (row.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
+        if (body.package.customFields !== undefined) {
+          resolved.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, row.custom_fields, 'package.customFields')
+        }
+        const now = clock.now()
+        const state = nextState(row, body, resolved, actor, now)
+        const rec = await record(ex, actor, beforeChange(row), state, body, resolved, now, { update: { ...state, custom_fields: JSON.stringify(state.custom_fields) } })
+        return rec && writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+      }
       try {
-        return await inTransaction(db, async (trx) => {
-          const locked = await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true })
-          if (!locked) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
-          if (ifMatch !== undefined && locked.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${locked.version}, not ${ifMatch}.` })
-          if (locked.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
-          if (body.package.customFields !== undefined) {
-            resolved.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, locked.custom_fields, 'package.customFields')
+        if (!body.images?.length) {
+          let row: repo.PackageRow | undefined = current
+          for (let attempt = 1; ; attempt++) {
+            const done = await change(db, row)
+            if (done) {
+              deps.onEventsCommitted?.()
+              return done
+            }
+            if (attempt === OPTIMISTIC_ATTEMPTS) break
+            row = await repo.findPackage(db, actor.subId, packageId)
           }
-          const now = clock.now()
-          const state = nextState(locked, body, resolved, actor, now)
-          const rec = await record(trx, actor, { package_id: packageId, activity_count: locked.activity_count, event_count: locked.event_count, previousStatus: locked.current_status, wasDamaged: locked.damaged, previousLocker: { bank: locked.locker_bank, unit: locked.locker_unit } }, state, body, resolved, now)
-          await repo.updatePackageRow(trx, actor.subId, packageId, {
-            ...state, custom_fields: JSON.stringify(state.custom_fields), version: locked.version + 1, activity_count: locked.activity_count + 1,
-            event_count: locked.event_count + rec.eventCount, updated_at: now,
-          })
-          return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+        }
+        const done = await inTransaction(db, async (trx) => {
+          const done = await change(trx, await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true }))
+          if (!done) throw new Error(`package ${packageId} changed under its row lock`)
+          return done
         })
+        deps.onEventsCommitted?.()
+        return done
       } catch (e) {
         if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
         throw e
@@ -246,12 +293,10 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           const now = clock.now()
           const status = archived ? 'ARCHIVED' : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
           const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null, custom_fields: cur.custom_fields }
-          const rec = await record(trx, actor, { package_id: packageId, activity_count: cur.activity_count, event_count: cur.event_count, previousStatus: cur.current_status, wasDamaged: cur.damaged, previousLocker: { bank: cur.locker_bank, unit: cur.locker_unit } }, state, { package: {} }, parties, now)
-          await repo.updatePackageRow(trx, actor.subId, packageId, {
-            current_status: status, archived, archived_at: state.archived_at, version: cur.version + 1, activity_count: cur.activity_count + 1,
-            event_count: cur.event_count + rec.eventCount, updated_at: now,
-          })
+          const rec = await record(trx, actor, beforeChange(cur), state, { package: {} }, parties, now, { update: { current_status: status, archived, archived_at: state.archived_at } })
+          if (!rec) throw new Error(`package ${packageId} changed under its row lock`)
         })
+        deps.onEventsCommitted?.()
       } catch (e) {
         if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { description: 'Another active package has this tracking number; archive it first.' })
         throw e
@@ -269,6 +314,24 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     async findByTrackingNumber(subId: string, trackingNumber: string, includeArchived = false): Promise<PackageRecord | undefined> {
       const rec = await detailedBy(subId, { trackingNumber: normalizeTrackingNumber(trackingNumber) })
       return rec && (!rec.archived || includeArchived) ? rec : undefined
+    },
+
+    /** What a decode shows of the packages held under these numbers (normalized), by number; one query, sites from memory. */
+    async findHeld(subId: string, trackingNumbers: string[], includeArchived: boolean): Promise<Map<string, { packageId: string; currentStatus: PackageRecord['currentStatus']; currentLocation: PackageRecord['currentLocation'] }>> {
+      const numbers = [...new Set(trackingNumbers.map(normalizeTrackingNumber))]
+      const rows = await repo.findByTrackingNumbers(db, subId, numbers, includeArchived)
+      const sites = await readers.sites.getInfos(subId, rows.map((r) => r.site_id).filter((x): x is string => x !== null))
+      const out = new Map<string, { packageId: string; currentStatus: PackageRecord['currentStatus']; currentLocation: PackageRecord['currentLocation'] }>()
+      for (const r of rows) {
+        const site = r.site_id ? sites.get(r.site_id) : undefined
+        const { locationId: _l, status: _s, deleted: _d, ...location } = site ?? ({} as Record<string, never>)
+        out.set(r.tracking_number, { packageId: r.package_id, currentStatus: r.current_status as PackageRecord['currentStatus'], currentLocation: site ? location : undefined })
+      }
+      for (const raw of trackingNumbers) {
+        const hit = out.get(normalizeTrackingNumber(raw))
+        if (hit) out.set(raw, hit)
+      }
+      return out
     },
 
     async getByTrackingNumber(subId: string, trackingNumber: string): Promise<PackageRecord> {

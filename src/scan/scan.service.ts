@@ -3,6 +3,13 @@ import type { PackageRecord } from '../packages/packages.schemas.js'
 import { AppError, registerErrors } from '../shared/errors.js'
 import type { DecodeResponse } from './scan.schemas.js'
 
+/** What a decode tells of a package the subscription already holds. */
+export interface HeldPackage {
+  packageId: string
+  currentStatus: PackageRecord['currentStatus']
+  currentLocation: PackageRecord['currentLocation']
+}
+
 export const SCAN_ERRORS = registerErrors({
   SCAN_UNREADABLE: { status: 400, errorCode: 'validation_error', additionalCode: 'DEC-4000', message: 'The scanned text cannot be decoded.' },
 })
@@ -10,7 +17,8 @@ export const SCAN_ERRORS = registerErrors({
 type ContactMatch = { contactId: string; name: string; company?: string | null }
 
 export interface ScanDeps {
-  findPackage(subId: string, trackingNumber: string, includeArchived: boolean): Promise<PackageRecord | undefined>
+  /** The packages held under any of these numbers (archived ones too when `includeArchived`), by number, in one lookup. */
+  findPackages(subId: string, trackingNumbers: string[], includeArchived: boolean): Promise<Map<string, HeldPackage>>
   findContacts(subId: string, name: string, company?: string): Promise<ContactMatch[]>
   /** Receivers a company alone can mean: a contact named after it, else the people at it. */
   findCompanyContacts(subId: string, company: string): Promise<ContactMatch[]>
@@ -30,14 +38,14 @@ function lookupNumbers(r: DecodeResult): { primary?: string; others: string[] } 
  * candidates' numbers only when they lead to one package. Several (two full 1Z numbers that fit one
  * MaxiCode short field, both on file) is a doubt for the clerk, not a match.
  */
-async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, includeArchived: boolean): Promise<PackageRecord | undefined> {
+async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, includeArchived: boolean): Promise<HeldPackage | undefined> {
   const { primary, others } = lookupNumbers(r)
-  if (primary !== undefined) {
-    const hit = await deps.findPackage(subId, primary, includeArchived)
-    if (hit) return hit
-  }
-  if (others.length === 0) return undefined
-  const hits = (await Promise.all(others.map((n) => deps.findPackage(subId, n, includeArchived)))).filter((p): p is PackageRecord => p !== undefined)
+  const numbers = primary === undefined ? others : [primary, ...others]
+  if (numbers.length === 0) return undefined
+  const held = await deps.findPackages(subId, numbers, includeArchived)
+  const hit = primary === undefined ? undefined : held.get(primary)
+  if (hit) return hit
+  const hits = others.map((n) => held.get(n)).filter((p): p is HeldPackage => p !== undefined)
   return new Set(hits.map((p) => p.packageId)).size === 1 ? hits[0] : undefined
 }
 
@@ -83,11 +91,16 @@ export function createScanService(deps: ScanDeps) {
         const { name, company, postalCode, country, ...rest } = r.receiver
         const address = Object.keys(rest).length || postalCode || country ? { ...rest, postalCode, country } : undefined
         out.package.receiver = { name, company, address, postalCode, country }
-        const matches = await matchReceiver(deps, subId, name, company)
+      }
+      // The two lookups are independent: side by side, the clerk waits for the slower one only.
+      const [matches, existing] = await Promise.all([
+        r.receiver ? matchReceiver(deps, subId, r.receiver.name, r.receiver.company) : [],
+        findExisting(deps, subId, r, opts.editflow ?? false),
+      ])
+      if (out.package.receiver) {
         if (matches.length === 1) out.package.receiver.contactId = matches[0]!.contactId
         else if (matches.length > 1) out.package.receiverCandidates = matches.map((m) => ({ contactId: m.contactId, name: m.name, company: m.company ?? undefined }))
       }
-      const existing = await findExisting(deps, subId, r, opts.editflow ?? false)
       if (existing) {
         out.package.packageId = existing.packageId
         out.package.currentStatus = existing.currentStatus

@@ -39,6 +39,8 @@ export interface WebhooksDeps {
   workerId?: string
   /** How often an idle worker looks for work; default 200 ms. */
   pollMs?: number
+  /** Longest sleep of a worker that keeps finding nothing (see WorkerDeps.idlePollMs); default pollMs. */
+  idlePollMs?: number
 }
 
 export interface Webhooks {
@@ -50,6 +52,8 @@ export interface Webhooks {
   runOnce(): Promise<WorkerStep>
   /** Closes the outbound connection pool. */
   close(): Promise<void>
+  /** Package events were just committed in this process: the running worker looks for them now. */
+  notify(): void
 }
 
 /** Errors and warnings as JSON lines on stderr, when no logger is given. */
@@ -80,6 +84,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     batchSize: config.webhooks.batchSize,
     concurrency: config.webhooks.concurrency,
     pollMs: deps.pollMs ?? 200,
+    idlePollMs: deps.idlePollMs,
   })
   return {
     configs: createConfigsService({ db, clock, ids, sealKey, rules }),
@@ -93,6 +98,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     },
     runOnce: () => worker.runOnce(),
     close: () => sender.close(),
+    notify: () => worker.nudge(),
   }
 }
 

@@ -25,7 +25,14 @@ export interface WorkerDeps extends AttemptDeps {
   workerId: string
   batchSize: number
   concurrency: number
+  /** How long the loop sleeps when it ran out of work. */
   pollMs: number
+  /**
+   * Longest sleep of a worker that keeps finding nothing: the sleep doubles from pollMs up to this
+   * (default pollMs: no back-off). Only where every write is in this process (PGlite), which then
+   * nudges the worker: elsewhere another process's events would wait the longer sleep.
+   */
+  idlePollMs?: number
 }
 
 export interface WorkerStep {
@@ -195,7 +202,15 @@ export function createWorker(deps: WorkerDeps) {
     return out
   }
 
+  // How the running loop (see start) is told of new events; undefined while it is not running.
+  let nudgeLoop: (() => void) | undefined
+
   return {
+    /** Events were just written in this process: an idle worker looks within pollMs, not after its longer sleep. */
+    nudge(): void {
+      nudgeLoop?.()
+    },
+
     /**
      * Everything due at the clock's now, to the end: the scheduled jobs, the fan-out, then rounds of
      * claim → send → record until nothing is due (a failure is always rescheduled at least a
@@ -220,6 +235,16 @@ export function createWorker(deps: WorkerDeps) {
     start(): () => Promise<void> {
       let stopped = false
       let wake: (() => void) | undefined
+      // A nudge cuts a long idle sleep down to pollMs after the last look, never shorter: under a
+      // stream of writes the worker still looks once per pollMs, fanning out many events at a time,
+      // instead of once per write (on PGlite each look takes the one connection from the requests).
+      let hurry: (() => void) | undefined
+      let nudged = false
+      let idleSleep = deps.pollMs
+      nudgeLoop = () => {
+        nudged = true
+        hurry?.()
+      }
       const inflight = new Set<Promise<void>>()
       const queue: Completion[] = []
       let flushing: Promise<void> | undefined
@@ -229,13 +254,20 @@ export function createWorker(deps: WorkerDeps) {
       let purging: Promise<unknown> | undefined
 
       const sleep = (ms: number) => new Promise<void>((resolve) => {
+        const started = Date.now()
         const done = () => {
           clearTimeout(timer)
           wake = undefined
+          hurry = undefined
           resolve()
         }
-        const timer = setTimeout(done, ms)
+        let timer = setTimeout(done, ms)
         wake = done
+        hurry = ms <= deps.pollMs ? undefined : () => {
+          clearTimeout(timer)
+          timer = setTimeout(done, Math.max(0, started + deps.pollMs - Date.now()))
+          hurry = undefined
+        }
       })
 
       const flush = (): Promise<void> => {
@@ -269,11 +301,14 @@ export function createWorker(deps: WorkerDeps) {
                 .catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'))
                 .finally(() => (purging = undefined))
             }
-            await fanOutAll()
+            nudged = false
+            const fannedOut = await fanOutAll()
+            let claimedCount = 0
             const room = Math.min(deps.batchSize, deps.concurrency - inflight.size)
             // While sends are in flight, wait for room for a good batch rather than claim a few rows at a time.
             if (room > 0 && (inflight.size === 0 || room >= Math.ceil(Math.min(deps.batchSize, deps.concurrency) / 2))) {
               const claimed = await claim(room)
+              claimedCount = claimed.length
               for (const d of claimed) {
                 const p: Promise<void> = attempt(d).then((c) => {
                   queue.push(c)
@@ -283,7 +318,9 @@ export function createWorker(deps: WorkerDeps) {
               }
               if (claimed.length === room && inflight.size < deps.concurrency) continue
             }
-            await sleep(deps.pollMs)
+            const busy = fannedOut > 0 || claimedCount > 0 || inflight.size > 0
+            idleSleep = busy || nudged ? deps.pollMs : Math.min(idleSleep * 2, deps.idlePollMs ?? deps.pollMs)
+            await sleep(idleSleep)
           } catch (err) {
             log.error({ err }, 'webhook worker step failed')
             await sleep(1000)
@@ -296,6 +333,7 @@ export function createWorker(deps: WorkerDeps) {
 
       return async () => {
         stopped = true
+        nudgeLoop = undefined
         wake?.()
         await loop
       }

@@ -103,3 +103,31 @@ describe('update: another subscription\'s things', () => {
     expect(theirPackage.images).toHaveLength(1)
   })
 })
+
+describe('concurrent updates of one package', () => {
+  it('keeps every one of them: one activity each, contiguous sequences, no comment lost', async () => {
+    const id = await newPackage()
+    const n = 16
+    const results = await Promise.all(Array.from({ length: n }, (_, i) =>
+      a.call('PUT', `/api/v1/packages/${id}`, { package: { comment: `note ${i}` }, lastActivity: { status: i % 2 ? 'READY_FOR_PICKUP' : 'RECEIVED', comment: `note ${i}` } })))
+    expect(results.map((r) => r.statusCode)).toEqual(Array(n).fill(200))
+    const record = await detailed(id)
+    expect(record.version).toBe(n + 1)
+    const { activities } = await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)
+    expect(activities.map((x: { sequence: number }) => x.sequence)).toEqual(Array.from({ length: n + 1 }, (_, i) => i + 1))
+    // Each update's own comment is in exactly one activity, and the package shows the last one written.
+    const comments = activities.slice(1).map((x: { comment: string }) => x.comment).sort()
+    expect(comments).toEqual(Array.from({ length: n }, (_, i) => `note ${i}`).sort())
+    expect(record.comment).toBe(activities[n].comment)
+  })
+
+  it('answers 412 to an If-Match that another update overtook, and writes nothing for it', async () => {
+    const id = await newPackage()
+    const [first, second] = await Promise.all([1, 2].map((i) =>
+      t.inject({ method: 'PUT', url: `/api/v1/packages/${id}`, headers: { ...me.auth, 'if-match': '1' }, payload: { package: { comment: `only one ${i}` } } })))
+    expect([first!.statusCode, second!.statusCode].sort()).toEqual([200, 412])
+    const { activities } = await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)
+    expect(activities).toHaveLength(2)
+    expect((await detailed(id)).version).toBe(2)
+  })
+})

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gs1CheckDigit } from '../../src/decode/index.js'
-import type { PackageRecord } from '../../src/packages/packages.schemas.js'
-import { createScanService, type ScanDeps } from '../../src/scan/scan.service.js'
+import { createScanService, type HeldPackage, type ScanDeps } from '../../src/scan/scan.service.js'
 
 const GS = '\u001d'
 const RS = '\u001e'
@@ -12,12 +11,14 @@ const MAXICODE_FITS = ['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012
 /** Fake lookups: packages by tracking number, contacts by exact name; every call recorded. */
 function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId: string; name: string; company?: string }> = []) {
   const lookedUp: string[] = []
+  const lookups: string[][] = []
   const contactQueries: Array<[string, string | undefined]> = []
   const deps: ScanDeps = {
-    async findPackage(_subId, trackingNumber) {
-      lookedUp.push(trackingNumber)
-      const packageId = packages[trackingNumber]
-      return packageId === undefined ? undefined : ({ packageId, trackingNumber, currentStatus: 'RECEIVED' } as unknown as PackageRecord)
+    async findPackages(_subId, trackingNumbers) {
+      lookups.push([...trackingNumbers])
+      lookedUp.push(...trackingNumbers)
+      return new Map(trackingNumbers.filter((n) => packages[n] !== undefined)
+        .map((n) => [n, { packageId: packages[n]!, currentStatus: 'RECEIVED', currentLocation: undefined } as HeldPackage]))
     },
     async findContacts(_subId, name, company) {
       contactQueries.push([name, company])
@@ -29,7 +30,7 @@ function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId:
       return named.length > 0 ? named : contacts.filter((c) => c.company?.toLowerCase() === company.toLowerCase())
     },
   }
-  return { deps, lookedUp, contactQueries }
+  return { deps, lookedUp, lookups, contactQueries }
 }
 
 describe('scan service: the carrier it states', () => {
@@ -61,11 +62,11 @@ describe('scan service: the carrier it states', () => {
 })
 
 describe('scan service: the package already held', () => {
-  it('looks under the reported number first, and stops there when it is found', async () => {
+  it('asks once for every number, and the reported number wins over the candidates\' numbers', async () => {
     const f = fakeDeps({ '340434161094042557': 'pkg_1', '00340434161094042557': 'pkg_2' })
     const out = await createScanService(f.deps).decode('sub', '00340434161094042557')
     expect(out.package.packageId).toBe('pkg_1')
-    expect(f.lookedUp).toEqual(['340434161094042557'])
+    expect(f.lookups).toEqual([['340434161094042557', '00340434161094042557']])
   })
 
   it('then under every candidate\'s number: an SSCC kept as "00" + SSCC is found', async () => {

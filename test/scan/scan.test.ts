@@ -86,6 +86,8 @@ describe('decode', () => {
     const id = (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: tn }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })).packageId
     const body = (await decode(tn, '&expectedPackage=true')).json()
     expect(body.package).toMatchObject({ packageId: id, currentStatus: 'RECEIVED', currentLocation: { inboundSiteId: m.shelfId }, expectedPackageFound: true })
+    // The location as Get shows it: the same site reference, hierarchy and all.
+    expect(body.package.currentLocation).toEqual((await a.ok('GET', `/api/v1/packages/${id}?type=DETAILED`)).currentLocation)
     await a.ok('PATCH', `/api/v1/packages/${id}/archive`, {}, 200)
     expect((await decode(tn)).json().package.packageId).toBeUndefined()
     expect((await decode(tn, '&editflow=true')).json().package.packageId).toBe(id)

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
-import { configBody, emit, hooks, HOUR, verify, type Variant } from './support/helpers.js'
-import { Receiver, type ReceivedRequest } from './support/receiver.js'
+import type { TestApp } from '../support/build-test-app.js'
+import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest, type Variant, verify } from './support/helpers.js'
+import type { Receiver, ReceivedRequest } from './support/receiver.js'
 
 // What a receiver gets: signed, authenticated, only what it subscribed to, in order per package.
 let t: TestApp
 let rx: Receiver
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest()))
+afterAll(() => stopWebhookTest(t, rx))
 
 let paths = 0
 /** A new subscription with one configuration whose receiver path is its own. */

@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../support/spawn-service.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
-import { configBody, emit, hooks, HOUR } from './support/helpers.js'
-import { Receiver } from './support/receiver.js'
+import type { TestApp } from '../support/build-test-app.js'
+import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest } from './support/helpers.js'
+import type { Receiver } from './support/receiver.js'
 
 // What happens when the receiver does not answer 2xx: retries, Retry-After, 410, redirects, limits,
 // giving up, manual retry, and configuration changes while deliveries are pending.
 let t: TestApp
 let rx: Receiver
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest()))
+afterAll(() => stopWebhookTest(t, rx))
 
 let paths = 0
 async function setup(overrides: Record<string, unknown> = {}) {

@@ -1,22 +1,15 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readyToFanOut } from '../../src/webhooks/worker.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
-import { configBody, emit, hooks } from './support/helpers.js'
-import { Receiver } from './support/receiver.js'
+import type { TestApp } from '../support/build-test-app.js'
+import { configBody, emit, hooks, startWebhookTest, stopWebhookTest } from './support/helpers.js'
+import type { Receiver } from './support/receiver.js'
 
 // The fan-out from the outbox: idempotent, and never ahead of an earlier event of the same package.
 let t: TestApp
 let rx: Receiver
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest()))
+afterAll(() => stopWebhookTest(t, rx))
 
 describe('which claimed events may be fanned out', () => {
   const ev = (package_id: string, sequence: number) => ({ package_id, sequence })

@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import type { TestApp } from '../support/build-test-app.js'
 import { api, trackingNumber } from '../support/factories.js'
-import { configBody, hooks, HOUR, verify } from './support/helpers.js'
-import { Receiver } from './support/receiver.js'
+import { configBody, hooks, HOUR, startWebhookTest, stopWebhookTest, verify } from './support/helpers.js'
+import type { Receiver } from './support/receiver.js'
 
 // Receive → deliver, across domains: packages changed through the API reach both webhook
 // variants signed, in order, with the contract's data; the locker reminder comes from the jobs.
 let t: TestApp
 let rx: Receiver
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest()))
+afterAll(() => stopWebhookTest(t, rx))
 
 it('follows a package from intake through a locker to pick-up on both webhook variants', async () => {
   const me = await t.newClient()

@@ -3,23 +3,16 @@ import { inTransaction } from '../../src/db/transaction.js'
 import { enqueueEvents } from '../../src/webhooks/outbox.js'
 import { createJobs, PURGE_EVERY_MS, SWEEP_SETTLE_MS } from '../../src/webhooks/jobs.js'
 import { createWebhooks } from '../../src/webhooks/webhooks.module.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
-import { configBody, emit, hooks, HOUR } from './support/helpers.js'
-import { Receiver } from './support/receiver.js'
+import { type TestApp, type TestClient } from '../support/build-test-app.js'
+import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest } from './support/helpers.js'
+import type { Receiver } from './support/receiver.js'
 
 // The scheduled jobs: locker PickupReminder / Expired once per stay, and the retention purge.
 let t: TestApp
 let rx: Receiver
 const DAY = 24 * HOUR
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', LOCKER_PICKUP_REMINDER_HOURS: '24', LOCKER_EXPIRY_DAYS: '7', WEBHOOK_RETENTION_DAYS: '30' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest({ LOCKER_PICKUP_REMINDER_HOURS: '24', LOCKER_EXPIRY_DAYS: '7', WEBHOOK_RETENTION_DAYS: '30' })))
+afterAll(() => stopWebhookTest(t, rx))
 
 let n = 0
 /** A package row as the packages service leaves it, plus the locker events it would write. */

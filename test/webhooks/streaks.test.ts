@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
-import { configBody, emit, hooks, HOUR } from './support/helpers.js'
-import { Receiver } from './support/receiver.js'
+import type { TestApp } from '../support/build-test-app.js'
+import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest } from './support/helpers.js'
+import type { Receiver } from './support/receiver.js'
 
 // "5 days of continuous failure disable a configuration" (CONTRACT §4): a failure streak is only
 // continuous while deliveries keep failing. It ends with a success, when nothing is left to retry,
@@ -9,15 +9,8 @@ import { Receiver } from './support/receiver.js'
 let t: TestApp
 let rx: Receiver
 const DAY = 24 * HOUR
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  rx = await new Receiver().start()
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+beforeAll(async () => ({ t, rx } = await startWebhookTest()))
+afterAll(() => stopWebhookTest(t, rx))
 
 let paths = 0
 async function setup() {

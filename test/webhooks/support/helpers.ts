@@ -2,8 +2,8 @@ import { Webhook } from 'standardwebhooks'
 import { expect, vi } from 'vitest'
 import { inTransaction } from '../../../src/db/transaction.js'
 import { enqueueEvents } from '../../../src/webhooks/outbox.js'
-import { basic, type TestApp, type TestClient } from '../../support/build-test-app.js'
-import type { ReceivedRequest } from './receiver.js'
+import { basic, buildTestApp, type TestApp, type TestClient } from '../../support/build-test-app.js'
+import { Receiver, type ReceivedRequest } from './receiver.js'
 
 export const MOUNT = { tracking: '/webhooks/tracking', locker: '/webhooks/locker' } as const
 export type Variant = keyof typeof MOUNT
@@ -63,3 +63,19 @@ export function verify(secret: string, req: ReceivedRequest, at: Date): unknown 
 }
 
 export const HOUR = 3600_000
+
+/** Plain http to 127.0.0.1 allowed, so configurations can point at the test's Receiver. */
+export const WEBHOOK_TEST_ENV = { MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' }
+
+/** A test app that may deliver to the local Receiver, and that Receiver listening. */
+export async function startWebhookTest(env: Record<string, string> = {}): Promise<{ t: TestApp; rx: Receiver }> {
+  const t = await buildTestApp({ ...WEBHOOK_TEST_ENV, ...env })
+  return { t, rx: await new Receiver().start() }
+}
+
+/** Closes what startWebhookTest opened: the outbound pool, the Receiver, the app and its database. */
+export async function stopWebhookTest(t: TestApp, rx: Receiver): Promise<void> {
+  await t.ctx.webhooks.close()
+  await rx.close()
+  await t.close()
+}
