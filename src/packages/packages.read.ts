@@ -40,11 +40,23 @@ type JoinedContact = ContactLike & { location: (SiteRow & { deleted: boolean }) 
 
 export type RecordFilter = { packageIds: string[] } | { trackingNumber: string }
 
+/**
+ * The ids as `p.package_id in (…)`, the list padded to a power of two by repeating its last id.
+ * The statement is prepared (see prepared-statements.ts), and PostgreSQL keeps a generic plan only
+ * when it costs no more than the custom ones: an array parameter (`= any($1)`) is estimated at ten
+ * rows, more than any custom plan of a short page, so every call was planned afresh (a dozen
+ * subqueries, most of the query's cost). A fixed list of n parameters is estimated at n rows either
+ * way, so after five calls the generic plan is kept; padding leaves a handful of texts to prepare.
+ */
+function idsCondition(ids: string[]) {
+  let n = 1
+  while (n < ids.length) n *= 2
+  const padded = Array.from({ length: n }, (_, i) => ids[Math.min(i, ids.length - 1)])
+  return n === 1 ? sql`p.package_id = ${ids[0]}` : sql`p.package_id in (${sql.join(padded)})`
+}
+
 export async function loadJoined(db: Executor, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
-  // One id (Get) as a plain equality: the planner then knows it reads one row, not an array's worth.
-  const where = 'packageIds' in by
-    ? (by.packageIds.length === 1 ? sql`p.package_id = ${by.packageIds[0]}` : sql`p.package_id = any(${by.packageIds}::text[])`)
-    : sql`p.tracking_number = ${by.trackingNumber}`
+  const where = 'packageIds' in by ? idsCondition(by.packageIds) : sql`p.tracking_number = ${by.trackingNumber}`
   const order = 'packageIds' in by ? sql`` : sql`order by p.archived asc, p.created_at desc limit 1`
   const { rows } = await sql<JoinedRow>`
     select p.*,

@@ -151,13 +151,16 @@ export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort
   return sql<{ package_id: string }>`select u.package_id from (${a} union all ${b}) u order by u.phase, u.k ${dir}, u.package_id ${dir} offset ${offset} limit ${limit}`.compile(db)
 }
 
-export async function searchPage(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): Promise<{ ids: string[]; total: number }> {
+/** The ids of one page of matches, in the sort's order. */
+export async function searchIds(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): Promise<string[]> {
   const { rows } = await db.executeQuery(pageQuery(db, subId, f, sort, offset, limit))
-  const ids = rows.map((r) => r.package_id)
-  // A short page that is not past the end holds the last matches: its position is the count.
-  if (ids.length < limit && (ids.length > 0 || offset === 0)) return { ids, total: offset + ids.length }
+  return rows.map((r) => r.package_id)
+}
+
+/** How many packages match, exactly. */
+export async function countMatches(db: Executor, subId: string, f: ListFilter): Promise<number> {
   const { n } = await countQuery(db, subId, f).executeTakeFirstOrThrow()
-  return { ids, total: Number(n) }
+  return Number(n)
 }
 
 /**

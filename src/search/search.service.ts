@@ -54,7 +54,26 @@ export function createSearchService(deps: { db: Db; exportBatchSize?: number }) 
   async function records(subId: string, ids: string[]): Promise<PackageRecord[]> {
     if (ids.length === 0) return []
     const joined = await loadJoined(db, subId, { packageIds: ids })
-    return joined.rows.map((r) => toRecord(joined.ctx, r))
+    // The read returns the rows in no particular order: put them back in the page's.
+    const byId = new Map(joined.rows.map((r) => [r.package_id, r]))
+    return ids.flatMap((id) => {
+      const row = byId.get(id)
+      return row ? [toRecord(joined.ctx, row)] : []
+    })
+  }
+
+  /**
+   * One page of records and the exact total. A short page that is not past the end holds the last
+   * matches, so its position is the count; otherwise the count runs alongside the records' read,
+   * and a page costs the slower of the two rather than their sum.
+   */
+  async function page(subId: string, filter: ListFilter, sort: Sort, q: { page?: number; size?: number }): Promise<{ recs: PackageRecord[]; total: number }> {
+    const size = q.size ?? DEFAULT_PAGE_SIZE
+    const offset = ((q.page ?? 1) - 1) * size
+    const ids = await repo.searchIds(db, subId, filter, sort, offset, size)
+    const lastPage = ids.length < size && (ids.length > 0 || offset === 0)
+    const [recs, total] = await Promise.all([records(subId, ids), lastPage ? offset + ids.length : repo.countMatches(db, subId, filter)])
+    return { recs, total }
   }
 
   function customFilter(q: CustomQuery): { filter: ListFilter; sort: Sort } {
@@ -76,18 +95,15 @@ export function createSearchService(deps: { db: Db; exportBatchSize?: number }) 
       filter.siteId = q.location
       const sort = parseSort(q.sort, problems)
       throwIfProblems(problems)
-      const size = q.size ?? DEFAULT_PAGE_SIZE
-      const { ids, total } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
-      return { packages: await records(subId, ids), totalCount: total }
+      const { recs, total } = await page(subId, filter, sort, q)
+      return { packages: recs, totalCount: total }
     },
 
     /** One page of the mapping's rows (or of full records for `{}`). */
     async custom(subId: string, q: CustomQuery, mapping: Record<string, unknown>): Promise<CustomPage> {
       const columns = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
-      const size = q.size ?? DEFAULT_PAGE_SIZE
-      const { ids, total } = await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)
-      const recs = await records(subId, ids)
+      const { recs, total } = await page(subId, filter, sort, q)
       return columns.length ? { columns, rows: recs.map((r) => project(r, columns)), totalCount: total } : { packages: recs, totalCount: total }
     },
 
@@ -107,7 +123,7 @@ export function createSearchService(deps: { db: Db; exportBatchSize?: number }) 
       const fromRecords = (recs: PackageRecord[]) => recs.map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
       const fromRows = exportCells(columns)
       const cellBatches = paged
-        ? (async function* () { yield fromRecords(await records(subId, (await repo.searchPage(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)).ids)) })()
+        ? (async function* () { yield fromRecords(await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size))) })()
         : (async function* () { for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize)) yield rows.map((r) => fromRows(r, ctx)) })()
       const first = await cellBatches.next()
       async function* batches(): AsyncGenerator<string[][]> {
