@@ -67,22 +67,14 @@ export interface LoadOptions {
   setupRequest?: (req: { body?: string; headers?: Record<string, string>; path?: string }) => { body?: string; headers?: Record<string, string>; path?: string }
 }
 
+/** Seconds of load before each measured run, not counted: the JIT's first second is not the service's speed. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
+
 export async function load(scenario: string, o: LoadOptions): Promise<Figure> {
+  if (WARMUP_SECONDS > 0) await run({ ...o, durationSeconds: WARMUP_SECONDS }, [])
   // autocannon reports p97.5 but not p95: keep every response time to read any percentile exactly.
   const times: number[] = []
-  let instance!: autocannon.Instance
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({
-    url: o.url,
-    method: o.method ?? 'GET',
-    headers: o.headers,
-    body: o.body,
-    connections: o.connections ?? 50,
-    duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
-    requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
-    }, (err, res) => (err ? reject(err) : resolve(res)))
-    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
-  })
+  const result = await run(o, times)
   times.sort((x, y) => x - y)
   const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
   return {
@@ -94,6 +86,21 @@ export async function load(scenario: string, o: LoadOptions): Promise<Figure> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   }
+}
+
+function run(o: LoadOptions, times: number[]): Promise<autocannon.Result> {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({
+      url: o.url,
+      method: o.method ?? 'GET',
+      headers: o.headers,
+      body: o.body,
+      connections: o.connections ?? 50,
+      duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
+      requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
+    }, (err, res) => (err ? reject(err) : resolve(res)))
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
+  })
 }
 
 export function printTable(figures: Figure[]): void {
