@@ -40,6 +40,8 @@ export interface PlanCheck {
   plan: unknown
 }
 
+const reversed = (v: string) => [...v].reverse().join('')
+
 const walk = (node: PlanNode, visit: (n: PlanNode) => void): void => {
   visit(node)
   for (const child of node.Plans ?? []) walk(child, visit)
@@ -87,7 +89,24 @@ async function samples(db: Db, subId: string) {
      where p.sub_id = ${subId} and d.name = 'PO Number' limit 1`)
   const email = await one(sql<{ email: string }>`select email from contacts where sub_id = ${subId} and email is not null order by created_at limit 1 offset 3`)
   if (!pkg || !site || !rare) throw new Error('the subscription has no packages, sites or contacts: seed it first')
-  return { pkg, siteId: site.site_id, rareName: rare.word, field, email: email?.email }
+  return { pkg, siteId: site.site_id, rareName: rare.word, field, email: email?.email, bounds: await histogramBounds(db) }
+}
+
+/**
+ * A value from the middle of the planner's histogram of each column a tracking-number or
+ * package-id search matches (undefined before ANALYZE). A fragment of a bound is the worst case of
+ * the LIKE estimate: it matches that bound, which the planner counts as a whole histogram bucket.
+ */
+async function histogramBounds(db: Db) {
+  const bound = async (table: string, column: string) => (await sql<{ b: string }>`
+    select b from pg_stats s, unnest(s.histogram_bounds::text::text[]) with ordinality u(b, i)
+     where s.tablename = ${table} and s.attname = ${column}
+     order by abs(i - array_length(s.histogram_bounds::text::text[], 1) / 2) limit 1`.execute(db)).rows[0]?.b
+  return {
+    trackingNumber: await bound('packages', 'tracking_number'),
+    trackingNumberReversed: await bound('packages_tn_suffix_idx', 'reverse'),
+    packageIdReversed: await bound('packages_id_suffix_idx', 'reverse'),
+  }
 }
 
 /** Every query shape of GET /api/v1/packages and POST /api/v1/packages/search, page and count. */
@@ -107,9 +126,13 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
   both('trackingNumber starts', search('trackingNumber', tn.slice(0, 10), 'starts'), ['packages_tn_prefix_idx', 'packages_active_tracking_uq', 'packages_tracking_idx'], [])
   both('trackingNumber ends', search('trackingNumber', tn.slice(-6), 'ends'), ['packages_tn_suffix_idx'], [])
   both('trackingNumber contains', search('trackingNumber', tn.slice(3, 11)), ['packages_tn_trgm_idx'], [])
+  const { bounds } = s
+  if (bounds.trackingNumber) both('trackingNumber starts (a histogram bound)', search('trackingNumber', bounds.trackingNumber.slice(0, 8), 'starts'), ['packages_tn_prefix_idx', 'packages_active_tracking_uq', 'packages_tracking_idx'], [])
+  if (bounds.trackingNumberReversed) both('trackingNumber ends (a histogram bound)', search('trackingNumber', reversed(bounds.trackingNumberReversed.slice(0, 6)), 'ends'), ['packages_tn_suffix_idx'], [])
   both('packageId exact', search('packageId', s.pkg.package_id), ['packages_pkey', 'packages_id_prefix_idx'], [])
   both('packageId starts', search('packageId', s.pkg.package_id.slice(0, 20), 'starts'), ['packages_id_prefix_idx', 'packages_pkey'], [])
   both('packageId ends', search('packageId', s.pkg.package_id.slice(-10), 'ends'), ['packages_id_suffix_idx'], [])
+  if (bounds.packageIdReversed) both('packageId ends (a histogram bound)', search('packageId', reversed(bounds.packageIdReversed.slice(0, 10)), 'ends'), ['packages_id_suffix_idx'], [])
   both('receiver.name contains (rare)', search('receiver.name', s.rareName), ['packages_receiver_idx', 'packages_receiver_count_idx'], [], ['contacts_name_trgm_idx'])
   // A common first name: the page may walk the newest packages and look each receiver up by key.
   both('receiver.name starts', search('receiver.name', 'ada', 'starts'), ['packages_receiver_idx', 'packages_receiver_count_idx'], ['packages_created_idx'], ['contacts_name_prefix_idx', 'contacts_name_trgm_idx', 'contacts_name_sort_idx', 'contacts_pkey'])

@@ -57,25 +57,39 @@ export async function hasPackages(db: Executor): Promise<boolean> {
   return (await db.selectFrom('packages').select('package_id').limit(1).execute()).length > 0
 }
 
+/** An index as dropSecondaryIndexes found it: enough to build it again as it was. */
+export interface DroppedIndex {
+  name: string
+  definition: string
+  /** The statistics target set on its columns (see migration 0009), as [column number, target]. */
+  statistics: Array<[number, number]>
+}
+
 /**
  * Drops the indexes of `tables` that back no constraint (all but the primary keys), and returns
- * their definitions for createIndexes. A unique index is rebuilt unique, which checks the loaded
- * rows as a whole. Run in the transaction that loads.
+ * their definitions and column statistics targets for createIndexes. A unique index is rebuilt
+ * unique, which checks the loaded rows as a whole. Run in the transaction that loads.
  */
-export async function dropSecondaryIndexes(db: Executor, tables: string[]): Promise<Array<{ name: string; definition: string }>> {
-  const { rows } = await sql<{ name: string; definition: string }>`
-    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+export async function dropSecondaryIndexes(db: Executor, tables: string[]): Promise<DroppedIndex[]> {
+  // attstattarget > 0: set by ALTER INDEX (the default is -1 before PostgreSQL 17, null since).
+  const { rows } = await sql<DroppedIndex>`
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition,
+           coalesce((select json_agg(json_build_array(a.attnum, a.attstattarget) order by a.attnum)
+                       from pg_attribute a where a.attrelid = i.indexrelid and a.attstattarget > 0), '[]'::json) as statistics
       from pg_index i join pg_class c on c.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
      where t.relname = any(${tables}::text[]) and t.relnamespace = current_schema()::regnamespace
        and not i.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
      order by c.relname`.execute(db)
   for (const r of rows) await sql`drop index ${sql.id(r.name)}`.execute(db)
-  return rows
+  return rows.map((r) => ({ ...r, statistics: typeof r.statistics === 'string' ? JSON.parse(r.statistics) : r.statistics }))
 }
 
-export async function createIndexes(db: Executor, indexes: Array<{ definition: string }>): Promise<void> {
+export async function createIndexes(db: Executor, indexes: DroppedIndex[]): Promise<void> {
   await sql`set local maintenance_work_mem = '256MB'`.execute(db)
-  for (const i of indexes) await sql.raw(i.definition).execute(db)
+  for (const i of indexes) {
+    await sql.raw(i.definition).execute(db)
+    for (const [column, target] of i.statistics) await sql`alter index ${sql.id(i.name)} alter column ${sql.raw(String(column))} set statistics ${sql.raw(String(target))}`.execute(db)
+  }
 }
 
 /**

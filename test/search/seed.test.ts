@@ -100,13 +100,17 @@ describe('bulk load', () => {
   const schema = async () => {
     const indexes = await sql<{ d: string }>`select indexdef as d from pg_indexes where tablename in ('packages', 'package_activities') and schemaname = current_schema() order by indexname`.execute(t.ctx.db)
     const keys = await sql<{ d: string }>`select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as d from pg_constraint where conrelid in ('packages'::regclass, 'package_activities'::regclass) order by conname`.execute(t.ctx.db)
-    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d) }
+    // The statistics targets set on index columns (migration 0009) are part of what a rebuild must keep.
+    const targets = await sql<{ d: string }>`select attrelid::regclass::text || ' ' || attnum || ' ' || attstattarget as d from pg_attribute
+      where attrelid in (select indexrelid from pg_index where indrelid = 'packages'::regclass) and attstattarget > 0 order by 1`.execute(t.ctx.db)
+    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d), targets: targets.rows.map((r) => r.d) }
   }
 
   it('drops the secondary indexes and foreign keys for the load and builds them all again', async () => {
     const before = await schema()
     expect(before.indexes.length).toBeGreaterThan(20)
     expect(before.keys.length).toBeGreaterThan(6)
+    expect(before.targets).toEqual(['packages_id_suffix_idx 2 1000', 'packages_tn_suffix_idx 2 1000'])
     const phases: string[] = []
     const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'bulk', packages: 700, contacts: 50, batchSize: 300, bulk: true, onPhase: (p) => phases.push(p) })
     expect(phases[0]).toMatch(/^building \d+ indexes, checking \d+ foreign keys$/)
