@@ -35,7 +35,7 @@ export const EnvSchema = Type.Object({
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 10 * 1_048_576 }),
   SIGNING_KEY_ROTATION_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
   CLIENT_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 30, default: 10 }),
-  REFERENCE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a process remembers carriers, custom field definitions and sites as package writes read them; changes through another process show within this time (0: always read)' }),
+  REFERENCE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a process remembers carriers, custom field definitions and sites as package writes and records read them; changes through another process show within this time (0: always read)' }),
   TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   TOKEN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 25 }),

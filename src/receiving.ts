@@ -49,7 +49,7 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
     findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
   })
-  return { sites, images, packages, scan, search: createSearchService({ db }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
+  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
 }
 
 export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {

@@ -10,7 +10,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import { eventRows } from '../webhooks/outbox.js'
 import type { PackageReaders } from './packages.deps.js'
 import { eventsFor } from './packages.events.js'
-import { loadJoined, type RecordFilter } from './packages.read.js'
+import { loadRecords, type RecordFilter } from './packages.read.js'
 import { toRecord } from './packages.record.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
@@ -176,7 +176,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   }
 
   async function detailedBy(subId: string, by: RecordFilter): Promise<PackageRecord | undefined> {
-    const { rows, ctx } = await loadJoined(db, subId, by)
+    const { rows, ctx } = await loadRecords(db, readers, subId, by)
     return rows[0] ? toRecord(ctx, rows[0]) : undefined
   }
 
@@ -308,6 +308,13 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       const rec = await detailedBy(subId, { packageIds: [packageId] })
       if (!rec) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       return rec
+    },
+
+    /** The DETAILED records of these packages, in the order of `packageIds` (a search page's); unknown ids are left out. */
+    async recordsByIds(subId: string, packageIds: string[]): Promise<PackageRecord[]> {
+      if (packageIds.length === 0) return []
+      const { rows, ctx } = await loadRecords(db, readers, subId, { packageIds })
+      return rows.map((r) => toRecord(ctx, r))
     },
 
     /** The active package with this number (archived ones too when `includeArchived`), or undefined. */

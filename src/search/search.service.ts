@@ -1,7 +1,5 @@
 import type { Readable } from 'node:stream'
 import type { Db } from '../db/database.js'
-import { loadJoined } from '../packages/packages.read.js'
-import { toRecord } from '../packages/packages.record.js'
 import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
@@ -47,20 +45,16 @@ export type SearchService = ReturnType<typeof createSearchService>
 /** A page of a custom search: full records for `{}`, else the mapping's columns and one row of cells per package. */
 export type CustomPage = { packages: PackageRecord[]; totalCount: number } | { columns: Column[]; rows: Cell[][]; totalCount: number }
 
-export function createSearchService(deps: { db: Db; exportBatchSize?: number }) {
-  const { db } = deps
-  const exportBatchSize = deps.exportBatchSize ?? 1000
+export interface SearchDeps {
+  db: Db
+  /** The DETAILED records of these packages, in this order (the packages domain renders them). */
+  records(subId: string, packageIds: string[]): Promise<PackageRecord[]>
+  exportBatchSize?: number
+}
 
-  async function records(subId: string, ids: string[]): Promise<PackageRecord[]> {
-    if (ids.length === 0) return []
-    const joined = await loadJoined(db, subId, { packageIds: ids })
-    // The read returns the rows in no particular order: put them back in the page's.
-    const byId = new Map(joined.rows.map((r) => [r.package_id, r]))
-    return ids.flatMap((id) => {
-      const row = byId.get(id)
-      return row ? [toRecord(joined.ctx, row)] : []
-    })
-  }
+export function createSearchService(deps: SearchDeps) {
+  const { db, records } = deps
+  const exportBatchSize = deps.exportBatchSize ?? 1000
 
   /**
    * One page of records and the exact total. A short page that is not past the end holds the last

@@ -6,9 +6,9 @@ import { buildTestApp, TEST_SECRET, type TestApp, type TestClient } from '../sup
 import { api } from '../support/factories.js'
 
 /**
- * Package writes check sites, custom field definitions and carriers through a short per-process
- * memo (REFERENCE_CACHE_SECONDS, 5 s by default). A change through the same process applies to the
- * very next request; one through another process within the time to live.
+ * Package writes check, and package records show, sites, custom field definitions and carriers
+ * through a short per-process memo (REFERENCE_CACHE_SECONDS, 5 s by default). A change through the
+ * same process applies to the very next request; one through another process within the time to live.
  */
 describe('reference data as package writes see it', () => {
   let t: TestApp
@@ -69,6 +69,22 @@ describe('reference data as package writes see it', () => {
     expect((await add(t, { carrier: { carrierId: 'UPS' } })).statusCode).toBe(201)
     const { carrierId } = await a.ok('POST', '/api/v1/carriers/catalog', { name: `Bike Courier ${n}` })
     expect((await add(t, { carrier: { carrierId } })).statusCode).toBe(201)
+  })
+
+  it('renders a record with its site as renamed: at once through the same process, within the time to live through another', async () => {
+    const shelf = await a.site({ type: 'shelf', name: 'Shelf Read', parent: mailroom.buildingId })
+    const { packageId } = (await add(t, {}, shelf)).json()
+    const shown = async (app: { inject: TestApp['inject'] }) => {
+      const res = await app.inject({ method: 'GET', url: `/api/v1/packages/${packageId}?type=DETAILED`, headers: c.auth })
+      expect(res.statusCode).toBe(200)
+      return res.json().currentLocation.locationHierarchy as string
+    }
+    expect(await shown(other)).toMatch(/\| Shelf Read$/)
+    await a.ok('PUT', `/api/v1/inboundsites/${shelf}`, { name: 'Shelf Renamed' })
+    expect(await shown(t)).toMatch(/\| Shelf Renamed$/)
+    expect(await shown(other)).toMatch(/\| Shelf Read$/)
+    t.clock.advance(t.config.referenceCacheSeconds * 1000)
+    expect(await shown(other)).toMatch(/\| Shelf Renamed$/)
   })
 
   it('sees a change made through another process once the time to live has passed', async () => {
