@@ -42,7 +42,7 @@ export type RecordFilter = { packageIds: string[] } | { trackingNumber: string }
  * The ids as `p.package_id in (…)`, the list padded to a power of two by repeating its last id.
  * The statement is prepared (see prepared-statements.ts), and PostgreSQL keeps a generic plan only
  * when it costs no more than the custom ones: an array parameter (`= any($1)`) is estimated at ten
- * rows, more than any custom plan of a short page, so every call was planned afresh (a dozen
+ * rows, more than any custom plan of a short page, so every call was planned afresh (its
  * subqueries, most of the query's cost). A fixed list of n parameters is estimated at n rows either
  * way, so after five calls the generic plan is kept; padding leaves a handful of texts to prepare.
  */
