@@ -26,9 +26,6 @@ import { receivingTargets, verdict } from './targets.js'
  * With DATABASE_URL (an admin URL of a PostgreSQL server) each part runs on a database of its own,
  * created and dropped here; without it, on PGlite in a temporary directory.
  */
-/** Sites and carriers as a warm service has them: from memory, no SQL (the ceiling runs the record's own query alone). */
-const inMemory: RecordReferences = { sites: { getInfos: async () => new Map() }, carriers: { getVisible: async () => new Map() } }
-
 const admin = process.env.DATABASE_URL
 const engine = admin ? 'postgres' : 'pglite'
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
@@ -36,6 +33,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-'))
 const clientId = 'bench-client-0001'
 const clientSecret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const servicePort = 18080 + Math.floor(Math.random() * 1000)
+
+/** Sites and carriers as a warm service has them: from memory, no SQL (the ceiling runs the record's own query alone). */
+const inMemory: RecordReferences = { sites: { getInfos: async () => new Map() }, carriers: { getVisible: async () => new Map() } }
 
 /** A fresh database on the admin URL's server, dropped by the returned function. */
 async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {

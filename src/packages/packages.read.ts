@@ -97,7 +97,7 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
     carrierIds.size ? refs.carriers.getVisible(subId, [...carrierIds]) : new Map<string, { carrierId: string; name: string }>(),
   ])
   ctx.sites = sites
-  for (const [id, c] of carriers) ctx.carriers.set(id, { carrierId: c.carrierId, name: c.name })
+  ctx.carriers = carriers
   const ordered = 'packageIds' in by ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
   return { rows: ordered, ctx }
 }
