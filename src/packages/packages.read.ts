@@ -36,33 +36,36 @@ export interface RecordReferences {
   carriers: { getVisible(subId: string, ids: string[]): Promise<Map<string, { carrierId: string; name: string }>> }
 }
 
-export type RecordFilter = { packageIds: string[] } | { trackingNumber: string }
+/** Packages by id, or by normalized tracking number (the active package of each number, else its latest archived one). */
+export type RecordFilter = { packageIds: string[] } | { trackingNumbers: string[] }
 
 /**
- * The ids as `p.package_id in (…)`, the list padded to a power of two by repeating its last id.
+ * The values as `column in (…)`, the list padded to a power of two by repeating its last value.
  * The statement is prepared (see prepared-statements.ts), and PostgreSQL keeps a generic plan only
  * when it costs no more than the custom ones: an array parameter (`= any($1)`) is estimated at ten
  * rows, more than any custom plan of a short page, so every call was planned afresh (its
  * subqueries, most of the query's cost). A fixed list of n parameters is estimated at n rows either
  * way, so after five calls the generic plan is kept; padding leaves a handful of texts to prepare.
  */
-function idsCondition(ids: string[]) {
+function inList(column: 'p.package_id' | 'p.tracking_number', values: string[]) {
   let n = 1
-  while (n < ids.length) n *= 2
-  const padded = Array.from({ length: n }, (_, i) => ids[Math.min(i, ids.length - 1)])
-  return n === 1 ? sql`p.package_id = ${ids[0]}` : sql`p.package_id in (${sql.join(padded)})`
+  while (n < values.length) n *= 2
+  const padded = Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)])
+  return n === 1 ? sql`${sql.raw(column)} = ${values[0]}` : sql`${sql.raw(column)} in (${sql.join(padded)})`
 }
 
 /**
  * The rows `by` selects and everything their records show. Rows come back in the order of
- * `by.packageIds` (search pages are sorted); a tracking number gives its active package, else the
- * latest archived one.
+ * `by.packageIds` (search pages are sorted); each tracking number gives one row at most: its active
+ * package, else its latest archived one.
  */
 export async function loadRecords(db: Executor, refs: RecordReferences, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
-  const where = 'packageIds' in by ? idsCondition(by.packageIds) : sql`p.tracking_number = ${by.trackingNumber}`
-  const order = 'packageIds' in by ? sql`` : sql`order by p.archived asc, p.created_at desc limit 1`
+  const byIds = 'packageIds' in by
+  const where = byIds ? inList('p.package_id', by.packageIds) : inList('p.tracking_number', by.trackingNumbers)
+  const distinct = byIds ? sql`` : sql`distinct on (p.tracking_number)`
+  const order = byIds ? sql`` : sql`order by p.tracking_number, p.archived asc, p.created_at desc`
   const { rows } = await sql<JoinedRow>`
-    select p.*,
+    select ${distinct} p.*,
       (select jsonb_build_object('locationId', l.location_id, 'postalCode', l.address->>'postalCode')
          from inbound_sites s join locations l on l.location_id = s.location_id where s.site_id = p.site_id) as j_zip,
       ${contactById('p.sender_id')} as j_sender,
@@ -98,6 +101,6 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
   ])
   ctx.sites = sites
   ctx.carriers = carriers
-  const ordered = 'packageIds' in by ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
+  const ordered = byIds ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
   return { rows: ordered, ctx }
 }

@@ -5,6 +5,7 @@ import { inTransaction, type Executor } from '../db/transaction.js'
 import type { ImagesService } from '../images/images.service.js'
 import type { SiteInfo } from '../sites/sites.service.js'
 import type { Clock } from '../shared/clock.js'
+import { batchPerSubscription, type SubscriptionLookup } from '../shared/batch.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { eventRows } from '../webhooks/outbox.js'
@@ -175,10 +176,14 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }
   }
 
-  async function detailedBy(subId: string, by: RecordFilter): Promise<PackageRecord | undefined> {
-    const { rows, ctx } = await loadRecords(db, readers, subId, by)
-    return rows[0] ? toRecord(ctx, rows[0]) : undefined
-  }
+  /** DETAILED records by one column; concurrent requests' single reads go as one query (see batchPerSubscription). */
+  const recordsBy = (filter: (keys: string[]) => RecordFilter, keyOf: (row: repo.PackageRow) => string): SubscriptionLookup<PackageRecord> =>
+    async (subId, keys) => {
+      const { rows, ctx } = await loadRecords(db, readers, subId, filter(keys))
+      return new Map(rows.map((r) => [keyOf(r), toRecord(ctx, r)]))
+    }
+  const recordById = batchPerSubscription(recordsBy((packageIds) => ({ packageIds }), (r) => r.package_id))
+  const recordByTrackingNumber = batchPerSubscription(recordsBy((trackingNumbers) => ({ trackingNumbers }), (r) => r.tracking_number))
 
   const writeResult = (row: { package_id: string; tracking_number: string }, attached: Awaited<ReturnType<ImagesService['attach']>>) => ({
     packageId: row.package_id, trackingNumber: row.tracking_number,
@@ -305,7 +310,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     },
 
     async getDetailed(subId: string, packageId: string): Promise<PackageRecord> {
-      const rec = await detailedBy(subId, { packageIds: [packageId] })
+      const rec = await recordById(subId, packageId)
       if (!rec) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       return rec
     },
@@ -319,7 +324,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
     /** The active package with this number (archived ones too when `includeArchived`), or undefined. */
     async findByTrackingNumber(subId: string, trackingNumber: string, includeArchived = false): Promise<PackageRecord | undefined> {
-      const rec = await detailedBy(subId, { trackingNumber: normalizeTrackingNumber(trackingNumber) })
+      const rec = await recordByTrackingNumber(subId, normalizeTrackingNumber(trackingNumber))
       return rec && (!rec.archived || includeArchived) ? rec : undefined
     },
 
@@ -342,7 +347,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     },
 
     async getByTrackingNumber(subId: string, trackingNumber: string): Promise<PackageRecord> {
-      const rec = await detailedBy(subId, { trackingNumber: normalizeTrackingNumber(trackingNumber) })
+      const rec = await recordByTrackingNumber(subId, normalizeTrackingNumber(trackingNumber))
       if (!rec) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       return rec
     },

@@ -211,6 +211,30 @@ describe('packages', () => {
     expect((await b.call('POST', '/api/v1/packages', body, { 'idempotency-key': 'key-1' })).statusCode).toBe(201)
   })
 
+  it('answers concurrent reads (gathered into one query per subscription) each with its own package', async () => {
+    const numbers = Array.from({ length: 6 }, () => trackingNumber('1ZCONC'))
+    const ids = await Promise.all(numbers.map(async (tn) => (await add({ package: { trackingNumber: tn } })).json().packageId as string))
+    // One number twice: archived, then received again.
+    await a.ok('PATCH', `/api/v1/packages/${ids[0]}/archive`, {})
+    const readded = (await add({ package: { trackingNumber: numbers[0] } })).json().packageId as string
+    const b = api(t, await t.newClient())
+    const theirs = (await b.call('POST', '/api/v1/packages', { package: { trackingNumber: numbers[1] } })).json().packageId as string
+
+    const [mineById, mineByNumber, bById, bByNumber] = await Promise.all([
+      Promise.all(ids.map((id) => a.call('GET', `/api/v1/packages/${id}?type=DETAILED`))),
+      Promise.all(numbers.map((tn) => a.call('GET', `/api/v1/packages/tracking/${tn}`))),
+      Promise.all([...ids, theirs].map((id) => b.call('GET', `/api/v1/packages/${id}?type=DETAILED`))),
+      Promise.all(numbers.map((tn) => b.call('GET', `/api/v1/packages/tracking/${tn}`))),
+    ])
+    expect(mineById.map((r) => [r.statusCode, r.json().packageId, r.json().trackingNumber])).toEqual(ids.map((id, i) => [200, id, numbers[i]]))
+    expect(mineById[0]!.json().archived).toBe(true)
+    expect(mineByNumber.map((r) => r.json().packageId)).toEqual([readded, ...ids.slice(1)])
+    expect(bById.map((r) => r.statusCode)).toEqual([404, 404, 404, 404, 404, 404, 200])
+    expect(bById[6]!.json().packageId).toBe(theirs)
+    expect(bByNumber.map((r) => r.statusCode)).toEqual([404, 200, 404, 404, 404, 404])
+    expect(bByNumber[1]!.json().packageId).toBe(theirs)
+  })
+
   it('never shows or changes another subscription\'s packages', async () => {
     const tn = trackingNumber()
     const id = (await add({ package: { trackingNumber: tn } })).json().packageId
