@@ -4,6 +4,7 @@ import { openDatabase, type Db } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { ListFilter, Sort, SortField } from '../src/search/search.parse.js'
 import { countQuery, pageQuery } from '../src/search/search.repo.js'
+import { recordQuery } from '../src/packages/packages.read.js'
 
 /**
  * Checks with EXPLAIN that every search query shape (each page query and its count) reads the
@@ -166,6 +167,14 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
         expect: { packages: idx, ...(field === 'receiver.name' ? { contacts: ['contacts_name_sort_idx'] } : {}) },
       })
     }
+  }
+  // The record read of Get and of get by tracking number: one package, and concurrent requests'
+  // gathered into one query. Any index that takes the equality is right (the prefix indexes do).
+  const some = (await sql<{ package_id: string; tracking_number: string }>`select package_id, tracking_number from packages where sub_id = ${subId} limit 8`.execute(db)).rows
+  for (const n of [1, 8]) {
+    const pick = some.slice(0, n)
+    cases.push({ name: `record by package id ×${n}`, query: recordQuery(subId, { packageIds: pick.map((p) => p.package_id) }).compile(db), expect: { packages: ['packages_pkey', 'packages_id_prefix_idx'], contacts: ['contacts_pkey'] } })
+    cases.push({ name: `record by tracking number ×${n}`, query: recordQuery(subId, { trackingNumbers: pick.map((p) => p.tracking_number) }).compile(db), expect: { packages: ['packages_tracking_idx', 'packages_active_tracking_uq', 'packages_tn_prefix_idx'], contacts: ['contacts_pkey'] } })
   }
   return cases
 }

@@ -103,15 +103,24 @@ try {
   const { inboundSiteId } = await post('/api/v1/inboundsites', { type: 'site', name: 'Bench HQ', locationId, primary: true })
   const { contactId } = await post('/api/v1/contacts', { contactType: 'RECEIVER', name: 'Bench Receiver', email: 'bench@example.com' })
   const { packageId } = await post('/api/v1/packages', { package: { trackingNumber: '1Z999AA10123456784', receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })
-  // Updates spread over many packages, as at a real front desk (one package is rarely edited twice at once).
+  // Reads and updates spread over many packages, as at a real front desk: concurrent reads of one
+  // package would be gathered into a query for one row, which flatters the service.
   const pool: string[] = []
-  for (let i = 0; i < 200; i++) pool.push((await post('/api/v1/packages', { package: { trackingNumber: `POOL${process.pid}X${i}` }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })).packageId!)
+  const poolNumber = (i: number) => `POOL${process.pid}X${i}`
+  for (let i = 0; i < 200; i++) pool.push((await post('/api/v1/packages', { package: { trackingNumber: poolNumber(i), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })).packageId!)
   let n = 0
+  let r = 0
   const unique = () => `BENCH${process.pid}${(++n).toString(36).toUpperCase().padStart(8, '0')}`
   // Reads first, on a settled database: right after thousands of writes the checkpointer's flushing would be measured too.
-  const get = await measure('get', 'get package DETAILED', { url: `${base}/api/v1/packages/${packageId}?type=DETAILED`, headers: bearer }, ceil.reqPerSec)
-  if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the Get DETAILED SQL through pg', (k) => loadRecords(k, inMemory, subId, { packageIds: [packageId!] }), get))
-  await measure('byTracking', 'get by tracking number', { url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`, headers: bearer }, ceil.reqPerSec)
+  const get = await measure('get', 'get package DETAILED (200 packages in turn)', {
+    url: `${base}/api/v1/packages/${packageId}?type=DETAILED`, headers: bearer,
+    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[r++ % pool.length]}?type=DETAILED` }),
+  }, ceil.reqPerSec)
+  if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: one Get DETAILED SQL per package through pg', (k) => loadRecords(k, inMemory, subId, { packageIds: [packageId!] }), get))
+  await measure('byTracking', 'get by tracking number (200 in turn)', {
+    url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`, headers: bearer,
+    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/tracking/${poolNumber(r++ % pool.length)}` }),
+  }, ceil.reqPerSec)
   const decode1d = await measure('decode', 'decode a 1D scan (GET decode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer }, ceil.reqPerSec)
   // The one query a 1D decode must make (is the package already here?), alone through pg.
   if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the 1D decode lookup SQL through pg', (k) => findByTrackingNumbers(k, subId, ['1Z999AA10123456784'], false), decode1d))
@@ -137,8 +146,9 @@ try {
 }
 
 /**
- * A database ceiling: the very SQL the service sends for a scenario (captured from `run`), run
- * through `pg` with the service's pool size and nothing else (no HTTP, no auth, no JSON).
+ * A database ceiling: the SQL of one request of a scenario (captured from `run`), run through `pg`
+ * from 50 callers on 20 connections and nothing else (no HTTP, no auth, no JSON). The service
+ * gathers concurrent reads into one query per turn (src/shared/batch.ts), so its Get can pass this.
  */
 async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Database>) => Promise<unknown>, http: Figure): Promise<Figure> {
   let captured: CompiledQuery | undefined

@@ -54,17 +54,13 @@ function inList(column: 'p.package_id' | 'p.tracking_number', values: string[]) 
   return n === 1 ? sql`${sql.raw(column)} = ${values[0]}` : sql`${sql.raw(column)} in (${sql.join(padded)})`
 }
 
-/**
- * The rows `by` selects and everything their records show. Rows come back in the order of
- * `by.packageIds` (search pages are sorted); each tracking number gives one row at most: its active
- * package, else its latest archived one.
- */
-export async function loadRecords(db: Executor, refs: RecordReferences, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
+/** The one statement of a record read (bench/explain-search.ts checks its plans). */
+export function recordQuery(subId: string, by: RecordFilter) {
   const byIds = 'packageIds' in by
   const where = byIds ? inList('p.package_id', by.packageIds) : inList('p.tracking_number', by.trackingNumbers)
   const distinct = byIds ? sql`` : sql`distinct on (p.tracking_number)`
   const order = byIds ? sql`` : sql`order by p.tracking_number, p.archived asc, p.created_at desc`
-  const { rows } = await sql<JoinedRow>`
+  return sql<JoinedRow>`
     select ${distinct} p.*,
       (select jsonb_build_object('locationId', l.location_id, 'postalCode', l.address->>'postalCode')
          from inbound_sites s join locations l on l.location_id = s.location_id where s.site_id = p.site_id) as j_zip,
@@ -75,8 +71,16 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
         select jsonb_agg(jsonb_build_object('customFieldId', d.custom_field_id, 'name', d.name, 'status', d.status))
           from custom_fields d where d.sub_id = p.sub_id and d.custom_field_id in (select v->>'customFieldId' from jsonb_array_elements(p.custom_fields) v)) end as j_fields
     from packages p
-    where p.sub_id = ${subId} and ${where} ${order}`.execute(db)
+    where p.sub_id = ${subId} and ${where} ${order}`
+}
 
+/**
+ * The rows `by` selects and everything their records show. Rows come back in the order of
+ * `by.packageIds` (search pages are sorted); each tracking number gives one row at most: its active
+ * package, else its latest archived one.
+ */
+export async function loadRecords(db: Executor, refs: RecordReferences, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
+  const { rows } = await recordQuery(subId, by).execute(db)
   const ctx: RecordContext = { sites: new Map(), contacts: new Map(), carriers: new Map(), customFields: new Map(), zips: new Map() }
   const siteIds = new Set<string>()
   const carrierIds = new Set<string>()
@@ -101,6 +105,6 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
   ])
   ctx.sites = sites
   ctx.carriers = carriers
-  const ordered = byIds ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
+  const ordered = 'packageIds' in by ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
   return { rows: ordered, ctx }
 }
