@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
+import { batchPerSubscription } from '../shared/batch.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
@@ -103,6 +104,12 @@ export function createContactsService(deps: ContactsServiceDeps) {
     return row
   }
 
+  // Package adds and updates look up their contacts: concurrent ones go as one query (see batchPerSubscription).
+  const contactById = batchPerSubscription<ContactRecord>(async (subId, contactIds) => {
+    const rows = await repo.findContactsByIds(db, subId, contactIds)
+    return new Map(rows.map((r) => [r.contact_id, toRecord(r)]))
+  })
+
   return {
     async createContact(subId: string, input: CreateContact): Promise<Contact> {
       const name = input.name.trim()
@@ -172,8 +179,9 @@ export function createContactsService(deps: ContactsServiceDeps) {
 
     /** By id, for display: inactive and deleted contacts included (packages show their history). */
     async getByIds(subId: string, contactIds: string[]): Promise<Map<string, ContactRecord>> {
-      const rows = await repo.findContactsByIds(db, subId, [...new Set(contactIds)])
-      return new Map(rows.map((r) => [r.contact_id, toRecord(r)]))
+      const ids = [...new Set(contactIds)]
+      const found = await Promise.all(ids.map((id) => contactById(subId, id)))
+      return new Map(ids.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])))
     },
 
     /**

@@ -13,6 +13,7 @@ const PACKAGE_COLUMNS = [
   'current_route', 'version', 'activity_count', 'event_count', 'created_at', 'updated_at', 'archived_at',
 ] as const
 const ACTIVITY_COLUMNS = ['activity_id', 'sub_id', 'package_id', 'sequence', 'status', 'site_id', 'package_location', 'locker_bank', 'locker_unit', 'damaged', 'comment', 'user_name', 'occurred_at'] as const
+const EVENT_COLUMNS = ['event_id', 'sub_id', 'package_id', 'variant', 'event_name', 'sequence', 'occurred_at', 'data'] as const
 
 export async function findPackage(db: Executor, subId: string, packageId: string, opts: { forUpdate?: boolean } = {}): Promise<PackageRow | undefined> {
   let q = db.selectFrom('packages').select(PACKAGE_COLUMNS).where('sub_id', '=', subId).where('package_id', '=', packageId)
@@ -37,7 +38,7 @@ export interface GuardedUpdate {
  * returns nothing, the NOT NULL package id fails the whole statement, and nothing is written.
  * Returns false then (the caller reads again), true when the change was written.
  */
-export async function insertChange(db: Executor, change: { package?: Insertable<PackageTable>; update?: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
+export async function insertChange(db: Executor, change: { update?: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
   if (change.update) {
     const { subId, expectedVersion, set } = change.update
     const packageId = change.activity.package_id
@@ -53,16 +54,49 @@ export async function insertChange(db: Executor, change: { package?: Insertable<
       throw e
     }
   }
-  if (change.package) {
-    const pkg = change.package
-    await db.with('new_package', (q) => q.insertInto('packages').values(pkg))
-      .with('new_activity', (q) => q.insertInto('package_activities').values(change.activity))
-      .insertInto('package_events').values(change.events).execute()
-    return true
-  }
   await db.with('new_activity', (q) => q.insertInto('package_activities').values(change.activity))
     .insertInto('package_events').values(change.events).execute()
   return true
+}
+
+/** A new package with its first activity and that activity's events. */
+export interface NewPackage {
+  package: Insertable<PackageTable>
+  activity: Insertable<PackageActivityTable>
+  events: Array<Insertable<PackageEventTable>>
+}
+
+const columns = (names: readonly string[], from?: string) => sql.raw(names.map((c) => (from ? `${from}.${c}` : c)).join(', '))
+/** Rows as one JSON parameter; columns that hold JSON text go in as JSON, not as strings. */
+const jsonRows = (rows: ReadonlyArray<Record<string, unknown>>, jsonColumn: string) =>
+  JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn] as string) } : r)))
+
+/**
+ * New packages, each with its first activity and events, in one statement: concurrent adds are
+ * written together, with one commit. The rows travel as three JSON parameters, so the statement's
+ * text (and its prepared plan) is the same for one package or sixty. A package whose tracking
+ * number an active package already holds (another of these included) is skipped with its activity
+ * and events; the ids of those written are returned. Any other failure fails the statement, and
+ * nothing of it is written.
+ */
+export async function insertNewPackages(db: Executor, adds: readonly NewPackage[]): Promise<Set<string>> {
+  const { rows } = await sql<{ package_id: string }>`
+    with new_packages as (
+      insert into packages (${columns(PACKAGE_COLUMNS)})
+      select ${columns(PACKAGE_COLUMNS, 'r')} from jsonb_populate_recordset(null::packages, ${jsonRows(adds.map((a) => a.package), 'custom_fields')}::jsonb) r
+      on conflict (sub_id, tracking_number) where not archived do nothing
+      returning package_id
+    ), new_activities as (
+      insert into package_activities (${columns(ACTIVITY_COLUMNS)})
+      select ${columns(ACTIVITY_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_activities, ${JSON.stringify(adds.map((a) => a.activity))}::jsonb) r
+      where r.package_id in (select package_id from new_packages)
+    ), new_events as (
+      insert into package_events (${columns(EVENT_COLUMNS)})
+      select ${columns(EVENT_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_events, ${jsonRows(adds.flatMap((a) => a.events), 'data')}::jsonb) r
+      where r.package_id in (select package_id from new_packages)
+    )
+    select package_id from new_packages`.execute(db)
+  return new Set(rows.map((r) => r.package_id))
 }
 
 /**

@@ -14,6 +14,7 @@ import { eventsFor } from './packages.events.js'
 import { loadRecords, type RecordFilter } from './packages.read.js'
 import { toRecord } from './packages.record.js'
 import * as repo from './packages.repo.js'
+import { writeTogether } from './packages.together.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
 import type { AddPackage, PackageRecord, UpdatePackage } from './packages.schemas.js'
 
@@ -109,9 +110,6 @@ interface PackageBefore {
   previousLocker: { bank: string | null; unit: string | null }
 }
 
-/** The package row of a change: inserted (an add), or these columns updated (version, counts and updated_at follow). */
-type RowWrite = { insert: Insertable<PackageTable> } | { update: Partial<Insertable<PackageTable>> }
-
 const beforeChange = (row: repo.PackageRow): PackageBefore => ({
   package_id: row.package_id, version: row.version, activity_count: row.activity_count, event_count: row.event_count,
   previousStatus: row.current_status, wasDamaged: row.damaged, previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
@@ -125,21 +123,13 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
 
-  /** Appends the activity, attaches images and writes the events, inside the change's transaction. */
-  /**
-   * Writes one change: the activity and its events (and for an add, the package row) in one
-   * statement, then attaches the images to that activity. Runs inside the caller's transaction, or
-   * alone when the change is that single statement.
-   */
-  async function record(trx: Executor, actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, write: RowWrite) {
+  /** The activity a change appends and the outbox events it raises: rows to write, nothing written yet. */
+  function changeRows(actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date) {
     const activityId = ids('act_')
     const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
     const receiver = state.receiver_id ? resolved.contacts.get(state.receiver_id) : undefined
     const { locationId: _l, status: _s, deleted: _d, ...siteRef } = resolved.site ?? ({} as Record<string, unknown>)
-    const written = await repo.insertChange(trx, {
-      ...('insert' in write
-        ? { package: write.insert }
-        : { update: { subId: actor.subId, expectedVersion: pkg.version, set: { ...write.update, version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now } } }),
+    return {
       activity: {
         activity_id: activityId, sub_id: actor.subId, package_id: pkg.package_id, sequence: pkg.activity_count + 1, status: state.current_status,
         site_id: state.site_id, package_location: state.package_location, locker_bank: state.locker_bank, locker_unit: state.locker_unit,
@@ -156,11 +146,29 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           ...(resolved.carrier ? { carrier: resolved.carrier } : {}),
         },
       }))),
+    }
+  }
+
+  /**
+   * Writes one change to an existing package: these columns (version, counts and updated_at
+   * follow), the activity and its events in one statement guarded by the version read, then
+   * attaches the images to that activity. Runs inside the caller's transaction, or alone when the
+   * change is that single statement. Undefined when the package was no longer at that version.
+   */
+  async function record(trx: Executor, actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, update: Partial<Insertable<PackageTable>>) {
+    const { activity, events } = changeRows(actor, pkg, state, body, resolved, now)
+    const written = await repo.insertChange(trx, {
+      update: { subId: actor.subId, expectedVersion: pkg.version, set: { ...update, version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now } },
+      activity,
+      events,
     })
     if (!written) return undefined
-    const attached = body.images?.length ? await images.attach(trx, actor.subId, pkg.package_id, activityId, body.images) : []
-    return { activityId, attached }
+    const attached = body.images?.length ? await images.attach(trx, actor.subId, pkg.package_id, activity.activity_id, body.images) : []
+    return { activityId: activity.activity_id, attached }
   }
+
+  /** Concurrent adds without images: one statement, one commit (see writeTogether). */
+  const addTogether = writeTogether<repo.NewPackage>((adds) => repo.insertNewPackages(db, adds), (a) => a.package.package_id)
 
   /**
    * Events carry the package's receiver and carrier even when the change did not name them: load
@@ -202,24 +210,29 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       const now = clock.now()
       const state = nextState(undefined, body, resolved, actor, now)
       const packageId = ids('pkg_')
-      // The events of a first activity are known before it is written: the row carries their count.
-      const eventCount = eventsFor({ previousStatus: null, status: state.current_status, wasDamaged: false, damaged: state.damaged, previousLocker: { bank: null, unit: null }, locker: { bank: state.locker_bank, unit: state.locker_unit } }).length
-      const row: Insertable<PackageTable> = {
-        ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
-        receive_clerk: actor.userName, version: 1, activity_count: 1, event_count: eventCount, created_at: now, updated_at: now,
-      }
       const first: PackageBefore = { package_id: packageId, version: 0, activity_count: 0, event_count: 0, previousStatus: null, wasDamaged: false, previousLocker: { bank: null, unit: null } }
-      try {
-        // Without images the whole add is one atomic statement; images need a transaction around the claims.
-        const rec = body.images?.length
-          ? await inTransaction(db, (trx) => record(trx, actor, first, state, body, resolved, now, { insert: row }))
-          : await record(db, actor, first, state, body, resolved, now, { insert: row })
-        deps.onEventsCommitted?.()
-        return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec!.attached)
-      } catch (e) {
-        if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
-        throw e
+      const { activity, events } = changeRows(actor, first, state, body, resolved, now)
+      const add: repo.NewPackage = {
+        package: {
+          ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
+          receive_clerk: actor.userName, version: 1, activity_count: 1, event_count: events.length, created_at: now, updated_at: now,
+        },
+        activity,
+        events,
       }
+      const taken = () => new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
+      let attached: Awaited<ReturnType<ImagesService['attach']>> = []
+      if (body.images?.length) {
+        // Images need a transaction around the claims.
+        attached = await inTransaction(db, async (trx) => {
+          if (!(await repo.insertNewPackages(trx, [add])).has(packageId)) throw taken()
+          return images.attach(trx, actor.subId, packageId, activity.activity_id, body.images!)
+        })
+      } else if (!(await addTogether(add))) {
+        throw taken()
+      }
+      deps.onEventsCommitted?.()
+      return writeResult({ package_id: packageId, tracking_number: state.tracking_number }, attached)
     },
 
     /**
@@ -254,7 +267,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         }
         const now = clock.now()
         const state = nextState(row, body, resolved, actor, now)
-        const rec = await record(ex, actor, beforeChange(row), state, body, resolved, now, { update: { ...state, custom_fields: JSON.stringify(state.custom_fields) } })
+        const rec = await record(ex, actor, beforeChange(row), state, body, resolved, now, { ...state, custom_fields: JSON.stringify(state.custom_fields) })
         return rec && writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
       }
       try {
@@ -298,7 +311,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           const now = clock.now()
           const status = archived ? 'ARCHIVED' : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
           const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null, custom_fields: cur.custom_fields }
-          const rec = await record(trx, actor, beforeChange(cur), state, { package: {} }, parties, now, { update: { current_status: status, archived, archived_at: state.archived_at } })
+          const rec = await record(trx, actor, beforeChange(cur), state, { package: {} }, parties, now, { current_status: status, archived, archived_at: state.archived_at })
           if (!rec) throw new Error(`package ${packageId} changed under its row lock`)
         })
         deps.onEventsCommitted?.()

@@ -15,7 +15,7 @@ export type SubscriptionLookup<V> = (subId: string, keys: string[]) => Promise<M
  * fails only the keys of its own subscription.
  */
 export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchSize = 64): (subId: string, key: string) => Promise<V | undefined> {
-  const loader = new DataLoader<readonly [string, string], V | undefined>(async (pairs) => {
+  const load = gather<readonly [string, string], V | undefined>(async (pairs) => {
     const bySub = new Map<string, Set<string>>()
     for (const [subId, key] of pairs) {
       let keys = bySub.get(subId)
@@ -29,6 +29,16 @@ export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchS
       const m = found.get(subId)!
       return m instanceof Error ? m : m.get(key)
     })
-  }, { cache: false, maxBatchSize, batchScheduleFn: (dispatch) => setImmediate(dispatch) })
-  return (subId, key) => loader.load([subId, key])
+  }, maxBatchSize)
+  return (subId, key) => load([subId, key])
+}
+
+/**
+ * The items that concurrent requests hand in during one turn of the event loop, run together: `run`
+ * gets them all (at most maxBatchSize at a time) and answers each, in order, with its result or
+ * the Error that item alone fails with.
+ */
+export function gather<K, V>(run: (items: readonly K[]) => Promise<ReadonlyArray<V | Error>>, maxBatchSize = 64): (item: K) => Promise<V> {
+  const loader = new DataLoader<K, V>(run, { cache: false, maxBatchSize, batchScheduleFn: (dispatch) => setImmediate(dispatch) })
+  return (item) => loader.load(item)
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
+import { insertNewPackages, type NewPackage } from '../../src/packages/packages.repo.js'
 
 let t: TestApp
 let me: TestClient
@@ -127,6 +128,51 @@ describe('packages', () => {
     const rows = await t.ctx.db.selectFrom('packages').select('package_id').where('tracking_number', '=', tn).execute()
     expect(rows).toHaveLength(1)
     expect(await t.ctx.db.selectFrom('package_activities').select('activity_id').where('package_id', '=', rows[0]!.package_id).execute()).toHaveLength(1)
+  })
+
+  it('writes concurrent adds together and answers each on its own, across subscriptions', async () => {
+    const b = api(t, await t.newClient())
+    const [n1, n2, n3, n4] = [trackingNumber('1ZTOG'), trackingNumber('1ZTOG'), trackingNumber('1ZTOG'), trackingNumber('1ZTOG')]
+    const mine = [n1, n1, n2, n3]
+    const theirs = [n2, n4]
+    const results = await Promise.all([
+      ...mine.map((tn) => add({ package: { trackingNumber: tn, receiver: { contactId: m.receiverId } } })),
+      ...theirs.map((tn) => b.call('POST', '/api/v1/packages', { package: { trackingNumber: tn } })),
+    ])
+    const codes = results.map((r) => r.statusCode)
+    expect([...codes.slice(0, 2)].sort()).toEqual([201, 409])
+    expect(codes.slice(2)).toEqual([201, 201, 201, 201])
+    const theirSub = (await b.ok('GET', '/api/v1/session')).subId as string
+    for (const [i, r] of results.entries()) {
+      if (r.statusCode !== 201) continue
+      const { packageId, trackingNumber: tn } = r.json()
+      const owner = i < mine.length ? a : b
+      expect(tn).toBe(i < mine.length ? mine[i] : theirs[i - mine.length])
+      expect(await owner.ok('GET', `/api/v1/packages/${packageId}?type=DETAILED`)).toMatchObject({ packageId, trackingNumber: tn, version: 1 })
+      expect((await owner.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)).activities).toHaveLength(1)
+      const rows = await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'data']).where('package_id', '=', packageId).execute()
+      expect(rows.map((e) => [e.sub_id, e.event_name])).toEqual([[owner === a ? me.subId : theirSub, 'Received']])
+      if (owner === a) expect(rows[0]!.data).toMatchObject({ packageId, trackingNumber: tn, receiver: { contactId: m.receiverId } })
+    }
+  })
+
+  it('writes a statement of gathered adds whole or not at all', async () => {
+    const now = new Date()
+    const newPackage = (packageId: string, siteId: string | null): NewPackage => ({
+      package: {
+        package_id: packageId, sub_id: me.subId, tracking_number: trackingNumber(), asset_type: 'PACKAGE', current_status: 'RECEIVED', damaged: false, archived: false, site_id: siteId, custom_fields: '[]',
+        user_name: 'clerk', receive_clerk: 'clerk', version: 1, activity_count: 1, event_count: 1, created_at: now, updated_at: now,
+      },
+      activity: { activity_id: `act_${packageId}`, sub_id: me.subId, package_id: packageId, sequence: 1, status: 'RECEIVED', site_id: siteId, damaged: false, user_name: 'clerk', occurred_at: now },
+      events: [{ event_id: `evt_${packageId}`, sub_id: me.subId, package_id: packageId, variant: 'tracking', event_name: 'Received', sequence: 1, occurred_at: now, data: JSON.stringify({ packageId }) }],
+    })
+    const good = newPackage('pkg_together_good', m.siteId)
+    await expect(insertNewPackages(t.ctx.db, [good, newPackage('pkg_together_bad', 'site_that_does_not_exist')])).rejects.toThrow()
+    for (const table of ['packages', 'package_activities', 'package_events'] as const) {
+      expect(await t.ctx.db.selectFrom(table).select('package_id').where('package_id', 'in', ['pkg_together_good', 'pkg_together_bad']).execute()).toEqual([])
+    }
+    expect(await insertNewPackages(t.ctx.db, [good])).toEqual(new Set(['pkg_together_good']))
+    expect((await get('pkg_together_good')).customFields ?? []).toEqual([])
   })
 
   it('applies the status side effects and the locker events', async () => {
