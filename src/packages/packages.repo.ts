@@ -21,6 +21,11 @@ export async function findPackage(db: Executor, subId: string, packageId: string
   return q.executeTakeFirst()
 }
 
+/** These packages of the subscription (those that exist). */
+export async function findPackages(db: Executor, subId: string, packageIds: string[]): Promise<PackageRow[]> {
+  return db.selectFrom('packages').select(PACKAGE_COLUMNS).where('sub_id', '=', subId).where('package_id', 'in', packageIds).execute()
+}
+
 /** A change to an existing package: its new columns, written only if the row is still at `expectedVersion`. */
 export interface GuardedUpdate {
   subId: string

@@ -190,6 +190,8 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       const { rows, ctx } = await loadRecords(db, readers, subId, filter(keys))
       return new Map(rows.map((r) => [keyOf(r), toRecord(ctx, r)]))
     }
+  /** The package row as it is now, outside any transaction; concurrent requests' reads go as one query. */
+  const rowById = batchPerSubscription(async (subId, packageIds) => new Map((await repo.findPackages(db, subId, packageIds)).map((r) => [r.package_id, r])))
   const recordById = batchPerSubscription(recordsBy((packageIds) => ({ packageIds }), (r) => r.package_id))
   const recordByTrackingNumber = batchPerSubscription(recordsBy((trackingNumbers) => ({ trackingNumbers }), (r) => r.tracking_number))
 
@@ -245,7 +247,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
      */
     async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
       if (body.package.trackingNumber !== undefined) checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
-      const current = await repo.findPackage(db, actor.subId, packageId)
+      const current = await rowById(actor.subId, packageId)
       if (!current) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       const givenSite = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId
       const refs = {
@@ -280,7 +282,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
               return done
             }
             if (attempt === OPTIMISTIC_ATTEMPTS) break
-            row = await repo.findPackage(db, actor.subId, packageId)
+            row = await rowById(actor.subId, packageId)
           }
         }
         const done = await inTransaction(db, async (trx) => {
@@ -299,7 +301,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     /** Archive (default) or un-archive; both are recorded as activities. Repeating the current state changes nothing. */
     async setArchived(actor: Actor, packageId: string, archived: boolean): Promise<{ packageId: string }> {
       // Read outside the transaction: the sites domain reads through its own connection.
-      const before = await repo.findPackage(db, actor.subId, packageId)
+      const before = await rowById(actor.subId, packageId)
       if (!before) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       const sites = before.site_id ? await readers.sites.getInfos(actor.subId, [before.site_id]) : new Map<string, SiteInfo>()
       const parties = await withCurrentParties(actor.subId, { contacts: new Map(), site: sites.get(before.site_id ?? ''), customFieldDefs: [] }, before)
@@ -366,7 +368,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     },
 
     async getActivities(subId: string, packageId: string) {
-      const row = await repo.findPackage(db, subId, packageId)
+      const row = await rowById(subId, packageId)
       if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       const [acts, imgs] = await Promise.all([repo.listActivities(db, subId, packageId), images.listForPackage(subId, packageId)])
       const sites = await readers.sites.getInfos(subId, acts.map((a) => a.site_id).filter((x): x is string => !!x))
@@ -386,7 +388,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     },
 
     async getImages(subId: string, packageId: string) {
-      const row = await repo.findPackage(db, subId, packageId)
+      const row = await rowById(subId, packageId)
       if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
       return { packageId, trackingNumber: row.tracking_number, images: await images.listForPackage(subId, packageId) }
     },
