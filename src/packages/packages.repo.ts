@@ -34,34 +34,27 @@ export interface GuardedUpdate {
 }
 
 /**
- * One change in one statement: the activity and its outbox events (and the package row, inserted
- * for an add, updated for an update) through data-modifying CTEs. A single statement is atomic on
- * its own, and the foreign keys are checked at its end, so the order of the CTEs does not matter.
- *
- * An update is guarded by the version the caller read: the activity and the events take their
- * package id from the row the update returned, so when another change got there first the update
- * returns nothing, the NOT NULL package id fails the whole statement, and nothing is written.
- * Returns false then (the caller reads again), true when the change was written.
+ * One change to an existing package in one statement: the row updated, the activity and its outbox
+ * events inserted, through data-modifying CTEs (atomic on its own; the foreign keys are checked at
+ * its end). The update is guarded by the version the caller read: the activity and the events take
+ * their package id from the row the update returned, so when another change got there first the
+ * update returns nothing, the NOT NULL package id fails the whole statement, and nothing is
+ * written. Returns false then (the caller reads again), true when the change was written.
  */
-export async function insertChange(db: Executor, change: { update?: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
-  if (change.update) {
-    const { subId, expectedVersion, set } = change.update
-    const packageId = change.activity.package_id
-    const changedRow = sql<string>`(select package_id from changed)`
-    try {
-      const q = db.with('changed', (q) => q.updateTable('packages').set(set).where('sub_id', '=', subId).where('package_id', '=', packageId).where('version', '=', expectedVersion).returning('package_id'))
-        .with('new_activity', (q) => q.insertInto('package_activities').values({ ...change.activity, package_id: changedRow }))
-      if (change.events.length > 0) await q.insertInto('package_events').values(change.events.map((e) => ({ ...e, package_id: changedRow }))).execute()
-      else await q.selectFrom('changed').select('package_id').execute()
-      return true
-    } catch (e) {
-      if (isNotNullViolation(e, 'package_id')) return false
-      throw e
-    }
+export async function updateWithActivity(db: Executor, change: { update: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
+  const { subId, expectedVersion, set } = change.update
+  const packageId = change.activity.package_id
+  const changedRow = sql<string>`(select package_id from changed)`
+  try {
+    const q = db.with('changed', (q) => q.updateTable('packages').set(set).where('sub_id', '=', subId).where('package_id', '=', packageId).where('version', '=', expectedVersion).returning('package_id'))
+      .with('new_activity', (q) => q.insertInto('package_activities').values({ ...change.activity, package_id: changedRow }))
+    if (change.events.length > 0) await q.insertInto('package_events').values(change.events.map((e) => ({ ...e, package_id: changedRow }))).execute()
+    else await q.selectFrom('changed').select('package_id').execute()
+    return true
+  } catch (e) {
+    if (isNotNullViolation(e, 'package_id')) return false
+    throw e
   }
-  await db.with('new_activity', (q) => q.insertInto('package_activities').values(change.activity))
-    .insertInto('package_events').values(change.events).execute()
-  return true
 }
 
 /** A new package with its first activity and that activity's events. */

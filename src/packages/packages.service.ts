@@ -157,7 +157,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
    */
   async function record(trx: Executor, actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, update: Partial<Insertable<PackageTable>>) {
     const { activity, events } = changeRows(actor, pkg, state, body, resolved, now)
-    const written = await repo.insertChange(trx, {
+    const written = await repo.updateWithActivity(trx, {
       update: { subId: actor.subId, expectedVersion: pkg.version, set: { ...update, version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now } },
       activity,
       events,
