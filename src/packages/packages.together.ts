@@ -1,6 +1,4 @@
-import { gather } from '../shared/batch.js'
-
-const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+import { asError, gather } from '../shared/batch.js'
 
 /**
  * Concurrent adds written together: the items handed in during one turn go to `write` as one

@@ -1,5 +1,8 @@
 import DataLoader from 'dataloader'
 
+/** What a batch answers for an item that failed: the error as thrown, or one that says what was thrown. */
+export const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+
 /** Looks up one kind of thing for one subscription: the found ones by key, the missing ones left out. */
 export type SubscriptionLookup<V> = (subId: string, keys: string[]) => Promise<Map<string, V>>
 
@@ -24,7 +27,7 @@ export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchS
     }
     const found = new Map<string, Map<string, V> | Error>()
     await Promise.all([...bySub].map(([subId, keys]) =>
-      lookup(subId, [...keys]).then((m) => found.set(subId, m), (e: unknown) => found.set(subId, e instanceof Error ? e : new Error(String(e))))))
+      lookup(subId, [...keys]).then((m) => found.set(subId, m), (e: unknown) => found.set(subId, asError(e)))))
     return pairs.map(([subId, key]) => {
       const m = found.get(subId)!
       return m instanceof Error ? m : m.get(key)
