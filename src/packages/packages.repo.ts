@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
-import { isNotNullViolation, isUniqueViolation } from '../db/errors.js'
+import { isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
 
@@ -26,35 +26,56 @@ export async function findPackages(db: Executor, subId: string, packageIds: stri
   return db.selectFrom('packages').select(PACKAGE_COLUMNS).where('sub_id', '=', subId).where('package_id', 'in', packageIds).execute()
 }
 
-/** A change to an existing package: its new columns, written only if the row is still at `expectedVersion`. */
-export interface GuardedUpdate {
-  subId: string
-  expectedVersion: number
-  set: Partial<Insertable<PackageTable>>
+const columns = (names: readonly string[], from?: string) => sql.raw(names.map((c) => (from ? `${from}.${c}` : c)).join(', '))
+/** Rows as one JSON parameter; columns that hold JSON text go in as JSON, not as strings. */
+const jsonRows = (rows: ReadonlyArray<Record<string, unknown>>, jsonColumn: string) =>
+  JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn] as string) } : r)))
+
+/** The columns a change to an existing package writes (the rest are fixed at the add). */
+const CHANGE_COLUMNS = [
+  'tracking_number', 'asset_type', 'carrier_id', 'current_status', 'damaged', 'archived', 'archived_at', 'timezone',
+  'sender_id', 'receiver_id', 'given_to_id', 'comment', 'confirmation_type', 'additional_confirmation_type', 'custom_fields',
+  'site_id', 'package_location', 'locker_bank', 'locker_unit', 'current_route', 'delivery_time', 'delivery_clerk',
+  'version', 'activity_count', 'event_count', 'updated_at',
+] as const
+
+/**
+ * One change to an existing package: the package's columns after it, where `version` is the new
+ * version (the row is written only while it is still at `version - 1`), the activity it appends
+ * and that activity's outbox events.
+ */
+export interface PackageChange {
+  package: Pick<PackageRow, 'package_id' | 'sub_id' | (typeof CHANGE_COLUMNS)[number]>
+  activity: Insertable<PackageActivityTable>
+  events: Array<Insertable<PackageEventTable>>
 }
 
 /**
- * One change to an existing package in one statement: the row updated, the activity and its outbox
- * events inserted, through data-modifying CTEs (atomic on its own; the foreign keys are checked at
- * its end). The update is guarded by the version the caller read: the activity and the events take
- * their package id from the row the update returned, so when another change got there first the
- * update returns nothing, the NOT NULL package id fails the whole statement, and nothing is
- * written. Returns false then (the caller reads again), true when the change was written.
+ * Changes to existing packages in one statement: concurrent updates are written together, with
+ * one commit, as adds are (insertNewPackages). Each row is guarded by the version its change was
+ * computed from: a package that another change got to first is left alone with its activity and
+ * events, and is not among the ids returned, so its caller reads it again. One package at most
+ * once per call (two changes computed from one version cannot both hold). Any other failure (a
+ * tracking number another active package holds) fails the statement, and nothing of it is written.
  */
-export async function updateWithActivity(db: Executor, change: { update: GuardedUpdate; activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }): Promise<boolean> {
-  const { subId, expectedVersion, set } = change.update
-  const packageId = change.activity.package_id
-  const changedRow = sql<string>`(select package_id from changed)`
-  try {
-    const q = db.with('changed', (q) => q.updateTable('packages').set(set).where('sub_id', '=', subId).where('package_id', '=', packageId).where('version', '=', expectedVersion).returning('package_id'))
-      .with('new_activity', (q) => q.insertInto('package_activities').values({ ...change.activity, package_id: changedRow }))
-    if (change.events.length > 0) await q.insertInto('package_events').values(change.events.map((e) => ({ ...e, package_id: changedRow }))).execute()
-    else await q.selectFrom('changed').select('package_id').execute()
-    return true
-  } catch (e) {
-    if (isNotNullViolation(e, 'package_id')) return false
-    throw e
-  }
+export async function writeChanges(db: Executor, changes: readonly PackageChange[]): Promise<Set<string>> {
+  const { rows } = await sql<{ package_id: string }>`
+    with changed as (
+      update packages p set (${columns(CHANGE_COLUMNS)}) = (${columns(CHANGE_COLUMNS, 'r')})
+      from jsonb_populate_recordset(null::packages, ${jsonRows(changes.map((c) => c.package), 'custom_fields')}::jsonb) r
+      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1
+      returning p.package_id
+    ), new_activities as (
+      insert into package_activities (${columns(ACTIVITY_COLUMNS)})
+      select ${columns(ACTIVITY_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_activities, ${JSON.stringify(changes.map((c) => c.activity))}::jsonb) r
+      where r.package_id in (select package_id from changed)
+    ), new_events as (
+      insert into package_events (${columns(EVENT_COLUMNS)})
+      select ${columns(EVENT_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_events, ${jsonRows(changes.flatMap((c) => c.events), 'data')}::jsonb) r
+      where r.package_id in (select package_id from changed)
+    )
+    select package_id from changed`.execute(db)
+  return new Set(rows.map((r) => r.package_id))
 }
 
 /** A new package with its first activity and that activity's events. */
@@ -63,11 +84,6 @@ export interface NewPackage {
   activity: Insertable<PackageActivityTable>
   events: Array<Insertable<PackageEventTable>>
 }
-
-const columns = (names: readonly string[], from?: string) => sql.raw(names.map((c) => (from ? `${from}.${c}` : c)).join(', '))
-/** Rows as one JSON parameter; columns that hold JSON text go in as JSON, not as strings. */
-const jsonRows = (rows: ReadonlyArray<Record<string, unknown>>, jsonColumn: string) =>
-  JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn] as string) } : r)))
 
 /**
  * New packages, each with its first activity and events, in one statement: concurrent adds are

@@ -149,23 +149,31 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     }
   }
 
-  /**
-   * Writes one change to an existing package: these columns (version, counts and updated_at
-   * follow), the activity and its events in one statement guarded by the version read, then
-   * attaches the images to that activity. Runs inside the caller's transaction, or alone when the
-   * change is that single statement. Undefined when the package was no longer at that version.
-   */
-  async function record(trx: Executor, actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date, update: Partial<Insertable<PackageTable>>) {
+  /** The rows one change to an existing package writes: its columns after the change (a version on), the activity, its events. */
+  function changeOf(actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date): repo.PackageChange {
     const { activity, events } = changeRows(actor, pkg, state, body, resolved, now)
-    const written = await repo.updateWithActivity(trx, {
-      update: { subId: actor.subId, expectedVersion: pkg.version, set: { ...update, version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now } },
+    return {
+      package: {
+        ...state, package_id: pkg.package_id, sub_id: actor.subId,
+        version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now,
+      },
       activity,
       events,
-    })
-    if (!written) return undefined
-    const attached = body.images?.length ? await images.attach(trx, actor.subId, pkg.package_id, activity.activity_id, body.images) : []
-    return { activityId: activity.activity_id, attached }
+    }
   }
+
+  /**
+   * Writes one change inside the caller's transaction (which holds the package's row lock), then
+   * attaches the images to its activity.
+   */
+  async function recordLocked(trx: Executor, change: repo.PackageChange, toAttach: Body['images']) {
+    const packageId = change.package.package_id
+    if (!(await repo.writeChanges(trx, [change])).has(packageId)) throw new Error(`package ${packageId} changed under its row lock`)
+    return toAttach?.length ? images.attach(trx, change.package.sub_id, packageId, change.activity.activity_id, toAttach) : []
+  }
+
+  /** Concurrent updates without images: one statement, one commit (see writeTogether). */
+  const changeTogether = writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id)
 
   /** Concurrent adds without images: one statement, one commit (see writeTogether). */
   const addTogether = writeTogether<repo.NewPackage>((adds) => repo.insertNewPackages(db, adds), (a) => a.package.package_id)
@@ -259,8 +267,8 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       // The package's own site is shown in events even when this update does not move it.
       if (!givenSite && current.site_id) resolved.site = (await readers.sites.getInfos(actor.subId, [current.site_id])).get(current.site_id)
 
-      /** The change made from `row`; undefined when the row was no longer at the version read. */
-      const change = async (ex: Executor, row: repo.PackageRow | undefined) => {
+      /** The change made from `row` (checked against it). */
+      const changeFrom = (row: repo.PackageRow | undefined): repo.PackageChange => {
         if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
         if (ifMatch !== undefined && row.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${row.version}, not ${ifMatch}.` })
         if (row.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
@@ -268,30 +276,27 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           resolved.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, row.custom_fields, 'package.customFields')
         }
         const now = clock.now()
-        const state = nextState(row, body, resolved, actor, now)
-        const rec = await record(ex, actor, beforeChange(row), state, body, resolved, now, { ...state, custom_fields: JSON.stringify(state.custom_fields) })
-        return rec && writeResult({ package_id: packageId, tracking_number: state.tracking_number }, rec.attached)
+        return changeOf(actor, beforeChange(row), nextState(row, body, resolved, actor, now), body, resolved, now)
+      }
+      const result = (change: repo.PackageChange, attached: Awaited<ReturnType<ImagesService['attach']>>) => {
+        deps.onEventsCommitted?.()
+        return writeResult(change.package, attached)
       }
       try {
         if (!body.images?.length) {
           let row: repo.PackageRow | undefined = current
           for (let attempt = 1; ; attempt++) {
-            const done = await change(db, row)
-            if (done) {
-              deps.onEventsCommitted?.()
-              return done
-            }
+            const change = changeFrom(row)
+            if (await changeTogether(change)) return result(change, [])
             if (attempt === OPTIMISTIC_ATTEMPTS) break
             row = await rowById(actor.subId, packageId)
           }
         }
-        const done = await inTransaction(db, async (trx) => {
-          const done = await change(trx, await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true }))
-          if (!done) throw new Error(`package ${packageId} changed under its row lock`)
-          return done
+        const [change, attached] = await inTransaction(db, async (trx) => {
+          const change = changeFrom(await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true }))
+          return [change, await recordLocked(trx, change, body.images)] as const
         })
-        deps.onEventsCommitted?.()
-        return done
+        return result(change, attached)
       } catch (e) {
         if (repo.isActiveTrackingConflict(e)) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
         throw e
@@ -312,9 +317,8 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           if (cur.archived === archived) return
           const now = clock.now()
           const status = archived ? 'ARCHIVED' : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
-          const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null, custom_fields: cur.custom_fields }
-          const rec = await record(trx, actor, beforeChange(cur), state, { package: {} }, parties, now, { current_status: status, archived, archived_at: state.archived_at })
-          if (!rec) throw new Error(`package ${packageId} changed under its row lock`)
+          const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null }
+          await recordLocked(trx, changeOf(actor, beforeChange(cur), state, { package: {} }, parties, now), undefined)
         })
         deps.onEventsCommitted?.()
       } catch (e) {

@@ -131,3 +131,34 @@ describe('concurrent updates of one package', () => {
     expect((await detailed(id)).version).toBe(2)
   })
 })
+
+describe('concurrent updates of several packages', () => {
+  it('writes them together and answers each on its own: its activity, its event, its subscription; a taken number fails only its own update', async () => {
+    const b = api(t, await t.newClient())
+    const theirSub = (await b.ok('GET', '/api/v1/session')).subId as string
+    const mine = await Promise.all([newPackage(), newPackage(), newPackage()])
+    const taken = trackingNumber()
+    await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: taken } })
+    const theirs = (await b.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber() } })).packageId as string
+    const results = await Promise.all([
+      a.call('PUT', `/api/v1/packages/${mine[0]}`, { package: { comment: 'first' }, lastActivity: { status: 'READY_FOR_PICKUP' } }),
+      a.call('PUT', `/api/v1/packages/${mine[1]}`, { package: { trackingNumber: taken } }),
+      a.call('PUT', `/api/v1/packages/${mine[2]}`, { package: { comment: 'third' }, lastActivity: { status: 'DAMAGED' } }),
+      b.call('PUT', `/api/v1/packages/${theirs}`, { package: { comment: 'theirs' }, lastActivity: { status: 'IN_TRANSIT' } }),
+    ])
+    expect(results.map((r) => r.statusCode)).toEqual([200, 409, 200, 200])
+    expect(results[1]!.json().errors[0]).toMatchObject({ errorCode: 'already_exists', additionalParameters: 'package.trackingNumber' })
+    expect(await detailed(mine[0]!)).toMatchObject({ comment: 'first', currentStatus: 'READY_FOR_PICKUP', version: 2 })
+    expect(await detailed(mine[1]!)).toMatchObject({ version: 1 })
+    expect(await detailed(mine[2]!)).toMatchObject({ comment: 'third', currentStatus: 'DAMAGED', damaged: true, version: 2 })
+    expect(await b.ok('GET', `/api/v1/packages/${theirs}?type=DETAILED`)).toMatchObject({ comment: 'theirs', currentStatus: 'IN_TRANSIT', version: 2 })
+    const events = async (id: string) => (await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'sequence']).where('package_id', '=', id).orderBy('sequence').execute())
+    expect(await events(mine[0]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }, { sub_id: me.subId, event_name: 'ReadyForPickup', sequence: 2 }])
+    expect(await events(mine[1]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }])
+    expect(await events(mine[2]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }, { sub_id: me.subId, event_name: 'Exception', sequence: 2 }])
+    expect(await events(theirs)).toEqual([{ sub_id: theirSub, event_name: 'Received', sequence: 1 }, { sub_id: theirSub, event_name: 'InTransit', sequence: 2 }])
+    for (const [id, n] of [[mine[0]!, 2], [mine[1]!, 1], [mine[2]!, 2]] as const) {
+      expect((await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities).toHaveLength(n)
+    }
+  })
+})

@@ -52,3 +52,31 @@ describe('writeTogether', () => {
     expect(calls).toEqual([['bad']])
   })
 })
+
+describe('writeTogether with two items for one id', () => {
+  /** A fake guarded update: each id is at a version; an item writes only from the version it was read at. */
+  function versions() {
+    const at = new Map<string, number>([['p', 1], ['q', 1]])
+    const calls: string[][] = []
+    const write = async (items: ReadonlyArray<{ id: string; from: number }>) => {
+      calls.push(items.map((i) => `${i.id}@${i.from}`))
+      if (new Set(items.map((i) => i.id)).size !== items.length) throw new Error('one row updated twice in one statement')
+      const ids = new Set<string>()
+      for (const i of items) if (at.get(i.id) === i.from) (at.set(i.id, i.from + 1), ids.add(i.id))
+      return ids
+    }
+    return { at, calls, update: writeTogether(write, (i) => i.id) }
+  }
+
+  it('writes the first in the statement and the second alone after it, where its version no longer holds', async () => {
+    const { at, calls, update } = versions()
+    expect(await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'q', from: 1 }), update({ id: 'p', from: 1 })])).toEqual([true, true, false])
+    expect(calls).toEqual([['p@1', 'q@1'], ['p@1']])
+    expect(at).toEqual(new Map([['p', 2], ['q', 2]]))
+  })
+
+  it('keeps the answers in the order the items came', async () => {
+    const { update } = versions()
+    expect(await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'p', from: 2 }), update({ id: 'q', from: 7 })])).toEqual([true, true, false])
+  })
+})
