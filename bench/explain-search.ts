@@ -3,12 +3,13 @@ import { pathToFileURL } from 'node:url'
 import { openDatabase, type Db } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { ListFilter, Sort, SortField } from '../src/search/search.parse.js'
-import { countQuery, pageQuery } from '../src/search/search.repo.js'
+import { countQuery, pageQuery, tallyCountQuery } from '../src/search/search.repo.js'
 import { recordQuery } from '../src/packages/packages.read.js'
 
 /**
  * Checks with EXPLAIN that every search query shape (each page query and its count) reads the
- * `packages` table through the index meant for it, and never sequentially. The assertion is on
+ * `packages` table (or, for totals the tallies hold, the tallies) through the index meant for it,
+ * and never sequentially. The assertion is on
  * the plan nodes that read `packages` (and, where it matters, `contacts`), not on the plan text:
  * an index named anywhere else in the plan does not count.
  *
@@ -29,7 +30,7 @@ export interface ExplainCase {
   name: string
   query: CompiledQuery
   /** Per table, the indexes (or 'Seq Scan' where a small table may be scanned): every node reading it must use one. */
-  expect: { packages: string[]; contacts?: string[] }
+  expect: Partial<Record<'packages' | 'contacts' | 'package_tallies' | 'package_tally_deltas', string[]>>
 }
 
 export interface PlanCheck {
@@ -147,6 +148,18 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
   both('carrier.name contains', search('carrier.name', 'purolator'), ['packages_carrier_idx'])
   both('status + site listing', { ...base, statuses: ['READY_FOR_PICKUP', 'RECEIVED'], siteId: s.siteId }, ['packages_site_status_count_idx', 'packages_site_status_idx'], ['packages_status_created_idx', 'packages_created_idx'])
   both('status listing', { ...base, statuses: ['DAMAGED'] }, ['packages_status_count_idx', 'packages_status_created_idx', 'packages_status_id_idx'], [])
+  // Totals the tallies hold (migration 0010): a sum over tally rows by their key, never a count of packages.
+  const tallies = { package_tallies: ['package_tallies_pk'], package_tally_deltas: ['package_tally_deltas_key_idx', 'Seq Scan'] }
+  const tallied = (name: string, filter: ListFilter, more: ExplainCase['expect'] = {}) => {
+    const query = tallyCountQuery(db, subId, filter)
+    if (!query) throw new Error(`${name}: not a total the tallies hold`)
+    cases.push({ name: `${name}: total from the tallies`, query: query.compile(db), expect: { ...tallies, ...more } })
+  }
+  tallied('receiver.name contains', search('receiver.name', 'son'), { contacts: ['contacts_name_trgm_idx'] })
+  tallied('sender.name starts, undelivered', { ...search('sender.name', 'acme', 'starts'), statuses: ['RECEIVED', 'READY_FOR_PICKUP'] }, { contacts: ['contacts_name_prefix_idx', 'contacts_name_trgm_idx', 'Seq Scan'] })
+  tallied('status + site listing', { ...base, statuses: ['READY_FOR_PICKUP', 'RECEIVED'], siteId: s.siteId })
+  tallied('status listing', { ...base, statuses: ['DAMAGED'] })
+  tallied('everything (custom search {})', base)
   const day = 86_400_000
   const now = Date.now()
   both('date range', { ...base, startDate: new Date(now - 3 * day), endDate: new Date(now - 2 * day) }, ['packages_created_idx', 'packages_updated_idx'], [])

@@ -208,6 +208,27 @@ export interface IdempotencyKeyTable {
   created_at: Timestamp
 }
 
+/**
+ * Packages per status along one dimension (migration 0010): `dim` is 'site' (key: the site id, ''
+ * for none), 'receiver', 'sender' or 'given_to' (key: the contact id). Kept by triggers on packages.
+ */
+export interface PackageTallyTable {
+  sub_id: string
+  dim: 'site' | 'receiver' | 'sender' | 'given_to'
+  key: string
+  status: string
+  n: ColumnType<string, number, number>
+}
+
+/** Signed changes to the tallies not folded into package_tallies yet (append-only). */
+export interface PackageTallyDeltaTable {
+  sub_id: string
+  dim: PackageTallyTable['dim']
+  key: string
+  status: string
+  n: number
+}
+
 export interface Database {
   subscriptions: SubscriptionTable
   api_clients: ApiClientTable
@@ -222,6 +243,8 @@ export interface Database {
   images: ImageTable
   package_events: PackageEventTable
   idempotency_keys: IdempotencyKeyTable
+  package_tallies: PackageTallyTable
+  package_tally_deltas: PackageTallyDeltaTable
 }
 
 export type Subscription = Selectable<SubscriptionTable>

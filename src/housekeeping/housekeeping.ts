@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js'
 import { purgeIdempotencyKeys } from '../idempotency/idempotency.hooks.js'
 import type { ImagesService } from '../images/images.service.js'
+import { foldTallies } from '../search/tallies.js'
 import type { Clock } from '../shared/clock.js'
 
 export interface HousekeepingDeps {
@@ -9,6 +10,8 @@ export interface HousekeepingDeps {
   images: Pick<ImagesService, 'purgeExpired'>
   log: (msg: string, extra: Record<string, unknown>) => void
   everyMs?: number
+  /** How often search-tally deltas are folded (2 s): the deltas a count reads besides the tallies. */
+  foldEveryMs?: number
 }
 
 /** One pass: uploads never attached within their 24 hours, and Idempotency-Keys past their lifetime. */
@@ -20,9 +23,10 @@ export async function runHousekeeping(deps: Omit<HousekeepingDeps, 'log' | 'ever
 }
 
 /**
- * Runs the housekeeping pass now and then every `everyMs` (10 minutes), in every process that
- * serves or works: each pass deletes what is due, and two processes deleting at once only share
- * the work. Returns a stop function that waits for a pass in progress.
+ * Runs the housekeeping pass now and then every `everyMs` (10 minutes), and folds search-tally
+ * deltas every `foldEveryMs`, in every process that serves or works: each pass deletes what is
+ * due, and two processes at once only share the work. Returns a stop function that waits for a
+ * pass in progress.
  */
 export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
   let running: Promise<void> = Promise.resolve()
@@ -37,8 +41,19 @@ export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
   const timer = setInterval(pass, deps.everyMs ?? 10 * 60_000)
   timer.unref()
   pass()
+  // Folding is cheap and keeps counts cheap; one fold at a time per process.
+  let folding: Promise<void> | undefined
+  const fold = () => {
+    folding ??= foldTallies(deps.db).then(
+      () => undefined,
+      (err: unknown) => deps.log('tally fold failed', { err: err instanceof Error ? err.message : String(err) }),
+    ).finally(() => (folding = undefined))
+  }
+  const foldTimer = setInterval(fold, deps.foldEveryMs ?? 2_000)
+  foldTimer.unref()
   return async () => {
     clearInterval(timer)
-    await running
+    clearInterval(foldTimer)
+    await Promise.all([running, folding])
   }
 }

@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
+import type { PackageTallyTable } from '../db/tables.js'
 import type { PackageRow } from '../packages/packages.repo.js'
 import type { ListFilter, ParsedSearch, Sort, SortField } from './search.parse.js'
 
@@ -59,10 +60,8 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
     case 'givenTo.name': {
       const column = sql.ref(s.field === 'receiver.name' ? 'p.receiver_id' : s.field === 'sender.name' ? 'p.sender_id' : 'p.given_to_id')
       // Second tier: the same text in the contact's email, personal id or company, or in any custom-field value.
-      const contactMatch = filter.secondTier
-        ? sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
-        : sql`lower(c.name) like ${pat}`
-      const contacts = sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}`
+      const contactMatch = sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
+      const contacts = filter.secondTier ? sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}` : contactsNamed(subId, pat)
       if (!filter.secondTier) return sql<SqlBool>`${column} in (${contacts})`
       // = any(array(…)): the contacts are read once, and the OR becomes a BitmapOr of two package
       // indexes (an IN subquery under an OR can only be checked row by row).
@@ -73,14 +72,21 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
   }
 }
 
+/** The subscription's contacts whose name matches the pattern: a (first-tier) name search. */
+const contactsNamed = (subId: string, pat: string) => sql`select c.contact_id from contacts c where c.sub_id = ${subId} and lower(c.name) like ${pat}`
+
+/** The site and every site under it (`location` / `inboundSiteId`). */
+const sitesUnder = (db: Executor, subId: string, siteId: string) =>
+  db.selectFrom('inbound_sites as s').select('s.site_id').where('s.sub_id', '=', subId)
+    .where((w) => w.or([w('s.site_id', '=', siteId), sql<SqlBool>`s.ancestor_ids @> array[${siteId}]::text[]`]))
+
+const statusList = (statuses: string[]) => (statuses.length ? statuses : ['-'])
+
 function filtered(db: Executor, subId: string, f: ListFilter) {
   let q = db.selectFrom('packages as p').where('p.sub_id', '=', subId)
   if (f.search) q = q.where(searchCondition(subId, f.search, f))
-  if (f.statuses) q = q.where('p.current_status', 'in', f.statuses.length ? f.statuses : ['-'])
-  if (f.siteId) {
-    q = q.where((eb) => eb('p.site_id', 'in', eb.selectFrom('inbound_sites as s').select('s.site_id').where('s.sub_id', '=', subId)
-      .where((w) => w.or([w('s.site_id', '=', f.siteId!), sql<SqlBool>`s.ancestor_ids @> array[${f.siteId!}]::text[]`]))))
-  }
+  if (f.statuses) q = q.where('p.current_status', 'in', statusList(f.statuses))
+  if (f.siteId) q = q.where('p.site_id', 'in', sitesUnder(db, subId, f.siteId))
   // "created or updated in range": either timestamp falls inside it.
   if (f.startDate || f.endDate) {
     const { startDate: start, endDate: end } = f
@@ -92,9 +98,45 @@ function filtered(db: Executor, subId: string, f: ListFilter) {
   return q
 }
 
-/** The exact number of matches: the same WHERE as the page, so it reads the same index. */
+/** The exact number of matches by counting them: the same WHERE as the page, so it reads the same index. */
 export function countQuery(db: Executor, subId: string, f: ListFilter) {
   return filtered(db, subId, f).select((eb) => eb.fn.countAll<number>().as('n'))
+}
+
+const NAME_DIMENSIONS: Partial<Record<string, PackageTallyTable['dim']>> = { 'receiver.name': 'receiver', 'sender.name': 'sender', 'givenTo.name': 'given_to' }
+
+/**
+ * The same number from the tallies (migration 0010), when the filter is one they hold: statuses
+ * and a site (with everything under it), or statuses and a first-tier name search; no dates, no
+ * other search. A sum over the tally rows of the matching keys, which does not grow with the
+ * number of packages. Undefined when only counting the packages can tell.
+ */
+export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): RawBuilder<{ n: string }> | undefined {
+  if (f.startDate || f.endDate) return undefined
+  let dim: PackageTallyTable['dim']
+  let keys: Expression<unknown> | undefined
+  if (f.search) {
+    const named = NAME_DIMENSIONS[f.search.field]
+    if (!named || f.secondTier || f.siteId) return undefined
+    dim = named
+    keys = contactsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))
+  } else {
+    dim = 'site'
+    keys = f.siteId ? sitesUnder(db, subId, f.siteId) : undefined
+  }
+  const where = sql.join([
+    sql`t.sub_id = ${subId}`, sql`t.dim = ${dim}`,
+    // = any(array(…)): the keys are read once and the tallies probed by their primary key (an IN
+    // subquery is planned as a join, which for a common name fragment scans every tally row).
+    ...(keys ? [sql`t.key = any(array(${keys}))`] : []),
+    ...(f.statuses ? [sql`t.status = any(${statusList(f.statuses)}::text[])`] : []),
+  ], sql` and `)
+  return sql<{ n: string }>`select coalesce(sum(x.n), 0) as n from (select t.n from package_tallies t where ${where} union all select t.n from package_tally_deltas t where ${where}) x`
+}
+
+/** The query that answers a filter's total: from the tallies where they hold it, else by counting. */
+export function matchCountQuery(db: Executor, subId: string, f: ListFilter): CompiledQuery<{ n: string | number }> {
+  return tallyCountQuery(db, subId, f)?.compile(db) ?? countQuery(db, subId, f).compile()
 }
 
 /**
@@ -159,8 +201,8 @@ export async function searchIds(db: Executor, subId: string, f: ListFilter, sort
 
 /** How many packages match, exactly. */
 export async function countMatches(db: Executor, subId: string, f: ListFilter): Promise<number> {
-  const { n } = await countQuery(db, subId, f).executeTakeFirstOrThrow()
-  return Number(n)
+  const { rows } = await db.executeQuery(matchCountQuery(db, subId, f))
+  return Number(rows[0]!.n)
 }
 
 /**

@@ -53,6 +53,15 @@ export async function insertContacts(db: Executor, subId: string, b: ContactBatc
            as u(id, type, name, company, email, pid, mname, mcompany)`.execute(db)
 }
 
+/**
+ * The tally triggers of packages (migration 0010) on or off, inside the bulk load's transaction:
+ * row by row they would leave a delta per batch and key; the load counts the tallies once at its
+ * end instead (tallySubscription). Off only for that transaction: it rolls back with a failed load.
+ */
+export async function setTallyTriggers(db: Executor, on: boolean): Promise<void> {
+  await sql`alter table packages ${sql.raw(on ? 'enable' : 'disable')} trigger packages_tally_insert`.execute(db)
+}
+
 export async function hasPackages(db: Executor): Promise<boolean> {
   return (await db.selectFrom('packages').select('package_id').limit(1).execute()).length > 0
 }
@@ -116,7 +125,7 @@ export async function addForeignKeys(db: Executor, keys: Array<{ table: string; 
  * index-only scan skips the table only for pages vacuum has marked all-visible).
  */
 export async function vacuumAnalyze(db: Executor): Promise<void> {
-  for (const table of ['packages', 'package_activities', 'contacts']) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db)
+  for (const table of ['packages', 'package_activities', 'contacts', 'package_tallies']) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db)
 }
 
 export async function insertCustomField(db: Executor, row: { custom_field_id: string; sub_id: string; name: string; data_type: 'TEXT' | 'LIST'; options: string[] | null; at: Date }): Promise<void> {

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js'
 import { inTransaction, type Trx } from '../db/transaction.js'
 import type { ClientsService } from '../auth/clients.service.js'
 import { newId } from '../shared/ids.js'
+import { foldTallies, tallySubscription } from '../search/tallies.js'
 import * as repo from './seed.repo.js'
 import { TRACKING_FORMATS, type Rand } from './tracking-formats.js'
 
@@ -131,6 +132,7 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
       const tables = ['packages', 'package_activities']
       const indexes = await repo.dropSecondaryIndexes(trx, tables)
       const keys = await repo.dropForeignKeys(trx, tables)
+      await repo.setTallyTriggers(trx, false)
       let pending: Promise<void> = Promise.resolve()
       for (let start = 0; start < o.packages; start += batch) {
         // Generate the next batch while the database writes this one.
@@ -142,6 +144,9 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
       o.onPhase?.(`building ${indexes.length} indexes, checking ${keys.length} foreign keys`)
       await repo.createIndexes(trx, indexes)
       await repo.addForeignKeys(trx, keys)
+      o.onPhase?.('search tallies')
+      await tallySubscription(trx, subId)
+      await repo.setTallyTriggers(trx, true)
     })
   } else {
     const inFlight: Array<Promise<void>> = []
@@ -153,6 +158,7 @@ export async function seedSubscription(db: Db, clients: ClientsService, o: SeedO
     }
     await Promise.all(inFlight)
   }
+  await foldTallies(db)
   o.onPhase?.('vacuum and analyze')
   await repo.vacuumAnalyze(db)
   return { subId, clientId: client.clientId, clientSecret: client.clientSecret, packages: o.packages, contacts: o.contacts }

@@ -5,6 +5,7 @@ import { decodeScan } from '../../src/decode/index.js'
 import { seedSubscription } from '../../src/seed/seed.service.js'
 import { dpdLabelLine, TRACKING_FORMATS } from '../../src/seed/tracking-formats.js'
 import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { tallyDrift } from '../support/tallies.js'
 
 /** `mailroom seed`: what it writes, read back through the API as a client of the seeded subscription sees it. */
 let t: TestApp
@@ -62,6 +63,11 @@ describe('tracking numbers', () => {
 })
 
 describe('packages', () => {
+  it('are tallied for search totals as they were written, and the deltas folded', async () => {
+    expect(await tallyDrift(t.ctx.db)).toEqual([])
+    expect((await sql`select 1 from package_tally_deltas`.execute(t.ctx.db)).rows).toEqual([])
+  })
+
   it('have senders (SENDER or ALL contacts) on most packages', async () => {
     const withSender = rows.filter((r) => r.sender !== '')
     expect(withSender.length / rows.length).toBeGreaterThan(0.6)
@@ -103,7 +109,9 @@ describe('bulk load', () => {
     // The statistics targets set on index columns (migration 0009) are part of what a rebuild must keep.
     const targets = await sql<{ d: string }>`select attrelid::regclass::text || ' ' || attnum || ' ' || attstattarget as d from pg_attribute
       where attrelid in (select indexrelid from pg_index where indrelid = 'packages'::regclass) and attstattarget > 0 order by 1`.execute(t.ctx.db)
-    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d), targets: targets.rows.map((r) => r.d) }
+    // The search-tally triggers (migration 0010), off for the load only.
+    const triggers = await sql<{ d: string }>`select tgname || ' ' || tgenabled::text as d from pg_trigger where tgrelid = 'packages'::regclass and not tgisinternal order by 1`.execute(t.ctx.db)
+    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d), targets: targets.rows.map((r) => r.d), triggers: triggers.rows.map((r) => r.d) }
   }
 
   it('drops the secondary indexes and foreign keys for the load and builds them all again', async () => {
@@ -111,12 +119,16 @@ describe('bulk load', () => {
     expect(before.indexes.length).toBeGreaterThan(20)
     expect(before.keys.length).toBeGreaterThan(6)
     expect(before.targets).toEqual(['packages_id_suffix_idx 2 1000', 'packages_tn_suffix_idx 2 1000'])
+    expect(before.triggers).toEqual(['packages_tally_delete O', 'packages_tally_insert O', 'packages_tally_update O'])
     const phases: string[] = []
     const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'bulk', packages: 700, contacts: 50, batchSize: 300, bulk: true, onPhase: (p) => phases.push(p) })
     expect(phases[0]).toMatch(/^building \d+ indexes, checking \d+ foreign keys$/)
     expect(await schema()).toEqual(before)
     const n = await t.ctx.db.selectFrom('packages').select((eb) => eb.fn.countAll<number>().as('n')).where('sub_id', '=', seeded.subId).executeTakeFirstOrThrow()
     expect(Number(n.n)).toBe(700)
+    // Counted once at the end of the load, not per batch: right, and nothing left to fold.
+    expect(await tallyDrift(t.ctx.db)).toEqual([])
+    expect((await sql`select 1 from package_tally_deltas`.execute(t.ctx.db)).rows).toEqual([])
   })
 
   it('leaves nothing dropped and nothing loaded when the load fails', async () => {
