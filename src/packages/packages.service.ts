@@ -334,11 +334,14 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       return rec
     },
 
-    /** The DETAILED records of these packages, in the order of `packageIds` (a search page's); unknown ids are left out. */
+    /**
+     * The DETAILED records of these packages, in the order of `packageIds` (a search page's);
+     * unknown ids are left out. Read through the gathered record read, so the pages of concurrent
+     * searches (and Gets) share one query per turn instead of a round trip each.
+     */
     async recordsByIds(subId: string, packageIds: string[]): Promise<PackageRecord[]> {
-      if (packageIds.length === 0) return []
-      const { rows, ctx } = await loadRecords(db, readers, subId, { packageIds })
-      return rows.map((r) => toRecord(ctx, r))
+      const recs = await Promise.all(packageIds.map((id) => recordById(subId, id)))
+      return recs.filter((r): r is PackageRecord => r !== undefined)
     },
 
     /** The active package with this number (archived ones too when `includeArchived`), or undefined. */
