@@ -32,7 +32,9 @@ export function csvStream(batches: AsyncIterable<readonly string[][]>, log: Expo
     }
   }
   const out = new PassThrough()
-  pipeline(Readable.from(encode()), out, (err) => {
+  // One encoded batch waiting at most (object mode's default is sixteen): what waits for the
+  // socket outlives young-generation collections and fills the old generation.
+  pipeline(Readable.from(encode(), { highWaterMark: 1 }), out, (err) => {
     if (!err) return
     if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') log.info({ rows }, 'CSV export stopped: the client went away')
     else log.error({ err, rows }, 'CSV export failed mid-stream; response cut')

@@ -118,7 +118,7 @@ export function createSearchService(deps: SearchDeps) {
       const fromRows = exportCells(columns)
       const cellBatches = paged
         ? (async function* () { yield fromRecords(await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size))) })()
-        : (async function* () { for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize)) yield rows.map((r) => fromRows(r, ctx)) })()
+        : (async function* () { for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)) yield rows.map((r) => fromRows.cells(r, ctx)) })()
       const first = await cellBatches.next()
       async function* batches(): AsyncGenerator<string[][]> {
         try {
