@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url'
 import { openDatabase, type Db } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { ListFilter, Sort, SortField } from '../src/search/search.parse.js'
-import { countQuery, pageQuery, tallyCountQuery } from '../src/search/search.repo.js'
+import { countQuery, pageQuery, tallyCountQuery, trackingLookupQuery } from '../src/search/search.repo.js'
 import { recordQuery } from '../src/packages/packages.read.js'
 
 /**
@@ -128,6 +128,9 @@ export async function explainCases(db: Db, subId: string): Promise<ExplainCase[]
   both('trackingNumber starts', search('trackingNumber', tn.slice(0, 10), 'starts'), ['packages_tn_prefix_idx', 'packages_active_tracking_uq', 'packages_tracking_idx'], [])
   both('trackingNumber ends', search('trackingNumber', tn.slice(-6), 'ends'), ['packages_tn_suffix_idx'], [])
   both('trackingNumber contains', search('trackingNumber', tn.slice(3, 11)), ['packages_tn_trgm_idx'], [])
+  // Concurrent lookups gathered into one statement: each value a range of the prefix / suffix index.
+  cases.push({ name: 'trackingNumber starts, gathered lookups', query: trackingLookupQuery(subId, 'starts', 25, [tn.slice(0, 10), tn.slice(0, 6)]).compile(db), expect: { packages: ['packages_tn_prefix_idx'] } })
+  cases.push({ name: 'trackingNumber ends, gathered lookups', query: trackingLookupQuery(subId, 'ends', 25, [tn.slice(-6), tn.slice(-4)]).compile(db), expect: { packages: ['packages_tn_suffix_idx'] } })
   const { bounds } = s
   if (bounds.trackingNumber) both('trackingNumber starts (a histogram bound)', search('trackingNumber', bounds.trackingNumber.slice(0, 8), 'starts'), ['packages_tn_prefix_idx', 'packages_active_tracking_uq', 'packages_tracking_idx'], [])
   if (bounds.trackingNumberReversed) both('trackingNumber ends (a histogram bound)', search('trackingNumber', reversed(bounds.trackingNumberReversed.slice(0, 6)), 'ends'), ['packages_tn_suffix_idx'], [])

@@ -5,6 +5,7 @@ import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
 import { exportCells, exportRows } from './search.export.js'
+import { batchPerSubscription } from '../shared/batch.js'
 import * as repo from './search.repo.js'
 
 export interface ListQuery {
@@ -57,6 +58,26 @@ export function createSearchService(deps: SearchDeps) {
   const exportBatchSize = deps.exportBatchSize ?? 1000
 
   /**
+   * Tracking-number lookups (a clerk typing the first or last characters of a number) of
+   * concurrent requests, gathered into one statement per subscription, position and page size
+   * (see batchPerSubscription and trackingLookupPages). Keys are [position, limit, value] as JSON.
+   */
+  const trackingLookup = batchPerSubscription<string[] | undefined>(async (subId, keys) => {
+    const groups = new Map<string, { position: 'starts' | 'ends'; limit: number; values: string[] }>()
+    for (const key of keys) {
+      const [position, limit, value] = JSON.parse(key) as ['starts' | 'ends', number, string]
+      const group = `${position} ${limit}`
+      if (!groups.has(group)) groups.set(group, { position, limit, values: [] })
+      groups.get(group)!.values.push(value)
+    }
+    const out = new Map<string, string[] | undefined>()
+    await Promise.all([...groups.values()].map(async (g) => {
+      for (const [value, ids] of await repo.trackingLookupPages(db, subId, g.position, g.limit, g.values)) out.set(JSON.stringify([g.position, g.limit, value]), ids)
+    }))
+    return out
+  })
+
+  /**
    * One page of records and the exact total. A short page that is not past the end holds the last
    * matches, so its position is the count; otherwise the count runs alongside the records' read,
    * and a page costs the slower of the two rather than their sum.
@@ -64,7 +85,9 @@ export function createSearchService(deps: SearchDeps) {
   async function page(subId: string, filter: ListFilter, sort: Sort, q: { page?: number; size?: number }): Promise<{ recs: PackageRecord[]; total: number }> {
     const size = q.size ?? DEFAULT_PAGE_SIZE
     const offset = ((q.page ?? 1) - 1) * size
-    const ids = await repo.searchIds(db, subId, filter, sort, offset, size)
+    const lookup = repo.asTrackingLookup(filter, sort, offset, size)
+    // A lookup too common for the gathered read (undefined) goes the way of any other search.
+    const ids = (lookup && (await trackingLookup(subId, JSON.stringify([lookup.position, lookup.limit, lookup.value])))) ?? await repo.searchIds(db, subId, filter, sort, offset, size)
     const lastPage = ids.length < size && (ids.length > 0 || offset === 0)
     const [recs, total] = await Promise.all([records(subId, ids), lastPage ? offset + ids.length : repo.countMatches(db, subId, filter)])
     return { recs, total }

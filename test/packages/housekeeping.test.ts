@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runHousekeeping } from '../../src/housekeeping/housekeeping.js'
+import { sql } from 'kysely'
+import { runHousekeeping, startHousekeeping } from '../../src/housekeeping/housekeeping.js'
+import { tallyDrift } from '../support/tallies.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 
@@ -69,5 +71,23 @@ describe('housekeeping', () => {
     const replay = await a.call('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'After crash' }, { 'idempotency-key': 'hk-crash' })
     expect(replay.statusCode).toBe(201)
     expect(replay.headers['idempotent-replayed']).toBe('true')
+  })
+
+  it('folds the search-tally deltas of package writes every few seconds, and the totals stay what they were', async () => {
+    me = await t.refresh(me)
+    a = api(t, me)
+    await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber() } })
+    const deltas = async () => Number((await sql<{ n: string }>`select count(*) as n from package_tally_deltas`.execute(t.ctx.db)).rows[0]!.n)
+    expect(await deltas()).toBeGreaterThan(0)
+    const logged: string[] = []
+    const stop = startHousekeeping({ db: t.ctx.db, clock: t.clock, images: t.ctx.receiving.images, log: (msg) => logged.push(msg), everyMs: 3_600_000, foldEveryMs: 20 })
+    try {
+      for (let i = 0; i < 100 && (await deltas()) > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    } finally {
+      await stop()
+    }
+    expect(await deltas()).toBe(0)
+    expect(await tallyDrift(t.ctx.db)).toEqual([])
+    expect(logged.filter((m) => m.includes('failed'))).toEqual([])
   })
 })
