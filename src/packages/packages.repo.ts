@@ -31,6 +31,21 @@ const columns = (names: readonly string[], from?: string) => sql.raw(names.map((
 const jsonRows = (rows: ReadonlyArray<Record<string, unknown>>, jsonColumn: string) =>
   JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn] as string) } : r)))
 
+/**
+ * The activities and events of a package statement, as its last two CTEs: inserted only for the
+ * packages that the CTE `written` returns (those the statement did write).
+ */
+const historyOf = (written: 'changed' | 'new_packages', items: ReadonlyArray<{ activity: Insertable<PackageActivityTable>; events: Array<Insertable<PackageEventTable>> }>) => sql`
+    new_activities as (
+      insert into package_activities (${columns(ACTIVITY_COLUMNS)})
+      select ${columns(ACTIVITY_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_activities, ${JSON.stringify(items.map((i) => i.activity))}::jsonb) r
+      where r.package_id in (select package_id from ${sql.raw(written)})
+    ), new_events as (
+      insert into package_events (${columns(EVENT_COLUMNS)})
+      select ${columns(EVENT_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_events, ${jsonRows(items.flatMap((i) => i.events), 'data')}::jsonb) r
+      where r.package_id in (select package_id from ${sql.raw(written)})
+    )`
+
 /** The columns a change to an existing package writes (the rest are fixed at the add). */
 const CHANGE_COLUMNS = [
   'tracking_number', 'asset_type', 'carrier_id', 'current_status', 'damaged', 'archived', 'archived_at', 'timezone',
@@ -65,15 +80,7 @@ export async function writeChanges(db: Executor, changes: readonly PackageChange
       from jsonb_populate_recordset(null::packages, ${jsonRows(changes.map((c) => c.package), 'custom_fields')}::jsonb) r
       where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1
       returning p.package_id
-    ), new_activities as (
-      insert into package_activities (${columns(ACTIVITY_COLUMNS)})
-      select ${columns(ACTIVITY_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_activities, ${JSON.stringify(changes.map((c) => c.activity))}::jsonb) r
-      where r.package_id in (select package_id from changed)
-    ), new_events as (
-      insert into package_events (${columns(EVENT_COLUMNS)})
-      select ${columns(EVENT_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_events, ${jsonRows(changes.flatMap((c) => c.events), 'data')}::jsonb) r
-      where r.package_id in (select package_id from changed)
-    )
+    ), ${historyOf('changed', changes)}
     select package_id from changed`.execute(db)
   return new Set(rows.map((r) => r.package_id))
 }
@@ -100,15 +107,7 @@ export async function insertNewPackages(db: Executor, adds: readonly NewPackage[
       select ${columns(PACKAGE_COLUMNS, 'r')} from jsonb_populate_recordset(null::packages, ${jsonRows(adds.map((a) => a.package), 'custom_fields')}::jsonb) r
       on conflict (sub_id, tracking_number) where not archived do nothing
       returning package_id
-    ), new_activities as (
-      insert into package_activities (${columns(ACTIVITY_COLUMNS)})
-      select ${columns(ACTIVITY_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_activities, ${JSON.stringify(adds.map((a) => a.activity))}::jsonb) r
-      where r.package_id in (select package_id from new_packages)
-    ), new_events as (
-      insert into package_events (${columns(EVENT_COLUMNS)})
-      select ${columns(EVENT_COLUMNS, 'r')} from jsonb_populate_recordset(null::package_events, ${jsonRows(adds.flatMap((a) => a.events), 'data')}::jsonb) r
-      where r.package_id in (select package_id from new_packages)
-    )
+    ), ${historyOf('new_packages', adds)}
     select package_id from new_packages`.execute(db)
   return new Set(rows.map((r) => r.package_id))
 }
