@@ -16,3 +16,14 @@ export function isNotNullViolation(e: unknown, column?: string): boolean {
   if (column === undefined) return true
   return err.column === column || (typeof err.message === 'string' && err.message.includes(`"${column}"`))
 }
+
+/**
+ * Whether PostgreSQL answered `e` as the statement's own failure (an error response with a
+ * SQLSTATE): the statement, and its commit, did not happen. A lost connection has no such answer,
+ * and then whether the statement committed is unknown. Connection exceptions (class 08) count as
+ * unknown too.
+ */
+export function isStatementError(e: unknown): boolean {
+  const err = e as { code?: unknown; severity?: unknown } | null
+  return typeof err === 'object' && err !== null && typeof err.severity === 'string' && typeof err.code === 'string' && !err.code.startsWith('08')
+}

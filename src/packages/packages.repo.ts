@@ -61,14 +61,19 @@ const CHANGE_COLUMNS = [
  */
 export interface PackageChange {
   package: Pick<PackageRow, 'package_id' | 'sub_id' | (typeof CHANGE_COLUMNS)[number]>
+  /**
+   * The event count the change was computed from (its events are numbered after it). Guarded as the
+   * version is: the webhook jobs number their locker events without changing the version.
+   */
+  eventCountBefore: number
   activity: Insertable<PackageActivityTable>
   events: Array<Insertable<PackageEventTable>>
 }
 
 /**
  * Changes to existing packages in one statement: concurrent updates are written together, with
- * one commit, as adds are (insertNewPackages). Each row is guarded by the version its change was
- * computed from: a package that another change got to first is left alone with its activity and
+ * one commit, as adds are (insertNewPackages). Each row is guarded by the version and event count
+ * its change was computed from: a package that another change got to first is left alone with its activity and
  * events, and is not among the ids returned, so its caller reads it again. One package at most
  * once per call (two changes computed from one version cannot both hold). Any other failure (a
  * tracking number another active package holds) fails the statement, and nothing of it is written.
@@ -77,8 +82,9 @@ export async function writeChanges(db: Executor, changes: readonly PackageChange
   const { rows } = await sql<{ package_id: string }>`
     with changed as (
       update packages p set (${columns(CHANGE_COLUMNS)}) = (${columns(CHANGE_COLUMNS, 'r')})
-      from jsonb_populate_recordset(null::packages, ${jsonRows(changes.map((c) => c.package), 'custom_fields')}::jsonb) r
-      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1
+      from jsonb_array_elements(${jsonRows(changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore })), 'custom_fields')}::jsonb) j
+      cross join lateral jsonb_populate_record(null::packages, j) r
+      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = (j->>'event_count_before')::int
       returning p.package_id
     ), ${historyOf('changed', changes)}
     select package_id from changed`.execute(db)

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { Db } from '../db/database.js'
 import type { PackageTable } from '../db/tables.js'
+import { isStatementError } from '../db/errors.js'
 import { inTransaction, type Executor } from '../db/transaction.js'
 import type { ImagesService } from '../images/images.service.js'
 import type { SiteInfo } from '../sites/sites.service.js'
@@ -159,6 +160,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       },
       activity,
       events,
+      eventCountBefore: pkg.event_count,
     }
   }
 
@@ -173,10 +175,10 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   }
 
   /** Concurrent updates without images: one statement, one commit (see writeTogether). */
-  const changeTogether = writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id)
+  const changeTogether = writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id, isStatementError)
 
   /** Concurrent adds without images: one statement, one commit (see writeTogether). */
-  const addTogether = writeTogether<repo.NewPackage>((adds) => repo.insertNewPackages(db, adds), (a) => a.package.package_id)
+  const addTogether = writeTogether<repo.NewPackage>((adds) => repo.insertNewPackages(db, adds), (a) => a.package.package_id, isStatementError)
 
   /**
    * Events carry the package's receiver and carrier even when the change did not name them: load
@@ -264,19 +266,26 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         customFields: body.package.customFields, existingCustomFields: current.custom_fields, checkCustomFields: body.package.customFields !== undefined,
       }
       const resolved = await withCurrentParties(actor.subId, await resolveReferences(readers, actor.subId, { ...refs, siteId: givenSite }), current)
-      // The package's own site is shown in events even when this update does not move it.
-      if (!givenSite && current.site_id) resolved.site = (await readers.sites.getInfos(actor.subId, [current.site_id])).get(current.site_id)
+      // An update that does not move the package keeps the site of the row it is computed from
+      // (which a concurrent move may have changed since the first read), and shows it in its
+      // events: its details are read outside any transaction (the sites domain reads through its
+      // own connection), for the row last read.
+      const siteOf = async (row: repo.PackageRow) => (row.site_id ? (await readers.sites.getInfos(actor.subId, [row.site_id])).get(row.site_id) : undefined)
+      let rowSite = givenSite ? undefined : await siteOf(current)
 
       /** The change made from `row` (checked against it). */
       const changeFrom = (row: repo.PackageRow | undefined): repo.PackageChange => {
         if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
         if (ifMatch !== undefined && row.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${row.version}, not ${ifMatch}.` })
         if (row.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
+        // Under the row lock the site may have moved past the details read: the event then names it by id.
+        const site = givenSite ? resolved.site : rowSite?.inboundSiteId === row.site_id ? rowSite : undefined
+        const change: Resolved = { ...resolved, site }
         if (body.package.customFields !== undefined) {
-          resolved.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, row.custom_fields, 'package.customFields')
+          change.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, row.custom_fields, 'package.customFields')
         }
         const now = clock.now()
-        return changeOf(actor, beforeChange(row), nextState(row, body, resolved, actor, now), body, resolved, now)
+        return changeOf(actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now)
       }
       const result = (change: repo.PackageChange, attached: Awaited<ReturnType<ImagesService['attach']>>) => {
         deps.onEventsCommitted?.()
@@ -290,6 +299,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
             if (await changeTogether(change)) return result(change, [])
             if (attempt === OPTIMISTIC_ATTEMPTS) break
             row = await rowById(actor.subId, packageId)
+            if (!givenSite && row && row.site_id !== rowSite?.inboundSiteId) rowSite = await siteOf(row)
           }
         }
         const [change, attached] = await inTransaction(db, async (trx) => {

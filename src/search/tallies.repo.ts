@@ -15,6 +15,8 @@ export async function foldTallyDeltas(db: Executor, batch: number): Promise<numb
     ), added as (
       insert into package_tallies (sub_id, dim, key, status, n)
       select sub_id, dim, key, status, sum(n) from moved group by sub_id, dim, key, status
+      -- In key order, so two folds at once lock shared tallies in the same order and never deadlock.
+      order by sub_id, dim, key, status
       on conflict (sub_id, dim, key, status) do update set n = package_tallies.n + excluded.n
     )
     select count(*)::int as folded from moved`.execute(db)

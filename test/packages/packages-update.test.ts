@@ -1,4 +1,6 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findPackages, writeChanges, type PackageChange } from '../../src/packages/packages.repo.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 
@@ -160,5 +162,44 @@ describe('concurrent updates of several packages', () => {
     for (const [id, n] of [[mine[0]!, 2], [mine[1]!, 1], [mine[2]!, 2]] as const) {
       expect((await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities).toHaveLength(n)
     }
+  })
+})
+
+describe('an update racing another', () => {
+  it('keeps a concurrent move: an update that does not name a site keeps the site of the row it is written on', async () => {
+    const moved = await a.site({ type: 'shelf', name: `Shelf moved ${Date.now()}`, parent: m.buildingId })
+    for (let i = 0; i < 4; i++) {
+      const id = await newPackage()
+      const [move, note] = await Promise.all([
+        a.call('PUT', `/api/v1/packages/${id}`, { package: {}, lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: moved } } }),
+        a.call('PUT', `/api/v1/packages/${id}`, { package: { comment: `note ${i}` } }),
+      ])
+      expect([move.statusCode, note.statusCode]).toEqual([200, 200])
+      const record = await detailed(id)
+      expect(record.currentLocation.inboundSiteId, `round ${i}`).toBe(moved)
+      expect(record.comment).toBe(`note ${i}`)
+      // The last activity, whichever update wrote it, is at the site the package is at.
+      const { activities } = await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)
+      expect(activities.at(-1).location.inboundSiteId).toBe(moved)
+    }
+  })
+
+  it('does not write over events numbered since it read the package (the webhook jobs number theirs without a new version)', async () => {
+    const id = await newPackage()
+    const row = (await findPackages(t.ctx.db, me.subId, [id]))[0]!
+    const now = new Date()
+    const change: PackageChange = {
+      package: { ...row, version: row.version + 1, activity_count: row.activity_count + 1, event_count: row.event_count + 1, updated_at: now },
+      activity: { activity_id: `act_race_${id}`, sub_id: me.subId, package_id: id, sequence: row.activity_count + 1, status: row.current_status, damaged: false, user_name: 'clerk', occurred_at: now },
+      events: [{ event_id: `evt_race_${id}`, sub_id: me.subId, package_id: id, variant: 'tracking', event_name: 'Updated', sequence: row.event_count + 1, occurred_at: now, data: JSON.stringify({ packageId: id }) }],
+      eventCountBefore: row.event_count,
+    }
+    // A locker job takes the next event number meanwhile.
+    await sql`update packages set event_count = event_count + 1 where package_id = ${id}`.execute(t.ctx.db)
+    expect(await writeChanges(t.ctx.db, [change])).toEqual(new Set())
+    expect(await t.ctx.db.selectFrom('package_events').select('event_id').where('event_id', '=', `evt_race_${id}`).execute()).toEqual([])
+    // Recomputed from the row as it is now, it goes through.
+    const fresh = (await findPackages(t.ctx.db, me.subId, [id]))[0]!
+    expect(await writeChanges(t.ctx.db, [{ ...change, package: { ...change.package, event_count: fresh.event_count + 1 }, events: [{ ...change.events[0]!, sequence: fresh.event_count + 1 }], eventCountBefore: fresh.event_count }])).toEqual(new Set([id]))
   })
 })

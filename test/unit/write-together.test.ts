@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { writeTogether } from '../../src/packages/packages.together.js'
 
-type Item = { id: string; number: string; bad?: boolean }
+type Item = { id: string; number: string; bad?: boolean; lost?: boolean }
+
+/** What the database says when it refuses a statement (a SQLSTATE), as pg and PGlite report it. */
+class Refused extends Error {
+  severity = 'ERROR'
+  code = '23503'
+}
+const refused = (e: unknown) => e instanceof Refused
 
 /** A fake statement: all or nothing, skipping a number already taken (before or earlier in the batch). */
 function store(taken: string[] = []) {
@@ -9,7 +16,12 @@ function store(taken: string[] = []) {
   const calls: string[][] = []
   const write = async (items: readonly Item[]) => {
     calls.push(items.map((i) => i.id))
-    if (items.some((i) => i.bad)) throw new Error('violates a constraint')
+    if (items.some((i) => i.lost)) {
+      // The statement committed, but its answer never came back.
+      written.push(...items.map((i) => i.id))
+      throw new Error('Connection terminated unexpectedly')
+    }
+    if (items.some((i) => i.bad)) throw new Refused('violates a constraint')
     const numbers = new Set(taken)
     const ids = new Set<string>()
     for (const i of items) {
@@ -21,7 +33,7 @@ function store(taken: string[] = []) {
     written.push(...ids)
     return ids
   }
-  return { written, calls, add: writeTogether<Item>(write, (i) => i.id) }
+  return { written, calls, add: writeTogether<Item>(write, (i) => i.id, refused) }
 }
 
 describe('writeTogether', () => {
@@ -46,6 +58,15 @@ describe('writeTogether', () => {
     expect(written).toEqual(['a', 'c'])
   })
 
+  it('never writes an item again when the outcome of its statement is unknown (the connection lost): each gets that error', async () => {
+    const { add, calls, written } = store()
+    const results = await Promise.allSettled([add({ id: 'a', number: '1' }), add({ id: 'b', number: '2', lost: true }), add({ id: 'c', number: '3' })])
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(results[0]).toMatchObject({ reason: { message: 'Connection terminated unexpectedly' } })
+    expect(calls).toEqual([['a', 'b', 'c']])
+    expect(written).toEqual(['a', 'b', 'c'])
+  })
+
   it('writes a lone add alone, and reports its failure', async () => {
     const { add, calls } = store()
     await expect(add({ id: 'bad', number: '1', bad: true })).rejects.toThrow('violates a constraint')
@@ -65,7 +86,7 @@ describe('writeTogether with two items for one id', () => {
       for (const i of items) if (at.get(i.id) === i.from) (at.set(i.id, i.from + 1), ids.add(i.id))
       return ids
     }
-    return { at, calls, update: writeTogether(write, (i) => i.id) }
+    return { at, calls, update: writeTogether(write, (i) => i.id, refused) }
   }
 
   it('writes the first in the statement and the second alone after it, where its version no longer holds', async () => {
