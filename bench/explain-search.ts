@@ -3,7 +3,9 @@ import { pathToFileURL } from 'node:url'
 import { openDatabase, type Db } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { ListFilter, Sort, SortField } from '../src/search/search.parse.js'
-import { countQuery, pageQuery, tallyCountQuery, trackingLookupQuery } from '../src/search/search.repo.js'
+import { trackingLookupQuery } from '../src/search/lookup.repo.js'
+import { countQuery, pageQuery } from '../src/search/search.repo.js'
+import { tallyCountQuery } from '../src/search/tallies.repo.js'
 import { recordQuery } from '../src/packages/packages.read.js'
 
 /**

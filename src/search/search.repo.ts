@@ -1,17 +1,9 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
-import type { PackageTallyTable } from '../db/tables.js'
 import type { PackageRow } from '../packages/packages.repo.js'
+import { contactsNamed, likePattern, reversed, sitesUnder, statusList, tnValue } from './search.conditions.js'
 import type { ListFilter, ParsedSearch, Sort, SortField } from './search.parse.js'
-
-/** LIKE pattern for a user value: its own %, _ and \ are literal. */
-function likePattern(value: string, position: ParsedSearch['position']): string {
-  const v = value.replace(/[\\%_]/g, (c) => `\\${c}`)
-  return position === 'starts' ? `${v}%` : position === 'ends' ? `%${v}` : `%${v}%`
-}
-
-const tnValue = (v: string) => v.replace(/\s+/g, '').toUpperCase()
-const reversed = (v: string) => [...v].reverse().join('')
+import { tallyCountQuery } from './tallies.repo.js'
 
 /**
  * Custom-field values: `package_custom_values()` (migration 0007) is the values as one lowered JSON
@@ -72,16 +64,6 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
   }
 }
 
-/** The subscription's contacts whose name matches the pattern: a (first-tier) name search. */
-const contactsNamed = (subId: string, pat: string) => sql`select c.contact_id from contacts c where c.sub_id = ${subId} and lower(c.name) like ${pat}`
-
-/** The site and every site under it (`location` / `inboundSiteId`). */
-const sitesUnder = (db: Executor, subId: string, siteId: string) =>
-  db.selectFrom('inbound_sites as s').select('s.site_id').where('s.sub_id', '=', subId)
-    .where((w) => w.or([w('s.site_id', '=', siteId), sql<SqlBool>`s.ancestor_ids @> array[${siteId}]::text[]`]))
-
-const statusList = (statuses: string[]) => (statuses.length ? statuses : ['-'])
-
 function filtered(db: Executor, subId: string, f: ListFilter) {
   let q = db.selectFrom('packages as p').where('p.sub_id', '=', subId)
   if (f.search) q = q.where(searchCondition(subId, f.search, f))
@@ -101,37 +83,6 @@ function filtered(db: Executor, subId: string, f: ListFilter) {
 /** The exact number of matches by counting them: the same WHERE as the page, so it reads the same index. */
 export function countQuery(db: Executor, subId: string, f: ListFilter) {
   return filtered(db, subId, f).select((eb) => eb.fn.countAll<number>().as('n'))
-}
-
-const NAME_DIMENSIONS: Partial<Record<string, PackageTallyTable['dim']>> = { 'receiver.name': 'receiver', 'sender.name': 'sender', 'givenTo.name': 'given_to' }
-
-/**
- * The same number from the tallies (migration 0010), when the filter is one they hold: statuses
- * and a site (with everything under it), or statuses and a first-tier name search; no dates, no
- * other search. A sum over the tally rows of the matching keys, which does not grow with the
- * number of packages. Undefined when only counting the packages can tell.
- */
-export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): RawBuilder<{ n: string }> | undefined {
-  if (f.startDate || f.endDate) return undefined
-  let dim: PackageTallyTable['dim']
-  let keys: Expression<unknown> | undefined
-  if (f.search) {
-    const named = NAME_DIMENSIONS[f.search.field]
-    if (!named || f.secondTier || f.siteId) return undefined
-    dim = named
-    keys = contactsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))
-  } else {
-    dim = 'site'
-    keys = f.siteId ? sitesUnder(db, subId, f.siteId) : undefined
-  }
-  const where = sql.join([
-    sql`t.sub_id = ${subId}`, sql`t.dim = ${dim}`,
-    // = any(array(…)): the keys are read once and the tallies probed by their primary key (an IN
-    // subquery is planned as a join, which for a common name fragment scans every tally row).
-    ...(keys ? [sql`t.key = any(array(${keys}))`] : []),
-    ...(f.statuses ? [sql`t.status = any(${statusList(f.statuses)}::text[])`] : []),
-  ], sql` and `)
-  return sql<{ n: string }>`select coalesce(sum(x.n), 0) as n from (select t.n from package_tallies t where ${where} union all select t.n from package_tally_deltas t where ${where}) x`
 }
 
 /** The query that answers a filter's total: from the tallies where they hold it, else by counting. */
@@ -191,80 +142,6 @@ export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort
   const a = phaseQuery(db, subId, f, sort, first!).select(['p.package_id', sql<number>`0`.as('phase'), first!.key!.as('k')]).limit(offset + limit)
   const b = phaseQuery(db, subId, f, sort, second).select(['p.package_id', sql<number>`1`.as('phase'), sql`null`.as('k')]).limit(offset + limit)
   return sql<{ package_id: string }>`select u.package_id from (${a} union all ${b}) u order by u.phase, u.k ${dir}, u.package_id ${dir} offset ${offset} limit ${limit}`.compile(db)
-}
-
-/** A tracking-number lookup as a clerk types it: the first page of a starts / ends search, newest first, nothing else. */
-export interface TrackingLookup {
-  position: 'starts' | 'ends'
-  /** Normalised (tnValue), printable ASCII: see isTrackingLookup. */
-  value: string
-  limit: number
-}
-
-const PRINTABLE_ASCII = /^[\x21-\x7E]+$/
-
-/**
- * The filter, sort and page of a tracking-number lookup, when they are one: a starts / ends
- * search on trackingNumber and nothing else, newest first, first page, a printable value.
- */
-export function asTrackingLookup(f: ListFilter, sort: Sort, offset: number, limit: number): TrackingLookup | undefined {
-  const s = f.search
-  if (!s || s.field !== 'trackingNumber' || s.position === 'contains' || offset !== 0) return undefined
-  if (f.statuses || f.siteId || f.startDate || f.endDate || sort.field !== 'insertTimestamp' || !sort.desc) return undefined
-  const value = tnValue(s.value)
-  return PRINTABLE_ASCII.test(value) ? { position: s.position, value, limit } : undefined
-}
-
-/**
- * Past this many matches (or the page size, if larger) a lookup is left to the page query, which
- * can walk the newest-first index instead of reading and ordering every match.
- */
-export const LOOKUP_MAX_MATCHES = 100
-
-/**
- * The first pages of several tracking-number lookups of one position and size, in one statement:
- * concurrent clerks' lookups share a round trip and a plan (most of such a lookup's cost is
- * planning it, not running it). Each value's prefix (of the number, or of the reversed number
- * for `ends`) is a range of the prefix or suffix index, `[prefix, prefix with its last character
- * one higher)`: for printable ASCII under byte order, exactly the strings that start with it,
- * as `like 'prefix%'` would match. Each value reads at most `bound` + 1 index entries
- * (the range is read whole, then ordered newest first): a value with more matches (a carrier's
- * prefix alone) answers undefined, for the page query to answer. The page of each value, in
- * page order, by value.
- */
-export async function trackingLookupPages(db: Executor, subId: string, position: TrackingLookup['position'], limit: number, values: string[]): Promise<Map<string, string[] | undefined>> {
-  const bound = Math.max(LOOKUP_MAX_MATCHES, limit)
-  const { rows } = await trackingLookupQuery(subId, position, limit, values).execute(db)
-  const pages = new Map<string, string[] | undefined>(values.map((v) => [v, []]))
-  for (const r of rows) {
-    if (r.matches > bound) pages.set(r.v, undefined)
-    else if (r.package_id !== null) pages.get(r.v)!.push(r.package_id)
-  }
-  return pages
-}
-
-/** The statement of trackingLookupPages (bench/explain-search.ts checks its plan). */
-export function trackingLookupQuery(subId: string, position: TrackingLookup['position'], limit: number, values: string[]) {
-  const prefixes = values.map((v) => (position === 'ends' ? reversed(v) : v))
-  const above = prefixes.map((p) => p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1))
-  const key = position === 'ends' ? sql`reverse(p.tracking_number)` : sql`p.tracking_number`
-  const bound = Math.max(LOOKUP_MAX_MATCHES, limit)
-  return sql<{ v: string; package_id: string | null; matches: number }>`
-    select q.v, l.package_id, coalesce(l.matches, 0)::int as matches
-      from unnest(${values}::text[], ${prefixes}::text[], ${above}::text[]) as q(v, lo, hi)
-      left join lateral (
-        -- The range alone, bounded, fenced (offset 0) from the ordering: a walk of the
-        -- newest-first index, which a generic plan's guess of thousands of matches could prefer,
-        -- would read a whole subscription for a number that matches once.
-        select m.package_id, m.created_at, count(*) over () as matches from (
-          select p.package_id, p.created_at from packages p
-           where p.sub_id = ${subId} and ${key} ~>=~ q.lo and ${key} ~<~ q.hi
-           limit ${bound + 1} offset 0
-        ) m
-         order by m.created_at desc, m.package_id desc
-         limit ${limit}
-      ) l on true
-     order by q.v, l.created_at desc, l.package_id desc`
 }
 
 /** The ids of one page of matches, in the sort's order. */

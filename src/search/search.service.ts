@@ -6,6 +6,7 @@ import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from 
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
 import { exportCells, exportRows } from './search.export.js'
 import { batchPerSubscription } from '../shared/batch.js'
+import * as lookups from './lookup.repo.js'
 import * as repo from './search.repo.js'
 
 export interface ListQuery {
@@ -72,7 +73,7 @@ export function createSearchService(deps: SearchDeps) {
     }
     const out = new Map<string, string[] | undefined>()
     await Promise.all([...groups.values()].map(async (g) => {
-      for (const [value, ids] of await repo.trackingLookupPages(db, subId, g.position, g.limit, g.values)) out.set(JSON.stringify([g.position, g.limit, value]), ids)
+      for (const [value, ids] of await lookups.trackingLookupPages(db, subId, g.position, g.limit, g.values)) out.set(JSON.stringify([g.position, g.limit, value]), ids)
     }))
     return out
   })
@@ -85,7 +86,7 @@ export function createSearchService(deps: SearchDeps) {
   async function page(subId: string, filter: ListFilter, sort: Sort, q: { page?: number; size?: number }): Promise<{ recs: PackageRecord[]; total: number }> {
     const size = q.size ?? DEFAULT_PAGE_SIZE
     const offset = ((q.page ?? 1) - 1) * size
-    const lookup = repo.asTrackingLookup(filter, sort, offset, size)
+    const lookup = lookups.asTrackingLookup(filter, sort, offset, size)
     // A lookup too common for the gathered read (undefined) goes the way of any other search.
     const ids = (lookup && (await trackingLookup(subId, JSON.stringify([lookup.position, lookup.limit, lookup.value])))) ?? await repo.searchIds(db, subId, filter, sort, offset, size)
     const lastPage = ids.length < size && (ids.length > 0 || offset === 0)

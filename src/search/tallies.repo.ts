@@ -1,5 +1,8 @@
-import { sql } from 'kysely'
+import { sql, type Expression, type RawBuilder } from 'kysely'
+import type { PackageTallyTable } from '../db/tables.js'
 import type { Executor } from '../db/transaction.js'
+import { contactsNamed, likePattern, sitesUnder, statusList } from './search.conditions.js'
+import type { ListFilter } from './search.parse.js'
 
 /**
  * Folds up to `batch` deltas into package_tallies in one statement: the deltas deleted and their
@@ -36,4 +39,35 @@ export async function tallySubscription(db: Executor, subId: string): Promise<vo
      where p.sub_id = ${subId} and d.key is not null
      group by p.sub_id, d.dim, d.key, p.current_status
     on conflict (sub_id, dim, key, status) do update set n = package_tallies.n + excluded.n`.execute(db)
+}
+
+const NAME_DIMENSIONS: Partial<Record<string, PackageTallyTable['dim']>> = { 'receiver.name': 'receiver', 'sender.name': 'sender', 'givenTo.name': 'given_to' }
+
+/**
+ * The same number from the tallies (migration 0010), when the filter is one they hold: statuses
+ * and a site (with everything under it), or statuses and a first-tier name search; no dates, no
+ * other search. A sum over the tally rows of the matching keys, which does not grow with the
+ * number of packages. Undefined when only counting the packages can tell.
+ */
+export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): RawBuilder<{ n: string }> | undefined {
+  if (f.startDate || f.endDate) return undefined
+  let dim: PackageTallyTable['dim']
+  let keys: Expression<unknown> | undefined
+  if (f.search) {
+    const named = NAME_DIMENSIONS[f.search.field]
+    if (!named || f.secondTier || f.siteId) return undefined
+    dim = named
+    keys = contactsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))
+  } else {
+    dim = 'site'
+    keys = f.siteId ? sitesUnder(db, subId, f.siteId) : undefined
+  }
+  const where = sql.join([
+    sql`t.sub_id = ${subId}`, sql`t.dim = ${dim}`,
+    // = any(array(…)): the keys are read once and the tallies probed by their primary key (an IN
+    // subquery is planned as a join, which for a common name fragment scans every tally row).
+    ...(keys ? [sql`t.key = any(array(${keys}))`] : []),
+    ...(f.statuses ? [sql`t.status = any(${statusList(f.statuses)}::text[])`] : []),
+  ], sql` and `)
+  return sql<{ n: string }>`select coalesce(sum(x.n), 0) as n from (select t.n from package_tallies t where ${where} union all select t.n from package_tally_deltas t where ${where}) x`
 }

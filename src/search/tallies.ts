@@ -1,7 +1,14 @@
 import type { Db } from '../db/database.js'
-import { foldTallyDeltas } from './tallies.repo.js'
+import type { Executor } from '../db/transaction.js'
+import * as repo from './tallies.repo.js'
 
-export { tallySubscription } from './tallies.repo.js'
+/**
+ * Counts one subscription's tallies afresh from its packages: for a bulk load into an empty
+ * table that ran with the tally triggers off (mailroom seed), inside the load's transaction.
+ */
+export function tallySubscription(db: Executor, subId: string): Promise<void> {
+  return repo.tallySubscription(db, subId)
+}
 
 /**
  * Folds every pending tally delta (migration 0010) into the tallies, in batches, and returns how
@@ -9,7 +16,7 @@ export { tallySubscription } from './tallies.repo.js'
  */
 export async function foldTallies(db: Db, batch = 5_000): Promise<number> {
   let total = 0
-  for (let n = await foldTallyDeltas(db, batch); ; n = await foldTallyDeltas(db, batch)) {
+  for (let n = await repo.foldTallyDeltas(db, batch); ; n = await repo.foldTallyDeltas(db, batch)) {
     total += n
     if (n < batch) return total
   }

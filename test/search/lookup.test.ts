@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { asTrackingLookup, LOOKUP_MAX_MATCHES, searchIds, trackingLookupPages } from '../../src/search/search.repo.js'
+import { asTrackingLookup, LOOKUP_MAX_MATCHES, trackingLookupPages } from '../../src/search/lookup.repo.js'
+import { searchIds } from '../../src/search/search.repo.js'
 import type { ListFilter, Sort } from '../../src/search/search.parse.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api } from '../support/factories.js'
