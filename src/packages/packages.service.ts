@@ -1,6 +1,4 @@
-import type { Insertable } from 'kysely'
 import type { Db } from '../db/database.js'
-import type { PackageTable } from '../db/tables.js'
 import { isStatementError } from '../db/errors.js'
 import { inTransaction, type Executor } from '../db/transaction.js'
 import type { ImagesService } from '../images/images.service.js'
