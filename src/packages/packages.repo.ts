@@ -73,8 +73,8 @@ export interface PackageChange {
 /**
  * Changes to existing packages in one statement: concurrent updates are written together, with
  * one commit, as adds are (insertNewPackages). Each row is guarded by the version and event count
- * its change was computed from: a package that another change got to first is left alone with its activity and
- * events, and is not among the ids returned, so its caller reads it again. One package at most
+ * its change was computed from: a package that another change got to first is left alone with its
+ * activity and events, and is not among the ids returned, so its caller reads it again. One package at most
  * once per call (two changes computed from one version cannot both hold). Any other failure (a
  * tracking number another active package holds) fails the statement, and nothing of it is written.
  */

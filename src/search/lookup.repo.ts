@@ -6,7 +6,7 @@ import type { ListFilter, Sort } from './search.parse.js'
 /** A tracking-number lookup as a clerk types it: the first page of a starts / ends search, newest first, nothing else. */
 export interface TrackingLookup {
   position: 'starts' | 'ends'
-  /** Normalised (tnValue), printable ASCII: see isTrackingLookup. */
+  /** Normalised (tnValue), printable ASCII: see asTrackingLookup. */
   value: string
   limit: number
 }
@@ -30,6 +30,7 @@ export function asTrackingLookup(f: ListFilter, sort: Sort, offset: number, limi
  * can walk the newest-first index instead of reading and ordering every match.
  */
 export const LOOKUP_MAX_MATCHES = 100
+const boundFor = (limit: number) => Math.max(LOOKUP_MAX_MATCHES, limit)
 
 /**
  * The first pages of several tracking-number lookups of one position and size, in one statement:
@@ -43,7 +44,7 @@ export const LOOKUP_MAX_MATCHES = 100
  * page order, by value.
  */
 export async function trackingLookupPages(db: Executor, subId: string, position: TrackingLookup['position'], limit: number, values: string[]): Promise<Map<string, string[] | undefined>> {
-  const bound = Math.max(LOOKUP_MAX_MATCHES, limit)
+  const bound = boundFor(limit)
   const { rows } = await trackingLookupQuery(subId, position, limit, values).execute(db)
   const pages = new Map<string, string[] | undefined>(values.map((v) => [v, []]))
   for (const r of rows) {
@@ -58,7 +59,7 @@ export function trackingLookupQuery(subId: string, position: TrackingLookup['pos
   const prefixes = values.map((v) => (position === 'ends' ? reversed(v) : v))
   const above = prefixes.map((p) => p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1))
   const key = position === 'ends' ? sql`reverse(p.tracking_number)` : sql`p.tracking_number`
-  const bound = Math.max(LOOKUP_MAX_MATCHES, limit)
+  const bound = boundFor(limit)
   return sql<{ v: string; package_id: string | null; matches: number }>`
     select q.v, l.package_id, coalesce(l.matches, 0)::int as matches
       from unnest(${values}::text[], ${prefixes}::text[], ${above}::text[]) as q(v, lo, hi)
