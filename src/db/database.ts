@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { Kysely, PGliteDialect, PostgresDialect, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import { Kysely, PostgresDialect, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
 import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { Database } from './tables.js'
@@ -53,7 +54,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     unlock()
     throw e
   }
-  const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect({ pglite }) })
+  const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite) })
   if (options.guardTransactions) guardTransactions(db)
   return {
     db,
@@ -69,9 +70,10 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
 }
 
 /**
- * PGlite is one connection. Kysely's PGliteDriver hands that connection to every caller at once,
- * so a query issued while another request holds a transaction would run inside it. Serialising
- * acquire/release gives each transaction (and each lone query) the connection to itself.
+ * PGlite is one connection: each transaction (and each lone query) must have it to itself. The
+ * dialect's driver queues acquirers; this wrapper keeps that order explicit and adds the test guard
+ * that refuses a query on the plain database from inside a transaction (it would wait forever).
+ * (kysely-pglite-dialect rather than Kysely 0.29's built-in dialect: 0.29 requires Node 22.)
  */
 class SerializedPGliteDialect extends PGliteDialect {
   override createDriver(): Driver {

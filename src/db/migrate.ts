@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { Migrator, type MigrationResultSet } from 'kysely/migration'
+import { Migrator, type MigrationResultSet } from 'kysely'
 import { migrations } from './migrations/index.js'
 
 export function migratorFor(db: Kysely<any>): Migrator {

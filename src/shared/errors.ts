@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   ROUTE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'GEN-4040', message: 'No such endpoint.' },
   METHOD_NOT_ALLOWED: { status: 405, errorCode: 'validation_error', additionalCode: 'GEN-4050', message: 'Method not allowed on this endpoint.' },
   RATE_LIMITED: { status: 429, errorCode: 'validation_error', additionalCode: 'GEN-4290', message: 'Too many requests; retry later.' },
+  TENANT_BUSY: { status: 429, errorCode: 'validation_error', additionalCode: 'GEN-4291', message: 'Too many concurrent expensive operations for this subscription; retry later.' },
   STALE_VERSION: { status: 412, errorCode: 'validation_error', additionalCode: 'GEN-4120', message: 'The resource changed since the version given in If-Match.' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, errorCode: 'validation_error', additionalCode: 'GEN-4091', message: 'This Idempotency-Key was already used with a different request.' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, errorCode: 'validation_error', additionalCode: 'GEN-4092', message: 'A request with this Idempotency-Key is still being processed.' },

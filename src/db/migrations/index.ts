@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely/migration'
+import type { Migration } from 'kysely'
 import * as m0001 from './0001_auth.js'
 import * as m0002 from './0002_receiving.js'
 import * as m0003 from './0003_carrier_catalogue.js'
