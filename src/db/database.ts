@@ -116,9 +116,6 @@ class SerializedDriver implements Driver {
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(connection)
   }
-  savepoint: Driver['savepoint'] = (c, n, q) => this.inner.savepoint!(c, n, q)
-  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (c, n, q) => this.inner.rollbackToSavepoint!(c, n, q)
-  releaseSavepoint: Driver['releaseSavepoint'] = (c, n, q) => this.inner.releaseSavepoint!(c, n, q)
   destroy(): Promise<void> {
     return this.inner.destroy()
   }
