@@ -1,5 +1,5 @@
 import { compactNumber, identifyNamed, identifyTrackingNumber } from './tracking/identify.js'
-import type { Match } from './tracking/match.js'
+import { RANK, type Match } from './tracking/match.js'
 import type { CarrierCode } from './types.js'
 
 /**
@@ -55,9 +55,14 @@ function fromCarrierUrl(text: string): Match[] {
   return param === undefined ? [] : identifyNamed(param, carrier, undefined)
 }
 
+/** A passed check, or a carrier's own prefix where its format defines no check (TBA…, 1LS…). */
+function vouched(m: Match): boolean {
+  return m.checkDigitValid === true || (m.checkDigitValid === null && m.rank >= RANK.ALTERNATE)
+}
+
 /**
  * Tracking numbers inside free text (QR payloads, unrecognised fields): carrier URLs first, then any
- * token that a carrier-specific rule recognises and whose check holds. Bare shapes are not trusted
+ * token that a carrier-specific rule recognises and whose check holds (or that has none). Bare shapes are not trusted
  * here: a random 12-digit token in a sentence is no FedEx number.
  */
 export function findInFreeText(text: string): Match[] {
@@ -68,7 +73,7 @@ export function findInFreeText(text: string): Match[] {
   const out: Match[] = []
   for (const token of text.toUpperCase().split(/[^0-9A-Z%]+/)) {
     if (token.length < 10 || token.length > 40) continue
-    for (const m of identifyTrackingNumber(token, { distinctiveOnly: true })) if (m.checkDigitValid) out.push(m)
+    for (const m of identifyTrackingNumber(token, { distinctiveOnly: true })) if (vouched(m)) out.push(m)
   }
   return out
 }
