@@ -66,7 +66,7 @@ describe('GS1 element strings', () => {
     expect(r.fields.ai00).toBe(SSCC)
     expect(r.trackingNumber).toBe(SSCC)
     // An SSCC is the shipper's number: FedEx Ground tracks by it, so FedEx is a candidate, never more.
-    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}` }])
+    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}`, trackingUrl: `https://www.fedex.com/fedextrack/?trknbr=00${SSCC}` }])
     expect(r.carrier).toBeUndefined()
     const bad = SSCC.slice(0, -1) + String((Number(SSCC.slice(-1)) + 1) % 10)
     expect(decodeScan(`]C100${bad}`).candidates[0]?.checkDigitValid).toBe(false)

@@ -49,7 +49,7 @@ export function identifyTrackingNumber(s: string, options?: IdentifyOptions): Ma
  */
 export function identifyNamed(s: string, carrier: CarrierCode, scac: string | undefined): Match[] {
   const matches = identifyTrackingNumber(s, { carrier })
-  if (matches.length === 0) matches.push({ carrierId: carrier, trackingNumber: s, checkDigitValid: null, rank: RANK.NAMED })
+  if (matches.length === 0) matches.push({ carrierId: carrier, trackingNumber: s, checkDigitValid: false, rank: RANK.NAMED })
   for (const m of matches) {
     m.rank = RANK.NAMED
     if (scac !== undefined) m.scac = scac

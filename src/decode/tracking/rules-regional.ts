@@ -2,7 +2,7 @@ import { isValidIso7064Mod37_36, isValidUpsCheckDigit } from '../check-digits.js
 import { isValidMailroomNumber } from '../mailroom-number.js'
 import { countryFromNumeric } from '../tables/countries.js'
 import { dpdServiceName } from '../tables/services.js'
-import { makeMatch, range, RANK, serviceOf, type Rule } from './match.js'
+import { makeMatch, RANK, serviceOf, type Rule } from './match.js'
 
 /** mailroom's own numbers: "MR" + 12 Crockford base-32 + Luhn mod 32 check. */
 const mailroom: Rule = {
@@ -51,22 +51,29 @@ const ontrac: Rule = {
 }
 
 /**
- * LaserShip "1LS…" numbers (1LS7…, 1LSCX…; LaserShip is now part of OnTrac, which tracks them too)
- * and the older "L" + letter + eight digits (LX, LI, LA, LE, LH, LN…), a shape only. No check.
+ * LaserShip "1LS" numbers (LaserShip is now part of OnTrac, which tracks them too): 1LS7 + 1 or 2 +
+ * ten digits; 1LS7 + 1 or 2 + two digits + 01 + 1–4 + six digits, printed with a "-1" suffix; and
+ * 1LSCX + ten letters and digits. And the older "L" + letter (A, E, H, I, N, X) + 1–3 + seven
+ * digits. None has a check character.
  */
+const LASERSHIP_1LS = /^1LS7[12](?:\d{10}|\d{2}01[1-4]\d{6}1)$|^1LSCX[0-9A-Z]{10}$/
+const LASERSHIP_L = /^L[AEHINX][1-3]\d{7}$/
+
 const lasership: Rule = {
-  lengths: range(10, 23),
+  lengths: [10, 15, 17],
   carriers: ['LASERSHIP', 'ONTRAC'],
   distinctive: true,
   formats: [
-    { carrier: 'LASERSHIP', name: 'LaserShip 1LS', layout: '1LS + 10–20 letters and digits (1LS7…, 1LSCX…; a trailing "-1" is part of it)', check: 'none', alsoRead: ['ONTRAC'] },
-    { carrier: 'LASERSHIP', name: 'LaserShip L + letter', layout: 'L + letter (A, E, H, I, N, X…) + digits (8)', check: 'none' },
+    { carrier: 'LASERSHIP', name: 'LaserShip 1LS7 (15)', layout: '1LS7 + 1 or 2 + digits (10)', check: 'none', alsoRead: ['ONTRAC'] },
+    { carrier: 'LASERSHIP', name: 'LaserShip 1LS7 (18)', layout: '1LS7 + 1 or 2 + digits (2) + 01 + 1–4 + digits (6) + "-1"', check: 'none', alsoRead: ['ONTRAC'] },
+    { carrier: 'LASERSHIP', name: 'LaserShip 1LSCX (15)', layout: '1LSCX + letters and digits (10)', check: 'none', alsoRead: ['ONTRAC'] },
+    { carrier: 'LASERSHIP', name: 'LaserShip LX', layout: 'L + A, E, H, I, N or X + 1–3 + digits (7)', check: 'none' },
   ],
   match(s, out) {
-    if (/^1LS[0-9A-Z]{10,20}$/.test(s)) {
+    if (LASERSHIP_1LS.test(s)) {
       out.push(makeMatch('LASERSHIP', s, null, RANK.PREFIX))
       out.push(makeMatch('ONTRAC', s, null, RANK.ALTERNATE))
-    } else if (/^L[A-Z]\d{8}$/.test(s)) {
+    } else if (LASERSHIP_L.test(s)) {
       out.push(makeMatch('LASERSHIP', s, null, RANK.WEAK))
     }
   },
