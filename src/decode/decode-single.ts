@@ -5,6 +5,7 @@ import { GS, parseElementString, parseParenthesised, type Element } from './gs1/
 import { applyGs1Elements } from './gs1/interpret.js'
 import type { NormalisedScan } from './normalise.js'
 import { compactNumber, identifyTrackingNumber } from './tracking/identify.js'
+import { RANK } from './tracking/match.js'
 
 /** What a plain scan may be reported as when no carrier reading fits: one identifier with digits. */
 const IDENTIFIER = /^[0-9A-Z%]{4,40}$/
@@ -21,6 +22,10 @@ export function decodeSingle(scan: NormalisedScan): Draft {
       // carrier's number.
       const whole = compactNumber(elements.map(([ai, v]) => ai + v).join(''))
       draft.matches.push(...identifyTrackingNumber(whole))
+    } else if (!scan.gs1 && text.length === 20 && text.startsWith('00') && !text.includes(GS)) {
+      // Inferred from bare digits ("00" + SSCC): the same digits may be a carrier's own number as
+      // well (a USPS 20-digit number starting 00 passes the SSCC check too): listed after the SSCC.
+      for (const m of identifyTrackingNumber(text)) draft.matches.push({ ...m, rank: Math.min(m.rank, RANK.ALTERNATE_RARE) })
     }
     return draft
   }
