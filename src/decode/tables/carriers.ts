@@ -35,10 +35,20 @@ export const CARRIER_NAMES: Readonly<Record<CarrierCode, string>> = Object.fromE
   CARRIER_CODES.map((c) => [c, CARRIERS[c].name]),
 ) as Record<CarrierCode, string>
 
+/** Each template split once around its "%s": building a link is then two concatenations. */
+const URL_PARTS: ReadonlyMap<CarrierCode, readonly [string, string]> = new Map(
+  CARRIER_CODES.flatMap((c) => {
+    const template: string | undefined = CARRIERS[c].trackingUrl
+    if (template === undefined) return []
+    const at = template.indexOf('%s')
+    return [[c, [template.slice(0, at), template.slice(at + 2)] as const] as const]
+  }),
+)
+
 /** The carrier's public tracking page for `trackingNumber`; undefined for mailroom's own numbers. */
 export function trackingUrlOf(carrier: CarrierCode, trackingNumber: string): string | undefined {
-  const template: string | undefined = CARRIERS[carrier].trackingUrl
-  return template === undefined ? undefined : template.replace('%s', encodeURIComponent(trackingNumber))
+  const parts = URL_PARTS.get(carrier)
+  return parts === undefined ? undefined : parts[0] + encodeURIComponent(trackingNumber) + parts[1]
 }
 
 /**

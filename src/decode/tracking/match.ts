@@ -64,13 +64,10 @@ export function compareMatches(a: Match, b: Match): number {
 export function rankMatches(matches: Match[]): Match[] {
   const sorted = matches.slice().sort(compareMatches)
   if (sorted.length < 2) return sorted
-  const seen = new Set<string>()
+  // A handful of readings: a pairwise look beats building keys for a Set.
   const out: Match[] = []
   for (const m of sorted) {
-    const key = `${m.carrierId} ${m.trackingNumber}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push(m)
+    if (!out.some((o) => o.carrierId === m.carrierId && o.trackingNumber === m.trackingNumber)) out.push(m)
   }
   return out
 }
