@@ -170,7 +170,7 @@ describe('regional carriers', () => {
 
   it('Purolator three letters + nine digits is only a shape', () => {
     expect(decodeScan('KYV009956937').candidates).toEqual([
-      { carrierId: 'PUROLATOR', name: 'Purolator', checkDigitValid: null, trackingNumber: 'KYV009956937', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?pin=KYV009956937' },
+      { carrierId: 'PUROLATOR', name: 'Purolator', checkDigitValid: null, trackingNumber: 'KYV009956937', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?searchValue=KYV009956937' },
     ])
   })
 

@@ -14,10 +14,10 @@ export const CARRIERS = {
   // LaserShip is part of OnTrac now; its numbers are tracked on OnTrac's page.
   LASERSHIP: { name: 'LaserShip', trackingUrl: 'https://www.ontrac.com/tracking/?number=%s' },
   CANADA_POST: { name: 'Canada Post', trackingUrl: 'https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor=%s' },
-  PUROLATOR: { name: 'Purolator', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?pin=%s' },
+  PUROLATOR: { name: 'Purolator', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?searchValue=%s' },
   ROYAL_MAIL: { name: 'Royal Mail', trackingUrl: 'https://www.royalmail.com/track-your-item#/tracking-results/%s' },
   DPD: { name: 'DPD', trackingUrl: 'https://www.dpdgroup.com/nl/mydpd/my-parcels/track?lang=en&parcelNumber=%s' },
-  CANPAR: { name: 'Canpar', trackingUrl: 'https://www.canpar.com/en/tracking/delivery_options.htm?barcode=%s' },
+  CANPAR: { name: 'Canpar', trackingUrl: 'https://www.canpar.com/en/track/tracking.jsp?reference=%s&locale=en' },
   OLD_DOMINION: { name: 'Old Dominion Freight Line', trackingUrl: 'https://www.odfl.com/us/en/tools/trace-track-ltl-freight/trace.html?proNumbers=%s' },
   SPEE_DEE: { name: 'Spee-Dee Delivery', trackingUrl: 'https://www.speedeedelivery.com/track/?tracking=%s' },
   YODEL: { name: 'Yodel', trackingUrl: 'https://www.yodel.co.uk/tracking/%s' },

@@ -57,7 +57,8 @@ const impb: Rule = {
   distinctive: true,
   formats: [
     { carrier: 'USPS', name: 'USPS IMpb (channel 94, 22/26/30)', layout: '94 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
-    { carrier: 'USPS', name: 'USPS IMpb (channels 92, 93, 95)', layout: '92/93/95 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS },
+    { carrier: 'USPS', name: 'USPS IMpb (channels 92, 93)', layout: '92 or 93 + service type (3) + mailer id (9 or 6) + serial + check', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS },
+    { carrier: 'USPS', name: 'USPS IMpb retail (channel 95)', layout: '95 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
     { carrier: 'USPS', name: 'USPS IMpb (channel 91)', layout: '91 + service (2) + customer (9) + package (8) + check', check: 'gs1Mod10' },
   ],
   match(s, out) {
