@@ -1,5 +1,6 @@
 import { isValidFedexCheckDigit, isValidGs1CheckDigit } from '../check-digits.js'
 import { makeMatch, RANK, serviceOf, type Rule } from './match.js'
+import { splitRoutedPic } from './rules-usps.js'
 
 const DIGITS = /^\d+$/
 
@@ -101,6 +102,8 @@ const long34: Rule = {
   ],
   match(s, out) {
     if (!DIGITS.test(s) || (s.charAt(0) === '9' && !s.startsWith('96'))) return
+    // "420" + ZIP+4 + a sound IMpb is the USPS routing barcode; its digits are no FedEx barcode.
+    if (s.startsWith('420') && splitRoutedPic(s.slice(3)).some((p) => p.checkDigitValid)) return
     const valid = isValidFedexCheckDigit(s.slice(20))
     const known = s.startsWith('96') || s.startsWith('10')
     const m = makeMatch('FEDEX', s.slice(22), valid, known ? RANK.PREFIX_CHECK : RANK.SHAPE_CHECK)
