@@ -19,6 +19,13 @@ const LOCAL_POSTS: readonly CarrierCode[] = [...POST_CARRIERS.values()]
 
 const S10_SHAPE = /^[A-Z]{2}\d{9}[A-Z]{2}$/
 
+function s10Match(carrier: CarrierCode, s: string, valid: boolean, rank: number, service: Match['service'], fields: Record<string, string>): Match {
+  const m = makeMatch(carrier, s, valid, rank)
+  m.service = service
+  m.fields = fields
+  return m
+}
+
 /**
  * UPU S10: service indicator (2 letters) + serial (8) + check + ISO country of the posting operator.
  * A country code no post issues under is no S10 item. The posting operator is named in the fields;
@@ -39,9 +46,8 @@ const s10: Rule = {
     const service = serviceOf(indicator, s10ServiceName(indicator))
     const fields = { s10ServiceIndicator: indicator, s10Country: country, s10PostingOperator: operator }
     const own = POST_CARRIERS.get(country)
-    const read = (carrier: CarrierCode, rank: number): Match => ({ ...makeMatch(carrier, s, valid, rank), service, fields })
-    if (own !== undefined) out.push(read(own, RANK.PREFIX_CHECK))
-    else for (const carrier of LOCAL_POSTS) out.push(read(carrier, RANK.ALTERNATE))
+    if (own !== undefined) out.push(s10Match(own, s, valid, RANK.PREFIX_CHECK, service, fields))
+    else for (const carrier of LOCAL_POSTS) out.push(s10Match(carrier, s, valid, RANK.ALTERNATE, service, fields))
   },
 }
 
