@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest'
 import {
   codePointTable, fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, isValidFedexCheckDigit, isValidGs1CheckDigit,
   isValidIso7064Mod37_36, isValidLuhn, isValidLuhnModN, isValidMod7, isValidS10, isValidUpsCheckDigit, luhnCheckDigit,
-  luhnModNCheckChar, mod7CheckDigit, s10CheckDigit, upsCheckDigit, CROCKFORD_ALPHABET,
+  luhnModNCheckChar, mod7CheckDigit, s10CheckDigit, upsCheckDigit, CROCKFORD_ALPHABET, decodeScan,
 } from '../../src/decode/index.js'
-import { decodeScan } from '../../src/decode/index.js'
 
 const DIGITS = '0123456789'
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
