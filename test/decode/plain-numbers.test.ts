@@ -99,7 +99,7 @@ describe('USPS', () => {
   })
 
   it.each([
-    ['03071790000523483741', undefined],
+    ['03071790000523483741', 'Delivery Confirmation'],
     ['71123456789123456787', 'Certified Mail'],
     ['71969010756003077385', 'Certified Mail'], // check counts an implied channel id 91
   ])('legacy 20-digit %s', (n, name) => {

@@ -126,12 +126,25 @@ const routed: Rule = {
   },
 }
 
-/** Legacy 20-digit numbers: service (2) + customer id (9) + package id (8) + check. */
+const DELIVERY_CONFIRMATION = 'Delivery Confirmation'
+const SIGNATURE_CONFIRMATION = 'Signature Confirmation'
+const MERCHANDISE_RETURN = 'Merchandise Return'
+
+/**
+ * Legacy 20-digit numbers: service (2) + customer id (9) + package id (8) + check. The service codes
+ * of the Delivery and Signature Confirmation era (as tracking_number_data lists them) and the
+ * extra-service codes printed on certified, insured and registered mail.
+ */
 const LEGACY_SERVICES: ReadonlyMap<string, string> = new Map([
+  ...['01', '02', '03', '04', '05', '06', '07', '08', '14'].map((c) => [c, DELIVERY_CONFIRMATION] as const),
+  ...['21', '22', '23', '24', '25', '26', '34'].map((c) => [c, SIGNATURE_CONFIRMATION] as const),
+  ['50', 'Electronic File Header'],
+  ['56', 'Passive Enroute Scan'],
   ['71', 'Certified Mail'],
   ['73', 'Insured Mail'],
   ['77', 'Registered Mail'],
   ['81', 'Return Receipt for Merchandise'],
+  ...['82', '83', '85'].map((c) => [c, MERCHANDISE_RETURN] as const),
 ])
 
 /**
