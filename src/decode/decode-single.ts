@@ -1,10 +1,11 @@
-import { isValidGs1CheckDigit, isValidS10 } from './check-digits.js'
+import { isValidGs1CheckDigit } from './check-digits.js'
 import { newDraft, type Draft } from './draft.js'
 import { findInFreeText } from './free-text.js'
 import { GS, parseElementString, parseParenthesised, type Element } from './gs1/element-string.js'
 import { applyGs1Elements } from './gs1/interpret.js'
 import type { NormalisedScan } from './normalise.js'
 import { compactNumber, identifyTrackingNumber } from './tracking/identify.js'
+import { RANK } from './tracking/match.js'
 
 /** What a plain scan may be reported as when no carrier reading fits: one identifier with digits. */
 const IDENTIFIER = /^[0-9A-Z%]{4,40}$/
@@ -21,6 +22,10 @@ export function decodeSingle(scan: NormalisedScan): Draft {
       // carrier's number.
       const whole = compactNumber(elements.map(([ai, v]) => ai + v).join(''))
       draft.matches.push(...identifyTrackingNumber(whole))
+    } else if (!scan.gs1 && text.length === 20 && text.startsWith('00') && !text.includes(GS)) {
+      // Inferred from bare digits ("00" + SSCC): the same digits may be a carrier's own number as
+      // well (a USPS 20-digit number starting 00 passes the SSCC check too): listed after the SSCC.
+      for (const m of identifyTrackingNumber(text)) draft.matches.push({ ...m, rank: Math.min(m.rank, RANK.ALTERNATE_RARE) })
     }
     return draft
   }
@@ -35,11 +40,6 @@ export function decodeSingle(scan: NormalisedScan): Draft {
   // Words around the number (a QR sentence, a URL): look inside rather than glue them together.
   const freeText = draft.matches.length === 0 && /[^0-9A-Za-z-]/.test(text)
   if (freeText) draft.matches.push(...findInFreeText(text))
-  if (draft.matches.length === 0 && isValidS10(compact)) {
-    // A post we do not list (Deutsche Post, La Poste…): the number is sound, the carrier unnamed.
-    draft.fields.s10ServiceIndicator = compact.slice(0, 2)
-    draft.fields.s10Country = compact.slice(11)
-  }
   if (!freeText && IDENTIFIER.test(compact) && /\d/.test(compact)) draft.trackingNumber = compact
   return draft
 }
@@ -56,7 +56,7 @@ function readGs1(scan: NormalisedScan): readonly Element[] | undefined {
   if (!/^\d+$/.test(text)) return undefined
   if (text.startsWith('420')) {
     if (text.length === 8) return parseElementString(text)
-    if (text.length === 12 && identifyTrackingNumber(text).some((m) => m.checkDigitValid)) return undefined
+    if (text.length === 12 && identifyTrackingNumber(text).some((m) => m.checkDigitValid === true)) return undefined
     const elements = parseElementString(text)
     return elements?.some(([ai]) => ai === '420') === true && (text.length === 12 || elements.length > 1) ? elements : undefined
   }

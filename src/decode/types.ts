@@ -1,19 +1,7 @@
 /** Public shapes of the decode module. The HTTP layer serialises these; keep them JSON-friendly. */
 
-export type CarrierCode =
-  | 'UPS'
-  | 'FEDEX'
-  | 'USPS'
-  | 'DHL_EXPRESS'
-  | 'DHL_ECOMMERCE'
-  | 'AMAZON'
-  | 'ONTRAC'
-  | 'LASERSHIP'
-  | 'CANADA_POST'
-  | 'PUROLATOR'
-  | 'ROYAL_MAIL'
-  | 'DPD'
-  | 'MAILROOM'
+export type { CarrierCode } from './tables/carriers.js'
+import type { CarrierCode } from './tables/carriers.js'
 
 export interface CarrierCandidate {
   carrierId: CarrierCode
@@ -22,13 +10,13 @@ export interface CarrierCandidate {
   scac?: string
   service?: { code?: string; name?: string }
   /**
-   * True when the number passes the integrity check its format defines. For the few formats that
-   * define none, true only when a carrier-specific literal prefix identified it (TBA…, 1LS…, JJD…);
-   * a bare shape without a check (e.g. three letters and nine digits) is reported false, because
-   * nothing vouches for it.
+   * Whether the number passes the integrity check its format defines; null when the format defines
+   * none (TBA…, 1LS…, JJD…, three letters and nine digits…): nothing vouches for it either way.
    */
-  checkDigitValid: boolean
+  checkDigitValid: boolean | null
   trackingNumber: string
+  /** The carrier's public tracking page for this number; absent for mailroom's own numbers. */
+  trackingUrl?: string
 }
 
 /** The carrier the data states beyond doubt (see `DecodeResult.carrier`). */

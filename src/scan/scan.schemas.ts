@@ -33,7 +33,12 @@ export const DecodeResponseSchema = Type.Object({
     currentLocation: Type.Optional(Type.Ref('SiteRef')),
     expectedPackageFound: Type.Optional(Type.Boolean()),
   }),
-  decodedCarriers: Type.Array(Type.Object({ carrierId: Type.String(), name: Type.String(), service: Type.Optional(Service), scac: Type.Optional(Type.String()), checkDigitValid: Type.Boolean(), trackingNumber: Type.String() })),
+  decodedCarriers: Type.Array(Type.Object({
+    carrierId: Type.String(), name: Type.String(), service: Type.Optional(Service), scac: Type.Optional(Type.String()),
+    checkDigitValid: Type.Union([Type.Boolean(), Type.Null()], { description: 'null: the format defines no check character (TBA…, 1LS…, JJD…), so nothing vouches for the number either way.' }),
+    trackingNumber: Type.String(),
+    trackingUrl: Type.Optional(Type.String({ description: 'The carrier\'s public tracking page for this number.' })),
+  })),
   barcode: Type.Object({
     format: Type.Union([Type.Literal('PLAIN'), Type.Literal('ISO15434'), Type.Literal('GS1')]),
     envelope: Type.Optional(Type.Object({ formats: Type.Array(Type.String()), header: Type.Optional(Type.String()) })),

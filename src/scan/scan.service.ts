@@ -84,7 +84,7 @@ export function createScanService(deps: ScanDeps) {
           packageCount: r.packageCount,
           weight: r.weight,
         },
-        decodedCarriers: r.candidates.map((c) => ({ carrierId: c.carrierId, name: c.name, service: c.service, scac: c.scac, checkDigitValid: c.checkDigitValid, trackingNumber: c.trackingNumber })),
+        decodedCarriers: r.candidates.map((c) => ({ carrierId: c.carrierId, name: c.name, service: c.service, scac: c.scac, checkDigitValid: c.checkDigitValid, trackingNumber: c.trackingNumber, trackingUrl: c.trackingUrl })),
         barcode: { format: r.format, envelope: r.envelope, fields: r.fields },
       }
       if (r.receiver) {

@@ -2,7 +2,7 @@ import { fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, luhnCheckDigi
 
 /**
  * Real-format tracking numbers with valid check digits, for seed data and benchmarks: one format per
- * carrier of the built-in catalogue (migration 0003) except MAILROOM, whose numbers the service
+ * carrier of the built-in catalogue (migrations 0003, 0011) except MAILROOM, whose numbers the service
  * generates itself. `n` (unique per seed run, below 10^8) is embedded as an 8-digit serial at the
  * same place in formats of equal length and alphabet (FedEx and Purolator are both 12 digits), so
  * numbers never collide within a run; the rest is random.
@@ -57,13 +57,16 @@ export const TRACKING_FORMATS: Record<string, (rand: Rand, n: number) => string>
     return `GM${body}${gs1CheckDigit(body)}`
   },
   AMAZON: (r, n) => `TBA${digits(r, 4)}${serial(n, 8)}`,
-  // "C" or "D" + 13 digits + a check computed as for UPS, the letter folded to a digit.
+  // "C" or "D" + 13 digits + a check computed as for UPS over the 13 digits, "4" (C) or "5" (D)
+  // put before them unless they already start with it.
   ONTRAC: (r, n) => {
-    const body = `${r() < 0.5 ? 'C' : 'D'}${digits(r, 5)}${serial(n, 8)}`
-    return `${body}${upsCheckDigit(body)}`
+    const letter = r() < 0.5 ? 'C' : 'D'
+    const lead = letter === 'C' ? '4' : '5'
+    const digits13 = `${digits(r, 5)}${serial(n, 8)}`
+    return `${letter}${digits13}${upsCheckDigit(digits13.startsWith(lead) ? digits13 : lead + digits13)}`
   },
-  // "1LS" + 12 characters; LaserShip numbers carry no check character.
-  LASERSHIP: (r, n) => `1LS${alnum(r, 4)}${serial(n, 8)}`,
+  // "1LS7" + 1 or 2 + 10 digits; LaserShip numbers carry no check character.
+  LASERSHIP: (r, n) => `1LS7${r() < 0.5 ? '1' : '2'}${digits(r, 2)}${serial(n, 8)}`,
   CANADA_POST: (_r, n) => `RR${serial(n, 8)}${s10CheckDigit(serial(n, 8))}CA`,
   // 12-digit PIN, Luhn; Purolator's PINs begin with 0–5 (6–9 read as FedEx only).
   PUROLATOR: (r, n) => {
@@ -72,4 +75,12 @@ export const TRACKING_FORMATS: Record<string, (rand: Rand, n: number) => string>
   },
   ROYAL_MAIL: (_r, n) => `RB${serial(n, 8)}${s10CheckDigit(serial(n, 8))}GB`,
   DPD: (r, n) => dpdLabelLine(r, n).slice(7, 21),
+  // The couriers of migration 0011; only Old Dominion's PRO numbers carry a check (Luhn).
+  CANPAR: (r, n) => `${'CDKLSUXZ'[Math.floor(r() * 8)]}${digits(r, 13)}${serial(n, 8)}`,
+  OLD_DOMINION: (_r, n) => `80${serial(n, 8)}${luhnCheckDigit(`80${serial(n, 8)}`)}`,
+  SPEE_DEE: (r, n) => `SP${digits(r, 10)}${serial(n, 8)}`,
+  YODEL: (r, n) => `JJD${digits(r, 8)}${serial(n, 8)}`,
+  YUNEXPRESS: (r, n) => `YT${digits(r, 8)}${serial(n, 8)}`,
+  GOFO: (r, n) => `GFUS${digits(r, 6)}${serial(n, 8)}`,
+  LANDMARK: (_r, n) => `LTN${serial(n, 8)}N1`,
 }

@@ -14,8 +14,11 @@ const call = (c: TestClient, method: Method, url: string, payload?: unknown) => 
 const fields = (res: LightMyRequestResponse) => res.json().errors.map((e: { additionalParameters?: string }) => e.additionalParameters).sort()
 const idsOf = (res: LightMyRequestResponse) => res.json().carriers.map((x: { carrierId: string }) => x.carrierId)
 
-/** By name: Amazon Logistics, Canada Post, DHL eCommerce, DHL Express, DPD, FedEx, LaserShip, Mailroom (internal), OnTrac, … */
-const BUILT_IN = ['AMAZON', 'CANADA_POST', 'DHL_ECOMMERCE', 'DHL_EXPRESS', 'DPD', 'FEDEX', 'LASERSHIP', 'MAILROOM', 'ONTRAC', 'PUROLATOR', 'ROYAL_MAIL', 'UPS', 'USPS']
+/** By name: Amazon Logistics, Canada Post, Canpar, DHL eCommerce, DHL Express, DPD, FedEx, GOFO Express, Landmark Global, LaserShip, … */
+const BUILT_IN = [
+  'AMAZON', 'CANADA_POST', 'CANPAR', 'DHL_ECOMMERCE', 'DHL_EXPRESS', 'DPD', 'FEDEX', 'GOFO', 'LANDMARK', 'LASERSHIP', 'MAILROOM',
+  'OLD_DOMINION', 'ONTRAC', 'PUROLATOR', 'ROYAL_MAIL', 'SPEE_DEE', 'UPS', 'USPS', 'YODEL', 'YUNEXPRESS',
+]
 
 async function location(c: TestClient, name: string, carriers?: string[]): Promise<string> {
   const res = await call(c, 'POST', '/api/v1/locations', { name, address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }, timezone: 'America/Chicago' })
@@ -43,7 +46,7 @@ describe('carrier catalogue', () => {
     const res = await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')
     expect(res.statusCode).toBe(200)
     const body = res.json()
-    expect(body.totalCount).toBe(13)
+    expect(body.totalCount).toBe(BUILT_IN.length)
     expect(idsOf(res)).toEqual(BUILT_IN)
     expect(body.carriers.find((x: { carrierId: string }) => x.carrierId === 'UPS')).toEqual({
       carrierId: 'UPS', name: 'UPS', scac: 'UPSN', barcodeAware: true, builtIn: true,
@@ -51,9 +54,9 @@ describe('carrier catalogue', () => {
     })
     expect(body.carriers.find((x: { carrierId: string }) => x.carrierId === 'ROYAL_MAIL')).not.toHaveProperty('scac')
     const page = await call(c, 'GET', '/api/v1/carriers/catalog?skip=2&limit=3')
-    expect(page.json().totalCount).toBe(13)
+    expect(page.json().totalCount).toBe(BUILT_IN.length)
     expect(idsOf(page)).toEqual(BUILT_IN.slice(2, 5))
-    expect((await call(c, 'GET', '/api/v1/carriers/catalog')).json().carriers).toHaveLength(13)
+    expect((await call(c, 'GET', '/api/v1/carriers/catalog')).json().carriers).toHaveLength(BUILT_IN.length)
     for (const qs of ['?limit=201', '?skip=-1', '?barcodeAware=maybe']) expect((await call(c, 'GET', `/api/v1/carriers/catalog${qs}`)).statusCode, qs).toBe(400)
   })
 
@@ -67,10 +70,10 @@ describe('carrier catalogue', () => {
     expect(van).toEqual({ carrierId: van.carrierId, name: 'Van Line', barcodeAware: true, services: [], builtIn: false })
 
     const mine = await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')
-    expect(mine.json().totalCount).toBe(15)
-    expect(idsOf(mine)).toEqual(['AMAZON', bike.carrierId, ...BUILT_IN.slice(1), van.carrierId])
+    expect(mine.json().totalCount).toBe(BUILT_IN.length + 2)
+    expect(idsOf(mine)).toEqual(['AMAZON', bike.carrierId, ...BUILT_IN.slice(1, -2), van.carrierId, 'YODEL', 'YUNEXPRESS'])
     expect(idsOf(await call(c, 'GET', '/api/v1/carriers/catalog?barcodeAware=false&limit=200'))).toEqual([bike.carrierId])
-    expect((await call(other, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(13)
+    expect((await call(other, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(BUILT_IN.length)
 
     const visible = await t.ctx.companions.carriers.getVisible(c.subId, ['UPS', bike.carrierId, 'NOPE'])
     expect([...visible.keys()].sort()).toEqual([bike.carrierId, 'UPS'].sort())
@@ -88,7 +91,7 @@ describe('carrier catalogue', () => {
     await courier(c, { name: 'Local Runner' })
     expect((await call(c, 'POST', '/api/v1/carriers/catalog', { name: 'LOCAL RUNNER' })).statusCode).toBe(409)
     await courier(await t.newClient(), { name: 'Local Runner' })
-    expect((await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(14)
+    expect((await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(BUILT_IN.length + 1)
   })
 
   it('refuses bad courier input with a 400 naming each field', async () => {
@@ -109,7 +112,7 @@ describe('carrier catalogue', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400)
       expect(fields(res), JSON.stringify(body)).toEqual(expected)
     }
-    expect((await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(13)
+    expect((await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(BUILT_IN.length)
   })
 })
 
@@ -144,7 +147,7 @@ describe('POST /api/v1/carriers: carriers at locations', () => {
     const bare = await location(c, 'Bare')
     const narrow = await location(c, 'Narrow', ['UPS'])
     const all = await call(c, 'POST', '/api/v1/carriers?size=200', [bare])
-    expect(all.json().totalCount).toBe(14)
+    expect(all.json().totalCount).toBe(BUILT_IN.length + 1)
     expect(idsOf(all)).toEqual([...BUILT_IN, own])
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=200', [`${narrow},${bare}`]))).toEqual([...BUILT_IN, own])
   })
@@ -153,11 +156,11 @@ describe('POST /api/v1/carriers: carriers at locations', () => {
     const c = await t.newClient()
     const bare = await location(c, 'Paged')
     const first = await call(c, 'POST', '/api/v1/carriers', [bare])
-    expect(first.json().totalCount).toBe(13)
+    expect(first.json().totalCount).toBe(BUILT_IN.length)
     expect(idsOf(first)).toEqual(BUILT_IN)
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=5&page=2', [bare]))).toEqual(BUILT_IN.slice(5, 10))
-    expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=5&page=3', [bare]))).toEqual(BUILT_IN.slice(10))
-    expect((await call(c, 'POST', '/api/v1/carriers?size=5&page=4', [bare])).json()).toEqual({ carriers: [], totalCount: 13 })
+    expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=5&page=4', [bare]))).toEqual(BUILT_IN.slice(15))
+    expect((await call(c, 'POST', '/api/v1/carriers?size=5&page=5', [bare])).json()).toEqual({ carriers: [], totalCount: BUILT_IN.length })
     for (const [qs, field] of [['?size=201', 'size'], ['?size=0', 'size'], ['?page=0', 'page'], ['?page=x', 'page'], ['?barcodeAware=yes', 'barcodeAware']] as const) {
       const res = await call(c, 'POST', `/api/v1/carriers${qs}`, [bare])
       expect(res.statusCode, qs).toBe(400)

@@ -10,7 +10,7 @@ describe('QR payloads and free text', () => {
   it('a carrier URL with a number that fits no rule still names its carrier, flagged', () => {
     const r = decodeScan('https://www.fedex.com/fedextrack/?trknbr=123ABC456DEF')
     expect(r.candidates).toEqual([
-      { carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: false, trackingNumber: '123ABC456DEF' },
+      { carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: false, trackingNumber: '123ABC456DEF', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=123ABC456DEF' },
     ])
   })
 

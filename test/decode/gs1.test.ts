@@ -66,7 +66,7 @@ describe('GS1 element strings', () => {
     expect(r.fields.ai00).toBe(SSCC)
     expect(r.trackingNumber).toBe(SSCC)
     // An SSCC is the shipper's number: FedEx Ground tracks by it, so FedEx is a candidate, never more.
-    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}` }])
+    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}`, trackingUrl: `https://www.fedex.com/fedextrack/?trknbr=00${SSCC}` }])
     expect(r.carrier).toBeUndefined()
     const bad = SSCC.slice(0, -1) + String((Number(SSCC.slice(-1)) + 1) % 10)
     expect(decodeScan(`]C100${bad}`).candidates[0]?.checkDigitValid).toBe(false)
@@ -78,7 +78,8 @@ describe('GS1 element strings', () => {
       expect(r.format, scan).toBe('GS1')
       expect(r.trackingNumber, scan).toBe('340434161094042557')
       expect(r.carrier, scan).toBeUndefined()
-      expect(r.candidates.map((c) => c.carrierId), scan).toEqual(['FEDEX'])
+      // Bare, the same 20 digits are a USPS 20-digit number as well (leading zeros leave its check as it is).
+      expect(r.candidates.map((c) => c.carrierId), scan).toEqual(scan.startsWith('00') ? ['FEDEX', 'USPS'] : ['FEDEX'])
     }
   })
 
@@ -87,7 +88,8 @@ describe('GS1 element strings', () => {
       fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 17, maxLength: 17 }), fc.constantFrom('', ']C1', ']d2', '(00)'), (body, prefix) => {
         const sscc = body + gs1CheckDigit(body)
         const r = decodeScan(prefix === '(00)' ? `(00)${sscc}` : `${prefix}00${sscc}`)
-        return r.carrier === undefined && r.trackingNumber === sscc && r.candidates.every((c) => c.carrierId === 'FEDEX' && c.checkDigitValid)
+        // Bare "00" + SSCC also reads as a USPS 20-digit number, listed after FedEx.
+        return r.carrier === undefined && r.trackingNumber === sscc && r.candidates[0]?.carrierId === 'FEDEX' && r.candidates.every((c) => c.checkDigitValid === true && (c.carrierId === 'FEDEX' || (prefix === '' && c.carrierId === 'USPS')))
       }),
     )
   })

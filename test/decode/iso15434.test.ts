@@ -49,7 +49,7 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     expect(r.trackingNumber).toBe('1Z12345675')
     const service = { code: '001', name: 'Next Day Air' }
     expect(r.candidates).toEqual(
-      MODE2_FITS.map((trackingNumber) => ({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service, checkDigitValid: true, trackingNumber })),
+      MODE2_FITS.map((trackingNumber) => ({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service, checkDigitValid: true, trackingNumber, trackingUrl: `https://www.ups.com/track?tracknum=${trackingNumber}` })),
     )
     // UPS is certain (its SCAC), and so is the class of service; which 1Z service code is not.
     expect(r.carrier).toEqual({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service })
@@ -73,7 +73,7 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     const r = decodeScan(env(els('01', '96841706672', '840', serviceClass, `1Z${full.slice(10)}`, 'UPSN', '12345E', '089')))
     expect(r.trackingNumber).toBe(full)
     expect(r.candidates).toEqual([
-      { carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service: { code: serviceClass, name: className }, checkDigitValid: true, trackingNumber: full },
+      { carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service: { code: serviceClass, name: className }, checkDigitValid: true, trackingNumber: full, trackingUrl: `https://www.ups.com/track?tracknum=${full}` },
     ])
     expect(r.fields).toMatchObject({ upsShipperNumber: '12345E', upsServiceCode: code })
   })
@@ -172,7 +172,7 @@ describe('ISO/IEC 15434 format 01 — FedEx PDF417', () => {
     expect(r.envelope).toEqual({ formats: ['01', '06'], header: '02' })
     expect(r.trackingNumber).toBe('986578788855')
     expect(r.candidates).toEqual([
-      { carrierId: 'FEDEX', name: 'FedEx', scac: 'FDEB', service: { code: '01' }, checkDigitValid: true, trackingNumber: '986578788855' },
+      { carrierId: 'FEDEX', name: 'FedEx', scac: 'FDEB', service: { code: '01' }, checkDigitValid: true, trackingNumber: '986578788855', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=986578788855' },
     ])
     expect(r.fields).toMatchObject({ '10Z': 'ED008', '11Z': 'JOHN DOE', '12Z': '9015551234' })
     expect(r.receiver).toMatchObject({ name: 'JOHN DOE', line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN', postalCode: '38017', country: 'US' })

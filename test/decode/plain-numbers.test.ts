@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { decodeScan, type CarrierCode } from '../../src/decode/index.js'
 
-/** The best candidate must be `carrier` with a valid check; the tracking number as given. */
-function expectBest(scan: string, carrier: CarrierCode, trackingNumber: string) {
+/**
+ * The best candidate must be `carrier` with a valid check (null: its format defines none); the
+ * tracking number as given.
+ */
+function expectBest(scan: string, carrier: CarrierCode, trackingNumber: string, checkDigitValid: boolean | null = true) {
   const r = decodeScan(scan)
   expect(r.format).toBe('PLAIN')
   expect(r.trackingNumber).toBe(trackingNumber)
-  expect(r.candidates[0]).toMatchObject({ carrierId: carrier, checkDigitValid: true, trackingNumber })
+  expect(r.candidates[0]).toMatchObject({ carrierId: carrier, checkDigitValid, trackingNumber })
   return r
 }
 
@@ -36,7 +39,7 @@ describe('UPS', () => {
   })
 
   it('knows Mail Innovations numbers and the T waybill shape', () => {
-    expect(decodeScan('MI123456ABC1234567').candidates[0]).toMatchObject({ carrierId: 'UPS', checkDigitValid: true })
+    expect(decodeScan('MI123456ABC1234567').candidates[0]).toMatchObject({ carrierId: 'UPS', checkDigitValid: null })
     expect(decodeScan('T1234567890').candidates[0]).toMatchObject({ carrierId: 'UPS', checkDigitValid: false })
   })
 })
@@ -96,7 +99,7 @@ describe('USPS', () => {
   })
 
   it.each([
-    ['03071790000523483741', undefined],
+    ['03071790000523483741', 'Delivery Confirmation'],
     ['71123456789123456787', 'Certified Mail'],
     ['71969010756003077385', 'Certified Mail'], // check counts an implied channel id 91
   ])('legacy 20-digit %s', (n, name) => {
@@ -120,17 +123,17 @@ describe('DHL', () => {
   })
 
   it.each(['JJD0099999999', 'JVGL0999999990', 'JD014600006281227283'])('Express piece id %s', (n) => {
-    expectBest(n, 'DHL_EXPRESS', n)
+    expectBest(n, 'DHL_EXPRESS', n, null)
   })
 
   it.each(['GM2951173225174494', 'GM295117494011169042'])('eCommerce %s', (n) => {
-    expectBest(n, 'DHL_ECOMMERCE', n)
+    expectBest(n, 'DHL_ECOMMERCE', n, null)
   })
 })
 
 describe('regional carriers', () => {
   it.each(['TBA000000000000', 'TBA502887274000', 'TBC123456789012'])('Amazon %s (no check digit)', (n) => {
-    expectBest(n, 'AMAZON', n)
+    expectBest(n, 'AMAZON', n, null)
   })
 
   it.each(['C11031500001879', 'C10999911320231', 'D10011354453707', 'D10011342332145'])('OnTrac %s', (n) => {
@@ -139,18 +142,18 @@ describe('regional carriers', () => {
 
   it('OnTrac with a wrong check stays OnTrac, flagged', () => {
     expect(decodeScan('C11031500001889').candidates).toEqual([
-      { carrierId: 'ONTRAC', name: 'OnTrac', checkDigitValid: false, trackingNumber: 'C11031500001889' },
+      { carrierId: 'ONTRAC', name: 'OnTrac', checkDigitValid: false, trackingNumber: 'C11031500001889', trackingUrl: 'https://www.ontrac.com/tracking/?number=C11031500001889' },
     ])
   })
 
   it('LaserShip 1LS numbers are listed under LaserShip and OnTrac (one network now)', () => {
-    const r = expectBest('1LS717793482164', 'LASERSHIP', '1LS717793482164')
+    const r = expectBest('1LS717793482164', 'LASERSHIP', '1LS717793482164', null)
     expect(r.candidates.map((c) => c.carrierId)).toEqual(['LASERSHIP', 'ONTRAC'])
-    expectBest('1LS7119013618127-1', 'LASERSHIP', '1LS71190136181271')
+    expectBest('1LS7119013618127-1', 'LASERSHIP', '1LS71190136181271', null)
   })
 
-  it('LaserShip L + letter + 8 digits is only a shape', () => {
-    expect(decodeScan('LX17635036').candidates[0]).toMatchObject({ carrierId: 'LASERSHIP', checkDigitValid: false })
+  it('LaserShip L + letter + 8 digits is only a shape, without a check', () => {
+    expect(decodeScan('LX17635036').candidates[0]).toMatchObject({ carrierId: 'LASERSHIP', checkDigitValid: null })
   })
 
   it.each(['0073938000549297'])('Canada Post 16-digit %s', (n) => {
@@ -167,7 +170,7 @@ describe('regional carriers', () => {
 
   it('Purolator three letters + nine digits is only a shape', () => {
     expect(decodeScan('KYV009956937').candidates).toEqual([
-      { carrierId: 'PUROLATOR', name: 'Purolator', checkDigitValid: false, trackingNumber: 'KYV009956937' },
+      { carrierId: 'PUROLATOR', name: 'Purolator', checkDigitValid: null, trackingNumber: 'KYV009956937', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?searchValue=KYV009956937' },
     ])
   })
 
@@ -177,7 +180,7 @@ describe('regional carriers', () => {
 
   it('DPD barcode "%" + postcode + parcel number + service + country', () => {
     // Numbers from the DPD Parcel Label Specification examples as collected by tracking_number_data.
-    const r = expectBest('%008182709980000020033350276', 'DPD', '09980000020033')
+    const r = expectBest('%008182709980000020033350276', 'DPD', '09980000020033', null)
     expect(r.candidates[0]?.service).toEqual({ code: '350', name: 'DPD 8:30' })
     expect(r.destination).toEqual({ country: 'DE' })
     expect(r.fields).toMatchObject({ dpdPostalCode: '0081827', dpdServiceCode: '350', dpdCountryCode: '276' })
@@ -188,10 +191,15 @@ describe('regional carriers', () => {
     expect(decodeScan('008182709980000020033350276A').candidates[0]).toMatchObject({ carrierId: 'DPD', checkDigitValid: false })
   })
 
-  it('an S10 of a post we do not list keeps its number and names no carrier', () => {
+  it('an S10 of a post outside the catalogue names its posting operator and is a candidate for the local posts', () => {
     const r = decodeScan('RR123456785DE')
     expect(r.trackingNumber).toBe('RR123456785DE')
-    expect(r.candidates).toEqual([])
-    expect(r.fields).toMatchObject({ s10Country: 'DE', s10ServiceIndicator: 'RR' })
+    expect(r.candidates.map((c) => [c.carrierId, c.checkDigitValid])).toEqual([['USPS', true], ['CANADA_POST', true], ['ROYAL_MAIL', true]])
+    expect(r.carrier).toBeUndefined()
+    expect(r.fields).toMatchObject({ s10Country: 'DE', s10ServiceIndicator: 'RR', s10PostingOperator: 'Deutsche Post' })
+  })
+
+  it('an S10 shape with a country code no post issues under is no S10 item', () => {
+    expect(decodeScan('RB123456785XX').candidates).toEqual([])
   })
 })

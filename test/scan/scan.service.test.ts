@@ -57,7 +57,11 @@ describe('scan service: the carrier it states', () => {
     const out = await createScanService(fakeDeps({}).deps).decode('sub', '00340434161094042557')
     expect(out.package.trackingNumber).toBe('340434161094042557')
     expect(out.package.carrier).toBeUndefined()
-    expect(out.decodedCarriers).toEqual([expect.objectContaining({ carrierId: 'FEDEX', trackingNumber: '00340434161094042557' })])
+    // The bare 20 digits are a USPS 20-digit number as well, listed after FedEx.
+    expect(out.decodedCarriers).toEqual([
+      expect.objectContaining({ carrierId: 'FEDEX', trackingNumber: '00340434161094042557' }),
+      expect.objectContaining({ carrierId: 'USPS', trackingNumber: '00340434161094042557' }),
+    ])
   })
 })
 

@@ -102,7 +102,11 @@ describe('decode', () => {
     const sscc = (await decode('00340434161094042557')).json()
     expect(sscc.package).toMatchObject({ trackingNumber: '340434161094042557' })
     expect(sscc.package.carrier).toBeUndefined()
-    expect(sscc.decodedCarriers).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: '00340434161094042557' }])
+    expect(sscc.decodedCarriers).toEqual([
+      { carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: '00340434161094042557', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=00340434161094042557' },
+      // The same 20 digits are a USPS 20-digit number too (leading zeros leave its check as it is), listed second.
+      { carrierId: 'USPS', name: 'USPS', checkDigitValid: true, trackingNumber: '00340434161094042557', trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=00340434161094042557' },
+    ])
   })
 
   it('a MaxiCode whose short field fits several 1Z numbers finds the package held under one of them', async () => {

@@ -28,13 +28,16 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t.close())
 
+/** Carriers whose seeded format defines no check character. */
+const NO_CHECK = new Set(['AMAZON', 'DHL_ECOMMERCE', 'LASERSHIP', 'CANPAR', 'SPEE_DEE', 'YODEL', 'YUNEXPRESS', 'GOFO', 'LANDMARK'])
+
 describe('tracking numbers', () => {
   it('has a format for every carrier of the catalogue but mailroom\'s own', async () => {
     const { rows: catalogue } = await t.ctx.db.selectFrom('carriers').select('carrier_id').where('sub_id', 'is', null).execute().then((r) => ({ rows: r }))
     expect(Object.keys(TRACKING_FORMATS).sort()).toEqual(catalogue.map((c) => c.carrier_id).filter((c) => c !== 'MAILROOM').sort())
   })
 
-  it('makes numbers that decode to their carrier with a valid check', () => {
+  it('makes numbers that decode to their carrier with a valid check (or none, where the format defines none)', () => {
     let n = 0
     const rand = () => ((n = (n * 9301 + 49297) % 233280) / 233280)
     for (const [carrier, make] of Object.entries(TRACKING_FORMATS)) {
@@ -45,7 +48,7 @@ describe('tracking numbers', () => {
         const decoded = decodeScan(scan)
         const mine = decoded.candidates.find((c) => c.carrierId === carrier)
         expect(mine, `${carrier} ${scan}`).toBeDefined()
-        expect(mine!.checkDigitValid, `${carrier} ${scan}`).toBe(true)
+        expect(mine!.checkDigitValid, `${carrier} ${scan}`).toBe(NO_CHECK.has(carrier) ? null : true)
         if (carrier === 'DPD') expect(mine!.trackingNumber).toBe(scan.slice(7, 21))
       }
     }

@@ -159,8 +159,10 @@ describe('search tallies', () => {
   })
 
   it('are counted afresh from the packages when the migration runs on a database that has them', async () => {
-    expect(await migrateDown(t.ctx.db)).toEqual(['Down 0010_package_tallies'])
-    expect(await migrateToLatest(t.ctx.db)).toEqual(['Up 0010_package_tallies'])
+    // Down to before 0010, whatever later migrations there are, then up again.
+    const down: string[] = []
+    while (!down.includes('Down 0010_package_tallies')) down.push(...(await migrateDown(t.ctx.db)))
+    expect(await migrateToLatest(t.ctx.db)).toEqual(down.map((d) => d.replace('Down', 'Up')).reverse())
     expect(await tallyDrift(t.ctx.db)).toEqual([])
     const { rows } = await sql<{ n: string }>`select count(*) as n from package_tallies where sub_id = ${me.subId}`.execute(t.ctx.db)
     expect(Number(rows[0]!.n)).toBeGreaterThan(0)

@@ -30,6 +30,7 @@ const UPS_1Z_SERVICE: ReadonlyMap<string, string> = new Map([
   ['A8', 'Ground - Adult Signature Required'],
   ['A9', 'Next Day Air Early A.M. - Adult Signature Required, COD'],
   ['AA', 'Next Day Air Early A.M. - Saturday Delivery, Adult Signature Required, COD'],
+  ['YW', 'SurePost - Delivered by USPS'],
 ])
 
 /**
@@ -62,6 +63,17 @@ const UPS_SERVICE_CODES: ReadonlyMap<string, string> = new Map([
 /** The name of a 1Z service code; undefined for a code outside the 1Z table (no guess). */
 export function ups1ZServiceName(code: string): string | undefined {
   return UPS_1Z_SERVICE.get(code)
+}
+
+/** The service letter of a UPS waybill number (tracking_number_data); others have no known name. */
+const UPS_WAYBILL_SERVICE: ReadonlyMap<string, string> = new Map([
+  ['J', 'Next Day Express'],
+  ['K', 'Ground'],
+  ['V', 'Worldwide Express Saver'],
+])
+
+export function upsWaybillServiceName(letter: string): string | undefined {
+  return UPS_WAYBILL_SERVICE.get(letter)
 }
 
 /** Every service code of the 1Z table, in table order. */
@@ -97,11 +109,15 @@ export function dpdServiceName(code: string): string | undefined {
   return DPD_SERVICE.get(code)
 }
 
+const DOMESTIC = 'Domestic or bilateral use'
+
 /**
  * UPU S10 service indicator: the first letter gives the class of item (UPU standard S10, table of
- * service indicator ranges); the second letter is the operator's own choice.
+ * service indicator ranges); the second letter is the operator's own choice, except where a range
+ * is narrower (Q: only QA–QM; the domestic and bilateral ranges).
  */
 export function s10ServiceName(indicator: string): string | undefined {
+  const second = indicator.charAt(1)
   switch (indicator.charAt(0)) {
     case 'E': return 'EMS'
     case 'C': return 'Parcel post'
@@ -111,6 +127,10 @@ export function s10ServiceName(indicator: string): string | undefined {
     case 'V': return 'Insured letter post'
     case 'U': return 'Letter post'
     case 'M': return 'M-bag'
+    case 'Q': return second <= 'M' ? 'International business reply' : undefined
+    case 'B': case 'D': case 'N': case 'P': case 'Z': return DOMESTIC
+    case 'A': return second >= 'V' ? DOMESTIC : undefined
+    case 'G': return second === 'A' || second === 'D' ? DOMESTIC : undefined
     default: return undefined
   }
 }

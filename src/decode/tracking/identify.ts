@@ -1,12 +1,15 @@
 import type { CarrierCode } from '../types.js'
 import { RANK, type Match, type Rule } from './match.js'
+import { COURIER_RULES } from './rules-couriers.js'
+import { DHL_RULES } from './rules-dhl.js'
 import { FEDEX_RULES } from './rules-fedex.js'
 import { POSTAL_RULES } from './rules-postal.js'
 import { REGIONAL_RULES } from './rules-regional.js'
 import { UPS_RULES } from './rules-ups.js'
 import { USPS_RULES } from './rules-usps.js'
 
-const ALL_RULES: readonly Rule[] = [...UPS_RULES, ...USPS_RULES, ...FEDEX_RULES, ...POSTAL_RULES, ...REGIONAL_RULES]
+/** Every rule, in the order readings of equal standing are listed. */
+export const ALL_RULES: readonly Rule[] = [...UPS_RULES, ...USPS_RULES, ...FEDEX_RULES, ...POSTAL_RULES, ...DHL_RULES, ...REGIONAL_RULES, ...COURIER_RULES]
 
 /** Rules indexed by the lengths they accept: a scan only meets the rules that could fit it. */
 const BY_LENGTH: ReadonlyArray<readonly Rule[]> = (() => {
@@ -54,7 +57,10 @@ export function identifyNamed(s: string, carrier: CarrierCode, scac: string | un
   return matches
 }
 
-/** Upper case, whitespace and hyphens removed: how a number is compared and reported. */
+/**
+ * Upper case, whitespace, hyphens and dots removed (the separators a printed or typed number puts
+ * between its groups): how a number is compared and reported.
+ */
 export function compactNumber(text: string): string {
-  return text.replace(/[\s\-\u0000-\u001f\u007f]+/g, '').toUpperCase()
+  return text.replace(/[\s\-.\u0000-\u001f\u007f]+/g, '').toUpperCase()
 }

@@ -1,5 +1,6 @@
-import { CARRIER_NAMES } from '../tables/carriers.js'
+import { CARRIER_NAMES, trackingUrlOf } from '../tables/carriers.js'
 import type { CarrierCandidate, CarrierCode } from '../types.js'
+import type { FormatDoc } from './format-doc.js'
 
 /**
  * How much a match says about the carrier, used to rank candidates after the check-digit verdict.
@@ -10,7 +11,7 @@ export const RANK = {
   NAMED: 50,
   /** Carrier-specific prefix and a check digit (1Z…, MR…, IMpb 92…, S10 …US). */
   PREFIX_CHECK: 40,
-  /** Carrier-specific literal prefix, no check defined (TBA…, 1LS…, JJD…). */
+  /** Carrier-specific literal prefix, no check defined (TBA…, 1LS…, JJD…, SP…, YT…). */
   PREFIX: 30,
   /** Carrier-specific length and check digit, no prefix (FedEx 12, DHL 10, Canada Post 16). */
   SHAPE_CHECK: 20,
@@ -26,7 +27,8 @@ export const RANK = {
 export interface Match {
   carrierId: CarrierCode
   trackingNumber: string
-  checkDigitValid: boolean
+  /** null: the format defines no check (see CarrierCandidate.checkDigitValid). */
+  checkDigitValid: boolean | null
   rank: number
   service?: { code?: string; name?: string }
   scac?: string
@@ -38,7 +40,7 @@ export interface Match {
 export function makeMatch(
   carrierId: CarrierCode,
   trackingNumber: string,
-  checkDigitValid: boolean,
+  checkDigitValid: boolean | null,
   rank: number,
 ): Match {
   return { carrierId, trackingNumber, checkDigitValid, rank }
@@ -48,23 +50,24 @@ export function serviceOf(code: string, name: string | undefined): { code: strin
   return name === undefined ? { code } : { code, name }
 }
 
+/** A passed check outranks a format without one, which outranks a failed check. */
+function verdict(m: Match): number {
+  return m.checkDigitValid === true ? 2 : m.checkDigitValid === null ? 1 : 0
+}
+
 /** Best first: check verdict, then how specific the reading is; stable otherwise. */
 export function compareMatches(a: Match, b: Match): number {
-  if (a.checkDigitValid !== b.checkDigitValid) return a.checkDigitValid ? -1 : 1
-  return b.rank - a.rank
+  return verdict(b) - verdict(a) || b.rank - a.rank
 }
 
 /** Sorted, one entry per carrier and tracking number (the best reading of each). */
 export function rankMatches(matches: Match[]): Match[] {
   const sorted = matches.slice().sort(compareMatches)
   if (sorted.length < 2) return sorted
-  const seen = new Set<string>()
+  // A handful of readings: a pairwise look beats building keys for a Set.
   const out: Match[] = []
   for (const m of sorted) {
-    const key = `${m.carrierId} ${m.trackingNumber}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push(m)
+    if (!out.some((o) => o.carrierId === m.carrierId && o.trackingNumber === m.trackingNumber)) out.push(m)
   }
   return out
 }
@@ -72,12 +75,22 @@ export function rankMatches(matches: Match[]): Match[] {
 /**
  * A reading strong enough to state its carrier: the symbol names the carrier (SCAC, the carrier's
  * own URL), or a carrier-specific prefix with its check (1Z, IMpb 9x, S10, MR…) or a literal prefix
- * that only that carrier issues (TBA, JJD, 1LS). A bare shape is never strong, whatever its check
- * says: a random 10-digit number passes DHL's mod 7 one time in seven, a 12-digit one FedEx's
- * mod 11 about one time in ten.
+ * that only that carrier issues (TBA, JJD, 1LS; no check defined). A bare shape is never strong,
+ * whatever its check says: a random 10-digit number passes DHL's mod 7 one time in seven, a
+ * 12-digit one FedEx's mod 11 about one time in ten.
  */
 export function isStrong(m: Match): boolean {
-  return m.rank >= RANK.NAMED || (m.checkDigitValid && m.rank >= RANK.PREFIX)
+  return m.rank >= RANK.NAMED || (m.checkDigitValid !== false && m.rank >= RANK.PREFIX)
+}
+
+/**
+ * Another reading of the very same number that leaves the carrier in doubt: a passed check, or a
+ * documented second reading without a check (OnTrac on a 1LS number). A bare shape without a check
+ * (DHL eCommerce's two-letter hub prefixes, which S10 items share) raises no doubt.
+ */
+function readsAlike(m: Match, top: Match): boolean {
+  if (m.trackingNumber !== top.trackingNumber) return false
+  return m.checkDigitValid === true || (m.checkDigitValid === null && m.rank >= RANK.ALTERNATE)
 }
 
 /**
@@ -91,7 +104,7 @@ export function confidentMatch(ranked: readonly Match[]): Match | undefined {
   if (top === undefined || !isStrong(top)) return undefined
   for (const m of ranked) {
     if (m.carrierId === top.carrierId) continue
-    if (isStrong(m) || (m.checkDigitValid && m.trackingNumber === top.trackingNumber)) return undefined
+    if (isStrong(m) || readsAlike(m, top)) return undefined
   }
   return top
 }
@@ -105,6 +118,8 @@ export function toCandidate(m: Match): CarrierCandidate {
   }
   if (m.scac !== undefined) c.scac = m.scac
   if (m.service !== undefined) c.service = m.service
+  const url = trackingUrlOf(m.carrierId, m.trackingNumber)
+  if (url !== undefined) c.trackingUrl = url
   return c
 }
 
@@ -116,6 +131,8 @@ export interface Rule {
   readonly carriers: readonly CarrierCode[]
   /** A carrier-specific prefix identifies it: safe to look for inside free text. */
   readonly distinctive: boolean
+  /** What the rule reads, for the format table in the docs (docs/tracking-formats.md). */
+  readonly formats: readonly FormatDoc[]
   /** `s` is upper case with separators removed. */
   match(s: string, out: Match[]): void
 }

@@ -1,5 +1,5 @@
 import { isValidUpsCheckDigit } from '../check-digits.js'
-import { ups1ZServiceName, UPS_1Z_SERVICE_CODES } from '../tables/services.js'
+import { ups1ZServiceName, upsWaybillServiceName, UPS_1Z_SERVICE_CODES } from '../tables/services.js'
 import { makeMatch, RANK, range, serviceOf, type Match, type Rule } from './match.js'
 
 const ONE_Z = /^1Z[0-9A-Z]{16}$/
@@ -18,6 +18,7 @@ const oneZ: Rule = {
   lengths: [18],
   carriers: ['UPS'],
   distinctive: true,
+  formats: [{ carrier: 'UPS', name: 'UPS 1Z', layout: '1Z + shipper (6) + service (2) + package (7) + check', check: 'upsMod10' }],
   match(s, out) {
     const m = matchUps1Z(s)
     if (m !== null) out.push(m)
@@ -31,23 +32,32 @@ const mailInnovations: Rule = {
   lengths: range(9, 30),
   carriers: ['UPS'],
   distinctive: true,
+  formats: [{ carrier: 'UPS', name: 'UPS Mail Innovations', layout: 'MI + mailer id (6) + package id (1–22)', check: 'none' }],
   match(s, out) {
     if (!MAIL_INNOVATIONS.test(s)) return
-    const m = makeMatch('UPS', s, true, RANK.PREFIX)
+    const m = makeMatch('UPS', s, null, RANK.PREFIX)
     m.service = { name: 'Mail Innovations' }
     out.push(m)
   },
 }
 
-// UPS InfoNotice / waybill numbers: "T" + ten digits, no published check.
-const WAYBILL = /^T\d{10}$/
+/**
+ * UPS waybill / InfoNotice numbers: a service letter (A, H, J, K, T, V) + nine digits + a check
+ * computed as for 1Z over the nine digits only. A letter and ten digits is no prefix worth stating.
+ */
+const WAYBILL = /^[AHJKTV]\d{10}$/
 
 const waybill: Rule = {
   lengths: [11],
   carriers: ['UPS'],
   distinctive: false,
+  formats: [{ carrier: 'UPS', name: 'UPS Waybill', layout: 'service letter (A, H, J, K, T, V) + serial (9) + check', check: 'upsMod10' }],
   match(s, out) {
-    if (WAYBILL.test(s)) out.push(makeMatch('UPS', s, false, RANK.WEAK))
+    if (!WAYBILL.test(s)) return
+    const m = makeMatch('UPS', s, isValidUpsCheckDigit(s.slice(1)), RANK.SHAPE_CHECK)
+    const letter = s.charAt(0)
+    m.service = serviceOf(letter, upsWaybillServiceName(letter))
+    out.push(m)
   },
 }
 

@@ -6,9 +6,10 @@ import { makeMatch, RANK, serviceOf, type Match, type Rule } from './match.js'
  * USPS Intelligent Mail package barcode (Publication 199). The package identification code (PIC) is
  * a channel application identifier 91–95, a 3-digit service type code, the mailer id (6 digits, or 9
  * when it starts with 9), a serial number and a GS1 mod 10 check over everything before it.
- * 22 or 26 digits; on the label it may follow the routing element "420" + ZIP5 or ZIP+4.
+ * 22 or 26 digits (30 for channel 94 with a 9-digit mailer id and a 15-digit serial); on the label
+ * it may follow the routing element "420" + ZIP5 or ZIP+4.
  */
-const PIC = /^9[1-5](?:\d{20}|\d{24})$/
+const PIC = /^9[1-5](?:\d{20}|\d{24})$|^94\d{3}9\d{24}$/
 
 export function isPic(s: string): boolean {
   return PIC.test(s)
@@ -48,10 +49,18 @@ export function matchPic(pic: string, out: Match[]): void {
   for (const [carrier, rank] of HANDOVER[pic.slice(0, 2)] ?? []) out.push(makeMatch(carrier, pic, valid, rank))
 }
 
+const HANDOVER_DOCS = ['FEDEX', 'DHL_ECOMMERCE', 'UPS'] as const
+
 const impb: Rule = {
-  lengths: [22, 26],
+  lengths: [22, 26, 30],
   carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
+  formats: [
+    { carrier: 'USPS', name: 'USPS IMpb (channel 94, 22/26/30)', layout: '94 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
+    { carrier: 'USPS', name: 'USPS IMpb (channels 92, 93)', layout: '92 or 93 + service type (3) + mailer id (9 or 6) + serial + check', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS },
+    { carrier: 'USPS', name: 'USPS IMpb retail (channel 95)', layout: '95 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
+    { carrier: 'USPS', name: 'USPS IMpb (channel 91)', layout: '91 + service (2) + customer (9) + package (8) + check', check: 'gs1Mod10' },
+  ],
   match(s, out) {
     if (PIC.test(s)) matchPic(s, out)
   },
@@ -86,30 +95,56 @@ export function splitRoutedPic(afterAi: string): RoutedPic[] {
   return out.sort((a, b) => Number(b.checkDigitValid) - Number(a.checkDigitValid))
 }
 
-/** The whole GS1-128 string "420" + ZIP + PIC, read as one number (FNC1 dropped). */
+/**
+ * The whole GS1-128 string "420" + ZIP + PIC, read as one number (FNC1 dropped, or the routing
+ * prefix printed before the number): the PIC decodes as it would alone. A legacy 20-digit number
+ * may follow the ZIP as well.
+ */
 const routed: Rule = {
-  lengths: [30, 34, 38],
+  lengths: [28, 30, 32, 34, 38],
   carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
+  formats: [{ carrier: 'USPS', name: 'USPS 420 + ZIP routing prefix', layout: '420 + ZIP (5 or 9) + IMpb or legacy number', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS }],
   match(s, out) {
-    if (!s.startsWith('420')) return
-    const split = splitRoutedPic(s.slice(3))[0]
-    if (split === undefined) return
+    if (!s.startsWith('420') || !/^\d+$/.test(s)) return
     const start = out.length
-    matchPic(split.pic, out)
+    const split = splitRoutedPic(s.slice(3))[0]
+    let zip: string
+    if (split !== undefined) {
+      zip = split.zip
+      matchPic(split.pic, out)
+    } else if (s.length === 28 || s.length === 32) {
+      zip = s.slice(3, s.length - 20)
+      matchLegacy20(s.slice(-20), out)
+    } else {
+      return
+    }
     for (let i = start; i < out.length; i++) {
       const m = out[i]
-      if (m !== undefined) m.destination = { postalCode: split.zip, country: 'US' }
+      if (m !== undefined) m.destination = { postalCode: zip, country: 'US' }
     }
   },
 }
 
-/** Legacy 20-digit numbers: service (2) + customer id (9) + package id (8) + check. */
+const DELIVERY_CONFIRMATION = 'Delivery Confirmation'
+const SIGNATURE_CONFIRMATION = 'Signature Confirmation'
+const MERCHANDISE_RETURN = 'Merchandise Return'
+
+/**
+ * Legacy 20-digit numbers: service (2) + customer id (9) + package id (8) + check. The service codes
+ * of the Delivery and Signature Confirmation era (as tracking_number_data lists them) and the
+ * extra-service codes printed on certified, insured and registered mail.
+ */
 const LEGACY_SERVICES: ReadonlyMap<string, string> = new Map([
+  ...['01', '02', '03', '04', '05', '06', '07', '08', '14'].map((c) => [c, DELIVERY_CONFIRMATION] as const),
+  ...['21', '22', '23', '24', '25', '26', '34'].map((c) => [c, SIGNATURE_CONFIRMATION] as const),
+  ['50', 'Electronic File Header'],
+  ['56', 'Passive Enroute Scan'],
   ['71', 'Certified Mail'],
   ['73', 'Insured Mail'],
   ['77', 'Registered Mail'],
   ['81', 'Return Receipt for Merchandise'],
+  ...['82', '83', '85'].map((c) => [c, MERCHANDISE_RETURN] as const),
 ])
 
 /**
@@ -117,18 +152,25 @@ const LEGACY_SERVICES: ReadonlyMap<string, string> = new Map([
  * still counted by the check (certified mail numbers "7196 9010 …" are printed that way). Two
  * chances at a mod 10 pass about one random number in five: a shape, never enough to state USPS.
  */
+function matchLegacy20(s: string, out: Match[]): void {
+  const valid = isValidGs1CheckDigit(s) || isValidGs1CheckDigit(`91${s}`)
+  const m = makeMatch('USPS', s, valid, RANK.SHAPE_CHECK)
+  const code = s.slice(0, 2)
+  const name = LEGACY_SERVICES.get(code)
+  if (name !== undefined) m.service = serviceOf(code, name)
+  out.push(m)
+}
+
 const legacy20: Rule = {
   lengths: [20],
   carriers: ['USPS'],
   distinctive: false,
+  formats: [
+    { carrier: 'USPS', name: 'USPS 20', layout: 'service (2) + customer (9) + package (8) + check', check: 'gs1Mod10' },
+    { carrier: 'USPS', name: 'USPS legacy (91 implied)', layout: 'service (2) + customer (9) + package (8) + check, 91 counted by the check', check: 'gs1Mod10' },
+  ],
   match(s, out) {
-    if (!/^\d{20}$/.test(s)) return
-    const valid = isValidGs1CheckDigit(s) || isValidGs1CheckDigit(`91${s}`)
-    const m = makeMatch('USPS', s, valid, RANK.SHAPE_CHECK)
-    const code = s.slice(0, 2)
-    const name = LEGACY_SERVICES.get(code)
-    if (name !== undefined) m.service = serviceOf(code, name)
-    out.push(m)
+    if (/^\d{20}$/.test(s)) matchLegacy20(s, out)
   },
 }
 
