@@ -51,7 +51,7 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
     siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
   })
-  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
+  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images, decode: deps.config.imageDecode }), trackingNumbers: createTrackingNumbersService({ db }) }
 }
 
 export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {

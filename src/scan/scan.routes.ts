@@ -16,6 +16,7 @@ const FoundSchema = Type.Object({
 })
 
 export const scanRoutes: FastifyPluginAsyncTypebox<{ scan: ScanService; scanImage: ReturnType<typeof createScanImageService>; maxBytes: number }> = async (app, { scan, scanImage, maxBytes }) => {
+  app.addHook('onClose', () => scanImage.close())
   app.get('/api/v1/packages/tracking/decode', {
     schema: {
       tags: ['decode'],
@@ -40,9 +41,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{ scan: ScanService; scanImag
       tags: ['decode'],
       security: [{ bearerAuth: [] }],
       summary: 'Find and decode every barcode in a label photo',
-      description: 'Body: `{base64: "data:image/jpeg;base64,…"}` (as for image upload) or `{imageId}` of an uploaded image. PNG, JPEG and GIF are read (WebP is accepted for storage but cannot be decoded: 400). Each barcode found gets its symbology, raw text, position and the same decode result as the scan endpoint. Linear codes read best within about ±10° of level; DataMatrix and QR at any angle; MaxiCode only from an upright crop.',
+      description: [
+        'Body: `{base64: "data:image/jpeg;base64,…"}` (as for image upload) or `{imageId}` of an uploaded image. PNG, JPEG and GIF are read (WebP is accepted for storage but cannot be decoded: 400). Each barcode found gets its symbology, raw text, position and the same decode result as the scan endpoint. Linear codes read best within about ±10° of level; DataMatrix and QR at any angle; MaxiCode only from an upright crop.',
+        '**Limits.** A picture whose header declares more pixels than the service decodes (`IMAGE_MAX_PIXELS`, 50 megapixels by default) is a 400 naming the limit; it is not downscaled. Photos are decoded in worker threads shared by every subscription: one subscription decodes at most `IMAGE_DECODES_PER_SUBSCRIPTION` (default 2) at once, beyond that 429 with `Retry-After`; when the threads and their queue are full, 503 with `Retry-After`; a decode that exceeds its time budget (`IMAGE_DECODE_TIMEOUT_MS`, default 20 s, waiting included) is stopped and answered 503.',
+      ].join('\n\n'),
       body: Type.Object({ base64: Type.Optional(Type.String({ minLength: 1 })), imageId: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$' })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ barcodes: Type.Array(FoundSchema) }), ...errorResponses(400, 404, 413) },
+      response: { 200: Type.Object({ barcodes: Type.Array(FoundSchema) }), ...errorResponses(400, 404, 413, 429), 503: Type.Ref('ErrorBody', { description: 'The decode threads and their queue are full, or the decode ran past its time budget; see Retry-After.' }) },
     },
   }, async (request) => scanImage.decodeImage(request.tenant.subId, request.body))
 }
