@@ -54,7 +54,6 @@ export class ImageDecodePool {
    */
   async read(bytes: Uint8Array): Promise<FoundBarcode[]> {
     checkPixelCount(readImageHeader(bytes), this.#opts.maxPixels)
-    if (this.#pool.queueSize >= this.#opts.maxQueue) throw new ImageDecodeBusyError(this.#opts.maxQueue)
     // A copy with a buffer of its own moves to the thread without another copy; the caller's
     // Buffer may be a view into Node's shared pool, which must not be detached.
     const own = new Uint8Array(bytes) // a copy (Buffer#slice would share the memory)
@@ -64,7 +63,8 @@ export class ImageDecodePool {
       answer = await this.#pool.run({ bytes: own, maxPixels: this.#opts.maxPixels }, { signal, transferList: [own.buffer] })
     } catch (e) {
       if (signal.aborted) throw new ImageDecodeTimeoutError(this.#opts.timeoutMs)
-      if (e instanceof Error && /queue is at limit/i.test(e.message)) throw new ImageDecodeBusyError(this.#opts.maxQueue)
+      // piscina's refusals when its threads and queue are full (errors it does not export).
+      if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)) throw new ImageDecodeBusyError(this.#opts.maxQueue)
       throw e
     }
     if (answer.ok) return answer.found
