@@ -18,6 +18,8 @@ export interface ImageDecodePoolOptions {
   maxPixels: number
   /** An idle thread exits after this long, giving back the memory its last picture grew the wasm heap to. */
   idleTimeoutMs?: number
+  /** A thread that failed outside a task (it could not start); default: a process warning. */
+  onWorkerError?: (error: unknown) => void
 }
 
 /**
@@ -43,6 +45,9 @@ export class ImageDecodePool {
       // One photo at a time per thread: a second would only wait inside it, out of the queue's sight.
       concurrentTasksPerWorker: 1,
     })
+    // Unheard, piscina's 'error' event would end the process. The task of a thread that could not
+    // start stays queued until its time budget answers it.
+    this.#pool.on('error', opts.onWorkerError ?? ((e: unknown) => process.emitWarning(`image decode worker failed: ${e instanceof Error ? e.message : String(e)}`)))
   }
 
   /**
