@@ -44,6 +44,10 @@ export class ImageDecodePool {
       idleTimeout: opts.idleTimeoutMs ?? 60_000,
       // One photo at a time per thread: a second would only wait inside it, out of the queue's sight.
       concurrentTasksPerWorker: 1,
+      // Decode threads yield the CPU to the event loop: on a busy machine a photo waits a little
+      // longer rather than every other request (Linux nices the thread alone; where the optional
+      // @napi-rs/nice binary is missing, piscina skips it).
+      niceIncrement: 10,
     })
     // Unheard, piscina's 'error' event would end the process. The task of a thread that could not
     // start stays queued until its time budget answers it.
