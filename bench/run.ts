@@ -134,12 +134,16 @@ try {
   if (wanted('decode')) {
     // Scans of 200 held packages in turn (as a front desk works through a delivery): each answer
     // shows the package's contacts, and concurrent scans' lookups are gathered into one query per turn.
+    // The one query a 1D decode makes (the held package's record, contacts included), alone through
+    // pg: issue 12 asks ≥ 1.0× it. Measured before and after the HTTP run and averaged, as the speed
+    // of a shared machine drifts within a minute.
+    const lookupSql = (k: Kysely<Database>) => loadRecords(k, inMemory, subId, { trackingNumbers: [poolNumber(0)] })
+    const before = db ? await sqlCeiling(db.url, 'before', lookupSql) : undefined
     const decode1d = await measure('decode', 'decode a 1D scan of a held package (GET decode, 200 in turn)', {
       url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer,
       setupRequest: (req) => ({ ...req, path: `/api/v1/packages/tracking/decode?trackingNumber=${poolNumber(r++ % pool.length)}` }),
     }, ceil.reqPerSec)
-    // The one query a 1D decode makes (the held package's record, contacts included), alone through pg: issue 12 asks ≥ 1.0× it.
-    if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the decode lookup SQL (record by tracking number) through pg', (k) => loadRecords(k, inMemory, subId, { trackingNumbers: [poolNumber(0)] }), decode1d, 1.0))
+    if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the decode lookup SQL (record by tracking number) through pg', lookupSql, decode1d, 1.0, before))
     // The lighter existence check decode made before it showed contacts, for comparison.
     if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the former existence-only lookup SQL through pg', (k) => findByTrackingNumbers(k, subId, [poolNumber(0)], false), decode1d, 1.0))
   }
@@ -169,7 +173,7 @@ try {
  * from 50 callers on 20 connections and nothing else (no HTTP, no auth, no JSON). The service
  * gathers concurrent reads into one query per turn (src/shared/batch.ts), so its Get can pass this.
  */
-async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Database>) => Promise<unknown>, http: Figure, want?: number): Promise<Figure> {
+async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Database>) => Promise<unknown>, http?: Figure, want?: number, before?: Figure): Promise<Figure> {
   let captured: CompiledQuery | undefined
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }), log: (e) => { captured = e.query } })
   await run(kysely)
@@ -188,8 +192,13 @@ async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Databas
   await pool.end()
   times.sort((x, y) => x - y)
   const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
-  const reqPerSec = Math.round(times.length / seconds)
-  return { scenario, reqPerSec, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: 0, non2xx: 0, note: `HTTP reached ${(http.reqPerSec / reqPerSec).toFixed(2)} of it${want ? ` (${http.reqPerSec / reqPerSec >= want ? 'ok' : 'MISS'} — ≥ ${want.toFixed(1)})` : ''}` }
+  const measured = Math.round(times.length / seconds)
+  // With a run before the HTTP one: their mean, each shown.
+  const reqPerSec = before ? Math.round((before.reqPerSec + measured) / 2) : measured
+  const runs = before ? ` (mean of ${before.reqPerSec} before and ${measured} after)` : ''
+  const ratio = http ? http.reqPerSec / reqPerSec : 0
+  const note = http ? `HTTP reached ${ratio.toFixed(2)} of it${runs}${want ? ` (${ratio >= want ? 'ok' : 'MISS'} — ≥ ${want.toFixed(1)})` : ''}` : ''
+  return { scenario, reqPerSec, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: 0, non2xx: 0, note }
 }
 
 // The other scenario groups, each a script of its own (their output streams through).
