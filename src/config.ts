@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 
 /**
@@ -33,6 +34,11 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 10 * 1_048_576 }),
+  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 10_000, maximum: 500_000_000, default: 50_000_000, description: 'largest label photo decoded, in pixels as its header declares them (400 above it)' }),
+  IMAGE_DECODE_THREADS: Type.Integer({ minimum: 0, maximum: 64, default: 0, description: 'worker threads that decode label photos; 0: one less than the cores, at least 1, at most 4' }),
+  IMAGE_DECODE_QUEUE: Type.Integer({ minimum: 0, maximum: 10_000, default: 16, description: 'photos that may wait for a decode thread; beyond it 503 with Retry-After' }),
+  IMAGE_DECODES_PER_SUBSCRIPTION: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'photos one subscription decodes at once; beyond it 429 with Retry-After' }),
+  IMAGE_DECODE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 20_000, description: 'budget of one photo decode, waiting for a thread included; past it the decode is stopped (503)' }),
   SIGNING_KEY_ROTATION_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
   CLIENT_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 30, default: 10 }),
   REFERENCE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a process remembers carriers, custom field definitions and sites as package writes and records read them; changes through another process show within this time (0: always read)' }),
@@ -73,6 +79,8 @@ export interface Config {
   logLevel: LogLevel
   bodyLimitBytes: number
   imageMaxBytes: number
+  /** Label photos (POST …/decode-image): decoded in worker threads, bounded per subscription and in time. */
+  imageDecode: { maxPixels: number; threads: number; maxQueue: number; perSubscription: number; timeoutMs: number }
   signingKeyRotationDays: number
   clientStatusCacheSeconds: number
   /** Reference data (carriers, custom field definitions, sites) remembered per subscription; see SubscriptionCache. */
@@ -172,6 +180,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
+    imageDecode: {
+      maxPixels: env.IMAGE_MAX_PIXELS,
+      threads: env.IMAGE_DECODE_THREADS || Math.min(4, Math.max(1, availableParallelism() - 1)),
+      maxQueue: env.IMAGE_DECODE_QUEUE,
+      perSubscription: env.IMAGE_DECODES_PER_SUBSCRIPTION,
+      timeoutMs: env.IMAGE_DECODE_TIMEOUT_MS,
+    },
     signingKeyRotationDays: env.SIGNING_KEY_ROTATION_DAYS,
     clientStatusCacheSeconds: env.CLIENT_STATUS_CACHE_SECONDS,
     referenceCacheSeconds: env.REFERENCE_CACHE_SECONDS,
@@ -189,7 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       lockerExpiryDays: env.LOCKER_EXPIRY_DAYS,
     },
   }
-  return Object.freeze({ ...config, prefixes: Object.freeze(prefixes), webhooks: Object.freeze(config.webhooks) })
+  return Object.freeze({ ...config, prefixes: Object.freeze(prefixes), webhooks: Object.freeze(config.webhooks), imageDecode: Object.freeze(config.imageDecode) })
 }
 
 /** The token issuer: one per public URL and region, so a token minted for `ca` is refused by `us`. */

@@ -10,6 +10,7 @@ import { packagesRoutes } from './packages/packages.routes.js'
 import { createPackagesService, type PackagesService } from './packages/packages.service.js'
 import type { Clock } from './shared/clock.js'
 import type { IdGenerator } from './shared/ids.js'
+import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
 import { scanRoutes } from './scan/scan.routes.js'
 import { createScanImageService } from './scan/scan-image.service.js'
 import { createScanService, type ScanService } from './scan/scan.service.js'
@@ -45,11 +46,12 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
   }
   const packages = createPackagesService({ db, clock, ids, images, readers, onEventsCommitted: deps.onEventsCommitted })
   const scan = createScanService({
-    findPackages: (subId, numbers, includeArchived) => packages.findHeld(subId, numbers, includeArchived),
+    findPackages: heldPackagesFrom((subId, number, includeArchived) => packages.findByTrackingNumber(subId, number, includeArchived)),
     findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
+    siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
   })
-  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
+  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images, decode: deps.config.imageDecode }), trackingNumbers: createTrackingNumbersService({ db }) }
 }
 
 export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {

@@ -1,20 +1,28 @@
 import { decodeScan, DecodeError, type DecodeResult } from '../decode/index.js'
 import type { PackageRecord } from '../packages/packages.schemas.js'
 import { AppError, registerErrors } from '../shared/errors.js'
-import type { DecodeResponse } from './scan.schemas.js'
+import type { SiteRef } from '../sites/sites.schemas.js'
+import type { DecodeContact, DecodeResponse } from './scan.schemas.js'
 
 /** What a decode tells of a package the subscription already holds. */
 export interface HeldPackage {
   packageId: string
   currentStatus: PackageRecord['currentStatus']
   currentLocation: PackageRecord['currentLocation']
+  sender?: DecodeContact
+  receiver?: DecodeContact
+  givenTo?: DecodeContact
 }
 
 export const SCAN_ERRORS = registerErrors({
   SCAN_UNREADABLE: { status: 400, errorCode: 'validation_error', additionalCode: 'DEC-4000', message: 'The scanned text cannot be decoded.' },
 })
 
-type ContactMatch = { contactId: string; name: string; company?: string | null }
+/** A contact a ship-to matched, as the contacts domain keeps it (sites by id). */
+export type ContactMatch = {
+  contactId: string; name: string; company?: string | null; personalId?: string | null; phone?: string | null
+  locationSiteId?: string | null; mailStopSiteId?: string | null
+}
 
 export interface ScanDeps {
   /** The packages held under any of these numbers (archived ones too when `includeArchived`), by number, in one lookup. */
@@ -22,6 +30,23 @@ export interface ScanDeps {
   findContacts(subId: string, name: string, company?: string): Promise<ContactMatch[]>
   /** Receivers a company alone can mean: a contact named after it, else the people at it. */
   findCompanyContacts(subId: string, company: string): Promise<ContactMatch[]>
+  /** Site references by id, as the sites domain keeps them in memory; unknown ids left out. */
+  siteRefs(subId: string, siteIds: string[]): Promise<Map<string, SiteRef>>
+}
+
+/** The matched contact in PB's decode shape (PB-REFERENCE §8.2): its sites as full references. */
+async function contactShape(deps: ScanDeps, subId: string, c: ContactMatch): Promise<DecodeContact> {
+  const siteIds = [c.locationSiteId, c.mailStopSiteId].filter((id): id is string => !!id)
+  const sites = siteIds.length > 0 ? await deps.siteRefs(subId, siteIds) : new Map<string, SiteRef>()
+  const out: DecodeContact = { contactId: c.contactId, name: c.name }
+  if (c.company) out.company = c.company
+  if (c.personalId) out.personalId = c.personalId
+  if (c.phone) out.phone = c.phone
+  const location = c.locationSiteId ? sites.get(c.locationSiteId) : undefined
+  const mailStop = c.mailStopSiteId ? sites.get(c.mailStopSiteId) : undefined
+  if (location) out.location = location
+  if (mailStop) out.mailStopLocation = mailStop
+  return out
 }
 
 /** Every number the package may be held under: the reported one first, then each candidate's. */
@@ -97,14 +122,19 @@ export function createScanService(deps: ScanDeps) {
         r.receiver ? matchReceiver(deps, subId, r.receiver.name, r.receiver.company) : [],
         findExisting(deps, subId, r, opts.editflow ?? false),
       ])
-      if (out.package.receiver) {
-        if (matches.length === 1) out.package.receiver.contactId = matches[0]!.contactId
+      if (existing?.receiver) {
+        // The package on file names its receiver: that is who it is for, whatever the label's spelling.
+        out.package.receiver = existing.receiver
+      } else if (out.package.receiver) {
+        if (matches.length === 1) out.package.receiver = { ...out.package.receiver, ...(await contactShape(deps, subId, matches[0]!)) }
         else if (matches.length > 1) out.package.receiverCandidates = matches.map((m) => ({ contactId: m.contactId, name: m.name, company: m.company ?? undefined }))
       }
       if (existing) {
         out.package.packageId = existing.packageId
         out.package.currentStatus = existing.currentStatus
         out.package.currentLocation = existing.currentLocation
+        if (existing.sender) out.package.sender = existing.sender
+        if (existing.givenTo) out.package.givenTo = existing.givenTo
       }
       if (opts.expectedPackage) out.package.expectedPackageFound = existing !== undefined
       return out

@@ -29,6 +29,9 @@ function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId:
       const named = contacts.filter((c) => c.name.toLowerCase() === company.toLowerCase())
       return named.length > 0 ? named : contacts.filter((c) => c.company?.toLowerCase() === company.toLowerCase())
     },
+    async siteRefs() {
+      return new Map()
+    },
   }
   return { deps, lookedUp, lookups, contactQueries }
 }

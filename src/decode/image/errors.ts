@@ -17,3 +17,34 @@ export class UnsupportedImageFormatError extends ImageDecodeError {
     super(`${format} images are not supported; send PNG, JPEG or GIF`)
   }
 }
+
+/** A picture whose header declares more pixels than are decoded (`maxPixels`); refused before any decoding. */
+export class ImageTooLargeError extends ImageDecodeError {
+  override readonly name: string = 'ImageTooLargeError'
+
+  constructor(readonly width: number, readonly height: number, readonly maxPixels: number) {
+    super(`Image too large: ${width}×${height} is ${megapixels(width * height)} megapixels; at most ${maxPixels} pixels (${megapixels(maxPixels)} megapixels) are decoded. Send a smaller photo or a crop of the label.`)
+  }
+}
+
+/** The decode did not finish within its time budget: its worker was stopped (and is replaced). */
+export class ImageDecodeTimeoutError extends Error {
+  override readonly name: string = 'ImageDecodeTimeoutError'
+
+  constructor(readonly timeoutMs: number) {
+    super(`The image was not decoded within ${timeoutMs / 1000} s`)
+  }
+}
+
+/** Every decode thread is busy and the queue in front of them is full. */
+export class ImageDecodeBusyError extends Error {
+  override readonly name: string = 'ImageDecodeBusyError'
+
+  constructor(readonly maxQueue: number) {
+    super(`Every image decode thread is busy and ${maxQueue} decodes are waiting`)
+  }
+}
+
+function megapixels(pixels: number): string {
+  return (pixels / 1e6).toFixed(1)
+}

@@ -14,10 +14,12 @@
  * - Transparent PNG pixels count as their colour, usually black: a label drawn on a transparent
  *   canvas (bwip-js's default) reads as nothing until flattened onto white.
  * - WebP, HEIC, AVIF and TIFF are refused with UnsupportedImageFormatError: stb_image cannot open them.
- * - The read is synchronous wasm on the calling thread: it holds the event loop for its whole run
+ * - The read is synchronous wasm on the calling thread: it holds that thread for its whole run
  *   (≈ 60–120 ms per megapixel, 0.25–0.4 s for the very first read while V8 compiles the wasm).
- *   Pictures over 50 MP are refused for that reason.
+ *   The service therefore reads through ImageDecodePool (worker threads, a time budget, a pixel
+ *   cap); `readBarcodesFromImage` itself refuses pictures over 50 MP unless told otherwise.
  */
-export { ImageDecodeError, UnsupportedImageFormatError } from './errors.js'
+export { ImageDecodeBusyError, ImageDecodeError, ImageDecodeTimeoutError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
+export { ImageDecodePool, type ImageDecodePoolOptions } from './image-decode-pool.js'
 export type { FoundBarcode } from './found-barcode.js'
 export { readBarcodesFromImage } from './read-barcodes-from-image.js'

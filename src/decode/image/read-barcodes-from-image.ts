@@ -1,28 +1,33 @@
 import { readBarcodes, type ReadResult } from 'zxing-wasm/reader'
-import { ImageDecodeError } from './errors.js'
+import { ImageDecodeError, ImageTooLargeError } from './errors.js'
 import { toFoundBarcode, type FoundBarcode } from './found-barcode.js'
-import { readImageHeader } from './image-header.js'
+import { readImageHeader, type ImageHeader } from './image-header.js'
 import { READER_OPTIONS } from './reader-options.js'
 import { loadZXingReader, resetZXingReader } from './zxing-module.js'
 
 /**
  * Above a 48 MP phone sensor's full frame. The wasm call is synchronous: a 900 MP PNG that deflates
- * to under 1 MB held the event loop for 15 s before this limit.
+ * to under 1 MB held its thread for 15 s before this limit. The service sets its own
+ * (IMAGE_MAX_PIXELS) and reads in worker threads (image-decode-pool.ts).
  */
-const MAX_PIXELS = 50_000_000
+export const DEFAULT_MAX_PIXELS = 50_000_000
+
+/** Refuses a picture whose header declares more than `maxPixels`, before anything is decoded. */
+export function checkPixelCount(header: ImageHeader, maxPixels: number): void {
+  if (header.width * header.height > maxPixels) throw new ImageTooLargeError(header.width, header.height, maxPixels)
+}
 
 /**
  * Reads every barcode in a photo or scan (PNG, JPEG or GIF file bytes), in one zxing pass.
  * Resolves to [] when the picture holds no readable symbol.
  *
  * @throws UnsupportedImageFormatError for WebP, HEIC, AVIF or TIFF (a subclass of ImageDecodeError)
- * @throws ImageDecodeError when the bytes are not a readable PNG, JPEG or GIF, or are too large
+ * @throws ImageTooLargeError when the header declares more than `maxPixels` (a subclass of ImageDecodeError)
+ * @throws ImageDecodeError when the bytes are not a readable PNG, JPEG or GIF
  */
-export async function readBarcodesFromImage(bytes: Uint8Array): Promise<FoundBarcode[]> {
+export async function readBarcodesFromImage(bytes: Uint8Array, opts: { maxPixels?: number } = {}): Promise<FoundBarcode[]> {
   const header = readImageHeader(bytes)
-  if (header.width * header.height > MAX_PIXELS) {
-    throw new ImageDecodeError(`Image too large: ${header.width}×${header.height} exceeds ${MAX_PIXELS / 1e6} megapixels`)
-  }
+  checkPixelCount(header, opts.maxPixels ?? DEFAULT_MAX_PIXELS)
   await loadZXingReader()
   let results: ReadResult[]
   try {

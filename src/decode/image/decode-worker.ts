@@ -1,0 +1,37 @@
+/**
+ * The body of an image-decode worker thread (see image-decode-pool.ts): reads one picture and
+ * answers with plain data. Error classes do not survive the thread boundary (structured clone
+ * keeps only message and name of built-in errors), so the expected failures travel as a tagged
+ * answer and the pool rebuilds them; anything else (a wasm trap) rejects as itself.
+ */
+import { ImageDecodeError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
+import type { FoundBarcode } from './found-barcode.js'
+import { readBarcodesFromImage } from './read-barcodes-from-image.js'
+import { loadZXingReader } from './zxing-module.js'
+
+export interface DecodeTask {
+  bytes: Uint8Array
+  maxPixels: number
+}
+
+export type DecodeAnswer =
+  | { ok: true; found: FoundBarcode[] }
+  | { ok: false; kind: 'unsupported'; format: string }
+  | { ok: false; kind: 'too-large'; width: number; height: number; maxPixels: number }
+  | { ok: false; kind: 'unreadable'; message: string }
+
+// A fresh thread starts compiling the wasm as it boots rather than on its first task (a replaced
+// worker too). Not a top-level await: tsx cannot load a TypeScript worker that has one. A failure
+// here is retried by the first read.
+loadZXingReader().catch(() => undefined)
+
+export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAnswer> {
+  try {
+    return { ok: true, found: await readBarcodesFromImage(task.bytes, { maxPixels: task.maxPixels }) }
+  } catch (e) {
+    if (e instanceof UnsupportedImageFormatError) return { ok: false, kind: 'unsupported', format: e.format }
+    if (e instanceof ImageTooLargeError) return { ok: false, kind: 'too-large', width: e.width, height: e.height, maxPixels: e.maxPixels }
+    if (e instanceof ImageDecodeError) return { ok: false, kind: 'unreadable', message: e.message }
+    throw e
+  }
+}

@@ -1,0 +1,104 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { api } from '../support/factories.js'
+import { bigLabelPng } from '../decode/image/support/big-png.js'
+import { encodeImage } from '../decode/image/support/encode.js'
+import { labelPhoto } from '../decode/image/support/scene.js'
+import { renderSymbol, SYMBOLS } from '../decode/image/support/symbols.js'
+
+const DECODE_IMAGE = '/api/v1/packages/tracking/decode-image'
+const asDataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`
+
+/** A label photo with one UPS Code 128 on it: what a clerk sends, read in well under a second. */
+async function smallLabel(): Promise<string> {
+  const symbol = await renderSymbol(SYMBOLS.upsCode128, 3)
+  const photo = labelPhoto({ width: 800, height: 500, seed: 3, placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees: 0 }] })
+  return `data:image/jpeg;base64,${Buffer.from(encodeImage(photo, 'jpeg')).toString('base64')}`
+}
+
+describe('decode-image: label photos decode off the event loop', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_MAX_PIXELS: '15000000', IMAGE_DECODES_PER_SUBSCRIPTION: '2', IMAGE_DECODE_TIMEOUT_MS: '120000' })
+  })
+  afterAll(() => t.close())
+
+  it('keeps the event loop free while two subscriptions decode 12-megapixel photos, and holds each to its share', async () => {
+    // ≈ 1 s of zxing per picture: on the main thread each would hold the loop that long.
+    const big = asDataUrl(bigLabelPng(4243, 2828))
+    const [one, two] = [api(t, await t.newClient()), api(t, await t.newClient())]
+    const delay = monitorEventLoopDelay({ resolution: 10 })
+    delay.enable()
+    const answers = await Promise.all([
+      ...[1, 2, 3].map(() => one.call('POST', DECODE_IMAGE, { base64: big })),
+      ...[1, 2].map(() => two.call('POST', DECODE_IMAGE, { base64: big })),
+    ])
+    await new Promise((resolve) => setTimeout(resolve, 50)) // a block that just ended is sampled on the next tick
+    delay.disable()
+
+    const statuses = answers.map((r) => r.statusCode)
+    expect(statuses.filter((s) => s === 200), statuses.join()).toHaveLength(4)
+    // The subscription that sent three at once: the third was refused at once, not queued.
+    const refused = answers.slice(0, 3).filter((r) => r.statusCode === 429)
+    expect(refused).toHaveLength(1)
+    expect(refused[0]!.headers['retry-after']).toBe('1')
+    expect(refused[0]!.json().errors[0]).toMatchObject({ additionalCode: 'GEN-4291', additionalInfo: 'limit: 2 concurrent image decodes' })
+    // Four decodes of ≈ 1 s ran; on the main thread the worst stall would be one whole decode.
+    expect(delay.max / 1e6).toBeLessThan(250)
+  })
+
+  it('refuses a picture over the pixel limit with a 400 naming the limit, before decoding it', async () => {
+    const a = api(t, await t.newClient())
+    const started = performance.now()
+    const res = await a.call('POST', DECODE_IMAGE, { base64: asDataUrl(bigLabelPng(5000, 3001)) })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'base64', additionalInfo: 'limit: 15000000 pixels' })
+    expect(res.json().errors[0].errorDescription).toMatch(/5000×3001 .*at most 15000000 pixels/)
+    expect(performance.now() - started).toBeLessThan(1000)
+  })
+
+  it('still reads a label through the pool', async () => {
+    const a = api(t, await t.newClient())
+    const res = await a.call('POST', DECODE_IMAGE, { base64: await smallLabel() })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().barcodes.map((b: { decoded?: { package: { trackingNumber: string } } }) => b.decoded?.package.trackingNumber)).toEqual(['1Z999AA10123456784'])
+  })
+})
+
+describe('decode-image: time budget and a full pool', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '1500', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
+  })
+  afterAll(() => t.close())
+
+  it('stops a decode past its budget with a 503 instead of hanging, and the next photo is read by a fresh thread', async () => {
+    const a = api(t, await t.newClient())
+    const started = performance.now()
+    // ≈ 3 s of zxing, twice the budget.
+    const res = await a.call('POST', DECODE_IMAGE, { base64: asDataUrl(bigLabelPng(6708, 4472)) })
+    expect(res.statusCode, res.body).toBe(503)
+    expect(res.headers['retry-after']).toBe('5')
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'internal_error', additionalCode: 'DEC-5032', additionalInfo: 'budget: 1500 ms' })
+    expect(performance.now() - started).toBeLessThan(2500)
+
+    // The stopped thread is replaced; its first read pays the thread's start, so allow a few tries.
+    const label = await smallLabel()
+    let answer = await a.call('POST', DECODE_IMAGE, { base64: label })
+    for (let i = 0; i < 4 && answer.statusCode !== 200; i++) answer = await a.call('POST', DECODE_IMAGE, { base64: label })
+    expect(answer.statusCode, answer.body).toBe(200)
+    expect(answer.json().barcodes).toHaveLength(1)
+  })
+
+  it('refuses with a 503 and Retry-After when every thread is busy and there is no room to wait', async () => {
+    const [one, two] = [api(t, await t.newClient()), api(t, await t.newClient())]
+    const medium = asDataUrl(bigLabelPng(3000, 2000))
+    const [first, second] = await Promise.all([one.call('POST', DECODE_IMAGE, { base64: medium }), two.call('POST', DECODE_IMAGE, { base64: medium })])
+    const statuses = [first.statusCode, second.statusCode].sort()
+    expect(statuses).toContain(503)
+    const busy = [first, second].find((r) => r.statusCode === 503)!
+    expect(busy.headers['retry-after']).toBe('1')
+    expect(busy.json().errors[0]).toMatchObject({ additionalCode: 'DEC-5031' })
+  })
+})
