@@ -1,5 +1,6 @@
-import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox'
+import { Type, type Static, type TLiteral, type TObject, type TUnion } from '@sinclair/typebox'
 import { SiteRefSchema } from '../sites/sites.schemas.js'
+import { acceptReadOnly, readOnlyMembers } from './read-only.js'
 
 export const PACKAGE_STATUSES = ['RECEIVED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'READY_FOR_PICKUP', 'IN_LOCKER', 'DELIVERED', 'PICKED_UP', 'DAMAGED', 'RETURNED_TO_SENDER', 'ARCHIVED'] as const
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number]
@@ -51,20 +52,6 @@ const AttachImageSchema = Type.Object({
   contentType: Type.Optional(Type.String({ maxLength: 50 })),
 }, { additionalProperties: false })
 
-export const AddPackageSchema = Type.Object({
-  package: Type.Object(packageFields, { additionalProperties: false }),
-  lastActivity: Type.Optional(LastActivitySchema),
-  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
-}, { additionalProperties: false })
-export type AddPackage = Static<typeof AddPackageSchema>
-
-export const UpdatePackageSchema = Type.Object({
-  package: Type.Object({ ...packageFields, trackingNumber: Type.Optional(packageFields.trackingNumber) }, { additionalProperties: false }),
-  lastActivity: Type.Optional(LastActivitySchema),
-  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
-}, { additionalProperties: false })
-export type UpdatePackage = Static<typeof UpdatePackageSchema>
-
 const SiteRef = Type.Ref('SiteRef')
 const ContactSchema = Type.Object({
   contactId: Type.String(), name: Type.String(), company: Type.Optional(Type.String()), email: Type.Optional(Type.String()),
@@ -103,6 +90,25 @@ export const PackageRecordSchema = Type.Object({
   version: Type.Integer(),
 }, { $id: 'Package', title: 'Package' })
 export type PackageRecord = Static<typeof PackageRecordSchema>
+
+const READ_ONLY_REFS = { SiteRef: SiteRefSchema }
+/** `package` of Add and Update: the writable fields, and what a read returns beside them (see read-only.ts). */
+const packageBody = <T extends TObject>(write: T) => acceptReadOnly(write, PackageRecordSchema, READ_ONLY_REFS)
+const readOnlyNote = `Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (${readOnlyMembers(Type.Object(packageFields), PackageRecordSchema).map((k) => `\`${k}\``).join(', ')}) and, inside the objects, the members a read adds (\`carrier.name\`, \`customFields[].name\` and \`status\`, a contact's \`name\`, \`company\`, \`location\`…). The status changes only through \`lastActivity.status\`; the package is the one the path names. A member in no schema is a 400 naming it.`
+
+export const AddPackageSchema = Type.Object({
+  package: packageBody(Type.Object(packageFields, { additionalProperties: false, description: readOnlyNote })),
+  lastActivity: Type.Optional(LastActivitySchema),
+  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
+}, { additionalProperties: false })
+export type AddPackage = Static<typeof AddPackageSchema>
+
+export const UpdatePackageSchema = Type.Object({
+  package: packageBody(Type.Object({ ...packageFields, trackingNumber: Type.Optional(packageFields.trackingNumber) }, { additionalProperties: false, description: readOnlyNote })),
+  lastActivity: Type.Optional(LastActivitySchema),
+  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
+}, { additionalProperties: false })
+export type UpdatePackage = Static<typeof UpdatePackageSchema>
 
 const ImageOut = Type.Object({ imageId: Type.String(), tempURL: Type.String(), contentType: Type.String(), imageType: Type.String() })
 export const WriteResponseSchema = Type.Object({ packageId: Type.String(), trackingNumber: Type.String(), images: Type.Array(ImageOut) })

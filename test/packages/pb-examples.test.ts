@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { api, PNG_1PX } from '../support/factories.js'
+
+// The Pitney Bowes documented example requests (PB-REFERENCE.md §4.2, §4.3, §11), sent as written:
+// only the ids are replaced by ids that exist in this subscription (PB's example ids name PB's data).
+
+let t: TestApp
+let me: TestClient
+let a: ReturnType<typeof api>
+let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
+let endUser: string
+beforeAll(async () => {
+  t = await buildTestApp()
+  me = await t.newClient()
+  a = api(t, me)
+  m = await a.mailroom()
+  endUser = (await a.ok('POST', '/api/v1/customfields', { name: 'End User', dataType: 'TEXT' })).customFieldId
+})
+afterAll(() => t.close())
+
+/** PB's example ids → ids of this subscription, replaced wherever they appear in the JSON text. */
+function substitute(example: string, ids: Record<string, string>): unknown {
+  let text = example
+  for (const [pb, ours] of Object.entries(ids)) text = text.split(pb).join(ours)
+  return JSON.parse(text)
+}
+async function tempURL(): Promise<string> {
+  return (await a.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL
+}
+const exampleIds = async () => ({
+  '5f508e6baa797f3c3d092307': m.allId, // sender, receiver and givenTo are one contact in the examples: an ALL contact.
+  o1axRY2NKxq: endUser,
+  zy0a23Bo4Gn0: m.shelfId,
+  'temp/images/vvrbWY3rRBz': await tempURL(),
+})
+
+// §4.2, verbatim.
+const ADD_EXAMPLE = `{
+  "package": {
+    "trackingNumber": "PB7WMALJAWRMJW", "assetType": "PACKAGE", "damaged": false, "timezone": -330,
+    "carrier": {"carrierId": "FedEx"},
+    "currentStatus": "RECEIVED",
+    "customFields": [{"name": "End User", "status": "ACTIVE", "customFieldId": "o1axRY2NKxq", "value": "string"}],
+    "sender": {"contactId": "5f508e6baa797f3c3d092307"},
+    "receiver": {"contactId": "5f508e6baa797f3c3d092307"},
+    "givenTo": {"contactId": "5f508e6baa797f3c3d092307"},
+    "comment": "User comments", "confirmationType": "PHONE", "additionalConfirmationType": "SIGNATURE"
+  },
+  "lastActivity": {"status": "RECEIVED", "location": {"inboundSiteId": "zy0a23Bo4Gn0"}},
+  "images": [{"imageLevel": "ASSET", "imageType": "PHOTO", "tempURL": "temp/images/vvrbWY3rRBz", "contentType": "image/png"}]
+}`
+
+// §4.3, verbatim.
+const UPDATE_EXAMPLE = `{
+  "package": {
+    "trackingNumber": "TB123456789ABCE", "assetType": "PACKAGE", "damaged": false, "timezone": -330,
+    "sender": {"contactId": "5f508e6baa797f3c3d092307"},
+    "receiver": {"contactId": "5f508e6baa797f3c3d092307"},
+    "givenTo": {"contactId": "5f508e6baa797f3c3d092307"},
+    "comment": "User comments", "confirmationType": "PHONE", "additionalConfirmationType": "SIGNATURE",
+    "customFields": [{"name": "End User", "status": "ACTIVE", "customFieldId": "o1axRY2NKxq", "value": "end user"}]
+  },
+  "lastActivity": {"status": "RECEIVED", "location": {"inboundSiteId": "zy0a23Bo4Gn0"}},
+  "images": [{"imageLevel": "ASSET", "imageType": "PHOTO", "tempURL": "temp/images/vvrbWY3rRBz", "contentType": "image/png"}]
+}`
+
+describe('the documented Pitney Bowes requests', () => {
+  it('Add Package (§4.2): 201 {packageId, trackingNumber, images[].imageId}; FedEx is our FEDEX', async () => {
+    const ids = await exampleIds()
+    const res = await a.call('POST', '/api/v1/packages', substitute(ADD_EXAMPLE, ids))
+    expect(res.statusCode, res.body).toBe(201)
+    const body = res.json()
+    expect(body).toEqual({
+      packageId: expect.any(String), trackingNumber: 'PB7WMALJAWRMJW',
+      images: [{ imageId: expect.any(String), contentType: 'image/png', tempURL: ids['temp/images/vvrbWY3rRBz'], imageType: 'PHOTO' }],
+    })
+    const rec = await a.ok('GET', `/api/v1/packages/${body.packageId}?type=DETAILED`)
+    expect(rec).toMatchObject({
+      trackingNumber: 'PB7WMALJAWRMJW', currentStatus: 'RECEIVED', carrier: { carrierId: 'FEDEX', name: 'FedEx' }, timezone: -330, damaged: false,
+      customFields: [{ customFieldId: endUser, name: 'End User', status: 'ACTIVE', value: 'string' }],
+      sender: { contactId: m.allId }, receiver: { contactId: m.allId }, givenTo: { contactId: m.allId },
+      comment: 'User comments', confirmationType: 'PHONE', additionalConfirmationType: 'SIGNATURE', currentLocation: { inboundSiteId: m.shelfId },
+    })
+    // Adding it again: 409 already_exists, as documented ("will return an error").
+    const again = await a.call('POST', '/api/v1/packages', substitute(ADD_EXAMPLE, await exampleIds()))
+    expect(again.statusCode).toBe(409)
+    expect(again.json().errors[0]).toMatchObject({ errorCode: 'already_exists', additionalParameters: 'package.trackingNumber' })
+  })
+
+  it('Update Package (§4.3): 200 {packageId, trackingNumber, images[]{imageId, tempURL, imageType}}; no carrier, a non-PB number', async () => {
+    const added = await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: 'PB4OZAWWNPBGB', receiver: { contactId: m.receiverId } } })
+    const ids = await exampleIds()
+    const res = await a.call('PUT', `/api/v1/packages/${added.packageId}`, substitute(UPDATE_EXAMPLE, ids))
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({
+      packageId: added.packageId, trackingNumber: 'TB123456789ABCE',
+      images: [{ imageId: expect.any(String), tempURL: ids['temp/images/vvrbWY3rRBz'], imageType: 'PHOTO', contentType: 'image/png' }],
+    })
+    const rec = await a.ok('GET', `/api/v1/packages/${added.packageId}?type=DETAILED`)
+    expect(rec).toMatchObject({ trackingNumber: 'TB123456789ABCE', receiver: { contactId: m.allId }, customFields: [{ customFieldId: endUser, value: 'end user' }] })
+    // An unknown package id: 404 not_found.
+    const unknown = await a.call('PUT', '/api/v1/packages/NeLnz9LZ1j4KK5WlEOlyW', substitute(UPDATE_EXAMPLE, await exampleIds()))
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json().errors[0]).toMatchObject({ errorCode: 'not_found' })
+  })
+
+  it('Search (§11): the documented query, with a Content-Type header and no body', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/v1/packages?search=trackingNumber:PBKWJAMJYW9ND&searchPosition=ends&status=UNDELIVERED&location=${m.siteId}&sort=insertTimestamp,DESC&page=1&size=25&startDate=2024-11-27T18:30:00.000Z&endDate=2024-11-28T18:30:00.000Z&secondTierSearchSelected=false&includeEmptyPackageLocation=true`,
+      headers: { ...me.auth, 'content-type': 'application/json', 'x-pb-transactionid': 'abc-123', 'x-pb-developer-partner-id': 'partner' },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ packages: [], totalCount: 0 })
+  })
+
+  it('Custom header search (§4.5, §11): the documented body, and {}', async () => {
+    const body = JSON.parse(`{"subId": "subID", "userName": "Operator", "insertTimestamp": "ReceivedDate", "packageId": "Package ID",
+ "currentLocation.name": "Site Name", "currentStatus": "Status", "locationZip": "Location ZIP",
+ "lockerBank": "Locker Bank", "deliveryClerk": "Delivered By", "receiveClerk": "Received By",
+ "givenTo.name": "Given To", "currentRoute.routeName": "Route", "deliveryTime": "Delivery Time"}`)
+    const url = `/api/v1/packages/search?page=1&size=25&status=UNDELIVERED&sort=insertTimestamp&inboundSiteId=${m.siteId}`
+    const res = await a.call('POST', url, body)
+    expect(res.statusCode, res.body).toBe(200)
+    const rows = res.json().packages as Array<Record<string, string>>
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows[0]).toMatchObject({ Status: expect.any(String), 'Delivered By': '', 'Locker Bank': '' })
+    const empty = await a.call('POST', url, {})
+    expect(empty.statusCode, empty.body).toBe(200)
+  })
+
+  it('Image upload (§11): read as JSON when no Content-Type is sent', async () => {
+    const res = await t.inject({ method: 'POST', url: '/api/v1/packages/images', payload: JSON.stringify({ base64: PNG_1PX }), headers: { ...me.auth } })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ imageId: expect.any(String), tempURL: expect.stringMatching(/^temp\/images\//), contentType: 'image/png' })
+  })
+})
