@@ -21,7 +21,9 @@ const packageFields = {
   assetType: Type.Optional(lit(['PACKAGE', 'POUCH'] as const)),
   damaged: Type.Optional(Type.Boolean()),
   timezone: Type.Optional(Nullable(Type.Integer({ minimum: -840, maximum: 840, description: 'Minutes, JS getTimezoneOffset sign (IST = -330).' }))),
-  carrier: Type.Optional(Nullable(Type.Object({ carrierId: Id }, { additionalProperties: false }))),
+  carrier: Type.Optional(Nullable(Type.Object({
+    carrierId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1F\\x7F]*\\S[^\\x00-\\x1F\\x7F]*$', description: 'Our carrier id (GET /api/v1/carriers/catalog), or the carrier\'s name, SCAC or common name as Pitney Bowes clients send it (`FedEx`, `UPS`, `USPS`, `DHL`, `Amazon`…), ignoring case, spaces and punctuation. The package records our id, and every response shows it.' }),
+  }, { additionalProperties: false }))),
   sender: Type.Optional(Nullable(Ref)),
   receiver: Type.Optional(Nullable(Ref)),
   givenTo: Type.Optional(Nullable(Ref)),

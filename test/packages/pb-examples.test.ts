@@ -135,4 +135,96 @@ describe('the documented Pitney Bowes requests', () => {
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toEqual({ imageId: expect.any(String), tempURL: expect.stringMatching(/^temp\/images\//), contentType: 'image/png' })
   })
+
+  it('Create Image (§11) without Content-Type still refuses what is not JSON', async () => {
+    const res = await t.inject({ method: 'POST', url: '/api/v1/packages/images', payload: 'base64=abc', headers: { ...me.auth } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error' })
+  })
+})
+
+describe('what a read returns, a write accepts', () => {
+  it('a DETAILED record sent back as the package of an Update is accepted; read-only members change nothing', async () => {
+    const label = await tempURL()
+    const added = await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: 'PB4OZAWWNPBG', carrier: { carrierId: 'UPS' }, sender: { contactId: m.senderId }, receiver: { contactId: m.receiverId }, customFields: [{ customFieldId: endUser, value: 'Ada' }], currentRoute: { routeName: 'North' } },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId, packageLocation: 'Bin 2' } },
+      images: [{ imageLevel: 'ASSET', imageType: 'LABEL', tempURL: label }],
+    })
+    const rec = await a.ok('GET', `/api/v1/packages/${added.packageId}?type=DETAILED`)
+    // Everything a read returns is there: contacts with their site references, the site, the carrier name.
+    expect(rec).toMatchObject({ receiver: { name: 'Ada Lovelace' }, currentLocation: { name: 'Shelf 1', topTier: { inboundSiteId: m.siteId } }, carrier: { name: 'UPS' }, customFields: [{ name: 'End User', status: 'ACTIVE' }] })
+    const lying = { ...rec, currentStatus: 'DELIVERED', archived: true, packageId: 'pkg_someone_else', version: 99, userName: 'mallory', lockerBank: 'X', insertTimestamp: '2001-01-01T00:00:00.000Z' }
+    const res = await a.call('PUT', `/api/v1/packages/${added.packageId}`, { package: lying, lastActivity: { status: 'OUT_FOR_DELIVERY' } })
+    expect(res.statusCode, res.body).toBe(200)
+    const after = await a.ok('GET', `/api/v1/packages/${added.packageId}?type=DETAILED`)
+    const { version: _v, updateTimestamp: _u, currentStatus, ...rest } = after
+    const { version: _v0, updateTimestamp: _u0, currentStatus: _c0, ...restBefore } = rec
+    expect(currentStatus).toBe('OUT_FOR_DELIVERY')
+    expect(after.version).toBe(rec.version + 1)
+    expect(rest).toEqual(restBefore)
+    // And as the package of an Add (a copy under a new number).
+    const copy = await a.call('POST', '/api/v1/packages', { package: { ...rec, trackingNumber: 'PB4OZAWWNPBH' } })
+    expect(copy.statusCode, copy.body).toBe(201)
+  })
+
+  it('Pitney Bowes contact and site shapes (decode §4.1) are accepted inside contacts', async () => {
+    const pbLocation = { inboundSiteId: 'zy0a23Bo4Gn0', name: 'Site 1CD1001RMF', parent: 'Site', type: 'site', locationHierarchy: 'Noida, Office of CG| Noida,Bldg| Noida,Floor| Noida,MS', ancestorlist: ['k5OrZWe0ly6dg1v', 'gKP4RNbMzrPO', 'XbyR9zpPDneY'], topTier: { inboundSiteId: 'EMPTY_SITE', name: 'EMPTY_SITE' } }
+    const contact = { personalId: 'jy32', contactId: m.allId, name: 'contact_name', company: 'company_name', phone: '1234567890', location: pbLocation, mailStopLocation: { inboundSiteId: 'zy0a23Bo4Gn0', name: 'MS' } }
+    const res = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBKWJAMJYW9ND', sender: contact, receiver: contact, currentLocation: { inboundSiteId: m.shelfId, name: 'Shelf 1' } } })
+    expect(res.statusCode, res.body).toBe(201)
+    const rec = await a.ok('GET', `/api/v1/packages/${res.json().packageId}?type=DETAILED`)
+    // The contact is the one the id names, not the names sent with it.
+    expect(rec.receiver).toMatchObject({ contactId: m.allId, name: 'Grace Hopper' })
+    expect(rec.receiver.company).toBeUndefined()
+  })
+
+  it('a member that is in no schema is still a 400 naming it, at any depth', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ trackingNumber: 'PBZZ1', colour: 'red' }, 'package.colour'],
+      [{ trackingNumber: 'PBZZ1', carrier: { carrierId: 'UPS', colour: 'red' } }, 'package.carrier.colour'],
+      [{ trackingNumber: 'PBZZ1', receiver: { contactId: m.receiverId, nickname: 'Ada' } }, 'package.receiver.nickname'],
+      [{ trackingNumber: 'PBZZ1', receiver: { contactId: m.receiverId, location: { inboundSiteId: m.siteId, floor: 3 } } }, 'package.receiver.location.floor'],
+      [{ trackingNumber: 'PBZZ1', currentLocation: { topTier: { inboundSiteId: 'x', level: 1 } } }, 'package.currentLocation.topTier.level'],
+      [{ trackingNumber: 'PBZZ1', customFields: [{ customFieldId: endUser, value: 'x', label: 'End User' }] }, 'package.customFields[0].label'],
+    ]
+    for (const [pkg, field] of cases) {
+      const res = await a.call('POST', '/api/v1/packages', { package: pkg })
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(400)
+      // A nullable object also reports that it is not null: every item names the member or an object holding it.
+      const fields = res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters) as string[]
+      expect(fields[0]).toBe(field)
+      expect(fields.filter((f) => !field.startsWith(f))).toEqual([])
+    }
+    // A read-only member of the wrong type is not what a read returns.
+    const wrongType = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBZZ1', archived: 'no' } })
+    expect(wrongType.statusCode).toBe(400)
+    expect(wrongType.json().errors[0].additionalParameters).toBe('package.archived')
+  })
+})
+
+describe('carrier ids as Pitney Bowes clients send them', () => {
+  const carrierOf = async (carrierId: string) => {
+    const res = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: `PBCAR${Math.random().toString(36).slice(2, 10).toUpperCase()}`, carrier: { carrierId } } })
+    if (res.statusCode !== 201) return { status: res.statusCode, errors: res.json().errors }
+    return (await a.ok('GET', `/api/v1/packages/${res.json().packageId}?type=DETAILED`)).carrier
+  }
+
+  it.each([
+    ['FedEx', 'FEDEX'], ['fedex', 'FEDEX'], ['UPS', 'UPS'], ['ups', 'UPS'], ['USPS', 'USPS'], ['DHL', 'DHL_EXPRESS'], ['DHL Express', 'DHL_EXPRESS'],
+    ['dhl_ecommerce', 'DHL_ECOMMERCE'], ['Amazon', 'AMAZON'], ['Amazon Logistics', 'AMAZON'], ['AMZL', 'AMAZON'], ['Canada Post', 'CANADA_POST'],
+    ['OnTrac', 'ONTRAC'], ['Federal Express', 'FEDEX'], ['FDXE', 'FEDEX'],
+  ])('%s is recorded as %s', async (sent, canonical) => {
+    expect(await carrierOf(sent)).toMatchObject({ carrierId: canonical })
+  })
+
+  it('a subscription courier matches by its id and by its name; an unknown carrier is a 400 naming the field', async () => {
+    const courier = await a.ok('POST', '/api/v1/carriers/catalog', { name: 'Speedy Bikes' })
+    expect(await carrierOf(courier.carrierId)).toEqual({ carrierId: courier.carrierId, name: 'Speedy Bikes' })
+    expect(await carrierOf('speedy-bikes')).toEqual({ carrierId: courier.carrierId, name: 'Speedy Bikes' })
+    expect(await carrierOf('Pony Express')).toMatchObject({ status: 400, errors: [{ additionalParameters: 'package.carrier.carrierId' }] })
+    // Another subscription's courier is not visible, by id or by name.
+    const other = api(t, await t.newClient())
+    expect((await other.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBOTHER1', carrier: { carrierId: 'Speedy Bikes' } } })).statusCode).toBe(400)
+  })
 })
