@@ -14,7 +14,7 @@ import type { CarrierCode } from '../decode/types.js'
  *    keys are written as `carrierKey` gives them, targets are built-in ids (the decoder's codes).
  * A key that would match two different carriers at step 2 matches none of them there.
  */
-const ALIASES: Readonly<Record<string, CarrierCode>> = {
+export const CARRIER_ALIASES: Readonly<Record<string, CarrierCode>> = {
   dhl: 'DHL_EXPRESS',
   amazon: 'AMAZON',
   amazonshipping: 'AMAZON',
@@ -47,6 +47,6 @@ export function findCarrier<T extends CarrierNames>(visible: readonly T[], raw: 
   const loose = visible.filter((c) => carrierKey(c.carrier_id) === key || carrierKey(c.name) === key || (c.scac !== null && carrierKey(c.scac) === key))
   if (new Set(loose.map((c) => c.carrier_id)).size === 1) return loose[0]
   if (loose.length > 1) return undefined
-  const alias = ALIASES[key]
+  const alias = CARRIER_ALIASES[key]
   return alias === undefined ? undefined : visible.find((c) => c.carrier_id === alias)
 }

@@ -18,8 +18,8 @@ export const READ_ONLY_NOTE = 'Read-only (as a GET returns it): accepted and ign
 /** Schemas that records reference by `$ref`, resolved so their members can be made optional. */
 export type RefTable = Readonly<Record<string, TSchema>>
 
-/** A schema's own annotations (description, limits…): its string keys but the structural ones. */
-const STRUCTURE = new Set(['type', 'properties', 'required', 'items', 'anyOf', '$id', 'additionalProperties'])
+/** A schema's own annotations (description, limits…): its string keys but the structural ones (and the title: a derived copy is not the named schema). */
+const STRUCTURE = new Set(['type', 'properties', 'required', 'items', 'anyOf', '$id', 'title', 'additionalProperties'])
 const annotations = (s: TSchema): Record<string, unknown> =>
   Object.fromEntries(Object.entries(s).filter(([k]) => !STRUCTURE.has(k)))
 const keepOptional = <T extends TSchema>(from: TSchema, to: T): T => (KindGuard.IsOptional(from) ? (Type.Optional(to) as unknown as T) : to)

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api, PNG_1PX } from '../support/factories.js'
+import { CARRIER_ALIASES, carrierKey, findCarrier } from '../../src/carriers/carrier-aliases.js'
+import { AddPackageSchema, PackageRecordSchema, UpdatePackageSchema } from '../../src/packages/packages.schemas.js'
 
 // The Pitney Bowes documented example requests (PB-REFERENCE.md §4.2, §4.3, §11), sent as written:
 // only the ids are replaced by ids that exist in this subscription (PB's example ids name PB's data).
@@ -226,5 +228,23 @@ describe('carrier ids as Pitney Bowes clients send them', () => {
     // Another subscription's courier is not visible, by id or by name.
     const other = api(t, await t.newClient())
     expect((await other.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBOTHER1', carrier: { carrierId: 'Speedy Bikes' } } })).statusCode).toBe(400)
+  })
+})
+
+describe('one home for each fact', () => {
+  it('a package write accepts every member of the Package record (derived, never listed by hand)', () => {
+    for (const schema of [AddPackageSchema, UpdatePackageSchema]) {
+      expect(Object.keys(schema.properties.package.properties)).toEqual(expect.arrayContaining(Object.keys(PackageRecordSchema.properties)))
+    }
+  })
+
+  it('carrier aliases are written as carrierKey gives them, and lose to an exact or loose match', () => {
+    for (const key of Object.keys(CARRIER_ALIASES)) expect(carrierKey(key)).toBe(key)
+    const catalogue = [{ carrier_id: 'DHL_EXPRESS', name: 'DHL Express', scac: null }, { carrier_id: 'car_1', name: 'DHL', scac: null }]
+    // A subscription's courier named DHL is what "DHL" means there.
+    expect(findCarrier(catalogue, 'dhl')?.carrier_id).toBe('car_1')
+    // A key two carriers share names neither.
+    expect(findCarrier([...catalogue, { carrier_id: 'car_2', name: 'D.H.L.', scac: null }], 'dhl')).toBeUndefined()
+    expect(findCarrier(catalogue, ' - ')).toBeUndefined()
   })
 })
