@@ -82,7 +82,7 @@ export const PackageRecordSchema = Type.Object({
   lockerBank: Type.Optional(Type.String()),
   lockerUnit: Type.Optional(Type.String()),
   userName: Type.String(),
-  receiveClerk: Type.Optional(Type.String()),
+  receiveClerk: Type.Optional(Type.String({ description: 'Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived.' })),
   deliveryClerk: Type.Optional(Type.String()),
   deliveryTime: Type.Optional(Type.String({ format: 'date-time' })),
   currentRoute: Type.Optional(Type.Object({ routeName: Type.String() })),
