@@ -165,6 +165,10 @@ describe('what a read returns, a write accepts', () => {
     expect(currentStatus).toBe('OUT_FOR_DELIVERY')
     expect(after.version).toBe(rec.version + 1)
     expect(rest).toEqual(restBefore)
+    // The activity's location as a site reference, the images as type=IMAGES lists them.
+    const { images } = await a.ok('GET', `/api/v1/packages/${added.packageId}?type=IMAGES`)
+    const again = await a.call('PUT', `/api/v1/packages/${added.packageId}`, { package: {}, lastActivity: { status: 'RECEIVED', location: rec.currentLocation }, images: [{ ...images[0], tempURL: await tempURL() }] })
+    expect(again.statusCode, again.body).toBe(200)
     // And as the package of an Add (a copy under a new number).
     const copy = await a.call('POST', '/api/v1/packages', { package: { ...rec, trackingNumber: 'PB4OZAWWNPBH' } })
     expect(copy.statusCode, copy.body).toBe(201)
@@ -198,6 +202,10 @@ describe('what a read returns, a write accepts', () => {
       expect(fields[0]).toBe(field)
       expect(fields.filter((f) => !field.startsWith(f))).toEqual([])
     }
+    const activity = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBZZ1' }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId, name: 'HQ', floor: 3 } } })
+    expect(activity.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['lastActivity.location.floor'])
+    const image = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBZZ1' }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: 'temp/images/x', imageId: 'img_1', size: 3 }] })
+    expect(image.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['images[0].size'])
     // A read-only member of the wrong type is not what a read returns.
     const wrongType = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: 'PBZZ1', archived: 'no' } })
     expect(wrongType.statusCode).toBe(400)
