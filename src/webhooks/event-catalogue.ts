@@ -24,7 +24,7 @@ const TRACKING = {
   PickedUp: 'The recipient collected the package: status PICKED_UP reached.',
   Received: 'The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).',
   Archived: 'The package was archived: status ARCHIVED reached.',
-  Updated: 'Any other change to the package (fields, location, un-archiving…): a change that emits none of the events above.',
+  Updated: 'Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.',
 } as const
 
 const LOCKER = {
