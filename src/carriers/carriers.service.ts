@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { SubscriptionCache } from '../shared/subscription-cache.js'
+import { findCarrier } from './carrier-aliases.js'
 import * as repo from './carriers.repo.js'
 import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
@@ -111,11 +112,24 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       }
     },
 
-    /** The carriers among `ids` the subscription can use: built-in or its own. */
+    /**
+     * The carriers among `ids` the subscription can use (built-in or its own), keyed by the id as
+     * given: an id that is not ours exactly is looked up as PB clients name carriers (carrier-aliases.ts),
+     * and the record then carries our canonical id.
+     */
     async getVisible(subId: string, carrierIds: string[]): Promise<Map<string, CarrierRecord>> {
       const wanted = new Set(carrierIds)
       const rows = deps.cacheMs ? (await visibleCarriers(subId)).filter((r) => wanted.has(r.carrier_id)) : await repo.findVisibleCarriers(db, subId, [...wanted])
-      return new Map(rows.map((r) => [r.carrier_id, toRecord(r)]))
+      const out = new Map(rows.map((r) => [r.carrier_id, toRecord(r)]))
+      const unmatched = [...wanted].filter((id) => !out.has(id))
+      if (unmatched.length > 0) {
+        const all = await visibleCarriers(subId)
+        for (const id of unmatched) {
+          const hit = findCarrier(all, id)
+          if (hit) out.set(id, toRecord(hit))
+        }
+      }
+      return out
     },
   }
 }

@@ -11,9 +11,14 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; ma
   app.post('/api/v1/packages/images', {
     // base64 inflates by 4/3; leave room for the data-URL prefix and JSON around it.
     bodyLimit: Math.ceil((maxBytes * 4) / 3) + 4096,
+    // PB-REFERENCE §11: clients upload without a Content-Type header; the body is JSON all the same.
+    onRequest: (request, _reply, done) => {
+      request.headers['content-type'] ??= 'application/json'
+      done()
+    },
     schema: {
       tags, security, summary: 'Upload an image (temporary until a package takes it)',
-      description: `Body \`{base64: "data:image/png;base64,…"}\` (png, jpeg, gif, webp). The bytes must match the declared type. At most ${maxBytes} bytes decoded (413). The image expires after 24 h unless attached to a package through \`images[].tempURL\` in Add or Update.`,
+      description: `Body \`{base64: "data:image/png;base64,…"}\` (png, jpeg, gif, webp), read as JSON also when no \`Content-Type\` header is sent. The bytes must match the declared type. At most ${maxBytes} bytes decoded (413). The image expires after 24 h unless attached to a package through \`images[].tempURL\` in Add or Update.`,
       body: Type.Object({ base64: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
       response: { 200: Type.Object({ imageId: Type.String(), tempURL: Type.String(), contentType: Type.String() }), ...errorResponses(400, 413) },
     },

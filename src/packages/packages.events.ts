@@ -1,11 +1,17 @@
-import type { PackageStatus } from './packages.schemas.js'
+import type { TrackingEventName, VariantEvent } from '../webhooks/event-catalogue.js'
+import { PACKAGE_STATUSES, type PackageStatus } from './packages.schemas.js'
 
-/** CONTRACT §4 tracking events per status reached. IN_LOCKER has only locker events. */
-const TRACKING_EVENT: Partial<Record<string, string>> = {
+/**
+ * The tracking event of each status reached (event-catalogue.ts says the same in words). Every
+ * status chooses: a new status that is not mapped here does not compile.
+ */
+const STATUS_EVENT: Record<PackageStatus, TrackingEventName> = {
   RECEIVED: 'Received',
   IN_TRANSIT: 'InTransit',
   OUT_FOR_DELIVERY: 'OutForDelivery',
   READY_FOR_PICKUP: 'ReadyForPickup',
+  // For a tracking subscriber a package in a locker waits to be collected; the locker variant says Deposited.
+  IN_LOCKER: 'ReadyForPickup',
   DELIVERED: 'Delivered',
   PICKED_UP: 'PickedUp',
   DAMAGED: 'Exception',
@@ -13,30 +19,49 @@ const TRACKING_EVENT: Partial<Record<string, string>> = {
   ARCHIVED: 'Archived',
 }
 
+/** Statuses of a package that has not reached a site yet (or never will): no Acceptance. */
+const NOT_AT_A_SITE: ReadonlySet<string> = new Set<PackageStatus>(['IN_TRANSIT', 'ARCHIVED'])
+/** Back from OUT_FOR_DELIVERY to one of these: the delivery attempt failed. */
+const UNDELIVERED_RETURN: ReadonlySet<string> = new Set<PackageStatus>(['RECEIVED', 'READY_FOR_PICKUP'])
+
+const isStatus = (s: string): s is PackageStatus => (PACKAGE_STATUSES as readonly string[]).includes(s)
+
 export interface Transition {
+  /** null: the change is the add. */
   previousStatus: string | null
-  status: PackageStatus | string
+  status: string
+  /** The package had reached a site before this change (see hasReachedSite). */
+  wasAtSite: boolean
   wasDamaged: boolean
   damaged: boolean
   previousLocker: { bank: string | null; unit: string | null }
   locker: { bank: string | null; unit: string | null }
 }
 
-/**
- * Which events one change produces, in order. Tracking: the event of the status reached; a second
- * OUT_FOR_DELIVERY in a row is a DeliveryAttempt; newly damaged is an Exception; anything else is
- * Updated. Locker: entering IN_LOCKER (or moving to another unit) is Deposited, leaving it PickedUp.
- */
-export function eventsFor(t: Transition): Array<{ variant: 'tracking' | 'locker'; eventName: string }> {
-  const out: Array<{ variant: 'tracking' | 'locker'; eventName: string }> = []
-  const changed = t.previousStatus !== t.status
-  let tracking: string
-  if (t.status === 'OUT_FOR_DELIVERY' && t.previousStatus === 'OUT_FOR_DELIVERY') tracking = 'DeliveryAttempt'
-  else if (changed && TRACKING_EVENT[t.status]) tracking = TRACKING_EVENT[t.status]!
-  else if (t.damaged && !t.wasDamaged) tracking = 'Exception'
-  else tracking = 'Updated'
-  out.push({ variant: 'tracking', eventName: tracking })
+/** After a change to `status`, has the package reached a site (counting what it had before)? */
+export function hasReachedSite(wasAtSite: boolean, status: string): boolean {
+  return wasAtSite || !NOT_AT_A_SITE.has(status)
+}
 
+/** The tracking events of one change, in order (event-catalogue.ts describes each). */
+function trackingEvents(t: Transition): TrackingEventName[] {
+  const changed = t.previousStatus !== t.status
+  // An add that is not at a site yet announces an expected package: Manifest stands for its InTransit.
+  const announced = t.previousStatus === null && t.status === 'IN_TRANSIT'
+  const out: TrackingEventName[] = announced ? ['Manifest'] : []
+  if (!t.wasAtSite && hasReachedSite(false, t.status)) out.push('Acceptance')
+  if (t.previousStatus === 'OUT_FOR_DELIVERY' && (t.status === 'OUT_FOR_DELIVERY' || UNDELIVERED_RETURN.has(t.status))) out.push('DeliveryAttempt')
+  if (changed && !announced && isStatus(t.status)) out.push(STATUS_EVENT[t.status])
+  if (t.damaged && !t.wasDamaged && !out.includes('Exception')) out.push('Exception')
+  return out.length > 0 ? out : ['Updated']
+}
+
+/**
+ * Which events one change produces, in order: its tracking events, then its locker event
+ * (entering IN_LOCKER or moving to another unit is Deposited, leaving it PickedUp).
+ */
+export function eventsFor(t: Transition): VariantEvent[] {
+  const out: VariantEvent[] = trackingEvents(t).map((eventName) => ({ variant: 'tracking', eventName }))
   const inLocker = t.status === 'IN_LOCKER'
   const wasInLocker = t.previousStatus === 'IN_LOCKER'
   const moved = t.locker.bank !== t.previousLocker.bank || t.locker.unit !== t.previousLocker.unit

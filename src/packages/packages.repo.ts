@@ -50,7 +50,7 @@ const historyOf = (written: 'changed' | 'new_packages', items: ReadonlyArray<{ a
 const CHANGE_COLUMNS = [
   'tracking_number', 'asset_type', 'carrier_id', 'current_status', 'damaged', 'archived', 'archived_at', 'timezone',
   'sender_id', 'receiver_id', 'given_to_id', 'comment', 'confirmation_type', 'additional_confirmation_type', 'custom_fields',
-  'site_id', 'package_location', 'locker_bank', 'locker_unit', 'current_route', 'delivery_time', 'delivery_clerk',
+  'site_id', 'package_location', 'locker_bank', 'locker_unit', 'current_route', 'delivery_time', 'delivery_clerk', 'receive_clerk',
   'version', 'activity_count', 'event_count', 'updated_at',
 ] as const
 

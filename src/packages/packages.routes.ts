@@ -42,6 +42,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
         'Site: `lastActivity.location.inboundSiteId`, else `package.inboundSiteId`, else the primary site. Sender must be a SENDER/ALL contact, receiver a RECEIVER/ALL one.',
         'DELIVERED/PICKED_UP set deliveryTime and deliveryClerk and need givenTo (defaults to the receiver). IN_LOCKER needs lockerBank and lockerUnit. DAMAGED sets damaged; ARCHIVED archives.',
         'Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription\'s active packages: 409 already_exists otherwise.',
+        'Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.',
         'Optional header `X-User-Name` records the clerk (default: the API client id). `Idempotency-Key` makes retries safe.',
       ].join('\n\n'),
       body: AddPackageSchema,

@@ -1,5 +1,6 @@
-import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox'
+import { Type, type Static, type TLiteral, type TObject, type TUnion } from '@sinclair/typebox'
 import { SiteRefSchema } from '../sites/sites.schemas.js'
+import { acceptReadOnly, readOnlyMembers } from './packages.read-only.js'
 
 export const PACKAGE_STATUSES = ['RECEIVED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'READY_FOR_PICKUP', 'IN_LOCKER', 'DELIVERED', 'PICKED_UP', 'DAMAGED', 'RETURNED_TO_SENDER', 'ARCHIVED'] as const
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number]
@@ -20,7 +21,9 @@ const packageFields = {
   assetType: Type.Optional(lit(['PACKAGE', 'POUCH'] as const)),
   damaged: Type.Optional(Type.Boolean()),
   timezone: Type.Optional(Nullable(Type.Integer({ minimum: -840, maximum: 840, description: 'Minutes, JS getTimezoneOffset sign (IST = -330).' }))),
-  carrier: Type.Optional(Nullable(Type.Object({ carrierId: Id }, { additionalProperties: false }))),
+  carrier: Type.Optional(Nullable(Type.Object({
+    carrierId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1F\\x7F]*\\S[^\\x00-\\x1F\\x7F]*$', description: 'Our carrier id (GET /api/v1/carriers/catalog), or the carrier\'s name, SCAC or common name as Pitney Bowes clients send it (`FedEx`, `UPS`, `USPS`, `DHL`, `Amazon`…), ignoring case, spaces and punctuation. The package records our id, and every response shows it.' }),
+  }, { additionalProperties: false }))),
   sender: Type.Optional(Nullable(Ref)),
   receiver: Type.Optional(Nullable(Ref)),
   givenTo: Type.Optional(Nullable(Ref)),
@@ -33,37 +36,26 @@ const packageFields = {
   currentRoute: Type.Optional(Nullable(Type.Object({ routeName: Text(100) }, { additionalProperties: false }))),
 }
 
+// Write schemas accept what a read returns beside what they write (packages.read-only.ts): the
+// location as a site reference, an image as Get Package type=IMAGES lists it.
 const LastActivitySchema = Type.Object({
   status: lit(PACKAGE_STATUSES),
-  location: Type.Optional(Type.Object({
+  location: Type.Optional(acceptReadOnly(Type.Object({
     inboundSiteId: Type.Optional(Id),
     packageLocation: Type.Optional(Text(100)),
     lockerBank: Type.Optional(Text(50)),
     lockerUnit: Type.Optional(Text(50)),
-  }, { additionalProperties: false })),
+  }, { additionalProperties: false }), SiteRefSchema)),
   comment: Type.Optional(Text(2000)),
 }, { additionalProperties: false })
 
-const AttachImageSchema = Type.Object({
+const ImageRecordSchema = Type.Object({ imageId: Type.String(), imageLevel: Type.String(), imageType: Type.String(), contentType: Type.String(), tempURL: Type.String(), activityId: Type.Optional(Type.String()) })
+const AttachImageSchema = acceptReadOnly(Type.Object({
   imageLevel: lit(IMAGE_LEVELS),
   imageType: lit(IMAGE_TYPES),
   tempURL: Type.String({ minLength: 1, maxLength: 300 }),
   contentType: Type.Optional(Type.String({ maxLength: 50 })),
-}, { additionalProperties: false })
-
-export const AddPackageSchema = Type.Object({
-  package: Type.Object(packageFields, { additionalProperties: false }),
-  lastActivity: Type.Optional(LastActivitySchema),
-  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
-}, { additionalProperties: false })
-export type AddPackage = Static<typeof AddPackageSchema>
-
-export const UpdatePackageSchema = Type.Object({
-  package: Type.Object({ ...packageFields, trackingNumber: Type.Optional(packageFields.trackingNumber) }, { additionalProperties: false }),
-  lastActivity: Type.Optional(LastActivitySchema),
-  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
-}, { additionalProperties: false })
-export type UpdatePackage = Static<typeof UpdatePackageSchema>
+}, { additionalProperties: false }), ImageRecordSchema)
 
 const SiteRef = Type.Ref('SiteRef')
 const ContactSchema = Type.Object({
@@ -93,7 +85,7 @@ export const PackageRecordSchema = Type.Object({
   lockerBank: Type.Optional(Type.String()),
   lockerUnit: Type.Optional(Type.String()),
   userName: Type.String(),
-  receiveClerk: Type.Optional(Type.String()),
+  receiveClerk: Type.Optional(Type.String({ description: 'Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived.' })),
   deliveryClerk: Type.Optional(Type.String()),
   deliveryTime: Type.Optional(Type.String({ format: 'date-time' })),
   currentRoute: Type.Optional(Type.Object({ routeName: Type.String() })),
@@ -103,6 +95,25 @@ export const PackageRecordSchema = Type.Object({
   version: Type.Integer(),
 }, { $id: 'Package', title: 'Package' })
 export type PackageRecord = Static<typeof PackageRecordSchema>
+
+const READ_ONLY_REFS = { SiteRef: SiteRefSchema }
+/** `package` of Add and Update: the writable fields, and what a read returns beside them (see packages.read-only.ts). */
+const packageBody = <T extends TObject>(write: T) => acceptReadOnly(write, PackageRecordSchema, READ_ONLY_REFS)
+const readOnlyNote = `Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (${readOnlyMembers(Type.Object(packageFields), PackageRecordSchema).map((k) => `\`${k}\``).join(', ')}) and, inside the objects, the members a read adds (\`carrier.name\`, \`customFields[].name\` and \`status\`, a contact's \`name\`, \`company\`, \`location\`…). The status changes only through \`lastActivity.status\`; the package is the one the path names. A member in no schema is a 400 naming it.`
+
+export const AddPackageSchema = Type.Object({
+  package: packageBody(Type.Object(packageFields, { additionalProperties: false, description: readOnlyNote })),
+  lastActivity: Type.Optional(LastActivitySchema),
+  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
+}, { additionalProperties: false })
+export type AddPackage = Static<typeof AddPackageSchema>
+
+export const UpdatePackageSchema = Type.Object({
+  package: packageBody(Type.Object({ ...packageFields, trackingNumber: Type.Optional(packageFields.trackingNumber) }, { additionalProperties: false, description: readOnlyNote })),
+  lastActivity: Type.Optional(LastActivitySchema),
+  images: Type.Optional(Type.Array(AttachImageSchema, { maxItems: 20 })),
+}, { additionalProperties: false })
+export type UpdatePackage = Static<typeof UpdatePackageSchema>
 
 const ImageOut = Type.Object({ imageId: Type.String(), tempURL: Type.String(), contentType: Type.String(), imageType: Type.String() })
 export const WriteResponseSchema = Type.Object({ packageId: Type.String(), trackingNumber: Type.String(), images: Type.Array(ImageOut) })
@@ -120,7 +131,7 @@ export const ActivitiesResponseSchema = Type.Object({
 export const ImagesResponseSchema = Type.Object({
   packageId: Type.String(),
   trackingNumber: Type.String(),
-  images: Type.Array(Type.Object({ imageId: Type.String(), imageLevel: Type.String(), imageType: Type.String(), contentType: Type.String(), tempURL: Type.String(), activityId: Type.Optional(Type.String()) })),
+  images: Type.Array(ImageRecordSchema),
 })
 
 export const PackageIdParams = Type.Object({ packageId: Id })

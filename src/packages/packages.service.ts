@@ -9,7 +9,7 @@ import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { eventRows } from '../webhooks/outbox.js'
 import type { PackageReaders } from './packages.deps.js'
-import { eventsFor } from './packages.events.js'
+import { eventsFor, hasReachedSite } from './packages.events.js'
 import { loadRecords, type RecordFilter } from './packages.read.js'
 import { toRecord } from './packages.record.js'
 import * as repo from './packages.repo.js'
@@ -72,6 +72,8 @@ function nextState(current: repo.PackageRow | undefined, body: Body, resolved: R
   const lockerUnit = act?.location?.lockerUnit ?? (status === 'IN_LOCKER' ? (current?.locker_unit ?? null) : null)
   if (status === 'IN_LOCKER' && (!lockerBank || !lockerUnit)) throw invalid('lastActivity.location.lockerBank', 'IN_LOCKER needs lastActivity.location.lockerBank and lockerUnit.')
   const damaged = status === 'DAMAGED' || (p.damaged ?? current?.damaged ?? false)
+  // The clerk who received it: unset while an announced package has not reached a site (see packages.events.ts).
+  const receiveClerk = hasReachedSite(current ? current.receive_clerk !== null : false, status) ? (current?.receive_clerk ?? actor.userName) : null
   return {
     tracking_number: p.trackingNumber !== undefined ? normalizeTrackingNumber(p.trackingNumber) : current!.tracking_number,
     asset_type: p.assetType ?? current?.asset_type ?? 'PACKAGE',
@@ -95,6 +97,7 @@ function nextState(current: repo.PackageRow | undefined, body: Body, resolved: R
     current_route: p.currentRoute === undefined ? (current?.current_route ?? null) : (p.currentRoute?.routeName ?? null),
     delivery_time: delivering ? now : DELIVERY_STATUSES.has(status) ? (current?.delivery_time ?? now) : null,
     delivery_clerk: delivering ? actor.userName : DELIVERY_STATUSES.has(status) ? (current?.delivery_clerk ?? actor.userName) : null,
+    receive_clerk: receiveClerk,
   }
 }
 
@@ -105,13 +108,14 @@ interface PackageBefore {
   activity_count: number
   event_count: number
   previousStatus: string | null
+  wasAtSite: boolean
   wasDamaged: boolean
   previousLocker: { bank: string | null; unit: string | null }
 }
 
 const beforeChange = (row: repo.PackageRow): PackageBefore => ({
   package_id: row.package_id, version: row.version, activity_count: row.activity_count, event_count: row.event_count,
-  previousStatus: row.current_status, wasDamaged: row.damaged, previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
+  previousStatus: row.current_status, wasAtSite: row.receive_clerk !== null, wasDamaged: row.damaged, previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
 })
 
 /** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
@@ -125,7 +129,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   /** The activity a change appends and the outbox events it raises: rows to write, nothing written yet. */
   function changeRows(actor: Actor, pkg: PackageBefore, state: ReturnType<typeof nextState>, body: Body, resolved: Resolved, now: Date) {
     const activityId = ids('act_')
-    const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
+    const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasAtSite: pkg.wasAtSite, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
     const receiver = state.receiver_id ? resolved.contacts.get(state.receiver_id) : undefined
     const { locationId: _l, status: _s, deleted: _d, ...siteRef } = resolved.site ?? ({} as Record<string, unknown>)
     return {
@@ -220,12 +224,12 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       const now = clock.now()
       const state = nextState(undefined, body, resolved, actor, now)
       const packageId = ids('pkg_')
-      const first: PackageBefore = { package_id: packageId, version: 0, activity_count: 0, event_count: 0, previousStatus: null, wasDamaged: false, previousLocker: { bank: null, unit: null } }
+      const first: PackageBefore = { package_id: packageId, version: 0, activity_count: 0, event_count: 0, previousStatus: null, wasAtSite: false, wasDamaged: false, previousLocker: { bank: null, unit: null } }
       const { activity, events } = changeRows(actor, first, state, body, resolved, now)
       const add: repo.NewPackage = {
         package: {
           ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
-          receive_clerk: actor.userName, version: 1, activity_count: 1, event_count: events.length, created_at: now, updated_at: now,
+          version: 1, activity_count: 1, event_count: events.length, created_at: now, updated_at: now,
         },
         activity,
         events,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../http/schemas.js'
 import { ConfigIdParams, ConfigSchema, configBodySchema, DeliverySchema, EventsResponseSchema } from './configs.schemas.js'
-import { eventCatalogue } from './event-catalogue.js'
+import { describeEvents, eventCatalogue } from './event-catalogue.js'
 import type { Webhooks, WebhookVariant } from './webhooks.module.js'
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }]
@@ -25,7 +25,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ webhooks: Webhooks; varia
     app.get(url, {
       schema: {
         tags, security, summary: `The ${variant} event types`,
-        description: `The events a ${variant} configuration can subscribe to. \`eventId\` is the type's stable identifier (\`${variant}.<eventName>\`). A test notification (POST /webhookConfig/{id}/test) has eventName \`Ping\`, which is not subscribable.`,
+        description: `The events a ${variant} configuration can subscribe to, and the package change that emits each (\`description\` says the same). \`eventId\` is the type's stable identifier (\`${variant}.<eventName>\`). A test notification (POST /webhookConfig/{id}/test) has eventName \`Ping\`, which is not subscribable.\n\n${describeEvents(variant)}`,
         response: { 200: EventsResponseSchema, ...errorResponses() },
       },
     }, async () => ({ events: eventCatalogue(variant) }))

@@ -43,12 +43,12 @@ export async function dueLockerStays(trx: Executor, eventName: 'PickupReminder' 
   return rows
 }
 
-/** Takes the next event sequence of each package (their rows are locked by the caller). */
-export async function nextSequences(trx: Executor, packageIds: string[]): Promise<Map<string, number>> {
+/** Takes the next `count` event sequences of each package (their rows are locked by the caller); the first of them by package. */
+export async function nextSequences(trx: Executor, packageIds: string[], count = 1): Promise<Map<string, number>> {
   if (packageIds.length === 0) return new Map()
-  const rows = await trx.updateTable('packages').set((eb) => ({ event_count: eb('event_count', '+', 1) }))
+  const rows = await trx.updateTable('packages').set((eb) => ({ event_count: eb('event_count', '+', count) }))
     .where('package_id', 'in', packageIds).returning(['package_id', 'event_count']).execute()
-  return new Map(rows.map((r) => [r.package_id, r.event_count]))
+  return new Map(rows.map((r) => [r.package_id, r.event_count - count + 1]))
 }
 
 /** Configurations whose sweep was asked for, oldest request first, after the (time, id) `after`. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
+import type { VariantEvent } from './event-catalogue.js'
 import { enqueueEvents } from './outbox.js'
 import * as repo from './jobs.repo.js'
 import { endIdleStreaks } from './worker.repo.js'
@@ -60,23 +61,29 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
   const purgeBudgetMs = deps.purgeBudgetMs ?? PURGE_BUDGET_MS
   let nextPurgeAt = 0
 
-  /** One locker event per package stay: PickupReminder after N hours, Expired after N days. */
+  /**
+   * One locker event per package stay: PickupReminder after N hours, Expired after N days. An
+   * expiry is the pickup reminder gone unanswered: tracking subscribers hear of it as PickupMissed.
+   */
   async function lockerPass(eventName: 'PickupReminder' | 'Expired', afterMs: number): Promise<number> {
+    const emitted: VariantEvent[] = eventName === 'Expired'
+      ? [{ variant: 'locker', eventName }, { variant: 'tracking', eventName: 'PickupMissed' }]
+      : [{ variant: 'locker', eventName }]
     let written = 0
     for (;;) {
       const n = await inTransaction(db, async (trx) => {
         if (!(await repo.tryJobLock(trx, 'locker'))) return 0
         const now = clock.now()
         const stays = await repo.dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
-        const sequences = await repo.nextSequences(trx, stays.map((s) => s.package_id))
-        await enqueueEvents(trx, stays.map((s) => {
-          const sequence = sequences.get(s.package_id)!
+        const sequences = await repo.nextSequences(trx, stays.map((s) => s.package_id), emitted.length)
+        await enqueueEvents(trx, stays.flatMap((s) => emitted.map((e, i) => {
+          const sequence = sequences.get(s.package_id)! + i
           return {
-            eventId: ids('evt_'), subId: s.sub_id, packageId: s.package_id, variant: 'locker' as const, eventName, sequence, occurredAt: now,
+            eventId: ids('evt_'), subId: s.sub_id, packageId: s.package_id, ...e, sequence, occurredAt: now,
             // The stay's picture as it was deposited, with this event's sequence and when the stay began.
             data: { ...s.deposited_data, sequence, currentStatus: 'IN_LOCKER', previousStatus: 'IN_LOCKER', depositedAt: s.deposited_at.toISOString() },
           }
-        }))
+        })))
         return stays.length
       })
       written += n

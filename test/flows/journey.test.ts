@@ -55,6 +55,6 @@ describe('the receiving journey', () => {
     const byNumber = await call('GET', '/api/v1/packages/tracking/1Z999AA10123456784')
     expect(byNumber).toMatchObject({ packageId: added.packageId, archived: true, currentStatus: 'ARCHIVED' })
     const events = await t.ctx.db.selectFrom('package_events').select(['event_name', 'sequence']).where('package_id', '=', added.packageId).where('variant', '=', 'tracking').orderBy('sequence').execute()
-    expect(events.map((e) => e.event_name)).toEqual(['Received', 'Delivered', 'Archived'])
+    expect(events.map((e) => e.event_name)).toEqual(['Acceptance', 'Received', 'Delivered', 'Archived'])
   })
 })

@@ -155,10 +155,12 @@ describe('concurrent updates of several packages', () => {
     expect(await detailed(mine[2]!)).toMatchObject({ comment: 'third', currentStatus: 'DAMAGED', damaged: true, version: 2 })
     expect(await b.ok('GET', `/api/v1/packages/${theirs}?type=DETAILED`)).toMatchObject({ comment: 'theirs', currentStatus: 'IN_TRANSIT', version: 2 })
     const events = async (id: string) => (await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'sequence']).where('package_id', '=', id).orderBy('sequence').execute())
-    expect(await events(mine[0]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }, { sub_id: me.subId, event_name: 'ReadyForPickup', sequence: 2 }])
-    expect(await events(mine[1]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }])
-    expect(await events(mine[2]!)).toEqual([{ sub_id: me.subId, event_name: 'Received', sequence: 1 }, { sub_id: me.subId, event_name: 'Exception', sequence: 2 }])
-    expect(await events(theirs)).toEqual([{ sub_id: theirSub, event_name: 'Received', sequence: 1 }, { sub_id: theirSub, event_name: 'InTransit', sequence: 2 }])
+    // Each add emits Acceptance then Received (first arrival at a site), each update its own event.
+    const added = (sub: string) => [{ sub_id: sub, event_name: 'Acceptance', sequence: 1 }, { sub_id: sub, event_name: 'Received', sequence: 2 }]
+    expect(await events(mine[0]!)).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'ReadyForPickup', sequence: 3 }])
+    expect(await events(mine[1]!)).toEqual(added(me.subId))
+    expect(await events(mine[2]!)).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'Exception', sequence: 3 }])
+    expect(await events(theirs)).toEqual([...added(theirSub), { sub_id: theirSub, event_name: 'InTransit', sequence: 3 }])
     for (const [id, n] of [[mine[0]!, 2], [mine[1]!, 1], [mine[2]!, 2]] as const) {
       expect((await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities).toHaveLength(n)
     }

@@ -97,10 +97,10 @@ describe('packages', () => {
     expect((await a.ok('GET', `/api/v1/packages/tracking/${tn}`)).packageId).toBe(id)
 
     expect((await events(id)).map((e) => [e.variant, e.event_name, e.sequence])).toEqual([
-      ['tracking', 'Received', 1], ['tracking', 'OutForDelivery', 2], ['tracking', 'Delivered', 3], ['tracking', 'Archived', 4],
+      ['tracking', 'Acceptance', 1], ['tracking', 'Received', 2], ['tracking', 'OutForDelivery', 3], ['tracking', 'Delivered', 4], ['tracking', 'Archived', 5],
     ])
-    const deliveredEvent = (await events(id))[2]!.data as Record<string, unknown>
-    expect(deliveredEvent).toMatchObject({ packageId: id, trackingNumber: tn, currentStatus: 'DELIVERED', previousStatus: 'OUT_FOR_DELIVERY', sequence: 3, receiver: { contactId: m.receiverId, name: 'Ada Lovelace' }, currentLocation: { inboundSiteId: m.buildingId } })
+    const deliveredEvent = (await events(id))[3]!.data as Record<string, unknown>
+    expect(deliveredEvent).toMatchObject({ packageId: id, trackingNumber: tn, currentStatus: 'DELIVERED', previousStatus: 'OUT_FOR_DELIVERY', sequence: 4, receiver: { contactId: m.receiverId, name: 'Ada Lovelace' }, currentLocation: { inboundSiteId: m.buildingId } })
 
     // An archived package never blocks the number; un-archiving then collides with the new one.
     const again = await add({ package: { trackingNumber: tn } })
@@ -151,8 +151,8 @@ describe('packages', () => {
       expect(tn).toBe(i < mine.length ? mine[i] : theirs[i - mine.length])
       expect(await owner.ok('GET', `/api/v1/packages/${packageId}?type=DETAILED`)).toMatchObject({ packageId, trackingNumber: tn, version: 1 })
       expect((await owner.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)).activities).toHaveLength(1)
-      const rows = await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'data']).where('package_id', '=', packageId).execute()
-      expect(rows.map((e) => [e.sub_id, e.event_name])).toEqual([[owner === a ? me.subId : theirSub, 'Received']])
+      const rows = await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'data']).where('package_id', '=', packageId).orderBy('sequence').execute()
+      expect(rows.map((e) => [e.sub_id, e.event_name])).toEqual([[owner === a ? me.subId : theirSub, 'Acceptance'], [owner === a ? me.subId : theirSub, 'Received']])
       if (owner === a) expect(rows[0]!.data).toMatchObject({ packageId, trackingNumber: tn, receiver: { contactId: m.receiverId } })
     }
   })
@@ -194,7 +194,7 @@ describe('packages', () => {
     await a.ok('PUT', `/api/v1/packages/${id}`, { package: {}, lastActivity: { status: 'DAMAGED' } })
     expect((await get(id)).damaged).toBe(true)
     expect((await events(id)).map((e) => `${e.variant}:${e.event_name}:${e.sequence}`)).toEqual([
-      'tracking:Received:1', 'tracking:Updated:2', 'locker:Deposited:3', 'tracking:PickedUp:4', 'locker:PickedUp:5', 'tracking:Exception:6',
+      'tracking:Acceptance:1', 'tracking:Received:2', 'tracking:ReadyForPickup:3', 'locker:Deposited:4', 'tracking:PickedUp:5', 'locker:PickedUp:6', 'tracking:Exception:7',
     ])
   })
 

@@ -45,8 +45,11 @@ describe('webhook configurations', () => {
 
   it('lists each variant\'s event catalogue, at both paths', async () => {
     const tracking = await h.ok('GET', '/events')
-    expect(tracking.events.map((e: { eventName: string }) => e.eventName)).toEqual(['Received', 'InTransit', 'OutForDelivery', 'ReadyForPickup', 'DeliveryAttempt', 'Delivered', 'PickedUp', 'Exception', 'ReturnToSender', 'Archived', 'Updated'])
-    expect(tracking.events[0]).toEqual({ eventId: 'tracking.Received', eventName: 'Received', description: expect.any(String) })
+    expect(tracking.events.map((e: { eventName: string }) => e.eventName)).toEqual([
+      'Manifest', 'Acceptance', 'InTransit', 'DeliveryAttempt', 'OutForDelivery', 'Delivered', 'Exception', 'ReturnToSender', 'ReadyForPickup', 'PickupMissed', 'PickedUp',
+      'Received', 'Archived', 'Updated',
+    ])
+    expect(tracking.events[0]).toEqual({ eventId: 'tracking.Manifest', eventName: 'Manifest', description: expect.any(String) })
     expect(await h.ok('GET', '/webhook/events')).toEqual(tracking)
     const locker = await hooks(t, me, 'locker').ok('GET', '/events')
     expect(locker.events.map((e: { eventName: string }) => e.eventName)).toEqual(['Deposited', 'PickedUp', 'PickupReminder', 'Expired'])

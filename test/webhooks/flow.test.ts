@@ -30,17 +30,17 @@ it('follows a package from intake through a locker to pick-up on both webhook va
   await api(t, { ...me, auth: { authorization: `Bearer ${token}` } }).ok('PUT', `/api/v1/packages/${packageId}`, { package: {}, lastActivity: { status: 'PICKED_UP' } })
   await t.ctx.webhooks.runOnce()
 
-  // Each verified as its receiver did, on arrival. Sequences: 3 is the tracking Updated of IN_LOCKER (not subscribed).
+  // Each verified as its receiver did, on arrival. Sequences: 1 is Acceptance and 4 the tracking ReadyForPickup of IN_LOCKER (not subscribed).
   const bodies = (path: string, secret: string) => rx.at(path).map((r) => verify(secret, r, new Date(Number(r.headers['webhook-timestamp']) * 1000)) as { eventName: string; type: string; data: Record<string, unknown> })
   const trackingBodies = bodies('/tracking', tracking.signingSecret)
   const lockerBodies = bodies('/locker', locker.signingSecret)
-  expect(trackingBodies.map((b) => [b.eventName, b.data.sequence])).toEqual([['Received', 1], ['OutForDelivery', 2], ['PickedUp', 6]])
-  expect(lockerBodies.map((b) => [b.eventName, b.data.sequence])).toEqual([['Deposited', 4], ['PickupReminder', 5], ['PickedUp', 7]])
+  expect(trackingBodies.map((b) => [b.eventName, b.data.sequence])).toEqual([['Received', 2], ['OutForDelivery', 3], ['PickedUp', 7]])
+  expect(lockerBodies.map((b) => [b.eventName, b.data.sequence])).toEqual([['Deposited', 5], ['PickupReminder', 6], ['PickedUp', 8]])
   expect(trackingBodies.every((b) => b.type === 'tracking')).toBe(true)
   expect(lockerBodies.every((b) => b.type === 'locker')).toBe(true)
 
   expect(trackingBodies[0]!.data).toMatchObject({
-    packageId, trackingNumber: tn, currentStatus: 'RECEIVED', previousStatus: null, sequence: 1,
+    packageId, trackingNumber: tn, currentStatus: 'RECEIVED', previousStatus: null, sequence: 2,
     currentLocation: { inboundSiteId: m.shelfId }, receiver: { contactId: m.receiverId, name: 'Ada Lovelace' },
   })
   expect(lockerBodies[0]!.data).toMatchObject({ packageId, currentStatus: 'IN_LOCKER', previousStatus: 'OUT_FOR_DELIVERY', lockerBank: 'Bank 1', lockerUnit: '07' })

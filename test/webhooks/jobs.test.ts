@@ -34,7 +34,7 @@ async function packageEvent(subId: string, packageId: string, eventName: string,
   })
 }
 async function lockerEvents(packageId: string) {
-  return (await t.ctx.db.selectFrom('package_events').select(['event_name', 'sequence', 'data']).where('package_id', '=', packageId).orderBy('sequence').execute())
+  return (await t.ctx.db.selectFrom('package_events').select(['event_name', 'sequence', 'data']).where('package_id', '=', packageId).where('variant', '=', 'locker').orderBy('sequence').execute())
     .map((e) => `${e.sequence}:${e.event_name}`)
 }
 
@@ -62,7 +62,10 @@ describe('locker jobs', () => {
     await t.ctx.webhooks.runOnce()
     expect(await lockerEvents(pkg)).toEqual(['1:Deposited', '2:PickupReminder', '3:Expired'])
     const pkgRow = await t.ctx.db.selectFrom('packages').select(['event_count', 'version']).where('package_id', '=', pkg).executeTakeFirstOrThrow()
-    expect(pkgRow).toEqual({ event_count: 3, version: 1 })
+    // The expiry is also the tracking variant's PickupMissed, next in the package's sequence.
+    const tracking = await t.ctx.db.selectFrom('package_events').select(['event_name', 'sequence']).where('package_id', '=', pkg).where('variant', '=', 'tracking').execute()
+    expect(tracking).toEqual([{ event_name: 'PickupMissed', sequence: 4 }])
+    expect(pkgRow).toEqual({ event_count: 4, version: 1 })
 
     const sent = rx.at(path).map((r) => JSON.parse(r.body)).filter((b) => b.data.packageId === pkg)
     expect(sent.map((b) => [b.eventName, b.data.sequence])).toEqual([['Deposited', 1], ['PickupReminder', 2], ['Expired', 3]])
@@ -72,7 +75,7 @@ describe('locker jobs', () => {
     await packageEvent(me.subId, pkg, 'Deposited', 'IN_LOCKER', '2')
     t.clock.advance(DAY)
     await t.ctx.webhooks.runOnce()
-    expect((await lockerEvents(pkg)).slice(3)).toEqual(['4:Deposited', '5:PickupReminder'])
+    expect((await lockerEvents(pkg)).slice(3)).toEqual(['5:Deposited', '6:PickupReminder'])
   })
 
   it('say nothing of a package collected before the reminder is due', async () => {
