@@ -23,7 +23,7 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
-  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer }
+  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer }
   webhooks: Webhooks
   companions: Companions
   receiving: Receiving
@@ -36,6 +36,8 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     pepper: deriveKey(masterSecret, 'client-secret-hash'),
     sealKey: deriveKey(masterSecret, 'signing-key-seal'),
     webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
+    // Keys the permutation of generated tracking numbers: each installation its own sequence of numbers.
+    trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
   }
   const issuer = issuerOf(config)
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
@@ -47,6 +49,6 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
   const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
   const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db), cacheMs: config.referenceCacheSeconds * 1000 })
-  const receiving = createReceiving({ db, clock, ids, config, companions, onEventsCommitted: () => webhooks.notify() })
+  const receiving = createReceiving({ db, clock, ids, config, companions, trackingKey: secrets.trackingKey, onEventsCommitted: () => webhooks.notify() })
   return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
 }

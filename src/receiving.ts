@@ -31,7 +31,7 @@ export interface Receiving {
   scanImage: ReturnType<typeof createScanImageService>
 }
 
-export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
+export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; trackingKey: Buffer; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
   const { db, clock, ids, companions } = deps
   const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
   const images = createImagesService({ db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes })
@@ -49,7 +49,7 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
     findContacts: (subId, name, company) => companions.contacts.findMatches(subId, name, company),
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
   })
-  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db }) }
+  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images }), trackingNumbers: createTrackingNumbersService({ db, key: deps.trackingKey }) }
 }
 
 export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {
