@@ -1,5 +1,5 @@
 import { createClientsService, type ClientsService } from './auth/clients.service.js'
-import { FailureLimiter } from './auth/failure-limiter.js'
+import { MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
 import { KeyStore } from './auth/keys.js'
 import { createTokensService, type TokensService } from './auth/tokens.service.js'
 import { createCompanions, createSqlSiteLookup, type Companions } from './companions.js'
@@ -43,7 +43,7 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
   const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
   const tokens = createTokensService({ keys, clients, clock, issuer })
-  const tokenLimiter = new FailureLimiter(clock, config.tokenFailureLimit, config.tokenFailureWindowSeconds)
+  const tokenLimiter: FailureLimiter = new MemoryFailureLimiter(clock, { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds })
   const ids = input.ids ?? defaultIds
   // On PGlite every write is in this process and nudges the worker, so an idle worker may sleep
   // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
