@@ -8,6 +8,7 @@ import { registerErrorHandling } from './http/error-handler.js'
 import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
+import { registerSecurityHeaders } from './http/security-headers.js'
 import { validatorCompiler } from './http/validator.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { companionRoutes } from './companions.routes.js'
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   registerErrorHandling(app)
   registerMetrics(app)
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
   await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
 
