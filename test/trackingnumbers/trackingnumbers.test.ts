@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isValidMailroomNumber } from '../../src/decode/mailroom-number.js'
 import { deriveKey } from '../../src/shared/crypto.js'
 import { legacyBodyOf, mayBeLegacyNumber, permuteSequence, trackingNumberOf } from '../../src/trackingnumbers/trackingnumbers.format.js'
@@ -11,23 +11,28 @@ const numberOf = (key: Buffer, s: bigint) => trackingNumberOf(permuteSequence(ke
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const bodyValue = (n: string) => [...n.slice(2, 14)].reduce((v, c) => v * 32n + BigInt(CROCKFORD.indexOf(c)), 0n)
 
+// Two installations: two databases, each with its own sequence starting at 1.
+let dbs: Array<Awaited<ReturnType<typeof createTestDatabase>>> = []
+beforeAll(async () => {
+  dbs = await Promise.all([createTestDatabase(), createTestDatabase()])
+})
+afterAll(() => Promise.all(dbs.map((d) => d.drop())))
+
 describe('generated tracking numbers', () => {
   it('differ between two installations from their very first number', async () => {
-    const [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()])
-    try {
-      const first = createTrackingNumbersService({ db: a.handle.db, key: keyA })
-      const second = createTrackingNumbersService({ db: b.handle.db, key: keyB })
-      const fromA: string[] = []
-      const fromB: string[] = []
-      for (let i = 0; i < 20; i++) {
-        fromA.push(await first.generate())
-        fromB.push(await second.generate())
-      }
-      expect(fromA.filter((n) => fromB.includes(n))).toEqual([])
-      for (const n of [...fromA, ...fromB]) expect(isValidMailroomNumber(n)).toBe(true)
-    } finally {
-      await Promise.all([a.drop(), b.drop()])
+    const first = createTrackingNumbersService({ db: dbs[0]!.handle.db, key: keyA })
+    const second = createTrackingNumbersService({ db: dbs[1]!.handle.db, key: keyB })
+    const fromA: string[] = []
+    const fromB: string[] = []
+    for (let i = 0; i < 20; i++) {
+      fromA.push(await first.generate())
+      fromB.push(await second.generate())
     }
+    expect(fromA.filter((n) => fromB.includes(n))).toEqual([])
+    for (const n of [...fromA, ...fromB]) expect(isValidMailroomNumber(n)).toBe(true)
+    // The same holds far beyond: two keys share no number over the first 5,000 sequence values.
+    const a = new Set(Array.from({ length: 5000 }, (_, i) => numberOf(keyA, BigInt(i + 1))))
+    expect(Array.from({ length: 5000 }, (_, i) => numberOf(keyB, BigInt(i + 1))).filter((n) => a.has(n))).toEqual([])
   })
 
   it('keep the format and a valid check character, and never repeat over many sequence values', () => {
