@@ -8,6 +8,8 @@ import { registerErrorHandling } from './http/error-handler.js'
 import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
+import { registerSecurityHeaders } from './http/security-headers.js'
+import { loggerOptions } from './http/logging.js'
 import { validatorCompiler } from './http/validator.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { companionRoutes } from './companions.routes.js'
@@ -32,7 +34,8 @@ function trustHops(hops: number) {
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Routes, ids and query keys only: no query values, no credentials (http/logging.ts).
+    logger: loggerOptions(options.logger ?? { level: config.logLevel }),
     genReqId: correlationId,
     logController: new LogController({ requestIdLogLabel: 'correlationID' }),
     bodyLimit: config.bodyLimitBytes,
@@ -60,6 +63,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   registerErrorHandling(app)
   registerMetrics(app)
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
   await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
 

@@ -1,5 +1,5 @@
 import { createClientsService, type ClientsService } from './auth/clients.service.js'
-import { FailureLimiter } from './auth/failure-limiter.js'
+import { MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
 import { KeyStore } from './auth/keys.js'
 import { createTokensService, type TokensService } from './auth/tokens.service.js'
 import { createCompanions, createSqlSiteLookup, type Companions } from './companions.js'
@@ -23,7 +23,7 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
-  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer }
+  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer }
   webhooks: Webhooks
   companions: Companions
   receiving: Receiving
@@ -36,17 +36,19 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     pepper: deriveKey(masterSecret, 'client-secret-hash'),
     sealKey: deriveKey(masterSecret, 'signing-key-seal'),
     webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
+    // Keys the permutation of generated tracking numbers: each installation its own sequence of numbers.
+    trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
   }
   const issuer = issuerOf(config)
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
   const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
   const tokens = createTokensService({ keys, clients, clock, issuer })
-  const tokenLimiter = new FailureLimiter(clock, config.tokenFailureLimit, config.tokenFailureWindowSeconds)
+  const tokenLimiter: FailureLimiter = new MemoryFailureLimiter(clock, { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds })
   const ids = input.ids ?? defaultIds
   // On PGlite every write is in this process and nudges the worker, so an idle worker may sleep
   // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
   const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
   const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db), cacheMs: config.referenceCacheSeconds * 1000 })
-  const receiving = createReceiving({ db, clock, ids, config, companions, onEventsCommitted: () => webhooks.notify() })
+  const receiving = createReceiving({ db, clock, ids, config, companions, trackingKey: secrets.trackingKey, onEventsCommitted: () => webhooks.notify() })
   return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
 }

@@ -32,7 +32,7 @@ export interface Receiving {
   scanImage: ReturnType<typeof createScanImageService>
 }
 
-export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
+export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; trackingKey: Buffer; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
   const { db, clock, ids, companions } = deps
   const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
   const images = createImagesService({ db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes })
@@ -51,7 +51,7 @@ export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; 
     findCompanyContacts: (subId, company) => companions.contacts.findCompanyMatches(subId, company),
     siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
   })
-  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images, decode: deps.config.imageDecode }), trackingNumbers: createTrackingNumbersService({ db }) }
+  return { sites, images, packages, scan, search: createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) }), scanImage: createScanImageService({ scan, images, decode: deps.config.imageDecode }), trackingNumbers: createTrackingNumbersService({ db, key: deps.trackingKey }) }
 }
 
 export const receivingRoutes: FastifyPluginAsync<{ receiving: Receiving; imageMaxBytes: number }> = async (app, opts) => {

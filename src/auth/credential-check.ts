@@ -8,24 +8,21 @@ export type CredentialCheck =
 
 /**
  * Client credentials, checked the same way wherever they are accepted (the token endpoint and
- * Basic auth on the webhook interface): failures count per client id and per address in ONE
- * limiter, so a second door does not double an attacker's guesses.
+ * Basic auth on the webhook interface): failures count in ONE limiter, so a second door does not
+ * double an attacker's guesses. Credentials that cannot be read count against the address.
  */
 export async function checkClientCredentials(
   deps: { clients: ClientsService; limiter: FailureLimiter },
   creds: { clientId: string; clientSecret: string } | undefined,
   address: string,
 ): Promise<CredentialCheck> {
-  const ipKey = `ip:${address}`
-  const idKey = creds ? `client:${creds.clientId}` : undefined
-  const wait = Math.max(deps.limiter.retryAfter(ipKey), idKey ? deps.limiter.retryAfter(idKey) : 0)
+  const wait = await deps.limiter.retryAfter(creds?.clientId, address)
   if (wait > 0) return { outcome: 'limited', retryAfterSeconds: wait }
   const client = creds ? await deps.clients.authenticate(creds.clientId, creds.clientSecret) : undefined
   if (!client) {
-    deps.limiter.recordFailure(ipKey)
-    if (idKey) deps.limiter.recordFailure(idKey)
+    await deps.limiter.recordFailure(creds?.clientId, address)
     return { outcome: 'invalid' }
   }
-  deps.limiter.reset(idKey!)
+  await deps.limiter.recordSuccess(client.clientId, address)
   return { outcome: 'ok', client }
 }

@@ -168,6 +168,8 @@ export interface PackageActivityTable {
   damaged: boolean
   comment: string | null
   user_name: string
+  /** `X-User-Name` as the client sent it: a claim, beside user_name (the authenticated client id). */
+  reported_by: string | null
   occurred_at: Timestamp
 }
 

@@ -12,7 +12,7 @@ const PACKAGE_COLUMNS = [
   'site_id', 'package_location', 'locker_bank', 'locker_unit', 'user_name', 'receive_clerk', 'delivery_clerk', 'delivery_time',
   'current_route', 'version', 'activity_count', 'event_count', 'created_at', 'updated_at', 'archived_at',
 ] as const
-const ACTIVITY_COLUMNS = ['activity_id', 'sub_id', 'package_id', 'sequence', 'status', 'site_id', 'package_location', 'locker_bank', 'locker_unit', 'damaged', 'comment', 'user_name', 'occurred_at'] as const
+const ACTIVITY_COLUMNS = ['activity_id', 'sub_id', 'package_id', 'sequence', 'status', 'site_id', 'package_location', 'locker_bank', 'locker_unit', 'damaged', 'comment', 'user_name', 'reported_by', 'occurred_at'] as const
 const EVENT_COLUMNS = ['event_id', 'sub_id', 'package_id', 'variant', 'event_name', 'sequence', 'occurred_at', 'data'] as const
 
 export async function findPackage(db: Executor, subId: string, packageId: string, opts: { forUpdate?: boolean } = {}): Promise<PackageRow | undefined> {

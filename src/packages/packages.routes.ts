@@ -14,14 +14,15 @@ const security = [{ bearerAuth: [] }]
 
 const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
 /**
- * The name recorded as userName and clerk: the `X-User-Name` header when a console acts for a
- * named clerk, else the API client id.
+ * userName is always the authenticated client id. `X-User-Name`, when a console acts for a named
+ * clerk, is only what the client claims: recorded as the activity's reportedBy and as the clerk.
  */
 function actorOf(request: FastifyRequest): Actor {
+  const { subId, clientId } = request.tenant
   const header = request.headers['x-user-name']
-  if (header === undefined) return { subId: request.tenant.subId, userName: request.tenant.clientId }
+  if (header === undefined) return { subId, userName: clientId, clerk: clientId }
   if (typeof header !== 'string' || !OPERATOR.test(header.trim())) throw invalid('X-User-Name', 'X-User-Name must be 1 to 100 letters, digits, spaces or . _ @ \' -')
-  return { subId: request.tenant.subId, userName: header.trim() }
+  return { subId, userName: clientId, clerk: header.trim(), reportedBy: header.trim() }
 }
 
 function ifMatchOf(request: FastifyRequest): number | undefined {
@@ -43,7 +44,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
         'DELIVERED/PICKED_UP set deliveryTime and deliveryClerk and need givenTo (defaults to the receiver). IN_LOCKER needs lockerBank and lockerUnit. DAMAGED sets damaged; ARCHIVED archives.',
         'Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription\'s active packages: 409 already_exists otherwise.',
         'Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.',
-        'Optional header `X-User-Name` records the clerk (default: the API client id). `Idempotency-Key` makes retries safe.',
+        'Optional header `X-User-Name` names the clerk (default: the API client id): recorded as the activity\'s `reportedBy` and as receiveClerk/deliveryClerk, while `userName` is always the authenticated client id. `Idempotency-Key` makes retries safe.',
       ].join('\n\n'),
       body: AddPackageSchema,
       response: { 201: WriteResponseSchema, ...errorResponses(400, 409) },

@@ -125,6 +125,7 @@ export const ActivitiesResponseSchema = Type.Object({
     activityId: Type.String(), sequence: Type.Integer(), status: Type.String(), location: Type.Optional(SiteRef),
     packageLocation: Type.Optional(Type.String()), lockerBank: Type.Optional(Type.String()), lockerUnit: Type.Optional(Type.String()),
     damaged: Type.Boolean(), comment: Type.Optional(Type.String()), userName: Type.String(),
+    reportedBy: Type.Optional(Type.String({ description: 'X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id.' })),
     images: Type.Array(ImageOut), occurredAt: Type.String({ format: 'date-time' }),
   })),
 })

@@ -23,10 +23,12 @@ export const PACKAGE_ERRORS = registerErrors({
   PACKAGE_ARCHIVED: { status: 409, errorCode: 'validation_error', additionalCode: 'PKG-4091', message: 'The package is archived; un-archive it before updating.' },
 })
 
-/** Who makes the change: the subscription, and the name recorded as userName / clerk. */
+/** Who makes the change: the subscription, the authenticated client id (userName), the clerk, and what the client claims (reportedBy). */
 export interface Actor {
   subId: string
   userName: string
+  clerk: string
+  reportedBy?: string
 }
 
 export interface PackagesServiceDeps {
@@ -73,7 +75,7 @@ function nextState(current: repo.PackageRow | undefined, body: Body, resolved: R
   if (status === 'IN_LOCKER' && (!lockerBank || !lockerUnit)) throw invalid('lastActivity.location.lockerBank', 'IN_LOCKER needs lastActivity.location.lockerBank and lockerUnit.')
   const damaged = status === 'DAMAGED' || (p.damaged ?? current?.damaged ?? false)
   // The clerk who received it: unset while an announced package has not reached a site (see packages.events.ts).
-  const receiveClerk = hasReachedSite(current ? current.receive_clerk !== null : false, status) ? (current?.receive_clerk ?? actor.userName) : null
+  const receiveClerk = hasReachedSite(current ? current.receive_clerk !== null : false, status) ? (current?.receive_clerk ?? actor.clerk) : null
   return {
     tracking_number: p.trackingNumber !== undefined ? normalizeTrackingNumber(p.trackingNumber) : current!.tracking_number,
     asset_type: p.assetType ?? current?.asset_type ?? 'PACKAGE',
@@ -96,7 +98,7 @@ function nextState(current: repo.PackageRow | undefined, body: Body, resolved: R
     locker_unit: lockerUnit,
     current_route: p.currentRoute === undefined ? (current?.current_route ?? null) : (p.currentRoute?.routeName ?? null),
     delivery_time: delivering ? now : DELIVERY_STATUSES.has(status) ? (current?.delivery_time ?? now) : null,
-    delivery_clerk: delivering ? actor.userName : DELIVERY_STATUSES.has(status) ? (current?.delivery_clerk ?? actor.userName) : null,
+    delivery_clerk: delivering ? actor.clerk : DELIVERY_STATUSES.has(status) ? (current?.delivery_clerk ?? actor.clerk) : null,
     receive_clerk: receiveClerk,
   }
 }
@@ -136,7 +138,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       activity: {
         activity_id: activityId, sub_id: actor.subId, package_id: pkg.package_id, sequence: pkg.activity_count + 1, status: state.current_status,
         site_id: state.site_id, package_location: state.package_location, locker_bank: state.locker_bank, locker_unit: state.locker_unit,
-        damaged: state.damaged, comment: body.lastActivity?.comment ?? null, user_name: actor.userName, occurred_at: now,
+        damaged: state.damaged, comment: body.lastActivity?.comment ?? null, user_name: actor.userName, reported_by: actor.reportedBy ?? null, occurred_at: now,
       },
       events: eventRows(events.map((e, i) => ({
         eventId: ids('evt_'), subId: actor.subId, packageId: pkg.package_id, variant: e.variant, eventName: e.eventName,
@@ -399,7 +401,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           return {
             activityId: a.activity_id, sequence: a.sequence, status: a.status, location: s ? location : undefined,
             packageLocation: a.package_location ?? undefined, lockerBank: a.locker_bank ?? undefined, lockerUnit: a.locker_unit ?? undefined,
-            damaged: a.damaged, comment: a.comment ?? undefined, userName: a.user_name, occurredAt: a.occurred_at.toISOString(),
+            damaged: a.damaged, comment: a.comment ?? undefined, userName: a.user_name, ...(a.reported_by ? { reportedBy: a.reported_by } : {}), occurredAt: a.occurred_at.toISOString(),
             images: imgs.filter((i) => i.activityId === a.activity_id).map((i) => ({ imageId: i.imageId, tempURL: i.tempURL, contentType: i.contentType, imageType: i.imageType })),
           }
         }),

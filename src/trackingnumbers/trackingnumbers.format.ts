@@ -1,22 +1,67 @@
-import { CROCKFORD_ALPHABET, MAILROOM_PREFIX, mailroomCheckChar } from '../decode/mailroom-number.js'
+import { createHmac } from 'node:crypto'
+import { CROCKFORD_ALPHABET, MAILROOM_BODY_LENGTH, MAILROOM_PREFIX, mailroomCheckChar } from '../decode/mailroom-number.js'
 
 /**
  * Format of generated tracking numbers: "MR" + 12 Crockford base-32 characters + 1 check
  * character (Luhn mod 32), 15 characters, all safe in Code 128 and unambiguous to read aloud.
- * The body is a bijective scramble of a database sequence value (multiplication by an odd constant
- * modulo 2^60), so numbers never repeat yet consecutive ones do not look consecutive.
+ *
+ * The 60-bit body is a keyed pseudo-random permutation (a Feistel network over two 30-bit halves,
+ * HMAC-SHA256 as round function) of a database sequence value. Being a permutation, distinct
+ * sequence values give distinct numbers, forever; being keyed by the installation's master secret,
+ * two installations issue different numbers, and a tenant who sees some numbers learns neither
+ * how many others were issued in between nor what comes next.
  */
 const BITS = 60n
-const MASK = (1n << BITS) - 1n
-const MULTIPLIER = 0x9e3779b97f4a7c1n // odd, so invertible modulo 2^60
+const HALF = 30n
+const HALF_MASK = (1n << HALF) - 1n
+const MAX_SEQUENCE = (1n << BITS) - 1n
+const ROUNDS = 8
 
-export function formatTrackingNumber(sequenceValue: bigint): string {
-  if (sequenceValue < 1n || sequenceValue > MASK) throw new RangeError('sequence value out of range')
-  let v = (sequenceValue * MULTIPLIER) & MASK
+/** The keyed permutation of [0, 2^60): sequence value → 60-bit body value. */
+export function permuteSequence(key: Buffer, sequenceValue: bigint): bigint {
+  if (sequenceValue < 1n || sequenceValue > MAX_SEQUENCE) throw new RangeError('sequence value out of range')
+  let left = sequenceValue >> HALF
+  let right = sequenceValue & HALF_MASK
+  const block = Buffer.alloc(5)
+  for (let round = 0; round < ROUNDS; round++) {
+    block.writeUInt8(round, 0)
+    block.writeUInt32BE(Number(right), 1)
+    const f = BigInt(createHmac('sha256', key).update(block).digest().readUInt32BE(0)) & HALF_MASK
+    ;[left, right] = [right, left ^ f]
+  }
+  return (left << HALF) | right
+}
+
+export function trackingNumberOf(bodyValue: bigint): string {
+  let v = bodyValue
   let body = ''
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < MAILROOM_BODY_LENGTH; i++) {
     body = CROCKFORD_ALPHABET[Number(v & 31n)]! + body
     v >>= 5n
   }
   return `${MAILROOM_PREFIX}${body}${mailroomCheckChar(body)}`
+}
+
+/**
+ * Numbers issued before the keyed permutation were `sequence × LEGACY_MULTIPLIER mod 2^60`. A body
+ * that scheme gave (or would have given) a sequence value below `sequenceValue` may already be on a
+ * parcel: the caller draws again (a chance of about sequenceValue / 2^60), so no number repeats
+ * across the change either.
+ */
+const LEGACY_MULTIPLIER = 0x9e3779b97f4a7c1n
+const LEGACY_INVERSE = modularInverse(LEGACY_MULTIPLIER)
+
+export function legacyBodyOf(sequenceValue: bigint): bigint {
+  return (sequenceValue * LEGACY_MULTIPLIER) & MAX_SEQUENCE
+}
+
+export function mayBeLegacyNumber(bodyValue: bigint, sequenceValue: bigint): boolean {
+  return ((bodyValue * LEGACY_INVERSE) & MAX_SEQUENCE) < sequenceValue
+}
+
+/** Inverse of an odd number modulo 2^60 (Newton's iteration doubles the correct bits each step). */
+function modularInverse(odd: bigint): bigint {
+  let inv = odd
+  for (let i = 0; i < 6; i++) inv = (inv * (2n - odd * inv)) & MAX_SEQUENCE
+  return inv
 }

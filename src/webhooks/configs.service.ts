@@ -6,7 +6,7 @@ import { AppError, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './configs.repo.js'
 import type { ConfigBody, ConfigView } from './configs.schemas.js'
-import { validateConfigBody, type AuthInput } from './configs.validate.js'
+import { validateConfigBody, type ConfigInput } from './configs.validate.js'
 import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
 import { cancelPending, failIdlePending } from './deliveries.repo.js'
 import type { DestinationRules } from './destination.js'
@@ -25,6 +25,14 @@ export interface ConfigsServiceDeps {
 
 /** After a rotation the previous signing secret keeps signing this long, so receivers can switch without losing a notification. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000
+
+/** What of a stored secret's destination an update changes (url, tokenUrl, authType), if anything. */
+function destinationChange(current: WebhookConfigRow, input: ConfigInput): string | undefined {
+  if (current.auth_type !== input.auth.type) return 'authType'
+  if (current.url !== input.url) return 'url'
+  if ((current.auth_public.tokenUrl ?? undefined) !== input.auth.public.tokenUrl) return 'authParams.tokenUrl'
+  return undefined
+}
 
 export type ConfigsService = ReturnType<typeof createConfigsService>
 
@@ -61,17 +69,23 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
 
   /**
    * The sealed credential to store: the stored one when the client sent back exactly the mask a
-   * response showed for it, else the value sent, sealed.
+   * response showed for it and the secret would still go where it went before, else the value
+   * sent, sealed. A new url, tokenUrl or authType needs the secret itself: otherwise anyone who can
+   * edit a configuration could redirect a stored credential they never knew to their own server.
    */
-  function credential(configId: string, auth: AuthInput, current?: WebhookConfigRow): string | null {
+  function credential(configId: string, input: ConfigInput, current?: WebhookConfigRow): string | null {
+    const auth = input.auth
     const field = SECRET_FIELD[auth.type]
     if (!field || auth.secret === undefined) return null
-    const stored = current?.auth_type === auth.type && current.auth_secret_sealed ? current.auth_secret_sealed : undefined
+    const moved = current ? destinationChange(current, input) : undefined
+    const stored = current?.auth_secret_sealed && !moved ? current.auth_secret_sealed : undefined
     if (stored && mask(openAuthSecret(sealKey, configId, stored)) === auth.secret) return stored
     if (!looksMasked(auth.secret)) return sealAuthSecret(sealKey, configId, auth.secret)
     throw new ValidationErrors([{
       field: `authParams.${field}`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
-      description: `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,
+      description: moved
+        ? `authParams.${field} is a masked value, and the ${moved} changed: send the secret itself`
+        : `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,
     }])
   }
 
@@ -93,7 +107,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       const signingSecret = newSigningSecret()
       const row = {
         config_id: configId, sub_id: subId, variant, name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds,
-        status: input.status, auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input.auth),
+        status: input.status, auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input),
         signing_secret_sealed: sealSigningSecret(sealKey, configId, signingSecret, 'current'), created_at: now, updated_at: now,
       }
       await repo.insertConfig(db, row)
@@ -122,7 +136,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
         const current = await loadForUpdate(trx, subId, variant, configId)
         const set: Updateable<WebhookConfigTable> = {
           name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds, status: input.status,
-          auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input.auth, current), updated_at: now,
+          auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input, current), updated_at: now,
         }
         // Enabling by hand starts afresh: the failure streak and the reason it was disabled are gone.
         if (input.status === 'active' && current.status !== 'active') Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null, last_failure_at: null })

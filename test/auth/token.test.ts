@@ -10,6 +10,8 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const TOKEN_URL = '/auth/api/v1/token'
+/** One address may fail 5 × TOKEN_FAILURE_LIMIT times across client ids (one client id: TOKEN_FAILURE_LIMIT). */
+const ADDRESS_LIMIT = 25
 let ip = 0
 /** Each test calls from its own address so the per-address failure limit stays local to it. */
 const from = () => `10.0.0.${++ip}`
@@ -129,37 +131,49 @@ describe('POST /auth/api/v1/token', () => {
     expect(res.json()).toEqual(invalidClientBody)
   })
 
-  it('rate limits repeated failures of one client id, even with the right secret, until the window ends', async () => {
+  it('rate limits repeated failures of one client id from one address, even with the right secret, until the window ends', async () => {
     const c = await newCreds()
+    const guesser = from()
     for (let i = 0; i < 5; i++) {
-      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(c.clientId, `wrong-${i}`) }, remoteAddress: from() })
+      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(c.clientId, `wrong-${i}`) }, remoteAddress: guesser })
       expect(res.statusCode).toBe(401)
     }
-    const blocked = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const blocked = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: guesser })
     expect(blocked.statusCode).toBe(429)
     expect(blocked.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/retry in \d+ s/) })
     expect(blocked.headers['cache-control']).toBe('no-store')
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60)
     t.clock.advance(61_000)
-    const after = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const after = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: guesser })
     expect(after.statusCode).toBe(200)
+  })
+
+  it('does not lock the real client out when others guess its secret from elsewhere', async () => {
+    const c = await newCreds()
+    for (let i = 0; i < 20; i++) {
+      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(c.clientId, `wrong-${i}`) }, remoteAddress: `198.51.100.${i}` })
+      expect(res.statusCode).toBe(401)
+    }
+    const own = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    expect(own.statusCode).toBe(200)
+    t.clock.advance(61_000)
   })
 
   it('does not let X-Forwarded-For pick a new address for every guess unless a proxy is trusted', async () => {
     const address = from()
     const statuses: number[] = []
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < ADDRESS_LIMIT + 2; i++) {
       const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(`mrc_xff${i}`, 'nope-nope'), 'x-forwarded-for': `192.0.2.${i}` }, remoteAddress: address })
       statuses.push(res.statusCode)
     }
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
+    expect(statuses).toEqual([...Array<number>(ADDRESS_LIMIT).fill(401), 429, 429])
     t.clock.advance(61_000)
   })
 
   it('rate limits repeated failures from one address across client ids', async () => {
     const address = from()
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < ADDRESS_LIMIT; i++) {
       await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(`mrc_guess${i}`, 'nope-nope') }, remoteAddress: address })
     }
     const c = await newCreds()

@@ -53,7 +53,7 @@ describe('packages', () => {
     expect(rec).toMatchObject({
       packageId: id, trackingNumber: tn, subId: me.subId, assetType: 'PACKAGE', carrier: { carrierId: 'UPS', name: 'UPS' }, currentStatus: 'RECEIVED',
       damaged: false, archived: false, timezone: -330, comment: 'fragile', confirmationType: 'SIGNATURE', packageLocation: 'Bin 4',
-      userName: 'Front Desk', receiveClerk: 'Front Desk', locationZip: '10001', version: 1, customFields: [],
+      userName: me.clientId, receiveClerk: 'Front Desk', locationZip: '10001', version: 1, customFields: [],
       sender: { contactId: m.senderId, name: 'Acme Supplies' },
       receiver: { contactId: m.receiverId, name: 'Ada Lovelace', email: 'ada@example.com' },
       currentLocation: { inboundSiteId: m.shelfId, name: 'Shelf 1', type: 'shelf', parent: m.buildingId, ancestorlist: [m.siteId, m.buildingId] },
@@ -75,8 +75,11 @@ describe('packages', () => {
     const history = await get(id, 'ACTIVITIES')
     expect(history.activities.map((x: { sequence: number; status: string }) => [x.sequence, x.status])).toEqual([[1, 'RECEIVED'], [2, 'OUT_FOR_DELIVERY'], [3, 'DELIVERED']])
     // Each image is listed with the activity that brought it, package-level ones too.
-    expect(history.activities[0]).toMatchObject({ userName: 'Front Desk', packageLocation: 'Bin 4', location: { inboundSiteId: m.shelfId }, images: [{ imageId: created.images[0].imageId, tempURL: label, contentType: 'image/png', imageType: 'LABEL' }] })
+    // X-User-Name is what the client claims: beside the authenticated client id, never instead of it.
+    expect(history.activities[0]).toMatchObject({ userName: me.clientId, reportedBy: 'Front Desk', packageLocation: 'Bin 4', location: { inboundSiteId: m.shelfId }, images: [{ imageId: created.images[0].imageId, tempURL: label, contentType: 'image/png', imageType: 'LABEL' }] })
     expect(history.activities[1].images).toEqual([])
+    expect(history.activities[1].userName).toBe(me.clientId)
+    expect(history.activities[1]).not.toHaveProperty('reportedBy')
     expect(history.activities[1].comment).toBe('on the cart')
     expect(history.activities[2].images).toEqual([{ imageId: delivered.images[0].imageId, tempURL: signature, contentType: 'image/png', imageType: 'SIGNATURE' }])
 

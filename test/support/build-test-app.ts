@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { buildApp } from '../../src/app.js'
+import { buildApp, type BuildAppOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createContext, type AppContext } from '../../src/context.js'
 import { ManualClock } from '../../src/shared/clock.js'
@@ -33,14 +33,14 @@ export interface TestApp {
 export const TEST_SECRET = 'test-master-secret-0123456789abcdef-0123456789'
 
 /** The real app on a fresh migrated database, with a clock the test moves. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, appOptions: BuildAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-test-'))
   const config = loadConfig({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: dataDir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...env })
   const db = await createTestDatabase()
   const clock = new ManualClock(new Date())
   const ctx = createContext({ config, database: db.handle, masterSecret: TEST_SECRET, clock })
   await ctx.keys.init()
-  const app = await buildApp(ctx, { logger: false })
+  const app = await buildApp(ctx, { logger: false, ...appOptions })
   await app.ready()
   let n = 0
   return {

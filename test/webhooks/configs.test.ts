@@ -109,6 +109,39 @@ describe('webhook configurations', () => {
     expect(switched.json().errors[0].additionalParameters).toBe('authParams.apiKey')
   })
 
+  it('requires the secret itself when the url, tokenUrl or authType changes, so a masked secret never follows a new destination', async () => {
+    const sealed = async (id: string) => openAuthSecret(t.ctx.secrets.webhookKey, id, (await t.ctx.db.selectFrom('webhook_configs').select('auth_secret_sealed').where('config_id', '=', id).executeTakeFirstOrThrow()).auth_secret_sealed!)
+    const refusedNaming = async (id: string, body: object, field: string) => {
+      const res = await h.call('PUT', `/webhookConfig/${id}`, body)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().errors).toHaveLength(1)
+      expect(res.json().errors[0]).toMatchObject({ additionalParameters: field, additionalCode: 'WHK-4002' })
+    }
+    const custom = { authType: 'custom', headerName: 'X-Key', apiKey: 'api-key-0001' }
+    const { webHookConfigID: a, authParams: shownA } = await h.create(configBody(URL_OK, { authParams: custom }))
+    expect(shownA.apiKey).toBe('****0001')
+    await refusedNaming(a, configBody('http://127.0.0.1:9/elsewhere', { authParams: shownA }), 'authParams.apiKey')
+    expect((await h.ok('GET', `/webhookConfig/${a}`)).url).toBe(URL_OK)
+    // With the secret itself the move is fine, and the same mask then keeps it at the new address.
+    await h.ok('PUT', `/webhookConfig/${a}`, configBody('http://127.0.0.1:9/elsewhere', { authParams: custom }))
+    await h.ok('PUT', `/webhookConfig/${a}`, configBody('http://127.0.0.1:9/elsewhere', { name: 'renamed', authParams: shownA }))
+    expect(await sealed(a)).toBe('api-key-0001')
+
+    const basicAuth = { authType: 'basic', username: 'u', password: 'password-0001' }
+    const { webHookConfigID: b, authParams: shownB } = await h.create(configBody(URL_OK, { authParams: basicAuth }))
+    await refusedNaming(b, configBody('http://127.0.0.1:9/elsewhere', { authParams: shownB }), 'authParams.password')
+    // The same last four characters under another auth type are still no stored secret.
+    await refusedNaming(b, configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: shownB.password } }), 'authParams.apiKey')
+
+    const oauth = { authType: 'oauth2', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'cid', clientSecret: 'client-secret-0001' }
+    const { webHookConfigID: c, authParams: shownC } = await h.create(configBody(URL_OK, { authParams: oauth }))
+    await refusedNaming(c, configBody(URL_OK, { authParams: { ...shownC, tokenUrl: 'http://127.0.0.1:9/attacker-token' } }), 'authParams.clientSecret')
+    await refusedNaming(c, configBody('http://127.0.0.1:9/elsewhere', { authParams: shownC }), 'authParams.clientSecret')
+    expect(await sealed(c)).toBe('client-secret-0001')
+    await h.ok('PUT', `/webhookConfig/${c}`, configBody(URL_OK, { name: 'renamed', authParams: shownC }))
+    expect(await sealed(c)).toBe('client-secret-0001')
+  })
+
   it('stores a secret that merely begins with ****: only the exact mask a response showed keeps the stored one', async () => {
     const sealed = async (id: string) => openAuthSecret(t.ctx.secrets.webhookKey, id, (await t.ctx.db.selectFrom('webhook_configs').select('auth_secret_sealed').where('config_id', '=', id).executeTakeFirstOrThrow()).auth_secret_sealed!)
     const { webHookConfigID: id, authParams } = await h.create(configBody(URL_OK, { authParams: { authType: 'custom', headerName: 'X-Key', apiKey: '****-starred-key-1234' } }))

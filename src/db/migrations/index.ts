@@ -10,6 +10,7 @@ import * as m0008 from './0008_webhooks_tuning.js'
 import * as m0009 from './0009_search_statistics.js'
 import * as m0010 from './0010_package_tallies.js'
 import * as m0011 from './0011_decoder_couriers.js'
+import * as m0012 from './0012_reported_by.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_search_statistics': m0009,
   '0010_package_tallies': m0010,
   '0011_decoder_couriers': m0011,
+  '0012_reported_by': m0012,
 }
