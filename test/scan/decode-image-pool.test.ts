@@ -44,14 +44,16 @@ describe('decode-image: label photos decode off the event loop', () => {
     expect(refused).toHaveLength(1)
     expect(refused[0]!.headers['retry-after']).toBe('1')
     expect(refused[0]!.json().errors[0]).toMatchObject({ additionalCode: 'GEN-4291', additionalInfo: 'limit: 2 concurrent image decodes' })
-    // Four decodes of ≈ 1 s ran; on the main thread the worst stall would be one whole decode.
-    expect(delay.max / 1e6).toBeLessThan(250)
+    // Four decodes of ≈ 1 s ran; on the main thread the worst stall would be one whole decode
+    // (1.5 s measured with decoding moved back onto the loop); the bound leaves room for a loaded CI.
+    expect(delay.max / 1e6).toBeLessThan(500)
   })
 
   it('refuses a picture over the pixel limit with a 400 naming the limit, before decoding it', async () => {
     const a = api(t, await t.newClient())
+    const tooBig = asDataUrl(bigLabelPng(5000, 3001))
     const started = performance.now()
-    const res = await a.call('POST', DECODE_IMAGE, { base64: asDataUrl(bigLabelPng(5000, 3001)) })
+    const res = await a.call('POST', DECODE_IMAGE, { base64: tooBig })
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'base64', additionalInfo: 'limit: 15000000 pixels' })
     expect(res.json().errors[0].errorDescription).toMatch(/5000×3001 .*at most 15000000 pixels/)
@@ -75,21 +77,32 @@ describe('decode-image: time budget and a full pool', () => {
 
   it('stops a decode past its budget with a 503 instead of hanging, and the next photo is read by a fresh thread', async () => {
     const a = api(t, await t.newClient())
-    const started = performance.now()
     // ≈ 3 s of zxing, twice the budget.
-    const res = await a.call('POST', DECODE_IMAGE, { base64: asDataUrl(bigLabelPng(6708, 4472)) })
+    const photo = asDataUrl(bigLabelPng(6708, 4472))
+    const started = performance.now()
+    const res = await a.call('POST', DECODE_IMAGE, { base64: photo })
     expect(res.statusCode, res.body).toBe(503)
     expect(res.headers['retry-after']).toBe('5')
     expect(res.json().errors[0]).toMatchObject({ errorCode: 'internal_error', additionalCode: 'DEC-5032', additionalInfo: 'budget: 1500 ms' })
-    expect(performance.now() - started).toBeLessThan(2500)
+    // Answered by the budget, not by the decode finishing: a decode that ran to its end would be a 200.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1500)
 
     // The stopped thread is replaced; its first read pays the thread's start, so allow a few tries.
     const label = await smallLabel()
     let answer = await a.call('POST', DECODE_IMAGE, { base64: label })
-    for (let i = 0; i < 4 && answer.statusCode !== 200; i++) answer = await a.call('POST', DECODE_IMAGE, { base64: label })
+    for (let i = 0; i < 9 && answer.statusCode !== 200; i++) answer = await a.call('POST', DECODE_IMAGE, { base64: label })
     expect(answer.statusCode, answer.body).toBe(200)
     expect(answer.json().barcodes).toHaveLength(1)
   })
+})
+
+describe('decode-image: a full pool', () => {
+  let t: TestApp
+  // A budget far beyond the decode, so the only 503 possible here is the full pool's.
+  beforeAll(async () => {
+    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '120000', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
+  })
+  afterAll(() => t.close())
 
   it('refuses with a 503 and Retry-After when every thread is busy and there is no room to wait', async () => {
     const [one, two] = [api(t, await t.newClient()), api(t, await t.newClient())]
