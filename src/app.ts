@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import { tokenRoutes } from './auth/token.routes.js'
+import { metadataRoutes } from './auth/metadata.routes.js'
 import type { AppContext } from './context.js'
 import { bearerAuthHook } from './http/auth-hook.js'
 import { correlationId } from './http/correlation.js'
@@ -70,7 +71,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     keys: ctx.keys,
     limiter: ctx.tokenLimiter,
     issuer: ctx.issuer,
-    baseUrl: `${config.publicUrl}${config.prefixes.auth}`,
+  })
+  await app.register(metadataRoutes, {
+    issuer: ctx.issuer,
+    authUrl: `${config.publicUrl}${config.prefixes.auth}`,
+    authPrefix: config.prefixes.auth,
+    issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
   })
 
   const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })

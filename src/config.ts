@@ -34,6 +34,7 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 10 * 1_048_576 }),
   SIGNING_KEY_ROTATION_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  TOKEN_SIGNING_ALG: Type.Union([Type.Literal('ES256'), Type.Literal('RS256'), Type.Literal('EdDSA')], { default: 'ES256', description: 'algorithm of new token signing keys; a change rotates at the next start, older keys verify until they expire' }),
   CLIENT_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 30, default: 10 }),
   REFERENCE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a process remembers carriers, custom field definitions and sites as package writes and records read them; changes through another process show within this time (0: always read)' }),
   TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
@@ -74,6 +75,7 @@ export interface Config {
   bodyLimitBytes: number
   imageMaxBytes: number
   signingKeyRotationDays: number
+  tokenSigningAlg: Env['TOKEN_SIGNING_ALG']
   clientStatusCacheSeconds: number
   /** Reference data (carriers, custom field definitions, sites) remembered per subscription; see SubscriptionCache. */
   referenceCacheSeconds: number
@@ -173,6 +175,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
     signingKeyRotationDays: env.SIGNING_KEY_ROTATION_DAYS,
+    tokenSigningAlg: env.TOKEN_SIGNING_ALG,
     clientStatusCacheSeconds: env.CLIENT_STATUS_CACHE_SECONDS,
     referenceCacheSeconds: env.REFERENCE_CACHE_SECONDS,
     tokenFailureLimit: env.TOKEN_FAILURE_LIMIT,

@@ -38,7 +38,7 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
   }
   const issuer = issuerOf(config)
-  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
+  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })
   const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
   const tokens = createTokensService({ keys, clients, clock, issuer })
   const tokenLimiter = new FailureLimiter(clock, config.tokenFailureLimit, config.tokenFailureWindowSeconds)
