@@ -6,6 +6,7 @@ import type { AppContext } from './context.js'
 import { bearerAuthHook } from './http/auth-hook.js'
 import { correlationId } from './http/correlation.js'
 import { registerErrorHandling } from './http/error-handler.js'
+import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './http/framework-errors.js'
 import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -39,7 +40,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: config.bodyLimitBytes,
     // A hop count means: believe that many proxies in front of us (proxy-addr's hop semantics).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-    return503OnClosing: true,
+    // registerClosingAnswer answers those 503s, in the error model.
+    return503OnClosing: false,
+    // Errors found before routing answer in the error model too (CONTRACT §1).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
@@ -60,6 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done()
   })
   registerErrorHandling(app)
+  registerClosingAnswer(app)
   registerMetrics(app)
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
   await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
