@@ -129,6 +129,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
         '`grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. A request without valid credentials is a 401 whatever ' +
         'its content type. Repeated failures for one client id or address are refused with 429 and `Retry-After`.',
       security: [{ basicAuth: [] }, {}],
+      consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenBodySchema,
       response: {
         200: TokenResponseSchema,
@@ -137,6 +138,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
         413: OAuthErrorSchema,
         415: OAuthErrorSchema,
         429: OAuthErrorSchema,
+        500: OAuthErrorSchema,
       },
     },
     // The body is checked below with OAuth errors, not by the schema (which documents it).
