@@ -34,7 +34,14 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
 }
 
 /** What a route reads or writes outside its schema, by the code that does it. */
-const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operation['parameters']; response?: Record<string, Json>; produces?: string[]; optionalBody?: boolean }> = [
+const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operation['parameters']; response?: Record<string, Json>; produces?: string[]; alsoProduces?: Record<string, Json>; optionalBody?: boolean }> = [
+  // search.routes.ts: `Accept: text/csv` streams the rows as CSV (content negotiation, so no Accept parameter).
+  {
+    methods: ['post'],
+    path: /\/api\/v1\/packages\/search$/,
+    response: { 'Content-Disposition': header('With CSV: `attachment; filename="packages.csv"`.', { type: 'string' }) },
+    alsoProduces: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV (CRLF), the labels of the mapping as header row.' } } },
+  },
   // token.routes.ts: an empty body is a valid token request (CONTRACT §2).
   { methods: ['post'], path: /\/api\/v1\/token$/, optionalBody: true },
   // packages.routes.ts: archive without a body archives (`archived` defaults to true).
@@ -60,7 +67,14 @@ const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operatio
   },
 ]
 
+/** Headers every response or many share, declared once under components.headers and referenced. */
+const SHARED_HEADERS: Record<string, Json> = { 'X-Correlation-ID': CORRELATION, ...RATE_LIMIT_HEADERS, 'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true) }
+const ref = (name: string): Json => ({ $ref: `#/components/headers/${name}` })
+
 export function completeDocument(doc: Json, opts: { serverPath: string; routeFacts: (method: string, path: string) => RouteFacts | undefined }): Json {
+  const components = (doc.components ??= {}) as Json
+  components.headers = { ...(components.headers as Json | undefined), ...SHARED_HEADERS }
+  const commonResponses = (components.responses ??= {}) as Record<string, Json>
   doc.servers = [{ url: opts.serverPath || '/', description: 'This server (relative to the address the document was read from).' }]
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>
   const usedIds = new Set<string>()
@@ -68,7 +82,7 @@ export function completeDocument(doc: Json, opts: { serverPath: string; routeFac
     for (const method of METHODS) {
       const op = item[method]
       if (!op) continue
-      completeOperation(op, method, path, opts.routeFacts(method, path))
+      completeOperation(op, method, path, opts.routeFacts(method, path), commonResponses)
       if (usedIds.has(op.operationId!)) throw new Error(`operationId ${op.operationId} used twice`)
       usedIds.add(op.operationId!)
     }
@@ -76,7 +90,7 @@ export function completeDocument(doc: Json, opts: { serverPath: string; routeFac
   return enumsFromConstants(doc) as Json
 }
 
-function completeOperation(op: Operation, method: string, path: string, facts: RouteFacts | undefined): void {
+function completeOperation(op: Operation, method: string, path: string, facts: RouteFacts | undefined, commonResponses: Record<string, Json>): void {
   op.operationId ??= operationIdOf(method, path)
   // Public operations say so: an empty list overrides any document-wide requirement.
   op.security ??= []
@@ -102,7 +116,10 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
   }
 
   const add = (status: number, schema: Json, description: string) => {
-    op.responses[status] ??= { description, content: { 'application/json': { schema } } }
+    if (op.responses[status]) return
+    const name = `Error${status}`
+    commonResponses[name] ??= { description, headers: { 'X-Correlation-ID': ref('X-Correlation-ID'), ...(status === 429 ? { 'Retry-After': ref('Retry-After'), ...rateLimitRefs() } : {}) }, content: { 'application/json': { schema } } }
+    op.responses[status] = { $ref: `#/components/responses/${name}` }
   }
   add(400, ERROR_BODY, 'Invalid request: a parameter or field (named in `additionalParameters`), or a URL that is not valid percent-encoding.')
   if (bearer) {
@@ -113,24 +130,26 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
     add(404, ERROR_BODY, 'No such resource in this subscription.')
     add(414, ERROR_BODY, 'A path parameter is longer than 100 characters.')
   }
+  if (facts?.idempotent && method === 'post') add(409, ERROR_BODY, 'A conflict: the Idempotency-Key was used with another request or its first request is still running, or a conflict of the operation.')
   if (takesBody) {
     add(413, ERROR_BODY, 'The request body is over the limit.')
     add(415, ERROR_BODY, 'Unsupported content type.')
   }
-  if (facts?.idempotent && method === 'post') add(409, ERROR_BODY, 'The Idempotency-Key was used with another request, or its first request is still running.')
   if (bearer) add(429, ERROR_BODY, 'Too many requests: retry after `Retry-After` seconds.')
   add(500, ERROR_BODY, 'Unexpected error; the body never says why.')
   add(503, ERROR_BODY, 'The service is shutting down (or not ready); retry.')
 
   for (const [status, response] of Object.entries(op.responses)) {
+    if ('$ref' in response) continue
     response.description ||= status
-    response.headers = { ...response.headers, 'X-Correlation-ID': CORRELATION }
-    if (bearer) Object.assign(response.headers, RATE_LIMIT_HEADERS)
-    if (status === '429') response.headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true)
+    response.headers = { ...response.headers, 'X-Correlation-ID': ref('X-Correlation-ID') }
+    if (bearer && (status.startsWith('2') || status === '429')) Object.assign(response.headers, rateLimitRefs())
+    if (status === '429') response.headers['Retry-After'] = ref('Retry-After')
     if (facts?.idempotent && method === 'post') response.headers['Idempotent-Replayed'] = header('`true` when this is the stored response of an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] })
     for (const r of extra) {
       if (!status.startsWith('2')) continue
       Object.assign(response.headers, r.response)
+      if (r.alsoProduces && response.content) Object.assign(response.content, r.alsoProduces)
       if (r.produces && response.content) {
         const schema = Object.values(response.content)[0]?.schema ?? { type: 'string', format: 'binary' }
         response.content = Object.fromEntries(r.produces.map((m) => [m, { schema }]))
@@ -138,6 +157,8 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
     }
   }
 }
+
+const rateLimitRefs = () => Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, ref(name)]))
 
 function addParameter(op: Operation, p: NonNullable<Operation['parameters']>[number]): void {
   if (!op.parameters!.some((q) => q.in === p.in && q.name.toLowerCase() === p.name.toLowerCase())) op.parameters!.push(p)
