@@ -1131,6 +1131,7 @@ export interface components {
         /** ErrorBody */
         ErrorBody: {
             errors: {
+                /** @enum {string} */
                 errorCode: "validation_error" | "not_found" | "already_exists" | "internal_error";
                 errorDescription: string;
                 /** @description Stable code per error kind; see the catalogue in the API description. */
@@ -1301,6 +1302,7 @@ export interface components {
                 trackingNumber: string;
             }[];
             barcode: {
+                /** @enum {string} */
                 format: "PLAIN" | "ISO15434" | "GS1";
                 envelope?: {
                     formats: string[];
@@ -1394,6 +1396,7 @@ export interface components {
                 name: string;
             };
             locationId: string | null;
+            /** @enum {string} */
             status: "active" | "inactive";
             primary: boolean;
             /** Format: date-time */
@@ -3920,12 +3923,14 @@ export interface operations {
                     name: string;
                     locationId: string;
                     primary?: boolean;
+                    /** @enum {string} */
                     status?: "active" | "inactive";
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
                     name: string;
                     parent: string;
+                    /** @enum {string} */
                     status?: "active" | "inactive";
                 };
             };
@@ -4030,6 +4035,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @enum {string} */
                     status?: "active" | "inactive";
                     primary?: boolean;
                     parent?: string;
@@ -4668,6 +4674,7 @@ export interface operations {
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber: string;
+                        /** @enum {string} */
                         assetType?: "PACKAGE" | "POUCH";
                         damaged?: boolean;
                         timezone?: number | null;
@@ -4697,6 +4704,7 @@ export interface operations {
                         } | null;
                     };
                     lastActivity?: {
+                        /** @enum {string} */
                         status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED";
                         location?: {
                             inboundSiteId?: string;
@@ -4707,7 +4715,9 @@ export interface operations {
                         comment?: string;
                     };
                     images?: {
+                        /** @enum {string} */
                         imageLevel: "ASSET" | "ACTIVITY";
+                        /** @enum {string} */
                         imageType: "PHOTO" | "LABEL" | "SIGNATURE" | "DAMAGE" | "OTHER";
                         tempURL: string;
                         contentType?: string;
@@ -4947,6 +4957,7 @@ export interface operations {
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber?: string;
+                        /** @enum {string} */
                         assetType?: "PACKAGE" | "POUCH";
                         damaged?: boolean;
                         timezone?: number | null;
@@ -4976,6 +4987,7 @@ export interface operations {
                         } | null;
                     };
                     lastActivity?: {
+                        /** @enum {string} */
                         status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED";
                         location?: {
                             inboundSiteId?: string;
@@ -4986,7 +4998,9 @@ export interface operations {
                         comment?: string;
                     };
                     images?: {
+                        /** @enum {string} */
                         imageLevel: "ASSET" | "ACTIVITY";
+                        /** @enum {string} */
                         imageType: "PHOTO" | "LABEL" | "SIGNATURE" | "DAMAGE" | "OTHER";
                         tempURL: string;
                         contentType?: string;

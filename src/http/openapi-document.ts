@@ -196,11 +196,19 @@ function enumsFromConstants(node: unknown): unknown {
   const members = out.anyOf
   if (Array.isArray(members) && members.length > 0 && members.every((m) => isConstant(m) && m.type === (members[0] as Json).type)) {
     const { anyOf: _, ...rest } = out
-    return { ...rest, type: (members[0] as Json).type, enum: members.map((m) => (m as Json).const) }
+    return { ...rest, type: (members[0] as Json).type, enum: members.map(constantOf) }
   }
   return out
 }
 
-function isConstant(m: unknown): m is Json & { const: unknown; type?: string } {
-  return !!m && typeof m === 'object' && 'const' in m && Object.keys(m).every((k) => k === 'const' || k === 'type' || k === 'description' || k === 'title')
+/** `{const: x}` or, as @fastify/swagger writes it, `{enum: [x]}`. */
+function isConstant(m: unknown): m is Json & { type?: string } {
+  if (!m || typeof m !== 'object') return false
+  const one = 'const' in m || (Array.isArray((m as Json).enum) && ((m as Json).enum as unknown[]).length === 1)
+  return one && Object.keys(m).every((k) => k === 'const' || k === 'enum' || k === 'type' || k === 'description' || k === 'title')
+}
+
+function constantOf(m: unknown): unknown {
+  const c = m as Json
+  return 'const' in c ? c.const : (c.enum as unknown[])[0]
 }
