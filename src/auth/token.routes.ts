@@ -43,7 +43,7 @@ const TokenBodySchema = Type.Object({
 declare module 'fastify' {
   interface FastifyRequest {
     /** The token endpoint's client, authenticated from HTTP Basic before the body was read. */
-    tokenClient?: ClientIdentity
+    tokenClient: ClientIdentity | null | undefined
   }
 }
 
@@ -71,6 +71,7 @@ function invalidClient(request: FastifyRequest, reply: FastifyReply, description
 /** The access-token interface (CONTRACT §2): OAuth2 client credentials and JWKS (metadata: metadata.routes.ts). */
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, opts) => {
   await app.register(formbody)
+  app.decorateRequest('tokenClient', null)
   // An empty body with a JSON content type is a valid token request here (CONTRACT §2).
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
