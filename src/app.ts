@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import { tokenRoutes } from './auth/token.routes.js'
+import { metadataRoutes } from './auth/metadata.routes.js'
 import type { AppContext } from './context.js'
 import { bearerAuthHook } from './http/auth-hook.js'
 import { correlationId } from './http/correlation.js'
 import { registerErrorHandling } from './http/error-handler.js'
+import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './http/framework-errors.js'
 import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -41,7 +43,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: config.bodyLimitBytes,
     // A hop count means: believe that many proxies in front of us (proxy-addr's hop semantics).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-    return503OnClosing: true,
+    // registerClosingAnswer answers those 503s, in the error model.
+    return503OnClosing: false,
+    // Errors found before routing answer in the error model too (CONTRACT §1).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
@@ -62,6 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done()
   })
   registerErrorHandling(app)
+  registerClosingAnswer(app)
   registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
@@ -74,7 +81,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     keys: ctx.keys,
     limiter: ctx.tokenLimiter,
     issuer: ctx.issuer,
-    baseUrl: `${config.publicUrl}${config.prefixes.auth}`,
+  })
+  await app.register(metadataRoutes, {
+    issuer: ctx.issuer,
+    authUrl: `${config.publicUrl}${config.prefixes.auth}`,
+    authPrefix: config.prefixes.auth,
+    issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
   })
 
   const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })

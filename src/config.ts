@@ -40,6 +40,7 @@ export const EnvSchema = Type.Object({
   IMAGE_DECODES_PER_SUBSCRIPTION: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'photos one subscription decodes at once; beyond it 429 with Retry-After' }),
   IMAGE_DECODE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 20_000, description: 'budget of one photo decode, waiting for a thread included; past it the decode is stopped (503)' }),
   SIGNING_KEY_ROTATION_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+  TOKEN_SIGNING_ALG: Type.Union([Type.Literal('ES256'), Type.Literal('RS256'), Type.Literal('EdDSA')], { default: 'ES256', description: 'algorithm of new token signing keys; a change rotates at the next start, older keys verify until they expire' }),
   CLIENT_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 30, default: 10 }),
   REFERENCE_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'how long a process remembers carriers, custom field definitions and sites as package writes and records read them; changes through another process show within this time (0: always read)' }),
   TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
@@ -82,6 +83,7 @@ export interface Config {
   /** Label photos (POST …/decode-image): decoded in worker threads, bounded per subscription and in time. */
   imageDecode: { maxPixels: number; threads: number; maxQueue: number; perSubscription: number; timeoutMs: number }
   signingKeyRotationDays: number
+  tokenSigningAlg: Env['TOKEN_SIGNING_ALG']
   clientStatusCacheSeconds: number
   /** Reference data (carriers, custom field definitions, sites) remembered per subscription; see SubscriptionCache. */
   referenceCacheSeconds: number
@@ -188,6 +190,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: env.IMAGE_DECODE_TIMEOUT_MS,
     },
     signingKeyRotationDays: env.SIGNING_KEY_ROTATION_DAYS,
+    tokenSigningAlg: env.TOKEN_SIGNING_ALG,
     clientStatusCacheSeconds: env.CLIENT_STATUS_CACHE_SECONDS,
     referenceCacheSeconds: env.REFERENCE_CACHE_SECONDS,
     tokenFailureLimit: env.TOKEN_FAILURE_LIMIT,

@@ -40,7 +40,7 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
   }
   const issuer = issuerOf(config)
-  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays })
+  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })
   const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
   const tokens = createTokensService({ keys, clients, clock, issuer })
   const tokenLimiter: FailureLimiter = new MemoryFailureLimiter(clock, { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds })

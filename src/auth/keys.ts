@@ -6,7 +6,14 @@ import { open, seal } from '../shared/crypto.js'
 import { newId } from '../shared/ids.js'
 import { insertKey, listPublishedKeys, lockKeyRotation, retireKeysExcept, type StoredKey } from './keys.repo.js'
 
-export const SIGNING_ALG = 'EdDSA'
+/**
+ * Algorithms a signing key may use. ES256 is the default because every common JWT library verifies
+ * it (jsonwebtoken, for one, has no EdDSA); EdDSA stays an option, and keys of any of these keep
+ * verifying after the configured algorithm changes, until rotation retires them.
+ */
+export const SIGNING_ALGS = ['ES256', 'RS256', 'EdDSA'] as const
+export type SigningAlg = (typeof SIGNING_ALGS)[number]
+export const DEFAULT_SIGNING_ALG: SigningAlg = 'ES256'
 export const TOKEN_TTL_SECONDS = 14_400
 /**
  * How long a retired key stays published and accepted: one token lifetime plus a margin for other
@@ -16,6 +23,7 @@ const PUBLISH_SECONDS = TOKEN_TTL_SECONDS + 600
 
 interface LoadedKey {
   kid: string
+  alg: SigningAlg
   createdAt: Date
   retiredAt: Date | null
   publicJwk: JWK
@@ -27,6 +35,27 @@ export interface KeyStoreDeps {
   clock: Clock
   sealKey: Buffer
   rotationDays: number
+  /** The algorithm of new keys; a signing key of another one is rotated out at init. */
+  alg?: SigningAlg
+}
+
+export function isSigningAlg(alg: unknown): alg is SigningAlg {
+  return (SIGNING_ALGS as readonly unknown[]).includes(alg)
+}
+
+function generate(alg: SigningAlg) {
+  switch (alg) {
+    case 'ES256':
+      return generateKeyPair('ES256', { extractable: true })
+    case 'RS256':
+      return generateKeyPair('RS256', { modulusLength: 2048, extractable: true })
+    case 'EdDSA':
+      return generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })
+    default: {
+      const never: never = alg
+      throw new Error(`unknown signing algorithm ${String(never)}`)
+    }
+  }
 }
 
 /**
@@ -36,16 +65,23 @@ export interface KeyStoreDeps {
  */
 export class KeyStore {
   #keys = new Map<string, LoadedKey>()
-  #signing: { kid: string; key: CryptoKey; createdAt: Date } | undefined
+  #signing: { kid: string; alg: SigningAlg; key: CryptoKey; createdAt: Date } | undefined
   #lastReload = 0
   #reloading: Promise<void> | undefined
 
-  constructor(private readonly deps: KeyStoreDeps) {}
+  readonly alg: SigningAlg
 
-  /** Loads the keys and makes sure a current signing key exists (rotating when it is due). */
+  constructor(private readonly deps: KeyStoreDeps) {
+    this.alg = deps.alg ?? DEFAULT_SIGNING_ALG
+  }
+
+  /**
+   * Loads the keys and makes sure a current signing key exists (rotating when it is due, or when it
+   * uses another algorithm than the configured one: the old key stays published like any retired key).
+   */
   async init(): Promise<void> {
     await this.reload()
-    if (!this.#signing || this.#isDue(this.#signing.createdAt)) await this.rotate({ onlyIfDue: true })
+    if (!this.#signing || this.#isDue(this.#signing.createdAt) || this.#signing.alg !== this.alg) await this.rotate({ onlyIfDue: true })
   }
 
   /** Creates a new signing key; previous keys retire but stay published for one token lifetime. */
@@ -55,12 +91,12 @@ export class KeyStore {
       const now = this.deps.clock.now()
       const current = (await listPublishedKeys(trx, now, PUBLISH_SECONDS)).find((k) => k.retiredAt === null)
       // Another process may have rotated while we waited for the lock.
-      if (opts.onlyIfDue && current && !this.#isDue(current.createdAt)) return current.kid
-      const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { crv: 'Ed25519', extractable: true })
+      if (opts.onlyIfDue && current && !this.#isDue(current.createdAt) && current.alg === this.alg) return current.kid
+      const { privateKey, publicKey } = await generate(this.alg)
       const newKid = newId('k_', now.getTime())
-      const publicJwk = { ...(await exportJWK(publicKey)), kid: newKid, alg: SIGNING_ALG, use: 'sig' }
+      const publicJwk = { ...(await exportJWK(publicKey)), kid: newKid, alg: this.alg, use: 'sig' }
       const privateJwk = JSON.stringify(await exportJWK(privateKey))
-      await insertKey(trx, { kid: newKid, alg: SIGNING_ALG, publicJwk, privateSealed: seal(this.deps.sealKey, privateJwk, newKid), createdAt: now })
+      await insertKey(trx, { kid: newKid, alg: this.alg, publicJwk, privateSealed: seal(this.deps.sealKey, privateJwk, newKid), createdAt: now })
       await retireKeysExcept(trx, newKid, now)
       return newKid
     })
@@ -82,35 +118,37 @@ export class KeyStore {
     const active = stored.find((k) => k.retiredAt === null)
     if (active && this.#signing?.kid !== active.kid) {
       const jwk = JSON.parse(open(this.deps.sealKey, active.privateSealed, active.kid)) as JWK
-      this.#signing = { kid: active.kid, key: (await importJWK(jwk, SIGNING_ALG)) as CryptoKey, createdAt: active.createdAt }
+      const alg = storedAlg(active)
+      this.#signing = { kid: active.kid, alg, key: (await importJWK(jwk, alg)) as CryptoKey, createdAt: active.createdAt }
     }
     this.#lastReload = Date.now()
   }
 
   async #loadPublic(k: StoredKey): Promise<LoadedKey> {
     const publicJwk = k.publicJwk as JWK
-    return { kid: k.kid, createdAt: k.createdAt, retiredAt: k.retiredAt, publicJwk, verifyKey: (await importJWK(publicJwk, SIGNING_ALG)) as CryptoKey }
+    const alg = storedAlg(k)
+    // Keys stored before the algorithm was configurable carry no `alg` in their JWK; publish it,
+    // since JWKS consumers (jwks-rsa, openid-client) pick keys by it.
+    return { kid: k.kid, alg, createdAt: k.createdAt, retiredAt: k.retiredAt, publicJwk: { ...publicJwk, alg }, verifyKey: (await importJWK(publicJwk, alg)) as CryptoKey }
   }
 
   #isDue(createdAt: Date): boolean {
     return this.deps.clock.now().getTime() - createdAt.getTime() >= this.deps.rotationDays * 86_400_000
   }
 
-  signingKey(): { kid: string; key: CryptoKey } {
+  signingKey(): { kid: string; alg: SigningAlg; key: CryptoKey } {
     if (!this.#signing) throw new Error('no signing key loaded; call init() first')
     return this.#signing
   }
 
-  /** The verification key for `kid`, reloading once if another process has rotated. */
-  async verificationKey(kid: string): Promise<CryptoKey | undefined> {
-    const known = this.#keys.get(kid)
-    if (known) return this.#stillPublished(known) ? known.verifyKey : undefined
-    if (Date.now() - this.#lastReload > 5_000) {
+  /** The verification key for `kid` and its algorithm, reloading once if another process has rotated. */
+  async verificationKey(kid: string): Promise<{ key: CryptoKey; alg: SigningAlg } | undefined> {
+    let found = this.#keys.get(kid)
+    if (!found && Date.now() - this.#lastReload > 5_000) {
       await this.reload()
-      const loaded = this.#keys.get(kid)
-      return loaded && this.#stillPublished(loaded) ? loaded.verifyKey : undefined
+      found = this.#keys.get(kid)
     }
-    return undefined
+    return found && this.#stillPublished(found) ? { key: found.verifyKey, alg: found.alg } : undefined
   }
 
   #stillPublished(k: LoadedKey): boolean {
@@ -129,4 +167,9 @@ export class KeyStore {
     timer.unref()
     return () => clearInterval(timer)
   }
+}
+
+function storedAlg(k: StoredKey): SigningAlg {
+  if (!isSigningAlg(k.alg)) throw new Error(`signing key ${k.kid} has an unsupported algorithm ${k.alg}`)
+  return k.alg
 }

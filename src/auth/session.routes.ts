@@ -6,7 +6,7 @@ const SessionSchema = Type.Object({
   clientId: Type.String(),
   subId: Type.String(),
   scope: Type.String(),
-  expiresAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the access token expires; null for HTTP Basic (webhook interface), which is checked on every request.' }),
 })
 
 /** `GET /api/v1/session`: who the token says the caller is; integrators use it to check their setup. */
@@ -22,6 +22,7 @@ export const sessionRoutes: FastifyPluginAsync<{ tag?: string }> = async (app, o
     clientId: request.tenant.clientId,
     subId: request.tenant.subId,
     scope: request.tenant.scope,
-    expiresAt: request.tenant.expiresAt.toISOString(),
+    // HTTP Basic has no expiry (auth-hook.ts sets the largest date, which RFC 3339 cannot write).
+    expiresAt: request.tenant.tokenId === '' ? null : request.tenant.expiresAt.toISOString(),
   }))
 }

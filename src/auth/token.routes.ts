@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { parseBasicAuth } from '../http/basic-auth.js'
-import type { ClientsService } from './clients.service.js'
+import type { ClientIdentity, ClientsService } from './clients.service.js'
 import { checkClientCredentials } from './credential-check.js'
 import type { FailureLimiter } from './failure-limiter.js'
 import type { KeyStore } from './keys.js'
@@ -14,12 +14,10 @@ export interface TokenRoutesOptions {
   keys: KeyStore
   limiter: FailureLimiter
   issuer: string
-  /** Absolute URL of this mount, for the discovery document. */
-  baseUrl: string
 }
 
 const TokenResponseSchema = Type.Object({
-  access_token: Type.String({ description: 'A JWT signed with EdDSA; `kid` names the key in the JWKS.' }),
+  access_token: Type.String({ description: 'A JWT (`typ: at+jwt`) signed with ES256 by default (RS256 or EdDSA when configured); `kid` names the key in the JWKS.' }),
   expires_in: Type.Literal(14400),
   scope: Type.Literal(API_SCOPE),
   token_type: Type.Literal('Bearer'),
@@ -34,7 +32,20 @@ const ClientErrorSchema = Type.Object({
   error: Type.Literal('invalid_client'),
   error_description: Type.String(),
 })
-const TokenBodySchema = Type.Object({ grant_type: Type.Optional(Type.String()), scope: Type.Optional(Type.String()) }, { additionalProperties: true })
+/** The body of a token request, JSON or form (RFC 6749 §4.4.2; client_secret_post credentials, §2.3.1). */
+const TokenBodySchema = Type.Object({
+  grant_type: Type.Optional(Type.Literal('client_credentials')),
+  scope: Type.Optional(Type.String({ description: `Space-separated; the only scope is ${API_SCOPE}.` })),
+  client_id: Type.Optional(Type.String({ description: 'client_secret_post: the client id, instead of HTTP Basic.' })),
+  client_secret: Type.Optional(Type.String({ description: 'client_secret_post: the client secret, instead of HTTP Basic.' })),
+}, { additionalProperties: true, title: 'TokenRequest' })
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The token endpoint's client, authenticated from HTTP Basic before the body was read. */
+    tokenClient: ClientIdentity | null | undefined
+  }
+}
 
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
   return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description })
@@ -57,9 +68,10 @@ function invalidClient(request: FastifyRequest, reply: FastifyReply, description
     })
 }
 
-/** The access-token interface (CONTRACT §2): OAuth2 client credentials, JWKS and discovery. */
+/** The access-token interface (CONTRACT §2): OAuth2 client credentials and JWKS (metadata: metadata.routes.ts). */
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, opts) => {
   await app.register(formbody)
+  app.decorateRequest('tokenClient', null)
   // An empty body with a JSON content type is a valid token request here (CONTRACT §2).
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -72,6 +84,11 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
   })
   // Token errors use OAuth bodies, not the receiving interface's errors[] (RFC 6749 §5.2).
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // Without an Authorization header the credentials could only be in the body (client_secret_post):
+    // a body that cannot be read is a request without credentials, so a 401 whatever its type.
+    if (!request.headers.authorization && error.statusCode && error.statusCode < 500) {
+      return invalidClient(request, reply, 'Client authentication is required: HTTP Basic with the client id and secret.')
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return oauthError(reply, 413, 'invalid_request', 'The request body is too large.')
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return oauthError(reply, 415, 'invalid_request', 'Send an empty body, application/json or application/x-www-form-urlencoded.')
     if (error.statusCode && error.statusCode < 500) return oauthError(reply, 400, 'invalid_request', 'The request body could not be read.')
@@ -79,16 +96,42 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
     return oauthError(reply, 500, 'server_error', 'An unexpected error occurred.')
   })
 
+  /** Answers 401/429 itself and returns undefined, or returns the authenticated client. */
+  async function authenticate(request: FastifyRequest, reply: FastifyReply, creds: { clientId: string; clientSecret: string } | undefined) {
+    const check = await checkClientCredentials(opts, creds, request.ip)
+    if (check.outcome === 'limited') {
+      reply.header('retry-after', String(check.retryAfterSeconds))
+      await oauthError(reply, 429, 'temporarily_unavailable', `Too many failed attempts; retry in ${check.retryAfterSeconds} s.`)
+      return undefined
+    }
+    if (check.outcome === 'invalid') {
+      await invalidClient(request, reply, creds
+        ? 'The client id or secret is invalid, or the client is disabled.'
+        : 'Client authentication is required: HTTP Basic with the client id and secret.')
+      return undefined
+    }
+    return check.client
+  }
+
   app.post('/api/v1/token', {
     bodyLimit: 16 * 1024,
+    // HTTP Basic is checked before the body is read (a wrong or missing client never reaches the parser).
+    onRequest: async (request, reply) => {
+      if (request.headers.authorization === undefined) return
+      request.tokenClient = await authenticate(request, reply, parseBasicAuth(request.headers.authorization))
+      if (!request.tokenClient) return reply
+    },
     schema: {
       tags: ['access token'],
       summary: 'Issue an access token (OAuth2 client credentials)',
       description:
-        'HTTP Basic with the client id and secret. The body may be empty, JSON `{"grant_type":"client_credentials"}` or a form ' +
-        '`grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. Repeated failures for one client id or address ' +
-        'are refused with 429 and `Retry-After`.',
-      security: [{ basicAuth: [] }],
+        'HTTP Basic with the client id and secret (`client_secret_basic`), or `client_id` and `client_secret` in the body ' +
+        '(`client_secret_post`). The body may be empty, JSON `{"grant_type":"client_credentials"}` or a form ' +
+        '`grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. A request without valid credentials is a 401 whatever ' +
+        'its content type. Repeated failures for one client id or address are refused with 429 and `Retry-After`.',
+      security: [{ basicAuth: [] }, {}],
+      consumes: ['application/x-www-form-urlencoded', 'application/json'],
+      body: TokenBodySchema,
       response: {
         200: TokenResponseSchema,
         400: OAuthErrorSchema,
@@ -96,31 +139,37 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
         413: OAuthErrorSchema,
         415: OAuthErrorSchema,
         429: OAuthErrorSchema,
+        500: OAuthErrorSchema,
       },
     },
+    // The body is checked below with OAuth errors, not by the schema (which documents it).
+    validatorCompiler: () => () => true,
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
     const body = request.body == null ? {} : request.body
-    if (typeof body !== 'object' || Array.isArray(body)) return oauthError(reply, 400, 'invalid_request', 'The body must be empty, a JSON object or a form.')
-    const { grant_type: grantType, scope } = body as { grant_type?: unknown; scope?: unknown }
+    const fields = typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+    let client = request.tokenClient
+    if (!client) {
+      // No Authorization header: client_secret_post, or no credentials at all.
+      const clientId = fields?.client_id
+      const clientSecret = fields?.client_secret
+      const creds = typeof clientId === 'string' && typeof clientSecret === 'string' && clientId && clientSecret ? { clientId, clientSecret } : undefined
+      client = await authenticate(request, reply, creds)
+      if (!client) return reply
+    } else if (fields && (fields.client_id !== undefined || fields.client_secret !== undefined)) {
+      // RFC 6749 §2.3: one authentication method per request.
+      if (fields.client_secret !== undefined || fields.client_id !== client.clientId) {
+        return oauthError(reply, 400, 'invalid_request', 'Authenticate with HTTP Basic or with client_id/client_secret in the body, not both.')
+      }
+    }
+    if (!fields) return oauthError(reply, 400, 'invalid_request', 'The body must be empty, a JSON object or a form.')
+    const { grant_type: grantType, scope } = fields
     if (grantType !== undefined && grantType !== 'client_credentials') {
       return oauthError(reply, 400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.')
     }
     if (scope !== undefined && (typeof scope !== 'string' || !scope.split(' ').every((s) => s === API_SCOPE || s === ''))) {
       return oauthError(reply, 400, 'invalid_scope', `The only scope is ${API_SCOPE}.`)
     }
-    const creds = parseBasicAuth(request.headers.authorization)
-    const check = await checkClientCredentials(opts, creds, request.ip)
-    if (check.outcome === 'limited') {
-      reply.header('retry-after', String(check.retryAfterSeconds))
-      return oauthError(reply, 429, 'temporarily_unavailable', `Too many failed attempts; retry in ${check.retryAfterSeconds} s.`)
-    }
-    if (check.outcome === 'invalid') {
-      return invalidClient(request, reply, creds
-        ? 'The client id or secret is invalid, or the client is disabled.'
-        : 'Client authentication is required: HTTP Basic with the client id and secret.')
-    }
-    const client = check.client
     return opts.tokens.issueToken(client)
   })
 
@@ -128,28 +177,20 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
     schema: {
       tags: ['access token'],
       summary: 'Public keys that verify access tokens (RFC 7517)',
-      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
+      response: {
+        200: Type.Object({
+          keys: Type.Array(Type.Object({
+            kid: Type.String(),
+            kty: Type.String({ description: '`EC` (ES256), `RSA` (RS256) or `OKP` (EdDSA)' }),
+            alg: Type.String(),
+            use: Type.Literal('sig'),
+          }, { additionalProperties: true })),
+        }),
+      },
     },
   }, async (_request, reply) => {
     // Short cache: verifiers refetch soon after a rotation, which publishes the new key first.
     reply.header('cache-control', 'public, max-age=300')
     return opts.keys.jwks()
   })
-
-  app.get('/.well-known/oauth-authorization-server', {
-    schema: {
-      tags: ['access token'],
-      summary: 'Authorization server metadata (RFC 8414)',
-      response: { 200: Type.Object({}, { additionalProperties: true }) },
-    },
-  }, async () => ({
-    issuer: opts.issuer,
-    token_endpoint: `${opts.baseUrl}/api/v1/token`,
-    jwks_uri: `${opts.baseUrl}/.well-known/jwks.json`,
-    grant_types_supported: ['client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic'],
-    scopes_supported: [API_SCOPE],
-    response_types_supported: ['token'],
-    token_endpoint_auth_signing_alg_values_supported: ['EdDSA'],
-  }))
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, lookupError, ValidationErrors, type ErrorCode } from '../shared/errors.js'
+import { registerRouteIndex } from './framework-errors.js'
 import type { ErrorBody } from './schemas.js'
 
 type Item = ErrorBody['errors'][number]
@@ -16,8 +17,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (headers) void reply.headers(headers)
     return reply.code(status).type('application/json; charset=utf-8').send({ errors: items })
   })
+  const routes = registerRouteIndex(app)
   app.setNotFoundHandler((request, reply) => {
-    return reply.code(404).send({ errors: [item('ROUTE_NOT_FOUND', request, { description: `No endpoint ${request.method} ${request.url.split('?')[0]}.` })] })
+    const path = request.url.split('?')[0]!
+    // A path that exists under other methods is a 405 naming them (RFC 9110 §15.5.6), not a 404.
+    const allowed = routes.methodsOf(path)
+    if (allowed.length > 0) {
+      return reply.code(405).header('allow', allowed.join(', ')).send({ errors: [item('METHOD_NOT_ALLOWED', request, { description: `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.` })] })
+    }
+    return reply.code(404).send({ errors: [item('ROUTE_NOT_FOUND', request, { description: `No endpoint ${request.method} ${path}.` })] })
   })
 }
 
@@ -87,16 +95,20 @@ function validationItem(v: AjvIssue, context: string | undefined, request: Fasti
 }
 
 function item(code: string, request: FastifyRequest, opts: { field?: string; description?: string; additionalInfo?: string } = {}): Item {
+  return errorItem(code, request.id, opts)
+}
+
+/** One item of the error model: all six fields, an empty string where nothing applies (CONTRACT §1). */
+export function errorItem(code: string, correlationID: string, opts: { field?: string; description?: string; additionalInfo?: string } = {}): Item {
   const entry = lookupError(code)
-  const out: Item = {
+  return {
     errorCode: entry.errorCode,
     errorDescription: opts.description ?? entry.message,
     additionalCode: entry.additionalCode,
-    correlationID: request.id,
+    additionalInfo: opts.additionalInfo ?? '',
+    additionalParameters: opts.field ?? '',
+    correlationID,
   }
-  if (opts.additionalInfo) out.additionalInfo = opts.additionalInfo
-  if (opts.field) out.additionalParameters = opts.field
-  return out
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, opts: { description?: string; field?: string } = {}) {

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { completeDocument, type RouteFacts } from './openapi-document.js'
 import { allErrorEntries } from '../shared/errors.js'
 import type { TSchema } from '@sinclair/typebox'
 import { ErrorBodySchema, UnauthorizedSchema } from './schemas.js'
@@ -9,11 +10,20 @@ import { ErrorBodySchema, UnauthorizedSchema } from './schemas.js'
 /** `shared`: schemas with an $id that routes of several plugins reference (Package, SiteRef…). */
 export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; shared?: TSchema[] }): Promise<void> {
   for (const s of [ErrorBodySchema, UnauthorizedSchema, ...(opts.shared ?? [])]) app.addSchema(s)
+  // Route options by method and OpenAPI path; hooks of inner scopes mark them later (idempotency).
+  const routes = new Map<string, RouteOptions>()
+  app.addHook('onRoute', (route) => {
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) routes.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, route)
+  })
+  const routeFacts = (method: string, path: string): RouteFacts | undefined => {
+    const route = routes.get(`${method} ${path}`)
+    return route && { idempotent: (route.config as { idempotencyKey?: boolean } | undefined)?.idempotencyKey === true }
+  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'mailroom', version: '0.1.0', description: describe() },
-      servers: [{ url: opts.publicUrl }],
+      info: { title: 'mailroom', version: '0.1.0', description: describe(), license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+      servers: [{ url: '/' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST {auth}/api/v1/token, scope psapi.' },
@@ -21,6 +31,8 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
         },
       },
     },
+    // The server URL is relative (the docs page works from any host name): the public URL's path.
+    transformObject: (documentObject) => completeDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, { serverPath: new URL(opts.publicUrl).pathname.replace(/\/$/, ''), routeFacts }) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   })
   // swagger-ui serves its assets from the installed package: the page works without internet.
@@ -35,7 +47,7 @@ function describe(): string {
   return [
     'Package receiving: decode barcodes, receive packages with a full activity history, issue OAuth2 access tokens, and push signed webhooks.',
     '',
-    'Errors of the receiving and webhook interfaces have the body `{errors: [{errorCode, errorDescription, additionalCode, additionalInfo?, additionalParameters?, correlationID}]}`; 401 has `{message}` and a `WWW-Authenticate` challenge; 403 when the token lacks the `psapi` scope.',
+    'Errors of the receiving and webhook interfaces have the body `{errors: [{errorCode, errorDescription, additionalCode, additionalInfo, additionalParameters, correlationID}]}` (every field always present, an empty string where nothing applies); 401 has `{message}` and a `WWW-Authenticate` challenge; 403 when the token lacks the `psapi` scope.',
     'Every response carries `X-Correlation-ID` (yours when you send one of at most 128 characters `[A-Za-z0-9._:-]`).',
     '',
     '### Error catalogue',

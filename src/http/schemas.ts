@@ -5,8 +5,8 @@ export const ErrorItemSchema = Type.Object({
   errorCode: Type.Union([Type.Literal('validation_error'), Type.Literal('not_found'), Type.Literal('already_exists'), Type.Literal('internal_error')]),
   errorDescription: Type.String(),
   additionalCode: Type.String({ description: 'Stable code per error kind; see the catalogue in the API description.' }),
-  additionalInfo: Type.Optional(Type.String()),
-  additionalParameters: Type.Optional(Type.String({ description: 'The field at fault, as a dot path.' })),
+  additionalInfo: Type.String({ description: 'More about the error; empty when there is nothing more.' }),
+  additionalParameters: Type.String({ description: 'The field at fault, as a dot path; empty when no one field is.' }),
   correlationID: Type.String(),
 })
 export const ErrorBodySchema = Type.Object({ errors: Type.Array(ErrorItemSchema) }, { $id: 'ErrorBody', title: 'ErrorBody' })

@@ -17,6 +17,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000
 /** A claim not completed after this long belongs to a request whose process died: a retry may take it. */
 export const IDEMPOTENCY_ABANDONED_MS = 5 * 60 * 1000
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes Idempotency-Key (set by registerIdempotency). */
+    idempotencyKey?: boolean
+  }
+}
+
 function hashOf(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex')
 }
@@ -33,6 +40,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.includes('POST')) return
+    // Read by the OpenAPI document (http/openapi-document.ts), which declares the headers.
+    route.config = { ...route.config, idempotencyKey: true }
     route.preHandler = [claim, ...asArray(route.preHandler)]
     route.onSend = [...asArray(route.onSend), complete]
   })

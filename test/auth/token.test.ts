@@ -33,7 +33,7 @@ describe('POST /auth/api/v1/token', () => {
 
     const jwks = await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })
     const { payload, protectedHeader } = await jwtVerify(body.access_token, createLocalJWKSet(jwks.json()), { issuer: t.ctx.issuer, currentDate: t.clock.now() })
-    expect(protectedHeader.alg).toBe('EdDSA')
+    expect(protectedHeader.alg).toBe('ES256')
     expect(protectedHeader.kid).toBe(t.ctx.keys.signingKey().kid)
     expect(payload).toMatchObject({ iss: 'http://localhost:8080/auth/us', sub: c.clientId, subId: c.subId, scope: 'psapi' })
     expect(payload.exp! - payload.iat!).toBe(14400)
@@ -195,9 +195,14 @@ describe('discovery and keys', () => {
       token_endpoint: 'http://localhost:8080/auth/api/v1/token',
       jwks_uri: 'http://localhost:8080/auth/.well-known/jwks.json',
       grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ['psapi'],
+      response_types_supported: [],
     })
+    // RFC 8414 §3: also at the address derived from the issuer, where standard clients look.
+    const derived = await t.inject({ method: 'GET', url: `/.well-known/oauth-authorization-server${new URL(t.ctx.issuer).pathname}` })
+    expect(derived.statusCode).toBe(200)
+    expect(derived.json()).toEqual(res.json())
   })
 
   it('rotates keys: old tokens keep working until they expire, new tokens use the new key, both are published', async () => {

@@ -21,10 +21,10 @@ async function signWith(t: TestApp, client: TestClient, overrides: { iss?: strin
     const now = Math.floor(t.clock.now().getTime() / 1000)
     return `${enc({ alg: 'none', typ: 'at+jwt' })}.${enc({ iss: t.ctx.issuer, sub: client.clientId, subId: client.subId, scope: 'psapi', iat: now, exp: now + 3600, jti: 'x' })}.`
   }
-  const { kid, key } = t.ctx.keys.signingKey()
+  const { kid, alg, key } = t.ctx.keys.signingKey()
   const now = Math.floor(t.clock.now().getTime() / 1000)
   return new SignJWT({ subId: client.subId, scope: overrides.scope ?? 'psapi' })
-    .setProtectedHeader({ alg: 'EdDSA', kid, typ: 'at+jwt' })
+    .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
     .setIssuer(overrides.iss ?? t.ctx.issuer)
     .setSubject(client.clientId)
     .setIssuedAt(now)

@@ -6,6 +6,7 @@ import { buildApp, type BuildAppOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createContext, type AppContext } from '../../src/context.js'
 import { ManualClock } from '../../src/shared/clock.js'
+import { validatorFor } from './openapi-validator.js'
 import { createTestDatabase } from './test-db.js'
 
 export interface TestClient {
@@ -42,6 +43,8 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
   await ctx.keys.init()
   const app = await buildApp(ctx, { logger: false, ...appOptions })
   await app.ready()
+  // Every response a test receives is checked against the document the app serves.
+  const validator = validatorFor(app.swagger() as Record<string, unknown>)
   let n = 0
   return {
     app,
@@ -57,7 +60,13 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
       const { access_token: token } = await ctx.tokens.issueToken({ clientId: client.clientId, subId: client.subId, status: 'active' })
       return { ...client, token, auth: { authorization: `Bearer ${token}` } }
     },
-    inject: (opts) => app.inject(opts),
+    async inject(opts) {
+      const res = await app.inject(opts)
+      const url = typeof opts.url === 'string' ? opts.url : opts.url ? String(opts.url.pathname ?? '') : String(opts.path ?? '')
+      const problems = validator.problems(opts.method ?? 'GET', url, res)
+      if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n  ${problems.join('\n  ')}`)
+      return res
+    },
     async close() {
       await app.close()
       await db.drop()
