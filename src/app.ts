@@ -87,6 +87,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   for (const [variant, prefix] of [['tracking', config.prefixes.trackingWebhooks], ['locker', config.prefixes.lockerWebhooks]] as const) {
     await app.register(async (webhooks) => {
       webhooks.addHook('onRequest', webhookAuth)
+      // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
+      registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock })
       await webhooks.register(sessionRoutes, { tag: `${variant} webhooks` })
       await webhooks.register(webhookRoutes, { webhooks: ctx.webhooks, variant })
     }, { prefix })
