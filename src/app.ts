@@ -4,7 +4,7 @@ import { tokenRoutes } from './auth/token.routes.js'
 import type { AppContext } from './context.js'
 import { bearerAuthHook } from './http/auth-hook.js'
 import { correlationId } from './http/correlation.js'
-import { registerErrorHandling } from './http/error-handler.js'
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.js'
 import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -17,6 +17,8 @@ import { registerIdempotency } from './idempotency/idempotency.hooks.js'
 import { PackageRecordSchema } from './packages/packages.schemas.js'
 import { SiteRefSchema } from './sites/sites.schemas.js'
 import { DecodeResponseSchema } from './scan/scan.schemas.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js'
+import { AppError } from './shared/errors.js'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -39,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // A hop count means: believe that many proxies in front of us (proxy-addr's hop semantics).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
@@ -51,6 +54,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined)
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(new AppError('MALFORMED_BODY', { description: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` }), undefined)
     return parseJson(request, body as string, done)
   })
   app.decorateRequest('tenant', null as never)

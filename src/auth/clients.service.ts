@@ -36,6 +36,8 @@ export function createClientsService(deps: ClientsServiceDeps) {
   const cache = new Map<string, { row: repo.ClientRow | undefined; at: number }>()
 
   async function lookup(clientId: string): Promise<repo.ClientRow | undefined> {
+    // No id holds a NUL (PostgreSQL text cannot), so such an id is unknown, not a database error.
+    if (clientId.includes('\u0000')) return undefined
     const now = clock.now().getTime()
     const hit = cache.get(clientId)
     if (hit && now - hit.at < deps.cacheSeconds * 1000) return hit.row

@@ -92,11 +92,21 @@ function item(code: string, request: FastifyRequest, opts: { field?: string; des
     errorCode: entry.errorCode,
     errorDescription: opts.description ?? entry.message,
     additionalCode: entry.additionalCode,
+    // CONTRACT §1: all six fields on every item, an empty string where nothing applies.
+    additionalInfo: opts.additionalInfo ?? '',
+    additionalParameters: opts.field ?? '',
     correlationID: request.id,
   }
-  if (opts.additionalInfo) out.additionalInfo = opts.additionalInfo
-  if (opts.field) out.additionalParameters = opts.field
   return out
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router answers before any route or hook runs (a malformed
+ * percent-escape in the path, a path parameter over maxParamLength), in the contract's body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const description = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the URL is too long.' : 'The URL is not valid (a malformed percent-escape?).'
+  return reply.header('x-correlation-id', request.id).code(400).type('application/json; charset=utf-8').send({ errors: [item('VALIDATION_FAILED', request, { description, field: 'path' })] })
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, opts: { description?: string; field?: string } = {}) {

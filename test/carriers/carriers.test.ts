@@ -83,7 +83,7 @@ describe('carrier catalogue', () => {
     for (const name of ['ups', 'Dhl Express', 'FEDEX']) {
       const res = await call(c, 'POST', '/api/v1/carriers/catalog', { name })
       expect(res.statusCode, name).toBe(409)
-      expect(res.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A carrier with this name already exists in the catalogue.', additionalCode: 'CAR-4090', additionalParameters: 'name', correlationID: expect.any(String) }])
+      expect(res.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A carrier with this name already exists in the catalogue.', additionalCode: 'CAR-4090', additionalInfo: '', additionalParameters: 'name', correlationID: expect.any(String) }])
     }
     await courier(c, { name: 'Local Runner' })
     expect((await call(c, 'POST', '/api/v1/carriers/catalog', { name: 'LOCAL RUNNER' })).statusCode).toBe(409)

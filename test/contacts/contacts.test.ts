@@ -146,7 +146,7 @@ describe('contacts', () => {
     for (const [method, payload] of [['GET', undefined], ['PUT', { name: 'Hijacked' }], ['DELETE', undefined]] as const) {
       const res = await call(stranger, method, `/api/v1/contacts/${id}`, payload)
       expect(res.statusCode, method).toBe(404)
-      expect(res.json().errors).toEqual([{ errorCode: 'not_found', errorDescription: 'No such contact.', additionalCode: 'CON-4040', correlationID: expect.any(String) }])
+      expect(res.json().errors).toEqual([{ errorCode: 'not_found', errorDescription: 'No such contact.', additionalCode: 'CON-4040', additionalInfo: '', additionalParameters: '', correlationID: expect.any(String) }])
     }
     expect((await call(stranger, 'GET', '/api/v1/contacts?query=priv')).json()).toEqual({ contacts: [], totalCount: 0 })
     expect((await call(owner, 'GET', `/api/v1/contacts/${id}`)).json()).toEqual(before)

@@ -79,7 +79,7 @@ describe('custom fields', () => {
     const first = await create(c, { name: 'Department', dataType: 'TEXT' })
     const dup = await call(c, 'POST', '/api/v1/customfields', { name: 'DEPARTMENT ', dataType: 'NUMBER' })
     expect(dup.statusCode).toBe(409)
-    expect(dup.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A custom field with this name already exists.', additionalCode: 'CFD-4090', additionalParameters: 'name', correlationID: expect.any(String) }])
+    expect(dup.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A custom field with this name already exists.', additionalCode: 'CFD-4090', additionalInfo: '', additionalParameters: 'name', correlationID: expect.any(String) }])
     const second = await create(c, { name: 'Cost', dataType: 'TEXT' })
     expect((await call(c, 'PUT', `/api/v1/customfields/${second.customFieldId}`, { name: 'department' })).statusCode).toBe(409)
     expect((await call(c, 'GET', `/api/v1/customfields/${second.customFieldId}`)).json().name).toBe('Cost')

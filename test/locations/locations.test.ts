@@ -103,7 +103,7 @@ describe('locations', () => {
     await create(c, 'Main Office')
     const dup = await call(c, 'POST', '/api/v1/locations', body('MAIN OFFICE'))
     expect(dup.statusCode).toBe(409)
-    expect(dup.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A location with this name already exists.', additionalCode: 'LOC-4090', additionalParameters: 'name', correlationID: expect.any(String) }])
+    expect(dup.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A location with this name already exists.', additionalCode: 'LOC-4090', additionalInfo: '', additionalParameters: 'name', correlationID: expect.any(String) }])
     const other = await create(c, 'Annex')
     expect((await call(c, 'PUT', `/api/v1/locations/${other.locationId}`, { name: 'main office' })).statusCode).toBe(409)
     await create(await t.newClient(), 'Main Office')
