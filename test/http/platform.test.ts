@@ -14,7 +14,7 @@ describe('correlation id', () => {
     expect(res.headers['x-correlation-id']).toBe('abc-123')
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({
-      errors: [{ errorCode: 'not_found', errorDescription: expect.any(String), additionalCode: 'GEN-4040', correlationID: 'abc-123' }],
+      errors: [{ errorCode: 'not_found', errorDescription: expect.any(String), additionalCode: 'GEN-4040', additionalInfo: '', additionalParameters: '', correlationID: 'abc-123' }],
     })
   })
 
