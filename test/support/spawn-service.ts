@@ -29,14 +29,14 @@ export interface RunningService {
 }
 
 /** Starts `mailroom serve` and waits until it answers /readyz. */
-export async function startService(env: Record<string, string>): Promise<RunningService> {
+export async function startService(env: Record<string, string>, readyWithinMs = 45_000): Promise<RunningService> {
   const port = await freePort()
   const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
   const baseUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 45_000
+  const deadline = Date.now() + readyWithinMs
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited ${child.exitCode}:\n${out}`)
     try {
