@@ -4,7 +4,7 @@ import { fuzzTarget, runFuzz, type FuzzTarget } from './fuzz-target.js'
 // The short run of the schema-driven fuzz test (the long one: `npm run fuzz`). Requests for every
 // operation of /openapi.json, valid and mutated; no answer may be a 5xx, and every error body must
 // be the contract's. A failure prints its seed: FUZZ_SEED=<seed> replays the same requests.
-const COUNT = Number(process.env.FUZZ_COUNT ?? 1200)
+const COUNT = Number(process.env.FUZZ_COUNT ?? 1000)
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 1_000_000))
 
 let target: FuzzTarget
