@@ -19,7 +19,6 @@ import { resolveReferences, type Resolved } from './packages.resolve.js'
 import type { AddPackage, PackageRecord, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
 import type { Static } from '@sinclair/typebox'
 
-
 /** What Add and Update answer. */
 type WriteResult = Static<typeof WriteResponseSchema>
 
