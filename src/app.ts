@@ -21,6 +21,8 @@ import { registerIdempotency } from './idempotency/idempotency.hooks.js'
 import { PackageRecordSchema } from './packages/packages.schemas.js'
 import { SiteRefSchema } from './sites/sites.schemas.js'
 import { DecodeResponseSchema } from './scan/scan.schemas.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js'
+import { AppError } from './shared/errors.js'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -60,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined)
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(new AppError('MALFORMED_BODY', { description: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` }), undefined)
     return parseJson(request, body as string, done)
   })
   app.decorateRequest('tenant', null as never)
@@ -103,6 +106,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   for (const [variant, prefix] of [['tracking', config.prefixes.trackingWebhooks], ['locker', config.prefixes.lockerWebhooks]] as const) {
     await app.register(async (webhooks) => {
       webhooks.addHook('onRequest', webhookAuth)
+      // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
+      registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock })
       await webhooks.register(sessionRoutes, { tag: `${variant} webhooks` })
       await webhooks.register(webhookRoutes, { webhooks: ctx.webhooks, variant })
     }, { prefix })

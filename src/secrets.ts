@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError, type Config } from './config.js'
 import { randomToken } from './shared/crypto.js'
@@ -18,13 +18,19 @@ export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'
   }
   mkdirSync(config.dataDir, { recursive: true })
   const secret = randomToken(48)
+  // Written whole under another name, then linked into place: a process killed mid-write leaves no
+  // empty secret file behind (which would stop every later start), and link fails with EEXIST if
+  // another process got there first: theirs wins and we read it back.
+  const staging = `${file}.${process.pid}.tmp`
+  writeFileSync(staging, `${secret}\n`, { mode: 0o600 })
   try {
-    // 'wx': if another process created it first, theirs wins and we read it back.
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+    linkSync(staging, file)
     return { secret, generated: true }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
     return { secret: checked(readFileSync(file, 'utf8').trim(), file), generated: false }
+  } finally {
+    rmSync(staging, { force: true })
   }
 }
 

@@ -4,6 +4,7 @@ import {
   CarriersAtLocationsQuerySchema, CatalogCarrierSchema, CatalogListSchema, CatalogQuerySchema, CreateCourierSchema, LocationCarrierListSchema, LocationIdListSchema,
 } from './carriers.schemas.js'
 import type { CarriersService } from './carriers.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['carriers']
 const security = [{ bearerAuth: [] }]
@@ -40,5 +41,5 @@ export const carriersRoutes: FastifyPluginAsyncTypebox<{ carriers: CarriersServi
       body: CreateCourierSchema,
       response: { 201: CatalogCarrierSchema, ...errorResponses(400, 409) },
     },
-  }, async (request, reply) => reply.code(201).send(await carriers.addCourier(request.tenant.subId, request.body)))
+  }, async (request, reply) => reply.code(201).send(await carriers.addCourier(request.tenant.subId, request.body, outcomeOf(request, reply, 201))))
 }

@@ -7,6 +7,7 @@ import { findCarrier } from './carrier-aliases.js'
 import * as repo from './carriers.repo.js'
 import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
+import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const CARRIER_ERRORS = registerErrors({
   CARRIER_NAME_TAKEN: { status: 409, errorCode: 'already_exists', additionalCode: 'CAR-4090', message: 'A carrier with this name already exists in the catalogue.' },
@@ -63,7 +64,7 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       return { carriers: rows.slice(q.skip, q.skip + q.limit).map(toCatalogCarrier), totalCount: rows.length }
     },
 
-    async addCourier(subId: string, input: CreateCourier): Promise<CatalogCarrier> {
+    async addCourier(subId: string, input: CreateCourier, outcome?: RecordOutcome<CatalogCarrier>): Promise<CatalogCarrier> {
       const name = input.name.trim()
       const services: string[] = []
       const problems: Array<{ field: string; description: string }> = []
@@ -77,7 +78,7 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       if (await repo.findVisibleByName(db, subId, name)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
       const row: repo.CarrierRow = { carrier_id: ids('car_'), sub_id: subId, name, scac: null, barcode_aware: input.barcodeAware ?? false, services }
       try {
-        await repo.insertCarrier(db, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() })
+        await writeRecorded(db, outcome, toCatalogCarrier(row), (ex) => repo.insertCarrier(ex, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() }))
       } catch (e) {
         if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
         throw e

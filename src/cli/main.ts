@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js'
 import { DataDirInUseError } from '../db/data-dir-lock.js'
+import { DataDirDamagedError } from '../db/embedded-dir.js'
 import { UsageError } from './args.js'
 import { clientsCommand } from './clients.js'
 import { keysCommand } from './keys.js'
@@ -56,6 +57,10 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof DataDirInUseError) {
     process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(75)
+  }
+  if (e instanceof DataDirDamagedError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(74)
   }
   if (e instanceof UsageError) {
     process.stderr.write(`mailroom: ${e.message}\n\n${HELP}\n`)

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../http/schemas.js'
 import { ContactIdParams, ContactListSchema, ContactSchema, CreateContactSchema, ListContactsQuerySchema, UpdateContactSchema } from './contacts.schemas.js'
 import type { ContactsService } from './contacts.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['contacts']
 const security = [{ bearerAuth: [] }]
@@ -20,7 +21,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsServi
       body: CreateContactSchema,
       response: { 201: ContactSchema, ...errorResponses(400) },
     },
-  }, async (request, reply) => reply.code(201).send(await contacts.createContact(request.tenant.subId, request.body)))
+  }, async (request, reply) => reply.code(201).send(await contacts.createContact(request.tenant.subId, request.body, outcomeOf(request, reply, 201))))
 
   app.get('/api/v1/contacts', {
     schema: {

@@ -7,6 +7,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './contacts.repo.js'
 import type { Contact, ContactStatus, ContactType, CreateContact, ListContactsQuery, UpdateContact } from './contacts.schemas.js'
 import { normalizeForMatch } from './normalize.js'
+import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export { normalizeForMatch } from './normalize.js'
 
@@ -111,7 +112,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
   })
 
   return {
-    async createContact(subId: string, input: CreateContact): Promise<Contact> {
+    async createContact(subId: string, input: CreateContact, outcome?: RecordOutcome<Contact>): Promise<Contact> {
       const name = input.name.trim()
       const company = text(input.company)
       const email = text(input.email)
@@ -124,8 +125,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
         status: input.status ?? 'active', match_name: normalizeForMatch(name), match_company: company === null ? null : normalizeForMatch(company),
         created_at: at, updated_at: at, deleted_at: null,
       }
-      await repo.insertContact(db, row)
-      return toContact(row)
+      return writeRecorded(db, outcome, toContact(row), (ex) => repo.insertContact(ex, row))
     },
 
     async getContact(subId: string, contactId: string): Promise<Contact> {

@@ -5,6 +5,7 @@ import {
   CreateCustomFieldSchema, CustomFieldIdParams, CustomFieldListSchema, CustomFieldSchema, ListCustomFieldsQuerySchema, UpdateCustomFieldSchema,
 } from './customfields.schemas.js'
 import type { CustomFieldsService } from './customfields.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['custom fields']
 const security = [{ bearerAuth: [] }]
@@ -25,7 +26,7 @@ export const customFieldsRoutes: FastifyPluginAsyncTypebox<{ customFields: Custo
       body: CreateCustomFieldSchema,
       response: { 201: CustomFieldSchema, ...errorResponses(400, 409) },
     },
-  }, async (request, reply) => reply.code(201).send(await customFields.createCustomField(request.tenant.subId, request.body)))
+  }, async (request, reply) => reply.code(201).send(await customFields.createCustomField(request.tenant.subId, request.body, outcomeOf(request, reply, 201))))
 
   app.get('/api/v1/customfields', {
     schema: {

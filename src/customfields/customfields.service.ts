@@ -7,6 +7,7 @@ import { SubscriptionCache } from '../shared/subscription-cache.js'
 import type { CustomFieldDef } from './custom-field-values.js'
 import * as repo from './customfields.repo.js'
 import type { CreateCustomField, CustomField, DataType, ListCustomFieldsQuery, UpdateCustomField } from './customfields.schemas.js'
+import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export { checkCustomFieldValues, type CustomFieldDef, type CustomFieldValue } from './custom-field-values.js'
 
@@ -71,14 +72,13 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
   }
 
   return {
-    async createCustomField(subId: string, input: CreateCustomField): Promise<CustomField> {
+    async createCustomField(subId: string, input: CreateCustomField, outcome?: RecordOutcome<CustomField>): Promise<CustomField> {
       const options = checkedOptions(input.dataType, input.options, input.options !== undefined)
       const row: repo.CustomFieldRow = {
         custom_field_id: ids('cf_'), sub_id: subId, name: input.name.trim(), status: input.status ?? 'ACTIVE', data_type: input.dataType,
         required: input.required ?? false, options, created_at: clock.now(), updated_at: clock.now(), deleted_at: null,
       }
-      await changing(subId, () => nameGuard(() => repo.insertCustomField(db, { ...row, at: row.created_at })))
-      return toCustomField(row)
+      return changing(subId, () => nameGuard(() => writeRecorded(db, outcome, toCustomField(row), (ex) => repo.insertCustomField(ex, { ...row, at: row.created_at }))))
     },
 
     async getCustomField(subId: string, id: string): Promise<CustomField> {

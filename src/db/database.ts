@@ -4,9 +4,11 @@ import { PGliteDialect } from 'kysely-pglite-dialect'
 import { Kysely, PostgresDialect, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
 import pg from 'pg'
 import { mkdirSync } from 'node:fs'
+import path from 'node:path'
 import type { Database } from './tables.js'
 import { guardTransactions, transactionScope } from './transaction.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { openEmbeddedDir } from './embedded-dir.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
 
 export type Db = Kysely<Database>
@@ -40,16 +42,14 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   }
   let unlock = () => {}
   if (target.dir !== 'memory') {
-    mkdirSync(target.dir, { recursive: true })
+    // The directory itself is made, whole, by openEmbeddedDir; the lock file lives beside it.
+    mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
+  const create = (dataDir?: string) => PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm }, parsers: { 20: (v: string) => Number(v) } })
   let pglite: PGlite
   try {
-    pglite = await PGlite.create({
-      ...(target.dir === 'memory' ? {} : { dataDir: target.dir }),
-      extensions: { pg_trgm },
-      parsers: { 20: (v: string) => Number(v) },
-    })
+    pglite = target.dir === 'memory' ? await create() : await openEmbeddedDir(path.resolve(target.dir), create)
   } catch (e) {
     unlock()
     throw e

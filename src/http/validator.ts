@@ -23,28 +23,41 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const allowNul = (schema as Record<string, unknown>)[ALLOW_NUL] === true
   return (data: unknown) => {
     if (!validate(data)) return { error: Object.assign(new Error('validation failed'), { validation: validate.errors }) }
-    const nul = allowNul ? [] : nulPaths(data, '', [])
-    if (nul.length > 0) {
-      return { error: Object.assign(new Error('validation failed'), { validation: nul.map((instancePath) => ({ instancePath, keyword: 'nul', message: 'must not contain the NUL character (U+0000)', params: {} })) }) }
-    }
+    const unstorable = unstorableText(data, '', allowNul, [])
+    if (unstorable.length > 0) return { error: Object.assign(new Error('validation failed'), { validation: unstorable }) }
     return { value: data }
   }
 }
 
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)'
+const SURROGATE_MESSAGE = 'must not contain a lone UTF-16 surrogate (U+D800 to U+DFFF without its pair): it is not a character'
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The first reason PostgreSQL could not store `text` (as text or inside jsonb), if any. */
+function unstorableReason(text: string, allowNul: boolean): string | undefined {
+  if (!allowNul && text.includes('\u0000')) return NUL_MESSAGE
+  if (LONE_SURROGATE.test(text)) return SURROGATE_MESSAGE
+  return undefined
+}
+
 /**
- * Where a U+0000 hides in the input (values and keys). JSON and URLs can carry it, PostgreSQL text
- * cannot: left alone it reaches the database as a 500. Each path is an ajv-style instancePath.
+ * Where text PostgreSQL cannot store hides in the input (values and keys): U+0000, and lone UTF-16
+ * surrogates (JSON's "\ud800" parses to one; jsonb refuses it with 22P02). JSON and URLs can carry
+ * both; left alone they reach the database as a 500. Each item is an ajv-style error naming the path.
  */
-function nulPaths(value: unknown, path: string, out: string[]): string[] {
+function unstorableText(value: unknown, path: string, allowNul: boolean, out: Array<{ instancePath: string; keyword: string; message: string; params: object }>) {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push(path)
+    const message = unstorableReason(value, allowNul)
+    if (message) out.push({ instancePath: path, keyword: 'text', message, params: {} })
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) nulPaths(value[i], `${path}/${i}`, out)
+    for (let i = 0; i < value.length; i++) unstorableText(value[i], `${path}/${i}`, allowNul, out)
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const child = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
-      if (k.includes('\u0000')) out.push(child)
-      else nulPaths(v, child, out)
+      const message = unstorableReason(k, allowNul)
+      if (message) out.push({ instancePath: child, keyword: 'text', message, params: {} })
+      else unstorableText(v, child, allowNul, out)
     }
   }
   return out

@@ -4,10 +4,13 @@ import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid } from '../shared/errors.js'
 import * as repo from './idempotency.repo.js'
+import { claimLost, type RecordOutcome } from './outcome.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string
+    /** When this request's claim was made, and whether its write's transaction stored the answer. */
+    idempotencyClaim?: { at: Date; recorded: boolean }
   }
 }
 
@@ -57,6 +60,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     const cutoffs = { expiredBefore: new Date(now.getTime() - IDEMPOTENCY_TTL_MS), abandonedBefore: new Date(now.getTime() - IDEMPOTENCY_ABANDONED_MS) }
     if (await repo.claimKey(deps.db, subId, header, hash, now, cutoffs)) {
       request.idempotencyKey = header
+      request.idempotencyClaim = { at: now, recorded: false }
       return
     }
     const stored = await repo.findKey(deps.db, subId, header)
@@ -70,9 +74,33 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     const key = request.idempotencyKey
     if (!key) return payload
     request.idempotencyKey = undefined
+    if (request.idempotencyClaim?.recorded) {
+      // The write's transaction stored the answer: if it committed, the answer stands whatever
+      // happened since; if it rolled back (a 5xx), the claim is unanswered and free again.
+      if (reply.statusCode >= 500) await repo.releaseKey(deps.db, request.tenant.subId, key, { unansweredOnly: true })
+      return payload
+    }
     if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, request.tenant.subId, key)
     else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json') })
     return payload
+  }
+}
+
+/**
+ * What a route that writes hands its service (see RecordOutcome): the answer `status` with the
+ * service's result, serialized by the route's own response schema, stored in the write's
+ * transaction. Undefined when the request carries no key. The route must send that result as is.
+ */
+export function outcomeOf<R>(request: FastifyRequest, reply: FastifyReply, status: number): RecordOutcome<R> | undefined {
+  const key = request.idempotencyKey
+  const claim = request.idempotencyClaim
+  if (!key || !claim) return undefined
+  return async (trx, result) => {
+    const body = reply.serializeInput(result as Record<string, unknown>, String(status)) as string
+    if (!(await repo.completeClaim(trx, request.tenant.subId, key, claim.at, { status, body, type: 'application/json; charset=utf-8' }))) {
+      throw claimLost()
+    }
+    claim.recorded = true
   }
 }
 

@@ -35,8 +35,22 @@ export async function completeKey(db: Executor, subId: string, key: string, res:
     .where('sub_id', '=', subId).where('idempotency_key', '=', key).execute()
 }
 
-export async function releaseKey(db: Executor, subId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('sub_id', '=', subId).where('idempotency_key', '=', key).execute()
+/**
+ * The answer stored by the transaction of the write it answers for: only while the claim made at
+ * `claimedAt` is still unanswered (a retry that took an abandoned claim over made a new one).
+ * False when it no longer is.
+ */
+export async function completeClaim(trx: Executor, subId: string, key: string, claimedAt: Date, res: { status: number; body: string; type: string }): Promise<boolean> {
+  const r = await trx.updateTable('idempotency_keys').set({ status_code: res.status, response_body: res.body, response_type: res.type })
+    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) > 0
+}
+
+export async function releaseKey(db: Executor, subId: string, key: string, options: { unansweredOnly?: boolean } = {}): Promise<void> {
+  let q = db.deleteFrom('idempotency_keys').where('sub_id', '=', subId).where('idempotency_key', '=', key)
+  if (options.unansweredOnly) q = q.where('status_code', 'is', null)
+  await q.execute()
 }
 
 /** Deletes up to `batch` keys created before `olderThan`; short statements, run until it returns less than `batch`. */

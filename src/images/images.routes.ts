@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../http/schemas.js'
 import type { ImagesService } from './images.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['images']
 const security = [{ bearerAuth: [] }]
@@ -22,7 +23,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; ma
       body: Type.Object({ base64: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
       response: { 200: Type.Object({ imageId: Type.String(), tempURL: Type.String(), contentType: Type.String() }), ...errorResponses(400, 413) },
     },
-  }, async (request) => images.upload(request.tenant.subId, request.body.base64))
+  }, async (request, reply) => images.upload(request.tenant.subId, request.body.base64, outcomeOf(request, reply, 200)))
 
   const serve = async (subId: string, imageId: string, reply: import('fastify').FastifyReply) => {
     const img = await images.read(subId, imageId)

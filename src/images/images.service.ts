@@ -7,6 +7,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import type { BlobStore } from './blob-store.js'
 import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
 import * as repo from './images.repo.js'
+import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const IMAGE_ERRORS = registerErrors({
   IMAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'IMG-4040', message: 'No such image.' },
@@ -38,6 +39,13 @@ export interface ImagesServiceDeps {
   maxBytes: number
 }
 
+/** What an upload answers. */
+export interface UploadedImage {
+  imageId: string
+  tempURL: string
+  contentType: string
+}
+
 export const tempUrlOf = (imageId: string) => `temp/images/${imageId}`
 const TEMP_URL = /^(?:.*\/)?temp\/images\/([a-z0-9_]{1,64})$/
 
@@ -62,7 +70,7 @@ export function createImagesService(deps: ImagesServiceDeps) {
     decodeDataUrl,
 
     /** Stores an uploaded image as temporary: it expires in 24 h unless a package takes it. */
-    async upload(subId: string, dataUrl: string): Promise<{ imageId: string; tempURL: string; contentType: string }> {
+    async upload(subId: string, dataUrl: string, outcome?: RecordOutcome<UploadedImage>): Promise<UploadedImage> {
       const { bytes, contentType: actual } = decodeDataUrl(dataUrl)
       const imageId = ids('img_')
       const storageKey = `${subId}/${imageId}`
@@ -70,15 +78,14 @@ export function createImagesService(deps: ImagesServiceDeps) {
       // Bytes first, row second: a crash in between leaves an orphan file, never a row without bytes.
       await blobs.put(storageKey, bytes)
       try {
-        await repo.insertImage(db, {
+        return await writeRecorded(db, outcome, { imageId, tempURL: tempUrlOf(imageId), contentType: actual }, (ex) => repo.insertImage(ex, {
           image_id: imageId, sub_id: subId, content_type: actual, byte_size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
           storage_key: storageKey, created_at: now, expires_at: new Date(now.getTime() + TEMP_LIFETIME_MS),
-        })
+        }))
       } catch (e) {
         await blobs.delete(storageKey).catch(() => {})
         throw e
       }
-      return { imageId, tempURL: tempUrlOf(imageId), contentType: actual }
     },
 
     /** The bytes of an image of the subscription (temporary ones until they expire). */

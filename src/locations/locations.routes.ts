@@ -5,6 +5,7 @@ import {
   CreateLocationSchema, ListLocationsQuerySchema, LocationCarrierIdsSchema, LocationIdParams, LocationListSchema, LocationSchema, UpdateLocationSchema,
 } from './locations.schemas.js'
 import type { LocationsService } from './locations.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['locations']
 const security = [{ bearerAuth: [] }]
@@ -22,7 +23,7 @@ export const locationsRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSe
       body: CreateLocationSchema,
       response: { 201: LocationSchema, ...errorResponses(400, 409) },
     },
-  }, async (request, reply) => reply.code(201).send(await locations.createLocation(request.tenant.subId, request.body)))
+  }, async (request, reply) => reply.code(201).send(await locations.createLocation(request.tenant.subId, request.body, outcomeOf(request, reply, 201))))
 
   app.get('/api/v1/locations', {
     schema: {

@@ -7,6 +7,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './locations.repo.js'
 import type { Address, CreateLocation, ListLocationsQuery, Location, UpdateLocation } from './locations.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
+import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const LOCATION_ERRORS = registerErrors({
   LOCATION_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'LOC-4040', message: 'No such location.' },
@@ -89,12 +90,11 @@ export function createLocationsService(deps: LocationsServiceDeps) {
   }
 
   return {
-    async createLocation(subId: string, input: CreateLocation): Promise<Location> {
+    async createLocation(subId: string, input: CreateLocation, outcome?: RecordOutcome<Location>): Promise<Location> {
       const { address, timezone } = checked(input.address, input.timezone)
       const at = clock.now()
       const row: repo.LocationRow = { location_id: ids('loc_'), sub_id: subId, name: input.name.trim(), address: address!, timezone: timezone!, carrier_ids: [], created_at: at, updated_at: at, deleted_at: null }
-      await nameGuard(() => repo.insertLocation(db, { location_id: row.location_id, sub_id: subId, name: row.name, address: row.address, timezone: row.timezone, at }))
-      return toLocation(row)
+      return nameGuard(() => writeRecorded(db, outcome, toLocation(row), (ex) => repo.insertLocation(ex, { location_id: row.location_id, sub_id: subId, name: row.name, address: row.address, timezone: row.timezone, at })))
     },
 
     async getLocation(subId: string, id: string): Promise<Location> {

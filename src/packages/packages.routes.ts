@@ -8,6 +8,7 @@ import {
   UpdatePackageSchema, WriteResponseSchema,
 } from './packages.schemas.js'
 import type { Actor, PackagesService } from './packages.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['packages']
 const security = [{ bearerAuth: [] }]
@@ -49,7 +50,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
       body: AddPackageSchema,
       response: { 201: WriteResponseSchema, ...errorResponses(400, 409) },
     },
-  }, async (request, reply) => reply.code(201).send(await packages.addPackage(actorOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await packages.addPackage(actorOf(request), request.body, outcomeOf(request, reply, 201))))
 
   app.get('/api/v1/packages/:packageId', {
     schema: {

@@ -14,8 +14,20 @@ import { loadRecords, type RecordFilter } from './packages.read.js'
 import { toRecord } from './packages.record.js'
 import * as repo from './packages.repo.js'
 import { writeTogether } from './packages.together.js'
+import { isClaimLost, type RecordOutcome } from '../idempotency/outcome.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
-import type { AddPackage, PackageRecord, UpdatePackage } from './packages.schemas.js'
+import type { AddPackage, PackageRecord, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
+import type { Static } from '@sinclair/typebox'
+
+/** What Add and Update answer. */
+type WriteResult = Static<typeof WriteResponseSchema>
+
+/** An add handed to the writer, with the answer to record under its Idempotency-Key, if any. */
+interface NewAdd {
+  add: repo.NewPackage
+  outcome: RecordOutcome<WriteResult> | undefined
+  result: WriteResult
+}
 
 export const PACKAGE_ERRORS = registerErrors({
   PACKAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'PKG-4040', message: 'No such package.' },
@@ -181,8 +193,20 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   /** Concurrent updates without images: one statement, one commit (see writeTogether). */
   const changeTogether = writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id, isStatementError)
 
-  /** Concurrent adds without images: one statement, one commit (see writeTogether). */
-  const addTogether = writeTogether<repo.NewPackage>((adds) => repo.insertNewPackages(db, adds), (a) => a.package.package_id, isStatementError)
+  /**
+   * Concurrent adds without images: one statement, one commit (see writeTogether). The answers of
+   * those with an Idempotency-Key are stored in the same transaction; a key lost to a retry fails
+   * the batch before its commit, and then each add is written alone.
+   */
+  const addTogether = writeTogether<NewAdd>(async (items) => {
+    const adds = items.map((i) => i.add)
+    if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds)
+    return inTransaction(db, async (trx) => {
+      const written = await repo.insertNewPackages(trx, adds)
+      for (const { add, outcome, result } of items) if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
+      return written
+    })
+  }, (i) => i.add.package.package_id, (e) => isStatementError(e) || isClaimLost(e))
 
   /**
    * Events carry the package's receiver and carrier even when the change did not name them: load
@@ -209,13 +233,13 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   const recordById = batchPerSubscription(recordsBy((packageIds) => ({ packageIds }), (r) => r.package_id))
   const recordByTrackingNumber = batchPerSubscription(recordsBy((trackingNumbers) => ({ trackingNumbers }), (r) => r.tracking_number))
 
-  const writeResult = (row: { package_id: string; tracking_number: string }, attached: Awaited<ReturnType<ImagesService['attach']>>) => ({
+  const writeResult = (row: { package_id: string; tracking_number: string }, attached: Awaited<ReturnType<ImagesService['attach']>>): WriteResult => ({
     packageId: row.package_id, trackingNumber: row.tracking_number,
     images: attached.map((a) => ({ imageId: a.imageId, tempURL: a.tempURL, contentType: a.contentType, imageType: a.imageType })),
   })
 
   return {
-    async addPackage(actor: Actor, body: AddPackage) {
+    async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {
       checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
       const siteId = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId ?? (await readers.sites.primarySiteId(actor.subId))
       const resolved = await resolveReferences(readers, actor.subId, {
@@ -242,9 +266,11 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         // Images need a transaction around the claims.
         attached = await inTransaction(db, async (trx) => {
           if (!(await repo.insertNewPackages(trx, [add])).has(packageId)) throw taken()
-          return images.attach(trx, actor.subId, packageId, activity.activity_id, body.images!)
+          const claimed = await images.attach(trx, actor.subId, packageId, activity.activity_id, body.images!)
+          await outcome?.(trx, writeResult({ package_id: packageId, tracking_number: state.tracking_number }, claimed))
+          return claimed
         })
-      } else if (!(await addTogether(add))) {
+      } else if (!(await addTogether({ add, outcome, result: writeResult({ package_id: packageId, tracking_number: state.tracking_number }, []) }))) {
         throw taken()
       }
       deps.onEventsCommitted?.()

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../http/schemas.js'
 import { CreateSiteSchema, ListSitesQuerySchema, LocationIdsBody, SiteIdParams, SiteSchema, UpdateSiteSchema } from './sites.schemas.js'
 import type { SitesService } from './sites.service.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['inbound sites']
 const security = [{ bearerAuth: [] }]
@@ -17,7 +18,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
       body: CreateSiteSchema,
       response: { 200: Type.Object({ inboundSiteId: Type.String() }), ...errorResponses(400, 409) },
     },
-  }, async (request) => sites.createSite(request.tenant.subId, request.body))
+  }, async (request, reply) => sites.createSite(request.tenant.subId, request.body, outcomeOf(request, reply, 200)))
 
   app.get('/api/v1/inboundsites', {
     schema: {

@@ -7,6 +7,7 @@ import { SubscriptionCache } from '../shared/subscription-cache.js'
 import * as repo from './sites.repo.js'
 import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type SiteRef, type UpdateSite } from './sites.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
+import type { RecordOutcome } from '../idempotency/outcome.js'
 
 export const SITE_ERRORS = registerErrors({
   SITE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'SIT-4040', message: 'No such inbound site.' },
@@ -65,7 +66,7 @@ export function createSitesService(deps: SitesServiceDeps) {
   }
 
   return {
-    async createSite(subId: string, input: CreateSite): Promise<{ inboundSiteId: string }> {
+    async createSite(subId: string, input: CreateSite, outcome?: RecordOutcome<{ inboundSiteId: string }>): Promise<{ inboundSiteId: string }> {
       const siteId = ids('site_')
       const at = clock.now()
       // Checked before the transaction: the locations domain reads through its own connection.
@@ -78,7 +79,7 @@ export function createSitesService(deps: SitesServiceDeps) {
           if (input.type === 'site') {
             if (input.primary) await repo.clearPrimary(trx, subId, at)
             await repo.insertSite(trx, { site_id: siteId, sub_id: subId, name: input.name.trim(), type: 'site', parent_id: null, location_id: input.locationId, ancestor_ids: [], path_names: [input.name.trim()], status: input.status ?? 'active', is_primary: input.primary ?? false, at })
-            return
+            return outcome?.(trx, { inboundSiteId: siteId })
           }
           const parent = await repo.findSite(trx, subId, input.parent)
           if (!parent) throw invalid('parent', `No inbound site ${input.parent}.`)
@@ -86,6 +87,7 @@ export function createSitesService(deps: SitesServiceDeps) {
             site_id: siteId, sub_id: subId, name: input.name.trim(), type: input.type, parent_id: parent.site_id, location_id: parent.location_id,
             ancestor_ids: [...parent.ancestor_ids, parent.site_id], path_names: [...parent.path_names, input.name.trim()], status: input.status ?? 'active', is_primary: false, at,
           })
+          await outcome?.(trx, { inboundSiteId: siteId })
         }))
       } catch (e) {
         if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq')) throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })

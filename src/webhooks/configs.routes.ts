@@ -4,6 +4,7 @@ import { errorResponses } from '../http/schemas.js'
 import { ConfigIdParams, ConfigSchema, configBodySchema, DeliverySchema, EventsResponseSchema } from './configs.schemas.js'
 import { describeEvents, eventCatalogue } from './event-catalogue.js'
 import type { Webhooks, WebhookVariant } from './webhooks.module.js'
+import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }]
 
@@ -42,7 +43,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ webhooks: Webhooks; varia
       body: Body,
       response: { 200: ConfigSchema, ...errorResponses(400) },
     },
-  }, async (request) => configs.create(request.tenant.subId, variant, request.body))
+  }, async (request, reply) => configs.create(request.tenant.subId, variant, request.body, outcomeOf(request, reply, 200)))
 
   app.get('/api/v1/webhookConfig', {
     schema: {

@@ -14,6 +14,7 @@ import { newSigningSecret } from './sign.js'
 import { WEBHOOK_ERRORS } from './webhooks.errors.js'
 import type { WebhookVariant } from './webhooks.module.js'
 import type { WebhookConfigRow, WebhookConfigTable } from './webhooks.tables.js'
+import type { RecordOutcome } from '../idempotency/outcome.js'
 
 export interface ConfigsServiceDeps {
   db: Db
@@ -100,7 +101,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
   }
 
   return {
-    async create(subId: string, variant: WebhookVariant, body: ConfigBody): Promise<ConfigView> {
+    async create(subId: string, variant: WebhookVariant, body: ConfigBody, outcome?: RecordOutcome<ConfigView>): Promise<ConfigView> {
       const input = await validateConfigBody(body, rules)
       const now = clock.now()
       const configId = ids('whk_')
@@ -110,8 +111,17 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
         status: input.status, auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input),
         signing_secret_sealed: sealSigningSecret(sealKey, configId, signingSecret, 'current'), created_at: now, updated_at: now,
       }
-      await repo.insertConfig(db, row)
-      return view((await repo.findConfig(db, subId, variant, configId))!, { signingSecret })
+      // With an Idempotency-Key the answer (the one showing the signing secret in full) is stored with the row.
+      if (!outcome) {
+        await repo.insertConfig(db, row)
+        return view((await repo.findConfig(db, subId, variant, configId))!, { signingSecret })
+      }
+      return inTransaction(db, async (trx) => {
+        await repo.insertConfig(trx, row)
+        const created = view((await repo.findConfig(trx, subId, variant, configId))!, { signingSecret })
+        await outcome(trx, created)
+        return created
+      })
     },
 
     async list(subId: string, variant: WebhookVariant): Promise<ConfigView[]> {

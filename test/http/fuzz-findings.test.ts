@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nestsDeeperThan } from '../../src/http/json-depth.js'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+
+// What the schema-driven fuzz test (test/fuzz) found, each pinned by its own case.
+let t: TestApp
+let client: TestClient
+beforeAll(async () => {
+  t = await buildTestApp()
+  client = await t.newClient()
+})
+afterAll(() => t.close())
+
+const SIX = ['errorCode', 'errorDescription', 'additionalCode', 'additionalInfo', 'additionalParameters', 'correlationID']
+
+describe('a body nested 100,000 levels deep', () => {
+  const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+  it.each([
+    ['with an Idempotency-Key, on a POST without a body schema', '/api/v1/trackingNumbers', { 'idempotency-key': 'deep-1' }],
+    ['on a POST whose body is a record of strings', '/api/v1/packages/search', {}],
+    ['on a POST whose body is an array', '/api/v1/carriers', {}],
+  ])('%s is a 400, not a 500', async (_label, url, headers) => {
+    const res = await t.inject({ method: 'POST', url, payload: deep, headers: { ...client.auth, 'content-type': 'application/json', ...headers } })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json().errors[0]).toMatchObject({ additionalCode: 'GEN-4001', errorDescription: expect.stringContaining('nests deeper') })
+  })
+
+  it('the depth scan skips brackets inside strings and escapes', () => {
+    expect(nestsDeeperThan(JSON.stringify({ a: '[[[[[[[[[[', b: '\\"[[[[' }), 3)).toBe(false)
+    expect(nestsDeeperThan('[[[[1]]]]', 3)).toBe(true)
+    expect(nestsDeeperThan('[[[1]]]', 3)).toBe(false)
+  })
+})
+
+describe('every error item carries all six fields (CONTRACT §1)', () => {
+  it.each([
+    ['a 404 with no field', 'GET', '/api/v1/contacts/con_nobody'],
+    ['an unknown route', 'GET', '/api/v1/nothing-here'],
+    ['a validation error', 'GET', '/api/v1/contacts?limit=abc'],
+  ])('%s', async (_label, method, url) => {
+    const res = await t.inject({ method: method as 'GET', url, headers: client.auth })
+    expect(res.statusCode).toBeGreaterThanOrEqual(400)
+    for (const item of res.json().errors) for (const f of SIX) expect(typeof item[f], `${f} in ${res.body}`).toBe('string')
+  })
+
+  it('a path parameter over the router\'s length limit is the contract\'s 400, not Fastify\'s own body', async () => {
+    const res = await t.inject({ method: 'GET', url: `/api/v1/contacts/${'x'.repeat(1000)}`, headers: client.auth })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'path', additionalInfo: '' })
+    expect(res.headers['x-correlation-id']).toBe(res.json().errors[0].correlationID)
+  })
+
+  it('a malformed percent-escape in the path too', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/v1/contacts/%E0%A4%A', headers: client.auth })
+    expect(res.statusCode).toBe(400)
+    for (const f of SIX) expect(typeof res.json().errors[0][f]).toBe('string')
+  })
+})
