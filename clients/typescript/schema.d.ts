@@ -442,7 +442,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (temporary until a package takes it)
-         * @description Body `{base64: "data:image/png;base64,…"}` (png, jpeg, gif, webp). The bytes must match the declared type. At most 10485760 bytes decoded (413). The image expires after 24 h unless attached to a package through `images[].tempURL` in Add or Update.
+         * @description Body `{base64: "data:image/png;base64,…"}` (png, jpeg, gif, webp), read as JSON also when no `Content-Type` header is sent. The bytes must match the declared type. At most 10485760 bytes decoded (413). The image expires after 24 h unless attached to a package through `images[].tempURL` in Add or Update.
          */
         post: operations["postPackagesImages"];
         delete?: never;
@@ -512,7 +512,9 @@ export interface paths {
          *
          *     Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription's active packages: 409 already_exists otherwise.
          *
-         *     Optional header `X-User-Name` records the clerk (default: the API client id). `Idempotency-Key` makes retries safe.
+         *     Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.
+         *
+         *     Optional header `X-User-Name` names the clerk (default: the API client id): recorded as the activity's `reportedBy` and as receiveClerk/deliveryClerk, while `userName` is always the authenticated client id. `Idempotency-Key` makes retries safe.
          */
         post: operations["postPackages"];
         delete?: never;
@@ -643,7 +645,7 @@ export interface paths {
          *
          *     **UPS MaxiCode.** The symbol holds `1Z` + the last eight characters and the shipper number; the two-character 1Z service code is not in it (the class of service is another code list). Every code of the 1Z service table is tried: when one full number passes the check it is the `trackingNumber`; when several do, each is a candidate and `trackingNumber` is the short field as scanned.
          *
-         *     When the subscription already holds the package: `packageId`, `currentStatus`, `currentLocation`. It is looked up under `trackingNumber`, then under the candidates' numbers, and reported from those only when they lead to exactly one package. When the ship-to name matches exactly one active RECEIVER/ALL contact (case, accents and punctuation ignored; narrowed by company), or a ship-to naming only a company matches one contact of that name: `receiver.contactId`; several: `receiverCandidates`.
+         *     When the subscription already holds the package: `packageId`, `currentStatus`, `currentLocation`, and its `sender`, `receiver` and `givenTo` (when set) as contacts in PB's shape (`contactId, name, company, personalId, phone, location, mailStopLocation`, sites as full references). It is looked up under `trackingNumber`, then under the candidates' numbers, and reported from those only when they lead to exactly one package; only the calling subscription's packages are seen. When the ship-to name matches exactly one active RECEIVER/ALL contact (case, accents and punctuation ignored; narrowed by company), or a ship-to naming only a company matches one contact of that name: `receiver` is that contact in the same shape, the label's address kept beside it (a held package's own receiver takes precedence); several: `receiverCandidates`.
          */
         get: operations["getPackagesTrackingDecode"];
         put?: never;
@@ -666,6 +668,8 @@ export interface paths {
         /**
          * Find and decode every barcode in a label photo
          * @description Body: `{base64: "data:image/jpeg;base64,…"}` (as for image upload) or `{imageId}` of an uploaded image. PNG, JPEG and GIF are read (WebP is accepted for storage but cannot be decoded: 400). Each barcode found gets its symbology, raw text, position and the same decode result as the scan endpoint. Linear codes read best within about ±10° of level; DataMatrix and QR at any angle; MaxiCode only from an upright crop.
+         *
+         *     **Limits.** A picture whose header declares more pixels than the service decodes (`IMAGE_MAX_PIXELS`, 50 megapixels by default) is a 400 naming the limit; it is not downscaled. Photos are decoded in worker threads shared by every subscription: one subscription decodes at most `IMAGE_DECODES_PER_SUBSCRIPTION` (default 2) at once, beyond that 429 with `Retry-After`; when the threads and their queue are full, 503 with `Retry-After`; a decode that exceeds its time budget (`IMAGE_DECODE_TIMEOUT_MS`, default 20 s, waiting included) is stopped and answered 503.
          */
         post: operations["postPackagesTrackingDecodeImage"];
         delete?: never;
@@ -700,7 +704,22 @@ export interface paths {
         };
         /**
          * The tracking event types
-         * @description The events a tracking configuration can subscribe to. `eventId` is the type's stable identifier (`tracking.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         * @description The events a tracking configuration can subscribe to, and the package change that emits each (`description` says the same). `eventId` is the type's stable identifier (`tracking.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         *
+         *     - `Manifest`: An expected package was announced: added with status IN_TRANSIT, before it reaches any site. (Instead of InTransit for that add.)
+         *     - `Acceptance`: The package reached a site for the first time: the first change to a status other than IN_TRANSIT or ARCHIVED. For a package added as it arrives, the add itself; for an announced one, its arrival.
+         *     - `InTransit`: The package is moving between sites: status IN_TRANSIT reached (except the add of an announced package: Manifest).
+         *     - `DeliveryAttempt`: A delivery attempt failed: the package came back from OUT_FOR_DELIVERY to RECEIVED or READY_FOR_PICKUP, or was set OUT_FOR_DELIVERY again while it already was (instead of OutForDelivery).
+         *     - `OutForDelivery`: The package left for delivery to its recipient: status OUT_FOR_DELIVERY reached.
+         *     - `Delivered`: The package was handed to its recipient: status DELIVERED reached.
+         *     - `Exception`: The package was found damaged: status DAMAGED reached, or `damaged` newly set to true by any other change.
+         *     - `ReturnToSender`: The package is returned to its sender: status RETURNED_TO_SENDER reached.
+         *     - `ReadyForPickup`: The package waits for its recipient to collect it: status READY_FOR_PICKUP or IN_LOCKER reached (the locker variant also sends Deposited).
+         *     - `PickupMissed`: The package was not collected from its locker within the configured number of days, its pickup reminder unanswered (sent with the locker variant's Expired, once per locker stay).
+         *     - `PickedUp`: The recipient collected the package: status PICKED_UP reached.
+         *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
+         *     - `Archived`: The package was archived: status ARCHIVED reached.
+         *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
          */
         get: operations["getWebhooksTrackingEvents"];
         put?: never;
@@ -720,7 +739,22 @@ export interface paths {
         };
         /**
          * The tracking event types
-         * @description The events a tracking configuration can subscribe to. `eventId` is the type's stable identifier (`tracking.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         * @description The events a tracking configuration can subscribe to, and the package change that emits each (`description` says the same). `eventId` is the type's stable identifier (`tracking.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         *
+         *     - `Manifest`: An expected package was announced: added with status IN_TRANSIT, before it reaches any site. (Instead of InTransit for that add.)
+         *     - `Acceptance`: The package reached a site for the first time: the first change to a status other than IN_TRANSIT or ARCHIVED. For a package added as it arrives, the add itself; for an announced one, its arrival.
+         *     - `InTransit`: The package is moving between sites: status IN_TRANSIT reached (except the add of an announced package: Manifest).
+         *     - `DeliveryAttempt`: A delivery attempt failed: the package came back from OUT_FOR_DELIVERY to RECEIVED or READY_FOR_PICKUP, or was set OUT_FOR_DELIVERY again while it already was (instead of OutForDelivery).
+         *     - `OutForDelivery`: The package left for delivery to its recipient: status OUT_FOR_DELIVERY reached.
+         *     - `Delivered`: The package was handed to its recipient: status DELIVERED reached.
+         *     - `Exception`: The package was found damaged: status DAMAGED reached, or `damaged` newly set to true by any other change.
+         *     - `ReturnToSender`: The package is returned to its sender: status RETURNED_TO_SENDER reached.
+         *     - `ReadyForPickup`: The package waits for its recipient to collect it: status READY_FOR_PICKUP or IN_LOCKER reached (the locker variant also sends Deposited).
+         *     - `PickupMissed`: The package was not collected from its locker within the configured number of days, its pickup reminder unanswered (sent with the locker variant's Expired, once per locker stay).
+         *     - `PickedUp`: The recipient collected the package: status PICKED_UP reached.
+         *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
+         *     - `Archived`: The package was archived: status ARCHIVED reached.
+         *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
          */
         get: operations["getWebhooksTrackingWebhookEvents"];
         put?: never;
@@ -925,7 +959,12 @@ export interface paths {
         };
         /**
          * The locker event types
-         * @description The events a locker configuration can subscribe to. `eventId` is the type's stable identifier (`locker.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         * @description The events a locker configuration can subscribe to, and the package change that emits each (`description` says the same). `eventId` is the type's stable identifier (`locker.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         *
+         *     - `Deposited`: The package was put in a locker unit (status IN_LOCKER, or moved to another unit).
+         *     - `PickedUp`: The package left the locker.
+         *     - `PickupReminder`: The package has waited in its locker for the configured number of hours (once per locker stay).
+         *     - `Expired`: The package was not collected within the configured number of days (once per locker stay).
          */
         get: operations["getWebhooksLockerEvents"];
         put?: never;
@@ -945,7 +984,12 @@ export interface paths {
         };
         /**
          * The locker event types
-         * @description The events a locker configuration can subscribe to. `eventId` is the type's stable identifier (`locker.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         * @description The events a locker configuration can subscribe to, and the package change that emits each (`description` says the same). `eventId` is the type's stable identifier (`locker.<eventName>`). A test notification (POST /webhookConfig/{id}/test) has eventName `Ping`, which is not subscribable.
+         *
+         *     - `Deposited`: The package was put in a locker unit (status IN_LOCKER, or moved to another unit).
+         *     - `PickedUp`: The package left the locker.
+         *     - `PickupReminder`: The package has waited in its locker for the configured number of hours (once per locker stay).
+         *     - `Expired`: The package was not collected within the configured number of days (once per locker stay).
          */
         get: operations["getWebhooksLockerWebhookEvents"];
         put?: never;
@@ -1223,6 +1267,7 @@ export interface components {
             lockerBank?: string;
             lockerUnit?: string;
             userName: string;
+            /** @description Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived. */
             receiveClerk?: string;
             deliveryClerk?: string;
             /** Format: date-time */
@@ -1252,6 +1297,17 @@ export interface components {
                     name?: string;
                 };
                 assetType: string;
+                /** @description The sender of the package the subscription holds under this number. */
+                sender?: {
+                    contactId: string;
+                    name: string;
+                    company?: string;
+                    personalId?: string;
+                    phone?: string;
+                    location?: components["schemas"]["SiteRef"];
+                    mailStopLocation?: components["schemas"]["SiteRef"];
+                };
+                /** @description The receiver of the package the subscription holds (a contact); else the label's ship-to, with the contact's fields when it names exactly one known recipient. */
                 receiver?: {
                     name?: string;
                     company?: string;
@@ -1266,6 +1322,20 @@ export interface components {
                     postalCode?: string;
                     country?: string;
                     contactId?: string;
+                    personalId?: string;
+                    phone?: string;
+                    location?: components["schemas"]["SiteRef"];
+                    mailStopLocation?: components["schemas"]["SiteRef"];
+                };
+                /** @description Whom the held package was handed to, when set. */
+                givenTo?: {
+                    contactId: string;
+                    name: string;
+                    company?: string;
+                    personalId?: string;
+                    phone?: string;
+                    location?: components["schemas"]["SiteRef"];
+                    mailStopLocation?: components["schemas"]["SiteRef"];
                 };
                 receiverCandidates?: {
                     contactId: string;
@@ -1298,8 +1368,11 @@ export interface components {
                     name?: string;
                 };
                 scac?: string;
-                checkDigitValid: boolean;
+                /** @description null: the format defines no check character (TBA…, 1LS…, JJD…), so nothing vouches for the number either way. */
+                checkDigitValid: boolean | null;
                 trackingNumber: string;
+                /** @description The carrier's public tracking page for this number. */
+                trackingUrl?: string;
             }[];
             barcode: {
                 /** @enum {string} */
@@ -4671,6 +4744,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber: string;
@@ -4679,16 +4753,157 @@ export interface operations {
                         damaged?: boolean;
                         timezone?: number | null;
                         carrier?: {
+                            /** @description Our carrier id (GET /api/v1/carriers/catalog), or the carrier's name, SCAC or common name as Pitney Bowes clients send it (`FedEx`, `UPS`, `USPS`, `DHL`, `Amazon`…), ignoring case, spaces and punctuation. The package records our id, and every response shows it. */
                             carrierId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
                         } | null;
                         sender?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         receiver?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         givenTo?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         comment?: string | null;
                         confirmationType?: ("NONE" | "SIGNATURE" | "PHOTO" | "PHONE" | "EMAIL" | "PIN" | "ID_CHECK") | null;
@@ -4696,12 +4911,71 @@ export interface operations {
                         customFields?: {
                             customFieldId: string;
                             value: string | number | boolean;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            status?: string;
                         }[];
                         inboundSiteId?: string;
                         packageLocation?: string | null;
                         currentRoute?: {
                             routeName: string;
                         } | null;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        packageId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        subId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        currentStatus?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        archived?: boolean;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        currentLocation?: {
+                            inboundSiteId?: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                            /** @description Id of the parent site; null for a top-tier site. */
+                            parent?: string | null;
+                            /** @description Names root→self joined by "| ". */
+                            locationHierarchy?: string;
+                            /** @description Ids root→parent. */
+                            ancestorlist?: string[];
+                            /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                            topTier?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                            };
+                        };
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        lockerBank?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        lockerUnit?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        userName?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived. */
+                        receiveClerk?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        deliveryClerk?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        deliveryTime?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        locationZip?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        insertTimestamp?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        updateTimestamp?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        version?: number;
                     };
                     lastActivity?: {
                         /** @enum {string} */
@@ -4711,6 +4985,24 @@ export interface operations {
                             packageLocation?: string;
                             lockerBank?: string;
                             lockerUnit?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /**
+                             * @description Read-only (as a GET returns it): accepted and ignored.
+                             * @enum {string}
+                             */
+                            type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Id of the parent site; null for a top-tier site. */
+                            parent?: string | null;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Names root→self joined by "| ". */
+                            locationHierarchy?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Ids root→parent. */
+                            ancestorlist?: string[];
+                            /** @description Read-only (as a GET returns it): accepted and ignored. The root; EMPTY_SITE when the site is itself top tier. */
+                            topTier?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                            };
                         };
                         comment?: string;
                     };
@@ -4721,6 +5013,10 @@ export interface operations {
                         imageType: "PHOTO" | "LABEL" | "SIGNATURE" | "DAMAGE" | "OTHER";
                         tempURL: string;
                         contentType?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        imageId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        activityId?: string;
                     }[];
                 };
             };
@@ -4857,6 +5153,8 @@ export interface operations {
                             damaged: boolean;
                             comment?: string;
                             userName: string;
+                            /** @description X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id. */
+                            reportedBy?: string;
                             images: {
                                 imageId: string;
                                 tempURL: string;
@@ -4954,6 +5252,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber?: string;
@@ -4962,16 +5261,157 @@ export interface operations {
                         damaged?: boolean;
                         timezone?: number | null;
                         carrier?: {
+                            /** @description Our carrier id (GET /api/v1/carriers/catalog), or the carrier's name, SCAC or common name as Pitney Bowes clients send it (`FedEx`, `UPS`, `USPS`, `DHL`, `Amazon`…), ignoring case, spaces and punctuation. The package records our id, and every response shows it. */
                             carrierId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
                         } | null;
                         sender?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         receiver?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         givenTo?: {
                             contactId: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            company?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            email?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            phone?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            personalId?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            location?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            mailStopLocation?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                                /** @description Id of the parent site; null for a top-tier site. */
+                                parent?: string | null;
+                                /** @description Names root→self joined by "| ". */
+                                locationHierarchy?: string;
+                                /** @description Ids root→parent. */
+                                ancestorlist?: string[];
+                                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                                topTier?: {
+                                    inboundSiteId?: string;
+                                    name?: string;
+                                };
+                            };
                         } | null;
                         comment?: string | null;
                         confirmationType?: ("NONE" | "SIGNATURE" | "PHOTO" | "PHONE" | "EMAIL" | "PIN" | "ID_CHECK") | null;
@@ -4979,12 +5419,71 @@ export interface operations {
                         customFields?: {
                             customFieldId: string;
                             value: string | number | boolean;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            status?: string;
                         }[];
                         inboundSiteId?: string;
                         packageLocation?: string | null;
                         currentRoute?: {
                             routeName: string;
                         } | null;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        packageId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        subId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        currentStatus?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        archived?: boolean;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        currentLocation?: {
+                            inboundSiteId?: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                            /** @description Id of the parent site; null for a top-tier site. */
+                            parent?: string | null;
+                            /** @description Names root→self joined by "| ". */
+                            locationHierarchy?: string;
+                            /** @description Ids root→parent. */
+                            ancestorlist?: string[];
+                            /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                            topTier?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                            };
+                        };
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        lockerBank?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        lockerUnit?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        userName?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived. */
+                        receiveClerk?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        deliveryClerk?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        deliveryTime?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        locationZip?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        insertTimestamp?: string;
+                        /**
+                         * Format: date-time
+                         * @description Read-only (as a GET returns it): accepted and ignored.
+                         */
+                        updateTimestamp?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        version?: number;
                     };
                     lastActivity?: {
                         /** @enum {string} */
@@ -4994,6 +5493,24 @@ export interface operations {
                             packageLocation?: string;
                             lockerBank?: string;
                             lockerUnit?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. */
+                            name?: string;
+                            /**
+                             * @description Read-only (as a GET returns it): accepted and ignored.
+                             * @enum {string}
+                             */
+                            type?: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Id of the parent site; null for a top-tier site. */
+                            parent?: string | null;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Names root→self joined by "| ". */
+                            locationHierarchy?: string;
+                            /** @description Read-only (as a GET returns it): accepted and ignored. Ids root→parent. */
+                            ancestorlist?: string[];
+                            /** @description Read-only (as a GET returns it): accepted and ignored. The root; EMPTY_SITE when the site is itself top tier. */
+                            topTier?: {
+                                inboundSiteId?: string;
+                                name?: string;
+                            };
                         };
                         comment?: string;
                     };
@@ -5004,6 +5521,10 @@ export interface operations {
                         imageType: "PHOTO" | "LABEL" | "SIGNATURE" | "DAMAGE" | "OTHER";
                         tempURL: string;
                         contentType?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        imageId?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. */
+                        activityId?: string;
                     }[];
                 };
             };
@@ -5661,7 +6182,22 @@ export interface operations {
                 };
             };
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -5674,7 +6210,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            503: components["responses"]["Error503"];
+            /** @description The decode threads and their queue are full, or the decode ran past its time budget; see Retry-After. */
+            503: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWebhooksTrackingSession: {
@@ -5992,6 +6539,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6006,7 +6555,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Received" | "InTransit" | "OutForDelivery" | "ReadyForPickup" | "DeliveryAttempt" | "Delivered" | "PickedUp" | "Exception" | "ReturnToSender" | "Archived" | "Updated")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -6047,6 +6596,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6106,6 +6657,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,6 +6669,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6126,12 +6681,15 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -6139,6 +6697,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,7 +6861,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Received" | "InTransit" | "OutForDelivery" | "ReadyForPickup" | "DeliveryAttempt" | "Delivered" | "PickedUp" | "Exception" | "ReturnToSender" | "Archived" | "Updated")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -6542,6 +7102,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -6557,6 +7119,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7180,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6626,6 +7192,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +7204,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6646,18 +7216,23 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6673,6 +7248,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -6688,6 +7265,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,6 +7295,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6726,6 +7307,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6736,6 +7319,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6746,6 +7331,8 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6756,6 +7343,8 @@ export interface operations {
             409: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6768,6 +7357,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7481,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -6906,6 +7499,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6934,6 +7529,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6944,6 +7541,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6954,6 +7553,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,6 +7565,8 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6974,6 +7577,8 @@ export interface operations {
             409: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6986,6 +7591,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,6 +8014,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7462,6 +8071,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,6 +8132,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +8144,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,12 +8156,15 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -7554,6 +8172,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7957,6 +8577,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -7972,6 +8594,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8031,6 +8655,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8041,6 +8667,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8051,6 +8679,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8061,18 +8691,23 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +8723,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -8103,6 +8740,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8131,6 +8770,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,6 +8782,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8151,6 +8794,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8161,6 +8806,8 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8171,6 +8818,8 @@ export interface operations {
             409: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8183,6 +8832,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,6 +8956,8 @@ export interface operations {
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 webHookConfigID: string;
@@ -8321,6 +8974,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8349,6 +9004,8 @@ export interface operations {
             400: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8359,6 +9016,8 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8369,6 +9028,8 @@ export interface operations {
             403: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +9040,8 @@ export interface operations {
             404: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8389,6 +9052,8 @@ export interface operations {
             409: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,6 +9066,8 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
