@@ -5976,6 +5976,8 @@ export interface operations {
                 };
             };
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -7225,7 +7227,9 @@ export interface operations {
                 };
             };
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -7351,7 +7355,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -7585,7 +7591,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -8700,7 +8708,9 @@ export interface operations {
                 };
             };
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -8826,7 +8836,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {
@@ -9060,7 +9072,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             /** @description Unexpected error; the body never says why. */
             500: {

@@ -96,7 +96,8 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
   op.security ??= []
   const bearer = op.security.some((s) => 'bearerAuth' in s)
   const hasPathParams = path.includes('{')
-  const takesBody = op.requestBody !== undefined
+  // A body can be sent to any POST/PUT/PATCH, schema or not: its size and content type are checked before the route.
+  const takesBody = op.requestBody !== undefined || ['post', 'put', 'patch'].includes(method)
 
   op.parameters ??= []
   for (const p of op.parameters) {

@@ -43,10 +43,10 @@ describe('every error item carries all six fields (CONTRACT §1)', () => {
     for (const item of res.json().errors) for (const f of SIX) expect(typeof item[f], `${f} in ${res.body}`).toBe('string')
   })
 
-  it('a path parameter over the router\'s length limit is the contract\'s 400, not Fastify\'s own body', async () => {
+  it('a path parameter over the router\'s length limit is a 414 in the contract\'s body, not Fastify\'s own', async () => {
     const res = await t.inject({ method: 'GET', url: `/api/v1/contacts/${'x'.repeat(1000)}`, headers: client.auth })
-    expect(res.statusCode).toBe(400)
-    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'path', additionalInfo: '' })
+    expect(res.statusCode).toBe(414)
+    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4140', additionalParameters: '', additionalInfo: '' })
     expect(res.headers['x-correlation-id']).toBe(res.json().errors[0].correlationID)
   })
 
