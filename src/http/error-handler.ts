@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, lookupError, ValidationErrors, type ErrorCode } from '../shared/errors.js'
 import type { ErrorBody } from './schemas.js'
+import { MORE_PROBLEMS } from './validator.js'
 
 type Item = ErrorBody['errors'][number]
 
@@ -64,6 +65,8 @@ interface AjvIssue {
 }
 
 function validationItem(v: AjvIssue, context: string | undefined, request: FastifyRequest): Item {
+  // The validator's closing item of a capped list: no field, its own words.
+  if (v.keyword === MORE_PROBLEMS) return item('VALIDATION_FAILED', request, { description: v.message })
   const segments = v.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (v.keyword === 'required' && typeof v.params.missingProperty === 'string') segments.push(v.params.missingProperty)
   if (v.keyword === 'additionalProperties' && typeof v.params.additionalProperty === 'string') segments.push(v.params.additionalProperty)
