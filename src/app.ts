@@ -39,6 +39,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // A hop count means: believe that many proxies in front of us (proxy-addr's hop semantics).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
+    // Slow clients (issue 14.5): Node's defaults let a client trickling 1 byte/s hold a socket for
+    // 5 minutes (requestTimeout) and an idle kept-alive one for 72 s. Deadlines are checked every second.
+    connectionTimeout: config.http.idleTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
