@@ -9,6 +9,7 @@ import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
 import { validatorCompiler } from './http/validator.js'
+import { registerTenantGates, tenantGates } from './http/tenant-gates.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { companionRoutes } from './companions.routes.js'
 import { webhookRoutes } from './webhooks/webhooks.module.js'
@@ -84,6 +85,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     receiving.addHook('onRequest', bearer)
     // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
     registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock })
+    // Searches, exports and bulk operations bounded per subscription (issue 14.2).
+    registerTenantGates(receiving, tenantGates(config.limits.concurrent))
     await receiving.register(sessionRoutes)
     await receiving.register(companionRoutes, { companions: ctx.companions })
     await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })

@@ -55,7 +55,7 @@ export const EnvSchema = Type.Object({
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 15_000, description: 'PostgreSQL: longest statement of a request, answered 503 (0: none)' }),
   TENANT_MAX_SEARCHES: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'package searches (list and custom) one subscription runs at once per process' }),
   TENANT_MAX_EXPORTS: Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'CSV exports one subscription runs at once per process' }),
-  TENANT_MAX_BULK_WRITES: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'list-taking writes one subscription runs at once per process' }),
+  TENANT_MAX_BULK_OPERATIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'list-taking operations (carriers of a location, sites or carriers of up to 200 locations) one subscription runs at once per process' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 12_000, description: 'requests per subscription (per address before authentication) per window' }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
   RATE_LIMIT_OVERRIDES: Type.String({ default: '', pattern: '^([A-Za-z0-9._~-]+=\\d+)?(,[A-Za-z0-9._~-]+=\\d+)*$', description: 'per-subscription limits per window: subId=max,subId=max' }),
@@ -114,7 +114,7 @@ export interface Config {
   /** Per-subscription bounds: statement time, concurrent expensive operations, request rate, quotas. */
   limits: {
     statementTimeoutMs: number
-    concurrent: { searches: number; exports: number; bulkWrites: number }
+    concurrent: { searches: number; exports: number; bulkOperations: number }
     rate: { max: number; windowSeconds: number; overrides: ReadonlyMap<string, number>; store: 'auto' | 'memory' | 'database' }
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
@@ -220,7 +220,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     limits: {
       statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-      concurrent: { searches: env.TENANT_MAX_SEARCHES, exports: env.TENANT_MAX_EXPORTS, bulkWrites: env.TENANT_MAX_BULK_WRITES },
+      concurrent: { searches: env.TENANT_MAX_SEARCHES, exports: env.TENANT_MAX_EXPORTS, bulkOperations: env.TENANT_MAX_BULK_OPERATIONS },
       rate: {
         max: env.RATE_LIMIT_MAX,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,

@@ -7,7 +7,7 @@ import { announceFirstRun } from './first-run.js'
 /** `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. */
 export async function serve(config: Readonly<Config>): Promise<void> {
   const started = Date.now()
-  const ctx = await openRuntime(config)
+  const ctx = await openRuntime(config, { statementTimeout: true })
   let shuttingDown = false
   const app = await buildApp(ctx, { isShuttingDown: () => shuttingDown })
   if (config.bootstrapClient) {
