@@ -10,6 +10,8 @@ import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
 import { validatorCompiler } from './http/validator.js'
 import { registerTenantGates, tenantGates } from './http/tenant-gates.js'
+import { registerRateLimits } from './ratelimit/rate-limit.js'
+import { WindowCounter } from './ratelimit/window-counter.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { companionRoutes } from './companions.routes.js'
 import { webhookRoutes } from './webhooks/webhooks.module.js'
@@ -67,6 +69,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   registerErrorHandling(app)
   registerMetrics(app)
+  // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
+  const sharedWindows = config.limits.rate.store === 'database' || (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
+  await registerRateLimits(app, config.limits.rate, sharedWindows ? new WindowCounter(ctx.db, ctx.clock) : undefined)
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
   await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
 

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { parseBasicAuth } from '../http/basic-auth.js'
+import { AppError } from '../shared/errors.js'
 import type { ClientsService } from './clients.service.js'
 import { checkClientCredentials } from './credential-check.js'
 import type { FailureLimiter } from './failure-limiter.js'
@@ -72,6 +73,8 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
   })
   // Token errors use OAuth bodies, not the receiving interface's errors[] (RFC 6749 §5.2).
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // The API rate limit (issue 14.3) in OAuth's words; its Retry-After and RateLimit-* are set already.
+    if (error instanceof AppError && error.status === 429) return oauthError(reply, 429, 'temporarily_unavailable', error.message)
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return oauthError(reply, 413, 'invalid_request', 'The request body is too large.')
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return oauthError(reply, 415, 'invalid_request', 'Send an empty body, application/json or application/x-www-form-urlencoded.')
     if (error.statusCode && error.statusCode < 500) return oauthError(reply, 400, 'invalid_request', 'The request body could not be read.')

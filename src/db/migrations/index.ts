@@ -9,6 +9,7 @@ import * as m0007 from './0007_search_indexes.js'
 import * as m0008 from './0008_webhooks_tuning.js'
 import * as m0009 from './0009_search_statistics.js'
 import * as m0010 from './0010_package_tallies.js'
+import * as m0011 from './0011_rate_limits.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_webhooks_tuning': m0008,
   '0009_search_statistics': m0009,
   '0010_package_tallies': m0010,
+  '0011_rate_limits': m0011,
 }
