@@ -19,14 +19,14 @@ export class WindowCounter {
     private readonly sweepEvery = 5_000,
   ) {}
 
-  async hit(key: string, windowMs: number): Promise<windows.WindowCount> {
+  async hit(key: string, windowMs: number, amount = 1): Promise<windows.WindowCount> {
     const now = this.clock.now().getTime()
     if (++this.#sinceSweep >= this.sweepEvery) {
       this.#sinceSweep = 0
       // Windows of at most an hour: anything ended an hour ago is of no use to anyone.
       void windows.deleteEnded(this.db, now - 3_600_000).catch(() => {})
     }
-    return windows.hit(this.db, key, windowMs, now)
+    return windows.hit(this.db, key, windowMs, now, amount)
   }
 
   peek(key: string): Promise<windows.WindowCount> {

@@ -8,12 +8,12 @@ export interface WindowCount {
   endsAt: number
 }
 
-/** One hit on `key`: +1 in its current window, or 1 in a new window of `windowMs` if that one ended. One atomic statement. */
-export async function hit(db: Db, key: string, windowMs: number, now: number): Promise<WindowCount> {
+/** `amount` hits on `key`: added to its current window, or the start of a new window of `windowMs` if that one ended. One atomic statement. */
+export async function hit(db: Db, key: string, windowMs: number, now: number, amount = 1): Promise<WindowCount> {
   const { rows } = await sql<{ hits: number; window_ends_at: number }>`
-    insert into rate_limit_windows as w (key, window_ends_at, hits) values (${key}, ${now + windowMs}, 1)
+    insert into rate_limit_windows as w (key, window_ends_at, hits) values (${key}, ${now + windowMs}, ${amount})
     on conflict (key) do update set
-      hits = case when w.window_ends_at <= ${now} then 1 else w.hits + 1 end,
+      hits = case when w.window_ends_at <= ${now} then ${amount} else w.hits + ${amount} end,
       window_ends_at = case when w.window_ends_at <= ${now} then ${now + windowMs} else w.window_ends_at end
     returning hits, window_ends_at`.execute(db)
   const row = rows[0]!

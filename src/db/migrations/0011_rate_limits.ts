@@ -11,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('rate_limit_windows')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('window_ends_at', 'bigint', (c) => c.notNull())
-    .addColumn('hits', 'integer', (c) => c.notNull())
+    .addColumn('hits', 'bigint', (c) => c.notNull())
     .execute()
   // Housekeeping of ended windows (a flood of addresses must not grow the table for ever).
   await db.schema.createIndex('rate_limit_windows_ends_idx').on('rate_limit_windows').column('window_ends_at').execute()
