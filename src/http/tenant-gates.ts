@@ -9,7 +9,7 @@ export type GateKind = (typeof GATE_KINDS)[number]
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The per-subscription concurrency bound this route's work counts against (see registerTenantGates). */
-    tenantGate?: GateKind | ((request: FastifyRequest) => GateKind)
+    tenantGate?: GateKind | ((request: FastifyRequest) => GateKind | undefined)
   }
 }
 
@@ -36,6 +36,7 @@ export function registerTenantGates(app: FastifyInstance, gates: Record<GateKind
     const declared = request.routeOptions.config.tenantGate
     if (!declared || !request.tenant) return
     const kind = typeof declared === 'function' ? declared(request) : declared
+    if (!kind) return
     const release = gates[kind].acquire(request.tenant.subId)
     let handled = false
     let closed = false

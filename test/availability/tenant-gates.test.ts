@@ -84,3 +84,19 @@ describe('per-subscription bounds on expensive operations', () => {
     expect((await search(a)).statusCode).toBe(200)
   })
 })
+
+describe('lookups are not searches', () => {
+  let t: TestApp
+  let a: TestClient
+  beforeAll(async () => {
+    t = await buildTestApp({ TENANT_MAX_SEARCHES: '1' })
+    a = await t.newClient()
+  })
+  afterAll(() => t.close())
+
+  it('never bounds tracking-number and id lookups, which a clerk fires per scan', async () => {
+    const urls = ['trackingNumber:1Z&searchPosition=starts', 'trackingNumber:84&searchPosition=ends', 'packageId:pkg_x', 'trackingNumber:1Z9&searchPosition=starts']
+    const res = await Promise.all(urls.map((q) => t.inject({ url: `/api/v1/packages?search=${q}`, headers: a.auth })))
+    expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200])
+  })
+})

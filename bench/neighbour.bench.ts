@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process'
+import os from 'node:os'
+import pg from 'pg'
+import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+
+/**
+ * A noisy neighbour (issue 14, availability), `npm run bench:neighbour` with DATABASE_URL (an admin
+ * URL of a PostgreSQL server): while one subscription runs its most expensive requests flat out
+ * (second-tier name searches, CSV exports, list-taking bulk operations), another subscription's
+ * GETs keep their p99 within 2x of the idle figure.
+ *
+ * Both subscriptions are seeded with `mailroom seed` into a fresh database (the noisy one with
+ * NEIGHBOUR_PACKAGES packages, default 100,000), then one `serve` process runs with its default
+ * limits (TenantGate bounds, statement timeout, rate limits); the quiet tenant's own rate limit is
+ * raised so the load generator measures latency, not its own 429s. PostgreSQL only: PGlite runs one
+ * statement at a time in the API's process, so a long search there delays everything by design.
+ */
+const admin = process.env.DATABASE_URL
+if (!admin) {
+  console.error('bench:neighbour needs DATABASE_URL (an admin URL of a PostgreSQL server)')
+  process.exit(2)
+}
+const packages = Number(process.env.NEIGHBOUR_PACKAGES ?? 100_000)
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
+const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
+const NAME_TERMS = ['son', 'ton', 'ber', 'ner', 'mar', 'ley', 'ser', 'per', 'hop', 'kov', 'lis', 'ham', 'gold', 'ring', 'stra', 'was']
+
+const name = `mailroom_neighbour_${process.pid}`
+const adminClient = new pg.Client({ connectionString: admin })
+await adminClient.connect()
+await adminClient.query(`drop database if exists "${name}" with (force)`)
+await adminClient.query(`create database "${name}"`)
+await adminClient.end()
+const url = new URL(admin)
+url.pathname = `/${name}`
+const env: Record<string, string> = { DATABASE_URL: url.toString(), MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: os.tmpdir(), LOG_LEVEL: 'warn', MAILROOM_WEBHOOK_WORKER: 'false' }
+
+function seed(subscription: string, n: number, contacts: number): { subId: string; clientId: string; clientSecret: string } {
+  console.log(`seeding ${subscription}: ${n} packages…`)
+  const r = spawnSync(process.execPath, ['bin/mailroom.js', 'seed', '--packages', String(n), '--contacts', String(contacts), '--subscription', subscription, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 24 })
+  if (r.status !== 0) throw new Error(r.stderr)
+  return JSON.parse(r.stdout)
+}
+
+const noisy = seed('noisy', packages, 5000)
+const quiet = seed('quiet', 2000, 500)
+const port = 19080 + Math.floor(Math.random() * 900)
+const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_OVERRIDES: `${quiet.subId}=100000000` }, (p) => `http://127.0.0.1:${p}/readyz`, port)
+const base = `http://127.0.0.1:${port}`
+
+async function token(c: { clientId: string; clientSecret: string }): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` } })
+  return { authorization: `Bearer ${((await res.json()) as { access_token: string }).access_token}` }
+}
+
+try {
+  const quietAuth = await token(quiet)
+  const noisyAuth = await token(noisy)
+  const locations = ((await (await fetch(`${base}/api/v1/locations?size=200`, { headers: noisyAuth })).json()) as { locations: Array<{ locationId: string }> }).locations.map((l) => l.locationId)
+  const quietGet = { url: `${base}/api/v1/contacts?size=25`, headers: quietAuth, connections: quietConnections, durationSeconds: seconds }
+
+  const idle = await load(`quiet tenant GET contacts, idle (${quietConnections} conn.)`, quietGet)
+
+  // The noisy tenant, flat out: each kind with more connections than its bound, so the bounds refuse the excess.
+  let t = 0
+  const noisyLoads = [
+    load('noisy: second-tier name search (8 conn.)', {
+      url: `${base}/api/v1/packages`, headers: noisyAuth, connections: 8, durationSeconds: seconds + 1,
+      setupRequest: (r) => ({ ...r, path: `/api/v1/packages?search=receiver.name:${NAME_TERMS[t++ % NAME_TERMS.length]}&secondTierSearchSelected=true` }),
+    }),
+    load('noisy: CSV export of every package (3 conn.)', { url: `${base}/api/v1/packages/search`, method: 'POST', headers: { ...noisyAuth, accept: 'text/csv', 'content-type': 'application/json' }, body: '{}', connections: 3, durationSeconds: seconds + 1 }),
+    load('noisy: sites and carriers of its locations (6 conn.)', { url: `${base}/api/v1/location/inboundsites`, method: 'POST', headers: { ...noisyAuth, 'content-type': 'application/json' }, body: JSON.stringify(locations), connections: 6, durationSeconds: seconds + 1 }),
+  ]
+  // Let the neighbour's requests pile up before measuring.
+  await new Promise((r) => setTimeout(r, 1500))
+  const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
+  const noisyFigures = await Promise.all(noisyLoads)
+  const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
+  loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
+  for (const f of noisyFigures) f.note = 'non-2xx: refused by the bounds (429) or the statement timeout (503)'
+  const figures: Figure[] = [idle, loaded, ...noisyFigures]
+  console.log(`\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`)
+  printTable(figures)
+} finally {
+  await service.stop()
+  const c = new pg.Client({ connectionString: admin })
+  await c.connect()
+  await c.query(`drop database if exists "${name}" with (force)`)
+  await c.end()
+}
