@@ -46,14 +46,52 @@ export async function registerRateLimits(app: FastifyInstance, rate: RateConfig,
   })
 }
 
-/** A store class for @fastify/rate-limit over the shared window counters. */
+/**
+ * A store class for @fastify/rate-limit over the shared window counters, without a database write
+ * per request: below half its limit a key's hits are counted here and added to the shared window
+ * in one statement every FLUSH_MS (the count a request sees may then miss the last FLUSH_MS of the
+ * other processes' hits); from half its limit on, and for a key's first hit in a window, each hit
+ * goes to the database at once, so the limit itself holds exactly across processes.
+ */
+const FLUSH_MS = 50
+
 function databaseStore(counter: WindowCounter) {
+  interface Entry { hits: number; endsAt: number; pending: number; timer?: NodeJS.Timeout; windowMs: number }
+  const entries = new Map<string, Entry>()
+
+  async function flush(key: string, entry: Entry, extra: number): Promise<Entry> {
+    if (entry.timer) clearTimeout(entry.timer)
+    entry.timer = undefined
+    const amount = entry.pending + extra
+    entry.pending = 0
+    const { hits, endsAt } = await counter.hit(`rate:${key}`, entry.windowMs, amount)
+    entry.hits = hits
+    entry.endsAt = endsAt
+    return entry
+  }
+
   return class DatabaseRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-      counter.hit(`rate:${key}`, timeWindow).then(
-        ({ hits, endsAt }) => callback(null, { current: hits, ttl: Math.max(0, endsAt - counter.now()) }),
-        (error: Error) => callback(error),
-      )
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+      const now = counter.now()
+      let entry = entries.get(key)
+      if (!entry || entry.endsAt <= now) {
+        if (entry?.timer) clearTimeout(entry.timer)
+        entry = { hits: 0, endsAt: 0, pending: 0, windowMs: timeWindow }
+        // Bounded memory: a flood of addresses keeps only the most recent keys.
+        if (entries.size >= 10_000) entries.delete(entries.keys().next().value!)
+        entries.set(key, entry)
+      }
+      const known = entry
+      if (known.endsAt === 0 || known.hits + known.pending + 1 > max / 2) {
+        flush(key, known, 1).then(
+          ({ hits, endsAt }) => callback(null, { current: hits, ttl: Math.max(0, endsAt - counter.now()) }),
+          (error: Error) => callback(error),
+        )
+        return
+      }
+      known.pending++
+      known.timer ??= setTimeout(() => void flush(key, known, 0).catch(() => {}), FLUSH_MS).unref()
+      callback(null, { current: known.hits + known.pending, ttl: Math.max(0, known.endsAt - now) })
     }
 
     child(): DatabaseRateLimitStore {
