@@ -57,7 +57,7 @@ async function token(c: { clientId: string; clientSecret: string }): Promise<Rec
 try {
   const quietAuth = await token(quiet)
   const noisyAuth = await token(noisy)
-  const locations = ((await (await fetch(`${base}/api/v1/locations?size=200`, { headers: noisyAuth })).json()) as { locations: Array<{ locationId: string }> }).locations.map((l) => l.locationId)
+  const locations = ((await (await fetch(`${base}/api/v1/locations?limit=200`, { headers: noisyAuth })).json()) as { locations: Array<{ locationId: string }> }).locations.map((l) => l.locationId)
   const quietGet = { url: `${base}/api/v1/contacts?size=25`, headers: quietAuth, connections: quietConnections, durationSeconds: seconds }
 
   const idle = await load(`quiet tenant GET contacts, idle (${quietConnections} conn.)`, quietGet)
