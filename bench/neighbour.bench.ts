@@ -25,6 +25,8 @@ const packages = Number(process.env.NEIGHBOUR_PACKAGES ?? 100_000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
+/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
+const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
 const NAME_TERMS = ['son', 'ton', 'ber', 'ner', 'mar', 'ley', 'ser', 'per', 'hop', 'kov', 'lis', 'ham', 'gold', 'ring', 'stra', 'was']
 
 const name = `mailroom_neighbour_${process.pid}`
@@ -92,17 +94,17 @@ try {
   // The noisy tenant, flat out: each kind with more connections than its bound, so the bounds refuse the excess.
   let t = 0
   const noisyLoads = [
-    noisyLoad('second-tier name search', {
+    kinds.has('search') && noisyLoad('second-tier name search', {
       url: `${base}/api/v1/packages`, headers: noisyAuth, connections: 8,
       requests: [{ setupRequest: (r) => ({ ...r, path: `/api/v1/packages?search=receiver.name:${NAME_TERMS[t++ % NAME_TERMS.length]}&secondTierSearchSelected=true` }) }],
     }),
-    noisyLoad('CSV export of every package', { url: `${base}/api/v1/packages/search`, method: 'POST', headers: { ...noisyAuth, accept: 'text/csv', 'content-type': 'application/json' }, body: '{}', connections: 3 }),
-    noisyLoad('sites of its locations', { url: `${base}/api/v1/location/inboundsites`, method: 'POST', headers: { ...noisyAuth, 'content-type': 'application/json' }, body: JSON.stringify(locations), connections: 6 }),
+    kinds.has('export') && noisyLoad('CSV export of every package', { url: `${base}/api/v1/packages/search`, method: 'POST', headers: { ...noisyAuth, accept: 'text/csv', 'content-type': 'application/json' }, body: '{}', connections: 3 }),
+    kinds.has('bulk') && noisyLoad('sites of its locations', { url: `${base}/api/v1/location/inboundsites`, method: 'POST', headers: { ...noisyAuth, 'content-type': 'application/json' }, body: JSON.stringify(locations), connections: 6 }),
   ]
   // Let the neighbour's requests pile up before measuring.
   await new Promise((r) => setTimeout(r, 1500))
   const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
-  const noisyFigures = await Promise.all(noisyLoads)
+  const noisyFigures = await Promise.all(noisyLoads.filter((l) => l !== false))
   const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
   loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
   const figures: Figure[] = [idle, loaded, ...noisyFigures]

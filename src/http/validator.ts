@@ -6,7 +6,7 @@ import type { FastifySchemaCompiler } from 'fastify'
  * Two validators. Query strings, params and headers arrive as text, so their values are coerced
  * to the schema's types ("25" → 25). JSON bodies are not coerced: a number sent where a string
  * belongs is the client's mistake and gets a 400 naming the field, not a silent conversion.
- * Both report every problem at once (one errors[] item per field).
+ * Both report every problem at once (one errors[] item per field), within bounds (boundedProblems).
  */
 const base: Options = { useDefaults: true, allErrors: true, strict: false, discriminator: true }
 const coercing = addFormats.default(new Ajv({ ...base, coerceTypes: 'array', removeAdditional: false }))
