@@ -108,7 +108,7 @@ for (const scale of scales) {
   console.log(`seeded in ${seedSeconds.toFixed(1)} s`)
   const { subId, clientId, clientSecret } = JSON.parse(seeded.stdout) as { subId: string; clientId: string; clientSecret: string }
   const port = 19080 + Math.floor(Math.random() * 500)
-  const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false' } as Record<string, string>, (p) => `http://127.0.0.1:${p}/readyz`, port)
+  const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_MAX: '1000000000', TENANT_MAX_SEARCHES: '1000', TENANT_MAX_EXPORTS: '1000' } as Record<string, string>, (p) => `http://127.0.0.1:${p}/readyz`, port)
   const base = `http://127.0.0.1:${port}`
   try {
     const tok = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } })).json()) as { access_token: string }

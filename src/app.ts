@@ -13,6 +13,9 @@ import { registerOpenApi } from './http/openapi.js'
 import { registerSecurityHeaders } from './http/security-headers.js'
 import { loggerOptions } from './http/logging.js'
 import { validatorCompiler } from './http/validator.js'
+import { registerTenantGates, tenantGates } from './http/tenant-gates.js'
+import { registerRateLimits } from './ratelimit/rate-limit.js'
+import { WindowCounter } from './ratelimit/window-counter.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { companionRoutes } from './companions.routes.js'
 import { webhookRoutes } from './webhooks/webhooks.module.js'
@@ -50,6 +53,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Errors found before routing answer in the error model too (CONTRACT §1).
     frameworkErrors,
     clientErrorHandler,
+    // Slow clients (issue 14.5): Node's defaults let a client trickling 1 byte/s hold a socket for
+    // 5 minutes (requestTimeout) and an idle kept-alive one for 72 s. Deadlines are checked every second.
+    connectionTimeout: config.http.idleTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
@@ -74,6 +83,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerClosingAnswer(app)
   registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
+  // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
+  const sharedWindows = config.limits.rate.store === 'database' || (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
+  await registerRateLimits(app, config.limits.rate, sharedWindows ? new WindowCounter(ctx.db, ctx.clock) : undefined)
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
   await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
 
@@ -97,6 +109,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     receiving.addHook('onRequest', bearer)
     // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
     registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock })
+    // Searches, exports and bulk operations bounded per subscription (issue 14.2).
+    registerTenantGates(receiving, tenantGates(config.limits.concurrent))
     await receiving.register(sessionRoutes)
     await receiving.register(companionRoutes, { companions: ctx.companions })
     await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })

@@ -54,6 +54,24 @@ export const EnvSchema = Type.Object({
   WEBHOOK_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   LOCKER_PICKUP_REMINDER_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
   LOCKER_EXPIRY_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 7 }),
+  // Availability (issue 14): no client holds a socket, a connection or the pool for long.
+  HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'time to receive a request\'s headers' }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 60_000, description: 'time to receive a whole request, body included (>= HTTP_HEADERS_TIMEOUT_MS)' }),
+  HTTP_IDLE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 60_000, description: 'a socket with no traffic either way for this long is closed' }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 65_000, description: 'an idle kept-alive connection is closed after this; keep it above the idle timeout of a proxy in front' }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 15_000, description: 'PostgreSQL: longest statement of a request, answered 503 (0: none)' }),
+  TENANT_MAX_SEARCHES: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'package searches (list and custom) one subscription runs at once per process' }),
+  TENANT_MAX_EXPORTS: Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'CSV exports one subscription runs at once per process' }),
+  TENANT_MAX_BULK_OPERATIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'list-taking operations (carriers of a location, sites or carriers of up to 200 locations) one subscription runs at once per process' }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 12_000, description: 'requests per subscription (per address before authentication) per window' }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
+  RATE_LIMIT_OVERRIDES: Type.String({ default: '', pattern: '^([A-Za-z0-9._~-]+=\\d+)?(,[A-Za-z0-9._~-]+=\\d+)*$', description: 'per-subscription limits per window: subId=max,subId=max' }),
+  RATE_LIMIT_STORE: Type.Union([Type.Literal('auto'), Type.Literal('memory'), Type.Literal('database')], { default: 'auto', description: 'auto: the database on PostgreSQL (shared by every process), memory on PGlite (one process)' }),
+  IMAGE_UPLOADS_PER_HOUR: Type.Integer({ minimum: 1, default: 2_000, description: 'image uploads per subscription per hour' }),
+  IMAGE_UPLOAD_BYTES_PER_HOUR: Type.Integer({ minimum: 1024, default: 2 * 1024 ** 3, description: 'bytes of image uploads per subscription per hour' }),
+  IMAGE_TEMP_MAX: Type.Integer({ minimum: 1, default: 500, description: 'uploaded images not yet attached to a package that one subscription may hold' }),
+  WEBHOOK_CONFIGS_MAX: Type.Integer({ minimum: 1, default: 50, description: 'webhook configurations per subscription' }),
+  WEBHOOK_TESTS_PER_MINUTE: Type.Integer({ minimum: 1, default: 10, description: 'webhook test sends per subscription per minute' }),
 })
 
 type Env = Static<typeof EnvSchema>
@@ -100,6 +118,16 @@ export interface Config {
     concurrency: number
     lockerReminderHours: number
     lockerExpiryDays: number
+  }
+  /** Socket timeouts (ms): slow clients cannot hold sockets. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number }
+  /** Per-subscription bounds: statement time, concurrent expensive operations, request rate, quotas. */
+  limits: {
+    statementTimeoutMs: number
+    concurrent: { searches: number; exports: number; bulkOperations: number }
+    rate: { max: number; windowSeconds: number; overrides: ReadonlyMap<string, number>; store: 'auto' | 'memory' | 'database' }
+    images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
+    webhooks: { configs: number; testsPerMinute: number }
   }
 }
 
@@ -156,6 +184,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }
     if (mounted.includes('')) cross.push('AUTH_PREFIX / *_WEBHOOKS_PREFIX: only the receiving interface may be mounted at /')
   }
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) cross.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS')
   if (unique.length + cross.length > 0) throw new ConfigError([...unique, ...cross])
 
   const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
@@ -205,6 +234,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.WEBHOOK_WORKER_CONCURRENCY,
       lockerReminderHours: env.LOCKER_PICKUP_REMINDER_HOURS,
       lockerExpiryDays: env.LOCKER_EXPIRY_DAYS,
+    },
+    http: { headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
+    limits: {
+      statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+      concurrent: { searches: env.TENANT_MAX_SEARCHES, exports: env.TENANT_MAX_EXPORTS, bulkOperations: env.TENANT_MAX_BULK_OPERATIONS },
+      rate: {
+        max: env.RATE_LIMIT_MAX,
+        windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+        overrides: new Map(env.RATE_LIMIT_OVERRIDES.split(',').filter(Boolean).map((pair) => [pair.split('=')[0]!, Number(pair.split('=')[1])] as const)),
+        store: env.RATE_LIMIT_STORE,
+      },
+      images: { uploadsPerHour: env.IMAGE_UPLOADS_PER_HOUR, bytesPerHour: env.IMAGE_UPLOAD_BYTES_PER_HOUR, tempHeld: env.IMAGE_TEMP_MAX },
+      webhooks: { configs: env.WEBHOOK_CONFIGS_MAX, testsPerMinute: env.WEBHOOK_TESTS_PER_MINUTE },
     },
   }
   return Object.freeze({ ...config, prefixes: Object.freeze(prefixes), webhooks: Object.freeze(config.webhooks), imageDecode: Object.freeze(config.imageDecode) })

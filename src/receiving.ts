@@ -4,6 +4,8 @@ import type { Companions } from './companions.js'
 import type { Config } from './config.js'
 import type { Db } from './db/database.js'
 import { LocalDirBlobStore, type BlobStore } from './images/blob-store.js'
+import { WindowQuota } from './ratelimit/quotas.js'
+import { WindowCounter } from './ratelimit/window-counter.js'
 import { imagesRoutes } from './images/images.routes.js'
 import { createImagesService, type ImagesService } from './images/images.service.js'
 import { packagesRoutes } from './packages/packages.routes.js'
@@ -35,7 +37,12 @@ export interface Receiving {
 export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; trackingKey: Buffer; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
   const { db, clock, ids, companions } = deps
   const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
-  const images = createImagesService({ db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes })
+  const quota = deps.config.limits.images
+  const windows = new WindowCounter(db, clock)
+  const images = createImagesService({
+    db, clock, ids, blobs: deps.blobs ?? new LocalDirBlobStore(path.join(deps.config.dataDir, 'images')), maxBytes: deps.config.imageMaxBytes,
+    quotas: { uploads: new WindowQuota(windows, 'image uploads', quota.uploadsPerHour, 3600), bytes: new WindowQuota(windows, 'bytes of image uploads', quota.bytesPerHour, 3600), tempHeld: quota.tempHeld },
+  })
   const readers = {
     sites,
     contacts: companions.contacts,

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { parseBasicAuth } from '../http/basic-auth.js'
+import { AppError } from '../shared/errors.js'
 import type { ClientIdentity, ClientsService } from './clients.service.js'
 import { checkClientCredentials } from './credential-check.js'
 import type { FailureLimiter } from './failure-limiter.js'
@@ -84,6 +85,8 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
   })
   // Token errors use OAuth bodies, not the receiving interface's errors[] (RFC 6749 §5.2).
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // The API rate limit (issue 14.3) in OAuth's words; its Retry-After and RateLimit-* are set already.
+    if (error instanceof AppError && error.status === 429) return oauthError(reply, 429, 'temporarily_unavailable', error.message)
     // Without an Authorization header the credentials could only be in the body (client_secret_post):
     // a body that cannot be read is a request without credentials, so a 401 whatever its type.
     if (!request.headers.authorization && error.statusCode && error.statusCode < 500) {

@@ -12,6 +12,7 @@ const security = [{ bearerAuth: [] }]
 /** CONTRACT §3 (carriers at locations) and §5 (the catalogue). */
 export const carriersRoutes: FastifyPluginAsyncTypebox<{ carriers: CarriersService }> = async (app, { carriers }) => {
   app.post('/api/v1/carriers', {
+    config: { tenantGate: 'bulkOperations' },
     schema: {
       tags, security, summary: 'Carriers enabled at locations',
       description: [

@@ -27,7 +27,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'))
   process.on('SIGINT', () => onSignal('SIGINT'))
 
-  const ctx = await openRuntime(config)
+  const ctx = await openRuntime(config, { statementTimeout: true })
   if (shuttingDown) return exitDuringStartup(ctx)
   const app = await buildApp(ctx, { isShuttingDown: () => shuttingDown })
   if (config.bootstrapClient) {

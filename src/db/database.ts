@@ -20,7 +20,10 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dir: string | 'memory' }
+export type DatabaseTarget =
+  /** statementTimeoutMs: the longest any statement may run, and wait for a pool connection (0 or absent: unbounded). */
+  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
+  | { kind: 'pglite'; dir: string | 'memory' }
 
 // timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))
@@ -32,7 +35,8 @@ export interface OpenOptions {
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000 })
+    const bound = target.statementTimeoutMs ? { statement_timeout: target.statementTimeoutMs, connectionTimeoutMillis: target.statementTimeoutMs } : {}
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000, ...bound })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
     const names = new StatementNames()

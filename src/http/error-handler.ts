@@ -2,11 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, lookupError, ValidationErrors, type ErrorCode } from '../shared/errors.js'
 import { registerRouteIndex } from './framework-errors.js'
 import type { ErrorBody } from './schemas.js'
+import { MORE_PROBLEMS } from './validator.js'
 
 type Item = ErrorBody['errors'][number]
 
 /** SQLSTATEs of class 22 caused by a value, not by the service: 22003 numeric out of range, 22021/22P05 bad character. */
 const INPUT_SQLSTATES = new Set(['22003', '22021', '22P05'])
+/** pg-pool's error when no connection frees up within connectionTimeoutMillis (it has no code). */
+const PG_POOL_TIMEOUT = 'timeout exceeded when trying to connect'
 
 /** The ONE mapping from thrown errors to HTTP responses (CONTRACT §1). */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -50,9 +53,14 @@ function toResponse(error: FastifyError | Error, request: FastifyRequest): { sta
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, items: [item('BODY_TOO_LARGE', request)] }
   }
+  const sqlState = (error as { code?: unknown }).code
+  // A statement past DB_STATEMENT_TIMEOUT_MS (57014, query_canceled), or no pool connection free
+  // within it: the database is busy, not broken (issue 14.2).
+  if (sqlState === '57014' || error.message === PG_POOL_TIMEOUT) {
+    return { status: 503, items: [item('DATABASE_TIMEOUT', request)], headers: { 'retry-after': '1' } }
+  }
   // Values PostgreSQL cannot hold (a character outside the encoding, a number past its type) are the
   // input's fault: the validators catch the known ones, this keeps any other from becoming a 500.
-  const sqlState = (error as { code?: unknown }).code
   if (typeof sqlState === 'string' && INPUT_SQLSTATES.has(sqlState)) {
     return { status: 400, items: [item('VALIDATION_FAILED', request, { description: 'A value in the request cannot be stored (unsupported character or number out of range).' })] }
   }
@@ -72,6 +80,8 @@ interface AjvIssue {
 }
 
 function validationItem(v: AjvIssue, context: string | undefined, request: FastifyRequest): Item {
+  // The validator's closing item of a capped list: no field, its own words.
+  if (v.keyword === MORE_PROBLEMS) return item('VALIDATION_FAILED', request, { description: v.message })
   const segments = v.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (v.keyword === 'required' && typeof v.params.missingProperty === 'string') segments.push(v.params.missingProperty)
   if (v.keyword === 'additionalProperties' && typeof v.params.additionalProperty === 'string') segments.push(v.params.additionalProperty)

@@ -20,6 +20,13 @@ export async function claimTempImage(db: Executor, subId: string, imageId: strin
     .returning(COLUMNS).executeTakeFirst()
 }
 
+/** Uploaded images of the subscription that no package has taken and that have not expired. */
+export async function countHeldTemp(db: Executor, subId: string, now: Date): Promise<number> {
+  const row = await db.selectFrom('images').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sub_id', '=', subId).where('package_id', 'is', null).where('expires_at', '>', now).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function listPackageImages(db: Executor, subId: string, packageId: string): Promise<ImageRow[]> {
   return db.selectFrom('images').select(COLUMNS).where('sub_id', '=', subId).where('package_id', '=', packageId).orderBy('created_at').orderBy('image_id').execute()
 }

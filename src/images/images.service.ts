@@ -8,6 +8,7 @@ import type { BlobStore } from './blob-store.js'
 import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
 import * as repo from './images.repo.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
+import { limitReached, type WindowQuota } from '../ratelimit/quotas.js'
 
 export const IMAGE_ERRORS = registerErrors({
   IMAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'IMG-4040', message: 'No such image.' },
@@ -37,6 +38,8 @@ export interface ImagesServiceDeps {
   ids: IdGenerator
   blobs: BlobStore
   maxBytes: number
+  /** Per-subscription upload quotas (issue 14.4); absent: none. */
+  quotas?: { uploads: WindowQuota; bytes: WindowQuota; tempHeld: number }
 }
 
 /** What an upload answers. */
@@ -72,9 +75,17 @@ export function createImagesService(deps: ImagesServiceDeps) {
     /** Stores an uploaded image as temporary: it expires in 24 h unless a package takes it. */
     async upload(subId: string, dataUrl: string, outcome?: RecordOutcome<UploadedImage>): Promise<UploadedImage> {
       const { bytes, contentType: actual } = decodeDataUrl(dataUrl)
+      const now = clock.now()
+      const quotas = deps.quotas
+      if (quotas) {
+        if ((await repo.countHeldTemp(db, subId, now)) >= quotas.tempHeld) {
+          throw limitReached(`${quotas.tempHeld} unattached images per subscription`, `This subscription holds ${quotas.tempHeld} uploaded images no package has taken, the most it may: attach them (images[].tempURL) or let them expire (24 h) first.`)
+        }
+        await quotas.uploads.take(subId)
+        await quotas.bytes.take(subId, bytes.length)
+      }
       const imageId = ids('img_')
       const storageKey = `${subId}/${imageId}`
-      const now = clock.now()
       // Bytes first, row second: a crash in between leaves an orphan file, never a row without bytes.
       await blobs.put(storageKey, bytes)
       try {

@@ -54,6 +54,7 @@ export const locationsRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSe
   }, async (request) => locations.updateLocation(request.tenant.subId, request.params.locationId, request.body))
 
   app.put('/api/v1/locations/:locationId/carriers', {
+    config: { tenantGate: 'bulkOperations' },
     schema: {
       tags, security, summary: 'Set the carriers enabled at a location',
       description: 'Body: carrier ids (built-in or the subscription\'s own couriers; 400 naming `[i]` for any other). Replaces the list; duplicates are dropped. `[]` goes back to offering the whole catalogue. Returns the location.',

@@ -17,8 +17,13 @@ const common = {
   sort: Type.Optional(Type.String({ maxLength: 40, description: `field,ASC|DESC (default insertTimestamp,DESC); fields: ${SORT_FIELDS.join(', ')}` })),
 }
 
+const wantsCsv = (accept: string | undefined) => /\btext\/csv\b/.test(accept ?? '')
+
 export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
   app.get('/api/v1/packages', {
+    // Tracking-number and id lookups are index probes a clerk fires per scan (gathered per
+    // subscription, see trackingLookup): not bounded with the searches that read many rows.
+    config: { tenantGate: (request) => (/^(trackingNumber|packageId):/.test((request.query as { search?: string }).search ?? '') ? undefined : 'searches') },
     schema: {
       tags, security, summary: 'Search packages',
       description: [
@@ -41,6 +46,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
   })
 
   app.post('/api/v1/packages/search', {
+    config: { tenantGate: (request) => (wantsCsv(request.headers.accept) ? 'exports' : 'searches') },
     schema: {
       tags, security, summary: 'Custom search with your own column names (JSON or CSV)',
       description: [
@@ -52,7 +58,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       response: { 200: Type.Object({ packages: Type.Array(Type.Union([Type.Ref('Package'), Type.Record(Type.String(), Type.Unknown())])), totalCount: Type.Integer() }), ...errorResponses(400) },
     },
   }, async (request, reply) => {
-    if (/\btext\/csv\b/.test(request.headers.accept ?? '')) {
+    if (wantsCsv(request.headers.accept)) {
       const stream = await search.exportCsv(request.tenant.subId, request.query, request.body, request.log)
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="packages.csv"').send(stream as never)
     }

@@ -55,6 +55,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox<{ sites: SitesService }> = a
   })
 
   app.post('/api/v1/location/inboundsites', {
+    config: { tenantGate: 'bulkOperations' },
     schema: {
       tags, security, summary: 'Inbound sites of locations',
       description: 'Body: location ids. Unknown ids are a 400 naming the element.',

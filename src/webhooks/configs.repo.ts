@@ -27,6 +27,12 @@ export async function listConfigs(db: Executor, subId: string, variant: WebhookV
     .orderBy('created_at').orderBy('config_id').execute()
 }
 
+/** Configurations of the subscription not deleted, both variants. */
+export async function countConfigs(db: Executor, subId: string): Promise<number> {
+  const row = await db.selectFrom('webhook_configs').select((eb) => eb.fn.countAll<number>().as('n')).where('sub_id', '=', subId).where('deleted_at', 'is', null).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function updateConfig(db: Executor, subId: string, configId: string, set: Updateable<WebhookConfigTable>): Promise<void> {
   await db.updateTable('webhook_configs').set(set).where('sub_id', '=', subId).where('config_id', '=', configId).execute()
 }

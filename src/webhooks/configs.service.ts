@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.js'
 import { AppError, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './configs.repo.js'
+import { limitReached } from '../ratelimit/quotas.js'
 import type { ConfigBody, ConfigView } from './configs.schemas.js'
 import { validateConfigBody, type ConfigInput } from './configs.validate.js'
 import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
@@ -22,6 +23,8 @@ export interface ConfigsServiceDeps {
   ids: IdGenerator
   sealKey: Buffer
   rules: DestinationRules
+  /** Configurations one subscription may have, both variants together (issue 14.4); absent: no bound. */
+  maxConfigs?: number
 }
 
 /** After a rotation the previous signing secret keeps signing this long, so receivers can switch without losing a notification. */
@@ -103,6 +106,10 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
   return {
     async create(subId: string, variant: WebhookVariant, body: ConfigBody, outcome?: RecordOutcome<ConfigView>): Promise<ConfigView> {
       const input = await validateConfigBody(body, rules)
+      // Checked before the insert, not with it: two creates racing at the bound may both pass (one over).
+      if (deps.maxConfigs !== undefined && (await repo.countConfigs(db, subId)) >= deps.maxConfigs) {
+        throw limitReached(`${deps.maxConfigs} webhook configurations per subscription`, `This subscription has ${deps.maxConfigs} webhook configurations, the most it may: delete one first.`)
+      }
       const now = clock.now()
       const configId = ids('whk_')
       const signingSecret = newSigningSecret()

@@ -9,11 +9,14 @@ import { PING_EVENT } from './event-catalogue.js'
 import { WEBHOOK_ERRORS } from './webhooks.errors.js'
 import type { WebhookVariant } from './webhooks.module.js'
 import type { WebhookConfigRow, WebhookDeliveryRow } from './webhooks.tables.js'
+import type { WindowQuota } from '../ratelimit/quotas.js'
 
 export interface DeliveriesServiceDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
+  /** Test sends per subscription per minute (issue 14.4); absent: no bound. */
+  testQuota?: WindowQuota
 }
 
 export function deliveryView(row: WebhookDeliveryRow): DeliveryView {
@@ -88,6 +91,7 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
     async sendTest(subId: string, variant: WebhookVariant, configId: string): Promise<DeliveryView> {
       const config = await configOf(subId, variant, configId)
       if (config.status !== 'active') throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_INACTIVE)
+      await deps.testQuota?.take(subId)
       const now = clock.now()
       const row = {
         delivery_id: ids('dlv_'), sub_id: subId, config_id: configId, event_id: ids('evt_'), event_name: PING_EVENT, package_id: null, sequence: null,

@@ -14,6 +14,8 @@ import { createGuardedSender, type HttpSender } from './http-sender.js'
 import { createJobs } from './jobs.js'
 import { TokenCache } from './oauth2.js'
 import { createWorker, type WorkerLog, type WorkerStep } from './worker.js'
+import { WindowQuota } from '../ratelimit/quotas.js'
+import { WindowCounter } from '../ratelimit/window-counter.js'
 import './webhooks.tables.js'
 
 // The webhooks domain's public face: its services, its routes for one variant's mount, and the
@@ -87,8 +89,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     idlePollMs: deps.idlePollMs,
   })
   return {
-    configs: createConfigsService({ db, clock, ids, sealKey, rules }),
-    deliveries: createDeliveriesService({ db, clock, ids }),
+    configs: createConfigsService({ db, clock, ids, sealKey, rules, maxConfigs: config.limits.webhooks.configs }),
+    deliveries: createDeliveriesService({ db, clock, ids, testQuota: new WindowQuota(new WindowCounter(db, clock), 'webhook test sends', config.limits.webhooks.testsPerMinute, 60) }),
     start: () => {
       const stop = worker.start()
       return async () => {

@@ -47,6 +47,16 @@ describe('a lone UTF-16 surrogate', () => {
     expect(got.packageLocation).toBe('bin \u{1F4E6}')
   })
 
+  it('in many values at once lists 50 and says checking stopped there', async () => {
+    const options = Array.from({ length: 200 }, (_, i) => `o${i}${HIGH}`)
+    const res = await h.call('POST', '/api/v1/customfields', { name: 'Many', dataType: 'LIST', required: false, options })
+    expect(res.statusCode).toBe(400)
+    const errors = res.json().errors
+    expect(errors, JSON.stringify(errors.slice(0, 3))).toHaveLength(51)
+    expect(errors[0]).toMatchObject({ additionalParameters: 'options[0]' })
+    expect(errors[50].errorDescription).toMatch(/More than 50 values hold text that cannot be stored/)
+  })
+
   it('left nothing behind', async () => {
     for (const tn of ['SURR0001', 'SURR0002', 'SURR0003']) expect((await h.call('GET', `/api/v1/packages/tracking/${tn}`)).statusCode).toBe(404)
     expect((await h.ok('GET', '/api/v1/locations')).totalCount).toBe(1)

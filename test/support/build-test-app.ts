@@ -37,7 +37,8 @@ export const TEST_SECRET = 'test-master-secret-0123456789abcdef-0123456789'
 export async function buildTestApp(env: Record<string, string> = {}, appOptions: BuildAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-test-'))
   const config = loadConfig({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: dataDir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...env })
-  const db = await createTestDatabase()
+  // The API's statement bound only when a test asks for it (serve always has it; see openRuntime).
+  const db = await createTestDatabase({ statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS ? config.limits.statementTimeoutMs : undefined })
   const clock = new ManualClock(new Date())
   const ctx = createContext({ config, database: db.handle, masterSecret: TEST_SECRET, clock })
   await ctx.keys.init()

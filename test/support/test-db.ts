@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../src/db/migrate.js'
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by `drop`).
  */
-export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+export async function createTestDatabase(opts: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
     const handle = await openDatabase({ kind: 'pglite', dir: 'memory' }, { guardTransactions: true })
@@ -21,8 +21,13 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
   await admin.end()
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 })
-  if (opts.migrate !== false) await migrateToLatest(handle.db)
+  if (opts.migrate !== false && opts.statementTimeoutMs) {
+    const plain = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })
+    await migrateToLatest(plain.db)
+    await plain.close()
+  }
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10, statementTimeoutMs: opts.statementTimeoutMs })
+  if (opts.migrate !== false && !opts.statementTimeoutMs) await migrateToLatest(handle.db)
   return {
     handle,
     url: url.toString(),

@@ -66,3 +66,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH_PREFIX: '/' })).toThrow(ConfigError)
   })
 })
+
+describe('availability settings (issue 14)', () => {
+  it('parses per-subscription rate limit overrides and refuses a malformed list', () => {
+    const base = { MAILROOM_DATA_DIR: '/tmp/x' }
+    expect([...loadConfig({ ...base, RATE_LIMIT_OVERRIDES: 'sub_a=100,sub_b=5' }).limits.rate.overrides]).toEqual([['sub_a', 100], ['sub_b', 5]])
+    expect(() => loadConfig({ ...base, RATE_LIMIT_OVERRIDES: 'sub_a:100' })).toThrow(/RATE_LIMIT_OVERRIDES/)
+    expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/)
+  })
+})

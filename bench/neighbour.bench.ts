@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from 'node:child_process'
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+
+/**
+ * A noisy neighbour (issue 14, availability), `npm run bench:neighbour` with DATABASE_URL (an admin
+ * URL of a PostgreSQL server): while one subscription runs its most expensive requests flat out
+ * (second-tier name searches, CSV exports, list-taking bulk operations), another subscription's
+ * GETs keep their p99 within 2x of the idle figure.
+ *
+ * Both subscriptions are seeded with `mailroom seed` into a fresh database (the noisy one with
+ * NEIGHBOUR_PACKAGES packages, default 100,000), then one `serve` process runs with its default
+ * limits (TenantGate bounds, statement timeout, rate limits); the quiet tenant's own rate limit is
+ * raised so the load generator measures latency, not its own 429s. PostgreSQL only: PGlite runs one
+ * statement at a time in the API's process, so a long search there delays everything by design.
+ */
+const admin = process.env.DATABASE_URL
+if (!admin) {
+  console.error('bench:neighbour needs DATABASE_URL (an admin URL of a PostgreSQL server)')
+  process.exit(2)
+}
+const packages = Number(process.env.NEIGHBOUR_PACKAGES ?? 100_000)
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
+const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
+/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
+const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
+const NAME_TERMS = ['son', 'ton', 'ber', 'ner', 'mar', 'ley', 'ser', 'per', 'hop', 'kov', 'lis', 'ham', 'gold', 'ring', 'stra', 'was']
+
+
+/** The neighbour's process: runs its loads and prints their figures as JSON. */
+async function runNeighbour(spec: { base: string; auth: Record<string, string>; locations: string[] }): Promise<never> {
+  const { base, auth, locations } = spec
+  let t = 0
+  const loads = [
+    kinds.has('search') && noisyLoad('second-tier name search', {
+      url: `${base}/api/v1/packages`, headers: auth, connections: 8,
+      requests: [{ setupRequest: (r) => ({ ...r, path: `/api/v1/packages?search=receiver.name:${NAME_TERMS[t++ % NAME_TERMS.length]}&secondTierSearchSelected=true` }) }],
+    }),
+    kinds.has('export') && noisyLoad('CSV export of every package', { url: `${base}/api/v1/packages/search`, method: 'POST', headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' }, body: '{}', connections: 3 }),
+    kinds.has('bulk') && noisyLoad('sites of its locations', { url: `${base}/api/v1/location/inboundsites`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(locations), connections: 6 }),
+  ]
+  process.stdout.write(JSON.stringify(await Promise.all(loads.filter((l) => l !== false))))
+  process.exit(0)
+}
+
+/** The neighbour's load: how many answers of each status, and the latency of the ones that did the work (2xx). */
+function noisyLoad(what: string, o: autocannon.Options): Promise<Figure> {
+  return new Promise((resolve, reject) => {
+    const statuses = new Map<number, number>()
+    const worked: number[] = []
+    const instance = autocannon({ ...o, duration: seconds + 6 }, (err, res) => {
+      if (err) return reject(err)
+      worked.sort((x, y) => x - y)
+      const pct = (q: number) => Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
+      resolve({
+        scenario: `noisy: ${what} (${o.connections} conn.)`, reqPerSec: Math.round(res.requests.average), p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: res.errors + res.timeouts, non2xx: 0,
+        note: `answers by status: ${[...statuses].sort().map(([s, n]) => `${s}: ${n}`).join(', ')}; latencies of the 2xx`,
+      })
+    })
+    instance.on('response', (_c, status, _b, ms) => {
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      if (status < 300) worked.push(ms)
+    })
+  })
+}
+
+if (process.env.NEIGHBOUR_CHILD) await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD))
+
+const name = `mailroom_neighbour_${process.pid}`
+const adminClient = new pg.Client({ connectionString: admin })
+await adminClient.connect()
+await adminClient.query(`drop database if exists "${name}" with (force)`)
+await adminClient.query(`create database "${name}"`)
+await adminClient.end()
+const url = new URL(admin)
+url.pathname = `/${name}`
+const env: Record<string, string> = { DATABASE_URL: url.toString(), MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: os.tmpdir(), LOG_LEVEL: 'warn', MAILROOM_WEBHOOK_WORKER: 'false' }
+
+function seed(subscription: string, n: number, contacts: number): { subId: string; clientId: string; clientSecret: string } {
+  console.log(`seeding ${subscription}: ${n} packages…`)
+  const r = spawnSync(process.execPath, ['bin/mailroom.js', 'seed', '--packages', String(n), '--contacts', String(contacts), '--subscription', subscription, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 24 })
+  if (r.status !== 0) throw new Error(r.stderr)
+  return JSON.parse(r.stdout)
+}
+
+const noisy = seed('noisy', packages, 5000)
+const quiet = seed('quiet', 2000, 500)
+const port = 19080 + Math.floor(Math.random() * 900)
+const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_OVERRIDES: `${quiet.subId}=100000000` }, (p) => `http://127.0.0.1:${p}/readyz`, port)
+const base = `http://127.0.0.1:${port}`
+
+async function token(c: { clientId: string; clientSecret: string }): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` } })
+  return { authorization: `Bearer ${((await res.json()) as { access_token: string }).access_token}` }
+}
+
+try {
+  const quietAuth = await token(quiet)
+  const noisyAuth = await token(noisy)
+  const locations = ((await (await fetch(`${base}/api/v1/locations?limit=200`, { headers: noisyAuth })).json()) as { locations: Array<{ locationId: string }> }).locations.map((l) => l.locationId)
+  const quietGet = { url: `${base}/api/v1/contacts?limit=25`, headers: quietAuth, connections: quietConnections, durationSeconds: seconds }
+
+  const idle = await load(`quiet tenant GET contacts, idle (${quietConnections} conn.)`, quietGet)
+
+  for (const [what, res] of [
+    ['quiet GET', await fetch(quietGet.url, { headers: quietAuth })],
+    ['second-tier search', await fetch(`${base}/api/v1/packages?search=receiver.name:son&secondTierSearchSelected=true`, { headers: noisyAuth })],
+  ] as const) console.log(`${what}: ${res.status} in one request alone`)
+
+  // The noisy tenant, flat out, from a process of its own: its flood of fast 429s must not slow the
+  // load generator that times the quiet tenant. Each kind with more connections than its bound.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/neighbour.bench.ts'], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NEIGHBOUR_CHILD: JSON.stringify({ base, auth: noisyAuth, locations }) },
+  })
+  let childOut = ''
+  child.stdout.on('data', (d: Buffer) => (childOut += d))
+  const noisyDone = new Promise<Figure[]>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(childOut) as Figure[]) : reject(new Error(`neighbour load exited ${code}`)))))
+  // Let the neighbour's requests pile up before measuring.
+  await new Promise((r) => setTimeout(r, 3500))
+  const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
+  const noisyFigures = await noisyDone
+  const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
+  loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
+  const figures: Figure[] = [idle, loaded, ...noisyFigures]
+  console.log(`\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`)
+  printTable(figures)
+} finally {
+  await service.stop()
+  const c = new pg.Client({ connectionString: admin })
+  await c.connect()
+  await c.query(`drop database if exists "${name}" with (force)`)
+  await c.end()
+}

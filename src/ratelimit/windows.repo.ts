@@ -1,0 +1,34 @@
+import { sql } from 'kysely'
+import type { Db } from '../db/database.js'
+
+export interface WindowCount {
+  /** Hits in the current window, this one included. */
+  hits: number
+  /** When the current window ends (epoch ms). */
+  endsAt: number
+}
+
+/** `amount` hits on `key`: added to its current window, or the start of a new window of `windowMs` if that one ended. One atomic statement. */
+export async function hit(db: Db, key: string, windowMs: number, now: number, amount = 1): Promise<WindowCount> {
+  const { rows } = await sql<{ hits: number; window_ends_at: number }>`
+    insert into rate_limit_windows as w (key, window_ends_at, hits) values (${key}, ${now + windowMs}, ${amount})
+    on conflict (key) do update set
+      hits = case when w.window_ends_at <= ${now} then ${amount} else w.hits + ${amount} end,
+      window_ends_at = case when w.window_ends_at <= ${now} then ${now + windowMs} else w.window_ends_at end
+    returning hits, window_ends_at`.execute(db)
+  const row = rows[0]!
+  return { hits: Number(row.hits), endsAt: Number(row.window_ends_at) }
+}
+
+/** The current count of `key` without counting (0 when its window ended). */
+export async function peek(db: Db, key: string, now: number): Promise<WindowCount> {
+  const { rows } = await sql<{ hits: number; window_ends_at: number }>`select hits, window_ends_at from rate_limit_windows where key = ${key} and window_ends_at > ${now}`.execute(db)
+  const row = rows[0]
+  return row ? { hits: Number(row.hits), endsAt: Number(row.window_ends_at) } : { hits: 0, endsAt: now }
+}
+
+/** Drops windows that ended before `before`; returns how many. */
+export async function deleteEnded(db: Db, before: number): Promise<number> {
+  const result = await sql`delete from rate_limit_windows where window_ends_at < ${before}`.execute(db)
+  return Number(result.numAffectedRows ?? 0)
+}

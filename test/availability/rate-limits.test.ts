@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { createContext } from '../../src/context.js'
+import { buildTestApp, TEST_SECRET, type TestApp, type TestClient } from '../support/build-test-app.js'
+
+/** Issue 14.3: per-subscription rate limits on the whole API, shared by every process on one database. */
+describe('rate limits', () => {
+  let t: TestApp
+  /** A second process of the same deployment: its own app and pool, the same database. */
+  let other: FastifyInstance
+  let a: TestClient
+  let vip: TestClient
+  beforeAll(async () => {
+    t = await buildTestApp({ RATE_LIMIT_STORE: 'database', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' })
+    a = await t.newClient()
+    vip = await t.newClient()
+    // As RATE_LIMIT_OVERRIDES=<vip's subId>=8 would have set it (the subId exists only now).
+    ;(t.config.limits.rate.overrides as Map<string, number>).set(vip.subId, 8)
+    const ctx = createContext({ config: t.config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
+    await ctx.keys.init()
+    other = await buildApp(ctx, { logger: false })
+    await other.ready()
+  })
+  afterAll(async () => {
+    await other.close()
+    await t.close()
+  })
+
+  const get = (app: FastifyInstance, c: TestClient) => app.inject({ url: '/api/v1/contacts', headers: c.auth })
+
+  it('counts one subscription\'s requests through both processes into one window, then answers 429 with the contract body and headers', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const res = await get(i % 2 === 0 ? t.app : other, a)
+      statuses.push(res.statusCode)
+      if (i < 5) {
+        expect(res.headers['ratelimit-limit']).toBe('5')
+        // Below half the limit a process adds its hits to the shared window every 50 ms, so the
+        // remaining count it shows may miss the other process's latest hits (never the limit itself).
+        expect(Number(res.headers['ratelimit-remaining'])).toBeLessThanOrEqual(4)
+      } else {
+        expect(res.headers['retry-after']).toBe('60')
+        expect(res.headers['ratelimit-reset']).toBe('60')
+        expect(res.json()).toEqual({ errors: [expect.objectContaining({ errorCode: 'validation_error', additionalCode: 'GEN-4290', additionalInfo: 'limit: 5 requests per 60 s' })] })
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+    expect((await get(t.app, a)).statusCode).toBe(429)
+  })
+
+  it('keeps each subscription\'s window its own, with its configured override', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 9; i++) statuses.push((await get(i % 2 === 0 ? other : t.app, vip)).statusCode)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429])
+  })
+
+  it('opens a new window when the last one ends', async () => {
+    expect((await get(other, a)).statusCode).toBe(429)
+    t.clock.advance(60_000)
+    expect((await get(other, a)).statusCode).toBe(200)
+    expect((await get(t.app, a)).headers['ratelimit-remaining']).toBe('3')
+  })
+
+  it('counts requests without a subscription per address, and never limits the probes', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? other : t.app).inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.9' })).statusCode)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+    // The token mount answers in OAuth's words, with the same headers.
+    const token = await t.app.inject({ method: 'POST', url: '/auth/api/v1/token', remoteAddress: '203.0.113.9' })
+    expect(token.statusCode).toBe(429)
+    expect(token.headers['retry-after']).toBe('60')
+    expect(token.json()).toMatchObject({ error: 'temporarily_unavailable' })
+    expect((await t.app.inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.10' })).statusCode).toBe(200)
+    for (let i = 0; i < 8; i++) expect((await t.app.inject({ url: '/healthz', remoteAddress: '203.0.113.9' })).statusCode).toBe(200)
+  })
+})

@@ -1,0 +1,61 @@
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+
+/** Issue 14.5: a client trickling bytes cannot hold a socket; tried with real sockets on a listening server. */
+describe('slow clients', () => {
+  let t: TestApp
+  let port: number
+  beforeAll(async () => {
+    t = await buildTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_IDLE_TIMEOUT_MS: '3000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' })
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    port = (t.app.server.address() as net.AddressInfo).port
+  })
+  afterAll(() => t.close())
+
+  /** Opens a socket, writes `head` at once, then one byte of `trickle` every 200 ms; resolves with when the server closed it (ms). */
+  function trickle(head: string, drip: string, giveUpMs = 8_000): Promise<{ closedAfterMs: number | undefined; received: string }> {
+    return new Promise((resolve) => {
+      const started = Date.now()
+      let received = ''
+      let i = 0
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(head))
+      const timer = setInterval(() => {
+        if (drip && !socket.destroyed && !socket.writableEnded) socket.write(drip[i++ % drip.length]!)
+      }, 200)
+      const done = (closedAfterMs: number | undefined) => {
+        clearInterval(timer)
+        clearTimeout(giveUp)
+        socket.destroy()
+        resolve({ closedAfterMs, received })
+      }
+      const giveUp = setTimeout(() => done(undefined), giveUpMs)
+      socket.on('data', (d) => (received += d.toString()))
+      socket.on('error', () => {})
+      socket.on('close', () => done(Date.now() - started))
+    })
+  }
+
+  it('closes a socket whose headers arrive 5 bytes a second within the headers deadline', async () => {
+    const { closedAfterMs } = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n', 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n')
+    expect(closedAfterMs).toBeDefined()
+    // headers deadline 1 s, checked every second
+    expect(closedAfterMs!).toBeLessThan(3_500)
+  })
+
+  it('closes a socket whose body arrives 5 bytes a second within the request deadline', async () => {
+    const { auth } = await t.newClient()
+    const body = `[${'"x",'.repeat(200)}"x"]`
+    const { closedAfterMs, received } = await trickle(`POST /api/v1/carriers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body)
+    expect(closedAfterMs).toBeDefined()
+    expect(closedAfterMs!).toBeLessThan(4_500)
+    expect(received).toMatch(/^HTTP\/1\.1 408/)
+  })
+
+  it('closes an idle kept-alive connection after the keep-alive deadline', async () => {
+    const { closedAfterMs, received } = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '', 8_000)
+    expect(received).toMatch(/^HTTP\/1\.1 200/)
+    expect(closedAfterMs).toBeDefined()
+    expect(closedAfterMs!).toBeLessThan(2_500)
+  })
+})

@@ -1,0 +1,102 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+
+/**
+ * Issue 14.2: one subscription's searches, exports and bulk operations are bounded, so it cannot
+ * occupy the pool. The database is held (packages locked in an open transaction) so requests stay
+ * in flight while the test looks at what the next one gets.
+ */
+describe('per-subscription bounds on expensive operations', () => {
+  let t: TestApp
+  let a: TestClient
+  let b: TestClient
+  beforeAll(async () => {
+    t = await buildTestApp({ TENANT_MAX_SEARCHES: '2', TENANT_MAX_EXPORTS: '1' })
+    a = await t.newClient()
+    b = await t.newClient()
+    // Client status and reference data cached now, so only the gated work waits on the held database.
+    for (const c of [a, b]) expect((await search(c)).statusCode).toBe(200)
+  })
+  afterAll(() => t.close())
+
+  /** Runs `during` while packages are locked; resolves once the lock is released. */
+  async function whileDatabaseHeld(during: () => Promise<void>): Promise<void> {
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
+    let locked!: () => void
+    const isLocked = new Promise<void>((r) => (locked = r))
+    const holder = t.ctx.db.transaction().execute(async (trx) => {
+      await sql`lock table packages in access exclusive mode`.execute(trx)
+      locked()
+      await released
+    })
+    await isLocked
+    try {
+      await during()
+    } finally {
+      release()
+      await holder
+    }
+  }
+
+  const search = (c: TestClient) => t.inject({ method: 'GET', url: '/api/v1/packages?search=receiver.name:smith&secondTierSearchSelected=true', headers: c.auth })
+  const exportCsv = (c: TestClient) => t.inject({ method: 'POST', url: '/api/v1/packages/search', headers: { ...c.auth, accept: 'text/csv', 'content-type': 'application/json' }, payload: '{}' })
+  const settle = () => new Promise((r) => setTimeout(r, 100))
+
+  it('refuses a third concurrent search of one subscription with 429 and Retry-After, not another subscription\'s', async () => {
+    let pending: Array<Promise<{ statusCode: number }>> = []
+    await whileDatabaseHeld(async () => {
+      pending = [search(a), search(a)]
+      await settle()
+      const third = await search(a)
+      expect(third.statusCode).toBe(429)
+      expect(third.headers['retry-after']).toBe('1')
+      expect(third.json().errors).toEqual([expect.objectContaining({ errorCode: 'validation_error', additionalCode: 'GEN-4291', additionalInfo: 'limit: 2 concurrent package searches' })])
+      pending.push(search(b))
+      await settle()
+    })
+    expect((await Promise.all(pending)).map((r) => r.statusCode)).toEqual([200, 200, 200])
+    // The slots came back.
+    expect((await search(a)).statusCode).toBe(200)
+  })
+
+  it('allows one CSV export at a time per subscription, counted apart from searches', async () => {
+    let pending: Array<Promise<{ statusCode: number }>> = []
+    await whileDatabaseHeld(async () => {
+      pending = [exportCsv(a)]
+      await settle()
+      const second = await exportCsv(a)
+      expect(second.statusCode).toBe(429)
+      expect(second.json().errors[0].additionalInfo).toBe('limit: 1 concurrent CSV exports')
+      pending.push(search(a))
+      await settle()
+    })
+    expect((await Promise.all(pending)).map((r) => r.statusCode)).toEqual([200, 200])
+    expect((await exportCsv(a)).statusCode).toBe(200)
+  })
+
+  it('gives the slot back when the request fails', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await t.inject({ method: 'GET', url: '/api/v1/packages?search=nonsense:x', headers: a.auth })
+      expect(res.statusCode).toBe(400)
+    }
+    expect((await search(a)).statusCode).toBe(200)
+  })
+})
+
+describe('lookups are not searches', () => {
+  let t: TestApp
+  let a: TestClient
+  beforeAll(async () => {
+    t = await buildTestApp({ TENANT_MAX_SEARCHES: '1' })
+    a = await t.newClient()
+  })
+  afterAll(() => t.close())
+
+  it('never bounds tracking-number and id lookups, which a clerk fires per scan', async () => {
+    const urls = ['trackingNumber:1Z&searchPosition=starts', 'trackingNumber:84&searchPosition=ends', 'packageId:pkg_x', 'trackingNumber:1Z9&searchPosition=starts']
+    const res = await Promise.all(urls.map((q) => t.inject({ url: `/api/v1/packages?search=${q}`, headers: a.auth })))
+    expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200])
+  })
+})

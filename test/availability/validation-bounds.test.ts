@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+
+/** Issue 14.1: one bad request costs a bounded amount of work and answers a bounded list. */
+describe('validation problems are bounded', () => {
+  let t: TestApp
+  let c: TestClient
+  beforeAll(async () => {
+    t = await buildTestApp()
+    c = await t.newClient()
+  })
+  afterAll(() => t.close())
+
+  const post = (payload: string) => t.inject({ method: 'POST', url: '/api/v1/carriers', headers: { ...c.auth, 'content-type': 'application/json' }, payload })
+
+  it('answers a 1 MiB array of wrong-typed items with its first problem and a note, not 524,288 items', async () => {
+    const body = `[${Array(524_287).fill('1').join(',')}]`
+    expect(body.length).toBeLessThan(1_048_576)
+    const started = performance.now()
+    const res = await post(body)
+    const ms = performance.now() - started
+    expect(res.statusCode).toBe(400)
+    expect(res.body.length).toBeLessThan(2_000)
+    const { errors } = res.json()
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4000', additionalParameters: 'body' })
+    expect(errors[0].errorDescription).toMatch(/200 items/)
+    expect(errors[1]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4000' })
+    expect(errors[1].errorDescription).toMatch(/checking stopped at its first problem/)
+    expect(errors[1].additionalParameters).toBeUndefined()
+    // Before the bound: 4.8 s and 500 MB; a generous ceiling for a loaded machine.
+    expect(ms).toBeLessThan(1_500)
+  })
+
+  it('lists at most 50 problems of a smaller input, then one item counting the rest', async () => {
+    const res = await post(JSON.stringify(Array.from({ length: 180 }, (_, i) => i)))
+    expect(res.statusCode).toBe(400)
+    const { errors } = res.json()
+    expect(errors).toHaveLength(51)
+    expect(errors.slice(0, 50).map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(Array.from({ length: 50 }, (_, i) => `[${i}]`))
+    expect(errors[50].errorDescription).toBe('…and 130 more problems not listed.')
+    expect(new Set(errors.map((e: { correlationID: string }) => e.correlationID)).size).toBe(1)
+  })
+
+  it('still lists every problem of a small input', async () => {
+    const res = await post(JSON.stringify([1, 'ok', true]))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['[0]', '[2]'])
+  })
+})
