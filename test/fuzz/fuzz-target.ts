@@ -20,7 +20,7 @@ export interface FuzzTarget {
  * its own `/openapi.json`.
  */
 export async function fuzzTarget(): Promise<FuzzTarget> {
-  const t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
+  const t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', RATE_LIMIT_MAX: '10000000' })
   const client = await t.newClient()
   const call = async (method: InjectOptions['method'], url: string, payload?: unknown) => {
     const res = await t.inject({ method, url, payload: payload as never, headers: client.auth })
