@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Db } from '../db/database.js'
 import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
@@ -142,7 +143,14 @@ export function createSearchService(deps: SearchDeps) {
       const fromRows = exportCells(columns)
       const cellBatches = paged
         ? (async function* () { yield fromRecords(await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size))) })()
-        : (async function* () { for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)) yield rows.map((r) => fromRows.cells(r, ctx)) })()
+        : (async function* () {
+            for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)) {
+              for (let i = 0; i < rows.length; i += EXPORT_ROWS_PER_TURN) {
+                if (i > 0) await nextTurn()
+                yield rows.slice(i, i + EXPORT_ROWS_PER_TURN).map((r) => fromRows.cells(r, ctx))
+              }
+            }
+          })()
       const first = await cellBatches.next()
       async function* batches(): AsyncGenerator<string[][]> {
         try {
@@ -158,6 +166,14 @@ export function createSearchService(deps: SearchDeps) {
     },
   }
 }
+
+/**
+ * Rows an export renders in one turn of the event loop. An export is CPU on the loop every request
+ * of every tenant shares (a 100k-row export is seconds of it); rendering a whole database batch at
+ * once held the loop ~25 ms at a time and took another tenant's GET p99 from 9 to 120 ms. A hundred
+ * rows is ~2 ms, then the loop serves whatever else is waiting.
+ */
+const EXPORT_ROWS_PER_TURN = 100
 
 const FULL_COLUMNS: Column[] = [
   'packageId', 'trackingNumber', 'assetType', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'receiver.name', 'receiver.email', 'sender.name',
