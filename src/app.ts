@@ -110,7 +110,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
     registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock })
     // Searches, exports and bulk operations bounded per subscription (issue 14.2).
-    registerTenantGates(receiving, tenantGates(config.limits.concurrent))
+    registerTenantGates(receiving, tenantGates(config.limits))
     await receiving.register(sessionRoutes)
     await receiving.register(companionRoutes, { companions: ctx.companions })
     await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })

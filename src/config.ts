@@ -62,6 +62,7 @@ export const EnvSchema = Type.Object({
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 15_000, description: 'PostgreSQL: longest statement of a request, answered 503 (0: none)' }),
   TENANT_MAX_SEARCHES: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'package searches (list and custom) one subscription runs at once per process' }),
   TENANT_MAX_EXPORTS: Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'CSV exports one subscription runs at once per process' }),
+  HEAVY_OPERATIONS_MAX: Type.Integer({ minimum: 0, maximum: 1000, default: 0, description: 'searches and list-taking operations of all subscriptions together that one process runs at once (the rest wait their turn); 0: half the machine\'s cores, at least 1' }),
   TENANT_MAX_BULK_OPERATIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 2, description: 'list-taking operations (carriers of a location, sites or carriers of up to 200 locations) one subscription runs at once per process' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 12_000, description: 'requests per subscription (per address before authentication) per window' }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
@@ -125,6 +126,8 @@ export interface Config {
   limits: {
     statementTimeoutMs: number
     concurrent: { searches: number; exports: number; bulkOperations: number }
+    /** Searches and bulk operations of all subscriptions at once in this process (WorkSlots). */
+    heavyOperations: number
     rate: { max: number; windowSeconds: number; overrides: ReadonlyMap<string, number>; store: 'auto' | 'memory' | 'database' }
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
@@ -239,6 +242,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     limits: {
       statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
       concurrent: { searches: env.TENANT_MAX_SEARCHES, exports: env.TENANT_MAX_EXPORTS, bulkOperations: env.TENANT_MAX_BULK_OPERATIONS },
+      heavyOperations: env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
       rate: {
         max: env.RATE_LIMIT_MAX,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,

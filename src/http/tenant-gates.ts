@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { TenantGate } from '../shared/tenant-gate.js'
+import { WorkSlots } from '../shared/work-slots.js'
 
 /** The kinds of expensive operation bounded per subscription; routes name theirs in `config.tenantGate`. */
 export const GATE_KINDS = ['searches', 'exports', 'bulkOperations'] as const
@@ -15,11 +16,28 @@ declare module 'fastify' {
 
 const WHAT: Record<GateKind, string> = { searches: 'package searches', exports: 'CSV exports', bulkOperations: 'bulk operations' }
 
-export function tenantGates(limits: Config['limits']['concurrent']): Record<GateKind, TenantGate> {
+export interface Gates {
+  perTenant: Record<GateKind, TenantGate>
+  /** Shared by every subscription: the heavy statements of all of them together (not exports, see below). */
+  heavy: WorkSlots
+}
+
+/**
+ * Exports take no heavy slot: one holds its work for as long as its rows stream (seconds to minutes)
+ * and would keep every other tenant's searches waiting; its database side is cheap keyset batches,
+ * and its rendering gives the event loop back every hundred rows (search.service.ts).
+ */
+const HEAVY: Record<GateKind, boolean> = { searches: true, exports: false, bulkOperations: true }
+
+export function tenantGates(limits: Config['limits']): Gates {
+  const { concurrent } = limits
   return {
-    searches: new TenantGate(WHAT.searches, limits.searches),
-    exports: new TenantGate(WHAT.exports, limits.exports),
-    bulkOperations: new TenantGate(WHAT.bulkOperations, limits.bulkOperations),
+    perTenant: {
+      searches: new TenantGate(WHAT.searches, concurrent.searches),
+      exports: new TenantGate(WHAT.exports, concurrent.exports),
+      bulkOperations: new TenantGate(WHAT.bulkOperations, concurrent.bulkOperations),
+    },
+    heavy: new WorkSlots(limits.heavyOperations, limits.statementTimeoutMs),
   }
 }
 
@@ -29,15 +47,29 @@ const released = Symbol('tenantGateRelease')
  * Holds one of the subscription's slots of the route's gate from after validation until the work
  * is over: the response sent, or (for a client gone mid-request) the handler done and the socket
  * closed. A streamed export holds its slot until the last row is out. Beyond the bound: 429
- * TENANT_BUSY with Retry-After, at once (TenantGate).
+ * TENANT_BUSY with Retry-After, at once (TenantGate). Searches and bulk operations then wait their
+ * turn for one of the process-wide heavy slots (WorkSlots).
  */
-export function registerTenantGates(app: FastifyInstance, gates: Record<GateKind, TenantGate>): void {
+export function registerTenantGates(app: FastifyInstance, gates: Gates): void {
   app.addHook('preHandler', async (request, reply) => {
     const declared = request.routeOptions.config.tenantGate
     if (!declared || !request.tenant) return
     const kind = typeof declared === 'function' ? declared(request) : declared
     if (!kind) return
-    const release = gates[kind].acquire(request.tenant.subId)
+    const releaseTenant = gates.perTenant[kind].acquire(request.tenant.subId)
+    let releaseHeavy: (() => void) | undefined
+    if (HEAVY[kind]) {
+      try {
+        releaseHeavy = await gates.heavy.acquire()
+      } catch (e) {
+        releaseTenant()
+        throw e
+      }
+    }
+    const release = () => {
+      releaseHeavy?.()
+      releaseTenant()
+    }
     let handled = false
     let closed = false
     ;(request as unknown as Record<symbol, () => void>)[released] = () => {

@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, errorCode: 'validation_error', additionalCode: 'GEN-4092', message: 'A request with this Idempotency-Key is still being processed.' },
   INTERNAL: { status: 500, errorCode: 'internal_error', additionalCode: 'GEN-5000', message: 'An unexpected error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5030', message: 'The service is not ready.' },
+  SERVICE_BUSY: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5032', message: 'The service is busy with heavy requests; retry later.' },
   DATABASE_TIMEOUT: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5031', message: 'The request took too long in the database and was stopped; retry later, or narrow it (a shorter search, a date range).' },
 } as const satisfies Record<string, CatalogueEntry>
 
