@@ -51,7 +51,9 @@ export async function registerRateLimits(app: FastifyInstance, rate: RateConfig,
  * per request: below half its limit a key's hits are counted here and added to the shared window
  * in one statement every FLUSH_MS (the count a request sees may then miss the last FLUSH_MS of the
  * other processes' hits); from half its limit on, and for a key's first hit in a window, each hit
- * goes to the database at once, so the limit itself holds exactly across processes.
+ * goes to the database at once, so the limit itself holds exactly across processes. Once the shared
+ * window is known to be spent, the rest of it is refused here without a write: a window only grows
+ * until it ends, and a client flooding past its limit must not cost the database a write per refusal.
  */
 const FLUSH_MS = 50
 
@@ -82,6 +84,10 @@ function databaseStore(counter: WindowCounter) {
         entries.set(key, entry)
       }
       const known = entry
+      if (known.endsAt !== 0 && known.hits >= max) {
+        callback(null, { current: known.hits + 1, ttl: Math.max(0, known.endsAt - now) })
+        return
+      }
       if (known.endsAt === 0 || known.hits + known.pending + 1 > max / 2) {
         flush(key, known, 1).then(
           ({ hits, endsAt }) => callback(null, { current: hits, ttl: Math.max(0, endsAt - counter.now()) }),

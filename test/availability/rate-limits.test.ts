@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { buildApp } from '../../src/app.js'
 import { createContext } from '../../src/context.js'
 import { buildTestApp, TEST_SECRET, type TestApp, type TestClient } from '../support/build-test-app.js'
@@ -47,6 +48,17 @@ describe('rate limits', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
     expect((await get(t.app, a)).statusCode).toBe(429)
+  })
+
+  it('refuses the rest of a spent window without a write per refusal, and the window stays spent for every process', async () => {
+    const c = await t.newClient()
+    for (let i = 0; i < 5; i++) expect((await get(i % 2 ? other : t.app, c)).statusCode).toBe(200)
+    expect((await get(t.app, c)).statusCode).toBe(429)
+    expect((await get(other, c)).statusCode).toBe(429)
+    const hitsInDb = async () => Number((await sql<{ hits: number }>`select hits from rate_limit_windows where key = ${`rate:sub:${c.subId}`}`.execute(t.ctx.db)).rows[0]!.hits)
+    const before = await hitsInDb()
+    for (let i = 0; i < 20; i++) expect((await get(i % 2 ? other : t.app, c)).statusCode).toBe(429)
+    expect(await hitsInDb()).toBe(before)
   })
 
   it('keeps each subscription\'s window its own, with its configured override', async () => {
