@@ -22,6 +22,7 @@ it(`answers ${COUNT} generated requests without a 5xx, every error in the contra
   const report = await runFuzz(target, COUNT, SEED)
   expect(report.failures.slice(0, 5), `FUZZ_SEED=${SEED}`).toEqual([])
   expect(report.sent).toBeGreaterThan(COUNT * 0.9)
-  // Both sides of the contract were exercised: successes and refusals.
-  expect([...report.byStatus.keys()]).toEqual(expect.arrayContaining([200, 201, 400, 404]))
+  // Both sides of the contract were exercised: successes and refusals. (Not 201 by name: creates are
+  // ~0.35 % of generated requests, so a run of 1000 draws none about once in 30.)
+  expect([...report.byStatus.keys()]).toEqual(expect.arrayContaining([200, 400, 404]))
 }, 120_000)
