@@ -62,7 +62,8 @@ export class ResponseValidator {
     if (!found) {
       // Answers before or without a route (unknown path, 405, bad URL) are error bodies.
       if (res.statusCode < 400) return [`${where}: a success for a path and method the document does not have`]
-      return this.#checkBody(where, res, 'openapi.json#/components/schemas/ErrorBody', method)
+      // Under a bearer mount the token is checked before the router's 404 (CONTRACT §1: 401 is `{message}`).
+      return this.#checkBody(where, res, `openapi.json#/components/schemas/${res.statusCode === 401 ? 'Unauthorized' : 'ErrorBody'}`, method)
     }
     const key = [status, `${status[0]}XX`, 'default'].find((k) => found.op.responses[k])
     const declared = key === undefined ? undefined : found.op.responses[key]!
