@@ -4,7 +4,8 @@ import type { ClientsService } from '../auth/clients.service.js'
 import { newId } from '../shared/ids.js'
 import { foldTallies, tallySubscription } from '../search/tallies.js'
 import * as repo from './seed.repo.js'
-import { TRACKING_FORMATS, type Rand } from './tracking-formats.js'
+import { TRACKING_FORMATS } from './tracking-formats.js'
+import { mulberry32, type Rand } from '../shared/random.js'
 
 const FIRST = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Frances', 'Dennis', 'Radia', 'John', 'Hedy', 'Tim', 'Katherine', 'Linus', 'Sophie', 'Niklaus', 'Shafi', 'Leslie', 'Maria', 'Wei', 'Aisha', 'Carlos', 'Yuki', 'Olga', 'Kwame', 'Priya', 'Lars', 'Fatima']
 // Surnames are built from syllables so a facility's thousands of contacts mostly have distinct names, as real ones do.
@@ -33,17 +34,6 @@ const CUSTOM_FIELDS: Array<{ name: string; dataType: 'TEXT' | 'LIST'; options?: 
   { name: 'Cost Center', dataType: 'TEXT', share: 0.2, value: (r) => `CC${100 + Math.floor(r() * 50)}` },
 ]
 
-/** Deterministic for a seed value, so a benchmark data set can be rebuilt exactly. */
-function mulberry32(seed: number): Rand {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export interface SeedOptions {
   subscription: string

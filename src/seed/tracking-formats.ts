@@ -7,7 +7,8 @@ import { fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, luhnCheckDigi
  * same place in formats of equal length and alphabet (FedEx and Purolator are both 12 digits), so
  * numbers never collide within a run; the rest is random.
  */
-export type Rand = () => number
+export type { Rand } from '../shared/random.js'
+import type { Rand } from '../shared/random.js'
 
 const digits = (rand: Rand, count: number) => {
   let s = ''

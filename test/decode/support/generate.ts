@@ -7,20 +7,12 @@ import {
   fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, luhnCheckDigit, mod7CheckDigit, s10CheckDigit, upsCheckDigit,
 } from '../../../src/decode/index.js'
 import { S10_POSTS } from '../../../src/decode/tables/s10-posts.js'
+import { mulberry32, type Rand } from '../../../src/shared/random.js'
 
-export type Rng = () => number
+export type Rng = Rand
 
-/** mulberry32: small, fast, seedable. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Deterministic generated numbers for a seed (a failure can be replayed). */
+export const rng: (seed: number) => Rng = mulberry32
 
 const DIGITS = '0123456789'
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
