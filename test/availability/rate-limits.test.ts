@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { buildApp } from '../../src/app.js'
-import { createContext } from '../../src/context.js'
-import { buildTestApp, TEST_SECRET, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 
 /** Issue 14.3: per-subscription rate limits on the whole API, shared by every process on one database. */
 describe('rate limits', () => {
@@ -18,15 +16,9 @@ describe('rate limits', () => {
     vip = await t.newClient()
     // As RATE_LIMIT_OVERRIDES=<vip's subId>=8 would have set it (the subId exists only now).
     ;(t.config.limits.rate.overrides as Map<string, number>).set(vip.subId, 8)
-    const ctx = createContext({ config: t.config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
-    await ctx.keys.init()
-    other = await buildApp(ctx, { logger: false })
-    await other.ready()
+    other = await t.secondProcess()
   })
-  afterAll(async () => {
-    await other.close()
-    await t.close()
-  })
+  afterAll(() => t.close())
 
   const get = (app: FastifyInstance, c: TestClient) => app.inject({ url: '/api/v1/contacts', headers: c.auth })
 

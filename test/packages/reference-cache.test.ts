@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
-import { createContext } from '../../src/context.js'
-import { buildTestApp, TEST_SECRET, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api } from '../support/factories.js'
 
 /**
@@ -26,15 +24,9 @@ describe('reference data as package writes see it', () => {
     a = api(t, c)
     mailroom = await a.mailroom()
     // A second process on the same database: its own services, hence its own memo.
-    const ctx = createContext({ config: t.config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
-    await ctx.keys.init()
-    other = await buildApp(ctx, { logger: false })
-    await other.ready()
+    other = await t.secondProcess()
   })
-  afterAll(async () => {
-    await other.close()
-    await t.close()
-  })
+  afterAll(() => t.close())
 
   it('refuses a site deactivated through the same process on the very next add', async () => {
     const shelf = await a.site({ type: 'shelf', name: 'Shelf Z', parent: mailroom.buildingId })

@@ -28,6 +28,8 @@ export interface TestApp {
   /** The same client with a token issued now (after the test clock moved past the old one's expiry). */
   refresh(client: TestClient): Promise<TestClient>
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>
+  /** Another process of the same deployment: its own services, caches and pool, this database; closed with close(). */
+  secondProcess(): Promise<FastifyInstance>
   close(): Promise<void>
 }
 
@@ -47,6 +49,7 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
   // Every response a test receives is checked against the document the app serves.
   const validator = validatorFor(app.swagger() as Record<string, unknown>)
   let n = 0
+  const others: FastifyInstance[] = []
   return {
     app,
     ctx,
@@ -68,7 +71,16 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
       if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n  ${problems.join('\n  ')}`)
       return res
     },
+    async secondProcess() {
+      const other = createContext({ config, database: db.handle, masterSecret: TEST_SECRET, clock })
+      await other.keys.init()
+      const otherApp = await buildApp(other, { logger: false })
+      await otherApp.ready()
+      others.push(otherApp)
+      return otherApp
+    },
     async close() {
+      for (const o of others) await o.close()
       await app.close()
       await db.drop()
       rmSync(dataDir, { recursive: true, force: true })
