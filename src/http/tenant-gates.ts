@@ -58,14 +58,6 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates): void {
     if (!kind) return
     const releaseTenant = gates.perTenant[kind].acquire(request.tenant.subId)
     let releaseHeavy: (() => void) | undefined
-    if (HEAVY[kind]) {
-      try {
-        releaseHeavy = await gates.heavy.acquire()
-      } catch (e) {
-        releaseTenant()
-        throw e
-      }
-    }
     const release = () => {
       releaseHeavy?.()
       releaseTenant()
@@ -76,10 +68,18 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates): void {
       handled = true
       if (closed) release()
     }
-    reply.raw.once('close', () => {
+    // Listening before any wait: a client that leaves while the request waits for a heavy slot
+    // must still give its slots back once the handler is done (the close event does not repeat).
+    const gone = () => reply.raw.destroyed || request.raw.destroyed || request.raw.socket?.destroyed === true
+    const onClose = () => {
       closed = true
       if (handled) release()
-    })
+    }
+    reply.raw.once('close', onClose)
+    if (gone()) closed = true
+    // A refused wait (SERVICE_BUSY) ends as an error answer, which releases the tenant's slot above.
+    if (HEAVY[kind]) releaseHeavy = await gates.heavy.acquire()
+    if (gone()) closed = true
   })
   const handlerDone = async (request: FastifyRequest) => {
     ;(request as unknown as Record<symbol, (() => void) | undefined>)[released]?.()

@@ -5,8 +5,8 @@ import { AppError } from './errors.js'
  * wait in arrival order. TenantGate bounds each subscription; this bounds their sum, so the heavy
  * statements of all tenants together keep to the database's cores and leave the others for the
  * light requests (a GET's one-row read). The queue stays short by construction: each subscription
- * can have at most its TenantGate bounds waiting. A wait longer than `maxWaitMs` is answered 503
- * with Retry-After, never a hung socket.
+ * can have at most its TenantGate bounds waiting. A wait longer than `maxWaitMs` (0: unbounded) is
+ * answered 503 with Retry-After, never a hung socket.
  */
 export class WorkSlots {
   #busy = 0
@@ -28,6 +28,8 @@ export class WorkSlots {
     return new Promise((resolve, reject) => {
       const entry = { grant: () => resolve(this.#releaser()) }
       this.#waiting.push(entry)
+      // 0: no bound on the wait (DB_STATEMENT_TIMEOUT_MS=0 means no timeout).
+      if (this.maxWaitMs <= 0) return
       const timer = setTimeout(() => {
         const at = this.#waiting.indexOf(entry)
         if (at < 0) return

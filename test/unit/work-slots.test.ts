@@ -39,6 +39,19 @@ describe('WorkSlots', () => {
     expect(slots.state).toEqual({ busy: 0, waiting: 0 })
   })
 
+  it('with no bound on the wait (0, as DB_STATEMENT_TIMEOUT_MS=0 says), waits instead of refusing at once', async () => {
+    const slots = new WorkSlots(1, 0)
+    const held = await slots.acquire()
+    let granted = false
+    const waiting = slots.acquire().then((release) => ((granted = true), release))
+    await new Promise((r) => setTimeout(r, 20))
+    expect(granted).toBe(false)
+    held()
+    ;(await waiting)()
+    expect(granted).toBe(true)
+    expect(slots.state).toEqual({ busy: 0, waiting: 0 })
+  })
+
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new WorkSlots(0, 1)).toThrow()
   })
