@@ -120,7 +120,7 @@ export async function insertNewPackages(db: Executor, adds: readonly NewPackage[
 
 /**
  * The packages held under any of `numbers`, one per number: the active one, else (with
- * `includeArchived`) the latest archived. Only what a decode shows, not the whole record.
+ * `includeArchived`) the latest archived. Only what a decode once showed: kept as the former decode lookup the bench compares with.
  */
 export async function findByTrackingNumbers(db: Executor, subId: string, numbers: string[], includeArchived: boolean) {
   let q = db.selectFrom('packages').select(['package_id', 'tracking_number', 'current_status', 'site_id'])

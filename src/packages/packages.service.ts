@@ -390,23 +390,6 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       return rec && (!rec.archived || includeArchived) ? rec : undefined
     },
 
-    /** What a decode shows of the packages held under these numbers (normalized), by number; one query, sites from memory. */
-    async findHeld(subId: string, trackingNumbers: string[], includeArchived: boolean): Promise<Map<string, { packageId: string; currentStatus: PackageRecord['currentStatus']; currentLocation: PackageRecord['currentLocation'] }>> {
-      const numbers = [...new Set(trackingNumbers.map(normalizeTrackingNumber))]
-      const rows = await repo.findByTrackingNumbers(db, subId, numbers, includeArchived)
-      const sites = await readers.sites.getInfos(subId, rows.map((r) => r.site_id).filter((x): x is string => x !== null))
-      const out = new Map<string, { packageId: string; currentStatus: PackageRecord['currentStatus']; currentLocation: PackageRecord['currentLocation'] }>()
-      for (const r of rows) {
-        const site = r.site_id ? sites.get(r.site_id) : undefined
-        const { locationId: _l, status: _s, deleted: _d, ...location } = site ?? ({} as Record<string, never>)
-        out.set(r.tracking_number, { packageId: r.package_id, currentStatus: r.current_status as PackageRecord['currentStatus'], currentLocation: site ? location : undefined })
-      }
-      for (const raw of trackingNumbers) {
-        const hit = out.get(normalizeTrackingNumber(raw))
-        if (hit) out.set(raw, hit)
-      }
-      return out
-    },
 
     async getByTrackingNumber(subId: string, trackingNumber: string): Promise<PackageRecord> {
       const rec = await recordByTrackingNumber(subId, normalizeTrackingNumber(trackingNumber))
