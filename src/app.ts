@@ -108,7 +108,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(async (receiving) => {
     receiving.addHook('onRequest', bearer)
     // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
-    registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock })
+    registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
     // Searches, exports and bulk operations bounded per subscription (issue 14.2).
     registerTenantGates(receiving, tenantGates(config.limits))
     await receiving.register(sessionRoutes)
@@ -121,7 +121,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await app.register(async (webhooks) => {
       webhooks.addHook('onRequest', webhookAuth)
       // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
-      registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock })
+      registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
       await webhooks.register(sessionRoutes, { tag: `${variant} webhooks` })
       await webhooks.register(webhookRoutes, { webhooks: ctx.webhooks, variant })
     }, { prefix })

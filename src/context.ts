@@ -23,7 +23,7 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
-  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer }
+  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer; idempotencyKey: Buffer }
   webhooks: Webhooks
   companions: Companions
   receiving: Receiving
@@ -38,6 +38,8 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
     // Keys the permutation of generated tracking numbers: each installation its own sequence of numbers.
     trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
+    // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
+    idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
   }
   const issuer = issuerOf(config)
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })

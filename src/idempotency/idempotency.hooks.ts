@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
+import { open, seal } from '../shared/crypto.js'
 import { AppError, invalid } from '../shared/errors.js'
 import * as repo from './idempotency.repo.js'
 import { claimLost, type RecordOutcome } from './outcome.js'
@@ -10,7 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string
     /** When this request's claim was made, and whether its write's transaction stored the answer. */
-    idempotencyClaim?: { at: Date; recorded: boolean }
+    /** `seal`: the stored answer sealed for this key (answers can hold secrets shown once, e.g. a webhook's signingSecret). */
+    idempotencyClaim?: { at: Date; recorded: boolean; seal(body: string): string }
   }
 }
 
@@ -38,7 +40,14 @@ function hashOf(request: FastifyRequest): string {
  * retry runs again; 4xx answers are kept, as they would be the same again. Keys live 24 hours
  * (purged by the housekeeping job); a claim abandoned by a crashed process is free after 5 minutes.
  */
-export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock; sealKey: Buffer }): void {
+  // Stored answers are sealed (AES-256-GCM, bound to subscription and key): some hold a secret that
+  // is otherwise kept only sealed (a webhook configuration's signingSecret, shown once and replayed).
+  const aadOf = (subId: string, key: string) => `idempotency:${subId}:${key}`
+  const sealFor = (subId: string, key: string) => (body: string) => seal(deps.sealKey, body, aadOf(subId, key))
+  // Answers stored before sealing began (at most 24 hours of them) are plain JSON, which never starts with "v1.".
+  const openStored = (subId: string, key: string, body: string) => (body.startsWith('v1.') ? open(deps.sealKey, body, aadOf(subId, key)) : body)
+
   // Attached to the POST routes only, so that reads pay for no hook (and no promise) at all.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -60,14 +69,15 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     const cutoffs = { expiredBefore: new Date(now.getTime() - IDEMPOTENCY_TTL_MS), abandonedBefore: new Date(now.getTime() - IDEMPOTENCY_ABANDONED_MS) }
     if (await repo.claimKey(deps.db, subId, header, hash, now, cutoffs)) {
       request.idempotencyKey = header
-      request.idempotencyClaim = { at: now, recorded: false }
+      request.idempotencyClaim = { at: now, recorded: false, seal: sealFor(subId, header) }
       return
     }
     const stored = await repo.findKey(deps.db, subId, header)
     if (!stored) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS')
     if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' })
     if (stored.status_code === null) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', { field: 'Idempotency-Key' })
-    return reply.code(stored.status_code).header('idempotent-replayed', 'true').type(stored.response_type ?? 'application/json').send(stored.response_body)
+    const body = stored.response_body === null ? stored.response_body : openStored(subId, header, stored.response_body)
+    return reply.code(stored.status_code).header('idempotent-replayed', 'true').type(stored.response_type ?? 'application/json').send(body)
   }
 
   async function complete(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
@@ -81,7 +91,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       return payload
     }
     if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, request.tenant.subId, key)
-    else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json') })
+    else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: sealFor(request.tenant.subId, key)(payload), type: String(reply.getHeader('content-type') ?? 'application/json') })
     return payload
   }
 }
@@ -96,7 +106,7 @@ export function outcomeOf<R>(request: FastifyRequest, reply: FastifyReply, statu
   const claim = request.idempotencyClaim
   if (!key || !claim) return undefined
   return async (trx, result) => {
-    const body = reply.serializeInput(result as Record<string, unknown>, String(status)) as string
+    const body = claim.seal(reply.serializeInput(result as Record<string, unknown>, String(status)) as string)
     if (!(await repo.completeClaim(trx, request.tenant.subId, key, claim.at, { status, body, type: 'application/json; charset=utf-8' }))) {
       throw claimLost()
     }

@@ -82,6 +82,22 @@ describe('a crash between the commit and the stored answer', () => {
     const retry = await h.call('POST', '/webhooks/tracking/api/v1/webhookConfig', body, { 'idempotency-key': 'crash-hook-2' })
     expect(retry.json().signingSecret).toBe(original.signingSecret)
     expect(original.signingSecret).toMatch(/^whsec_/)
+    // What the key keeps for the replay is sealed: the secret is nowhere in the database in the clear.
+    const stored = await sql<{ response_body: string }>`select response_body from idempotency_keys where idempotency_key = 'crash-hook-2'`.execute(t.ctx.db)
+    expect(stored.rows[0]!.response_body).toMatch(/^v1\./)
+    expect(stored.rows[0]!.response_body).not.toContain(original.signingSecret)
+  })
+
+  it('an answer stored after the response (rotateSecret) is sealed too, and replays', async () => {
+    const created = await h.ok('POST', '/webhooks/tracking/api/v1/webhookConfig', { name: 'Seal Hook', type: 'tracking', events: ['Received'], url: 'http://127.0.0.1:9/hook', timeOut: 5, authParams: { authType: 'none' } }, 200)
+    const url = `/webhooks/tracking/api/v1/webhookConfig/${created.webHookConfigID}/rotateSecret`
+    const first = await h.call('POST', url, undefined, { 'idempotency-key': 'seal-rotate' })
+    expect(first.statusCode, first.body).toBe(200)
+    const again = await h.call('POST', url, undefined, { 'idempotency-key': 'seal-rotate' })
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json().signingSecret).toBe(first.json().signingSecret)
+    const stored = await sql<{ response_body: string }>`select response_body from idempotency_keys where idempotency_key = 'seal-rotate'`.execute(t.ctx.db)
+    expect(stored.rows[0]!.response_body).not.toContain(first.json().signingSecret)
   })
 
   it('a package with images: the retry gets its packageId and images, not a 409', async () => {
