@@ -81,7 +81,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   registerErrorHandling(app)
   registerClosingAnswer(app)
-  registerMetrics(app)
+  const metrics = registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
   const sharedWindows = config.limits.rate.store === 'database' || (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
@@ -110,7 +110,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
     registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
     // Searches, exports and bulk operations bounded per subscription (issue 14.2).
-    registerTenantGates(receiving, tenantGates(config.limits))
+    registerTenantGates(receiving, tenantGates(config.limits), metrics)
     await receiving.register(sessionRoutes)
     await receiving.register(companionRoutes, { companions: ctx.companions })
     await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })

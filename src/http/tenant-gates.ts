@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Gauge, type Registry } from 'prom-client'
 import type { Config } from '../config.js'
 import { TenantGate } from '../shared/tenant-gate.js'
 import { WorkSlots } from '../shared/work-slots.js'
@@ -8,6 +9,13 @@ export const GATE_KINDS = ['searches', 'exports', 'bulkOperations'] as const
 export type GateKind = (typeof GATE_KINDS)[number]
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * For work that takes the process-wide heavy slots piece by piece rather than for the whole
+     * request (exports, see HEAVY): waits for a slot and returns its release. Undefined elsewhere.
+     */
+    heavyTurn?: () => Promise<() => void>
+  }
   interface FastifyContextConfig {
     /** The per-subscription concurrency bound this route's work counts against (see registerTenantGates). */
     tenantGate?: GateKind | ((request: FastifyRequest) => GateKind | undefined)
@@ -23,11 +31,14 @@ export interface Gates {
 }
 
 /**
- * Exports take no heavy slot: one holds its work for as long as its rows stream (seconds to minutes)
- * and would keep every other tenant's searches waiting; its database side is cheap keyset batches,
- * and its rendering gives the event loop back every hundred rows (search.service.ts).
+ * How each kind takes the heavy slots. Searches and bulk operations hold one for the whole request.
+ * An export takes one per batch (its read and rendering, search.service.ts), not for the request:
+ * held for a stream of seconds to minutes it would keep every other tenant's searches waiting; not
+ * taken at all, one export and one search ran at once and took both cores (issue 14's neighbour
+ * bench: the quiet tenant's p99 2.6x idle with exports alone). Per batch, exports and searches take
+ * turns.
  */
-const HEAVY: Record<GateKind, boolean> = { searches: true, exports: false, bulkOperations: true }
+const HEAVY: Record<GateKind, 'request' | 'batch'> = { searches: 'request', exports: 'batch', bulkOperations: 'request' }
 
 export function tenantGates(limits: Config['limits']): Gates {
   const { concurrent } = limits
@@ -50,7 +61,14 @@ const released = Symbol('tenantGateRelease')
  * TENANT_BUSY with Retry-After, at once (TenantGate). Searches and bulk operations then wait their
  * turn for one of the process-wide heavy slots (WorkSlots).
  */
-export function registerTenantGates(app: FastifyInstance, gates: Gates): void {
+export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics: Registry): void {
+  // What an operator needs to see that heavy work queues (and raise HEAVY_OPERATIONS_MAX or add processes).
+  for (const [name, help, of] of [
+    ['mailroom_heavy_slots_busy', 'Heavy-work slots in use (searches, bulk operations, export batches)', 'busy'],
+    ['mailroom_heavy_slots_waiting', 'Requests waiting for a heavy-work slot', 'waiting'],
+  ] as const) {
+    new Gauge({ name, help, registers: [metrics], collect() { this.set(gates.heavy.state[of]) } })
+  }
   app.addHook('preHandler', async (request, reply) => {
     const declared = request.routeOptions.config.tenantGate
     if (!declared || !request.tenant) return
@@ -78,7 +96,8 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates): void {
     reply.raw.once('close', onClose)
     if (gone()) closed = true
     // A refused wait (SERVICE_BUSY) ends as an error answer, which releases the tenant's slot above.
-    if (HEAVY[kind]) releaseHeavy = await gates.heavy.acquire()
+    if (HEAVY[kind] === 'batch') request.heavyTurn = () => gates.heavy.acquire(false)
+    else releaseHeavy = await gates.heavy.acquire()
     if (gone()) closed = true
   })
   const handlerDone = async (request: FastifyRequest) => {

@@ -59,7 +59,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
     },
   }, async (request, reply) => {
     if (wantsCsv(request.headers.accept)) {
-      const stream = await search.exportCsv(request.tenant.subId, request.query, request.body, request.log)
+      const stream = await search.exportCsv(request.tenant.subId, request.query, request.body, request.log, request.heavyTurn)
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="packages.csv"').send(stream as never)
     }
     const page = await search.custom(request.tenant.subId, request.query, request.body)

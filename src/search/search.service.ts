@@ -131,9 +131,9 @@ export function createSearchService(deps: SearchDeps) {
      * in keyset batches so memory stays flat however many rows match. Every matching row unless page
      * or size is given. An empty mapping exports the main fields under their own names. The first
      * batch is read before anything is sent, so a database that fails at once gives a 500, not a
-     * truncated file.
+     * truncated file. `heavyTurn`, when given, is taken for each batch (see tenant-gates.ts).
      */
-    async exportCsv(subId: string, q: CustomQuery, mapping: Record<string, unknown>, log: ExportLog): Promise<Readable> {
+    async exportCsv(subId: string, q: CustomQuery, mapping: Record<string, unknown>, log: ExportLog, heavyTurn?: () => Promise<() => void>): Promise<Readable> {
       let columns: Column[] = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
       if (columns.length === 0) columns = FULL_COLUMNS
@@ -144,11 +144,29 @@ export function createSearchService(deps: SearchDeps) {
       const cellBatches = paged
         ? (async function* () { yield fromRecords(await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size))) })()
         : (async function* () {
-            for await (const { rows, ctx } of exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)) {
-              for (let i = 0; i < rows.length; i += EXPORT_ROWS_PER_TURN) {
-                if (i > 0) await nextTurn()
-                yield rows.slice(i, i + EXPORT_ROWS_PER_TURN).map((r) => fromRows.cells(r, ctx))
+            const source = exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)
+            try {
+              for (;;) {
+                // Each batch's read and rendering in one heavy turn (tenant-gates.ts), released
+                // before its rows are handed on: a client reading slowly must not hold a slot.
+                const release = heavyTurn ? await heavyTurn() : undefined
+                let cells: string[][][]
+                try {
+                  const next = await source.next()
+                  if (next.done) return
+                  const { rows, ctx } = next.value
+                  cells = []
+                  for (let i = 0; i < rows.length; i += EXPORT_ROWS_PER_TURN) {
+                    if (i > 0) await nextTurn()
+                    cells.push(rows.slice(i, i + EXPORT_ROWS_PER_TURN).map((r) => fromRows.cells(r, ctx)))
+                  }
+                } finally {
+                  release?.()
+                }
+                yield* cells
               }
+            } finally {
+              await source.return(undefined)
             }
           })()
       const first = await cellBatches.next()

@@ -19,8 +19,12 @@ export class WorkSlots {
     if (!Number.isInteger(slots) || slots < 1) throw new Error('WorkSlots: slots must be a positive integer')
   }
 
-  /** Waits for a slot (in arrival order); the returned function gives it back, once. */
-  async acquire(): Promise<() => void> {
+  /**
+   * Waits for a slot (in arrival order); the returned function gives it back, once. `bounded`
+   * false: wait however long it takes (an export between two batches, whose response is already
+   * under way: a late batch beats a cut-off file).
+   */
+  async acquire(bounded = true): Promise<() => void> {
     if (this.#busy < this.slots) {
       this.#busy++
       return this.#releaser()
@@ -29,7 +33,7 @@ export class WorkSlots {
       const entry = { grant: () => resolve(this.#releaser()) }
       this.#waiting.push(entry)
       // 0: no bound on the wait (DB_STATEMENT_TIMEOUT_MS=0 means no timeout).
-      if (this.maxWaitMs <= 0) return
+      if (this.maxWaitMs <= 0 || !bounded) return
       const timer = setTimeout(() => {
         const at = this.#waiting.indexOf(entry)
         if (at < 0) return

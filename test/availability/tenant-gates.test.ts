@@ -12,7 +12,8 @@ describe('per-subscription bounds on expensive operations', () => {
   let a: TestClient
   let b: TestClient
   beforeAll(async () => {
-    t = await buildTestApp({ TENANT_MAX_SEARCHES: '2', TENANT_MAX_EXPORTS: '1' })
+    // One heavy slot for the whole process, so taking turns shows in its gauges.
+    t = await buildTestApp({ TENANT_MAX_SEARCHES: '2', TENANT_MAX_EXPORTS: '1', HEAVY_OPERATIONS_MAX: '1' })
     a = await t.newClient()
     b = await t.newClient()
     // Client status and reference data cached now, so only the gated work waits on the held database.
@@ -74,6 +75,29 @@ describe('per-subscription bounds on expensive operations', () => {
     })
     expect((await Promise.all(pending)).map((r) => r.statusCode)).toEqual([200, 200])
     expect((await exportCsv(a)).statusCode).toBe(200)
+  })
+
+  /** The process's heavy-slot gauges, as an operator reads them at /metrics. */
+  async function heavySlots(): Promise<{ busy: number; waiting: number }> {
+    const text = (await t.inject({ method: 'GET', url: '/metrics' })).body
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1])
+    return { busy: gauge('mailroom_heavy_slots_busy'), waiting: gauge('mailroom_heavy_slots_waiting') }
+  }
+
+  it('makes an export take the heavy slot for its batch, so another tenant\'s search waits its turn, and gives it back', async () => {
+    let pending: Array<Promise<{ statusCode: number }>> = []
+    await whileDatabaseHeld(async () => {
+      pending = [exportCsv(a)]
+      await settle()
+      // The export's first batch holds the one slot while it reads.
+      expect(await heavySlots()).toEqual({ busy: 1, waiting: 0 })
+      pending.push(search(b))
+      await settle()
+      expect(await heavySlots()).toEqual({ busy: 1, waiting: 1 })
+    })
+    const done = await Promise.all(pending)
+    expect(done.map((r) => r.statusCode)).toEqual([200, 200])
+    expect(await heavySlots()).toEqual({ busy: 0, waiting: 0 })
   })
 
   it('gives the slot back when the request fails', async () => {

@@ -52,6 +52,22 @@ describe('WorkSlots', () => {
     expect(slots.state).toEqual({ busy: 0, waiting: 0 })
   })
 
+  it('waits past its bound for an unbounded acquire (an export between batches), and still refuses a bounded one', async () => {
+    const slots = new WorkSlots(1, 30)
+    const held = await slots.acquire()
+    let granted = false
+    const waiting = slots.acquire(false).then((release) => ((granted = true), release))
+    const refused = await slots.acquire().then(() => undefined, (e: unknown) => e)
+    expect((refused as AppError).code).toBe('SERVICE_BUSY')
+    await new Promise((r) => setTimeout(r, 60))
+    expect(granted).toBe(false)
+    expect(slots.state).toEqual({ busy: 1, waiting: 1 })
+    held()
+    ;(await waiting)()
+    expect(granted).toBe(true)
+    expect(slots.state).toEqual({ busy: 0, waiting: 0 })
+  })
+
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new WorkSlots(0, 1)).toThrow()
   })
