@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { cpuWindow, postgresPids } from './cpu.js'
 import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
 
 /**
@@ -160,13 +161,22 @@ try {
   const noisyDone = new Promise<Figure[]>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(childOut) as Figure[]) : reject(new Error(`neighbour load exited ${code}`)))))
   // Let the neighbour's requests pile up before measuring.
   await new Promise((r) => setTimeout(r, 3500))
+  const cpu = cpuWindow({
+    'mailroom (one serve process)': () => [service.child.pid!],
+    PostgreSQL: postgresPids,
+    "neighbour's load generator": () => [child.pid!],
+    "quiet tenant's load generator (this process)": () => [process.pid],
+  }, os.cpus().length)
   const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
+  const cpuUsed = cpu()
   const noisyFigures = await noisyDone
   const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
   loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
   const figures: Figure[] = [idle, loaded, ...noisyFigures]
   console.log(`\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`)
   printTable(figures)
+  console.log('\nwhere the time went while the quiet tenant was measured (CPU of each side, share of all cores):')
+  console.table(cpuUsed)
 } finally {
   await service.stop()
   const c = new pg.Client({ connectionString: admin })
