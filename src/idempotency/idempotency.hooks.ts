@@ -82,16 +82,17 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
 
   async function complete(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const key = request.idempotencyKey
-    if (!key) return payload
+    const claim = request.idempotencyClaim
+    if (!key || !claim) return payload
     request.idempotencyKey = undefined
-    if (request.idempotencyClaim?.recorded) {
-      // The write's transaction stored the answer: if it committed, the answer stands whatever
-      // happened since; if it rolled back (a 5xx), the claim is unanswered and free again.
-      if (reply.statusCode >= 500) await repo.releaseKey(deps.db, request.tenant.subId, key, { unansweredOnly: true })
-      return payload
-    }
-    if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, request.tenant.subId, key)
-    else await repo.completeKey(deps.db, request.tenant.subId, key, { status: reply.statusCode, body: sealFor(request.tenant.subId, key)(payload), type: String(reply.getHeader('content-type') ?? 'application/json') })
+    const { subId } = request.tenant
+    // Both statements touch only this request's claim while it is unanswered: an answer stored by
+    // the write's committed transaction stands, and a claim a retry took over is the retry's. So a
+    // transaction that recorded the answer and then rolled back (a refusal after it, a batch that
+    // failed) leaves the claim unanswered, and this stores or frees it like any other.
+    if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, subId, key, claim.at)
+    // Recorded and committed (the usual success): nothing left to store.
+    else if (!(claim.recorded && reply.statusCode < 400)) await repo.completeKey(deps.db, subId, key, claim.at, { status: reply.statusCode, body: claim.seal(payload), type: String(reply.getHeader('content-type') ?? 'application/json') })
     return payload
   }
 }

@@ -30,9 +30,16 @@ export async function findKey(db: Executor, subId: string, key: string): Promise
     .where('sub_id', '=', subId).where('idempotency_key', '=', key).executeTakeFirst()
 }
 
-export async function completeKey(db: Executor, subId: string, key: string, res: { status: number; body: string; type: string }): Promise<void> {
+/**
+ * The answer stored after the response (a write refused, or a route whose answer is not recorded in
+ * its transaction): only while the claim made at `claimedAt` is still unanswered. A request that
+ * outlived its claim (taken over by a retry after IDEMPOTENCY_ABANDONED_MS) must not overwrite the
+ * retry's answer; one whose transaction already stored the answer leaves it as it is.
+ */
+export async function completeKey(db: Executor, subId: string, key: string, claimedAt: Date, res: { status: number; body: string; type: string }): Promise<void> {
   await db.updateTable('idempotency_keys').set({ status_code: res.status, response_body: res.body, response_type: res.type })
-    .where('sub_id', '=', subId).where('idempotency_key', '=', key).execute()
+    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+    .execute()
 }
 
 /**
@@ -47,10 +54,14 @@ export async function completeClaim(trx: Executor, subId: string, key: string, c
   return Number(r.numUpdatedRows) > 0
 }
 
-export async function releaseKey(db: Executor, subId: string, key: string, options: { unansweredOnly?: boolean } = {}): Promise<void> {
-  let q = db.deleteFrom('idempotency_keys').where('sub_id', '=', subId).where('idempotency_key', '=', key)
-  if (options.unansweredOnly) q = q.where('status_code', 'is', null)
-  await q.execute()
+/**
+ * Frees the claim made at `claimedAt` for a retry to run the request again, unless it is answered
+ * (its write committed) or no longer this request's (a retry took it over, and may have answered).
+ */
+export async function releaseKey(db: Executor, subId: string, key: string, claimedAt: Date): Promise<void> {
+  await db.deleteFrom('idempotency_keys')
+    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+    .execute()
 }
 
 /** Deletes up to `batch` keys created before `olderThan`; short statements, run until it returns less than `batch`. */
