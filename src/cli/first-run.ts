@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { AppContext } from '../context.js'
@@ -30,8 +30,12 @@ export async function announceFirstRun(ctx: AppContext, address: string | Addres
       return
     }
     creds = await ctx.clients.createClient({ subscription: 'demo', name: 'demo client' })
-    writeFileSync(file, JSON.stringify(creds, null, 2), { mode: 0o600 })
-    chmodSync(file, 0o600)
+    // Written aside and renamed into place: a start killed mid-write must not leave half a file,
+    // which the next start would read as no credentials while the client already exists.
+    const aside = `${file}.${process.pid}.tmp`
+    writeFileSync(aside, JSON.stringify(creds, null, 2), { mode: 0o600 })
+    chmodSync(aside, 0o600)
+    renameSync(aside, file)
   }
   const port = typeof address === 'object' && address ? address.port : config.port
   const base = `http://localhost:${port}`

@@ -123,7 +123,8 @@ export function createLocationsService(deps: LocationsServiceDeps) {
       if (unknown.length > 0) throw new ValidationErrors(unknown.map(({ c, i }) => ({ field: `[${i}]`, description: `No carrier ${c} in the catalogue.` })))
       return inTransaction(db, async (trx) => {
         const cur = await mustFind(trx, subId, id, true)
-        const next: repo.LocationRow = { ...cur, carrier_ids: [...new Set(carrierIds)], updated_at: clock.now() }
+        // Stored as our canonical ids, whatever name matched (`FedEx` is FEDEX, carrier-aliases.ts).
+        const next: repo.LocationRow = { ...cur, carrier_ids: [...new Set(carrierIds.map((c) => visible.get(c)!.carrierId))], updated_at: clock.now() }
         await repo.updateLocation(trx, subId, id, { carrier_ids: next.carrier_ids, at: next.updated_at })
         return toLocation(next)
       })

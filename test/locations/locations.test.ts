@@ -144,6 +144,12 @@ describe('locations', () => {
     for (const b of [{ carriers: ['UPS'] }, [42], ['bad id!'], [{ id: 'UPS' }], Array.from({ length: 201 }, () => 'UPS')]) expect((await call(c, 'PUT', url, b)).statusCode, JSON.stringify(b)).toBe(400)
     expect((await call(c, 'GET', `/api/v1/locations/${loc.locationId}`)).json().carriers).toEqual(['UPS', mine, 'FEDEX'])
     expect((await call(c, 'PUT', url, [])).json().carriers).toEqual([])
+
+    // Carriers named as Pitney Bowes clients name them are stored (and shown) as our ids, once each.
+    const pb = await call(c, 'PUT', url, ['FedEx', 'dhl', 'UPS', 'fedex', 'usps'])
+    expect(pb.statusCode, pb.body).toBe(200)
+    expect(pb.json().carriers).toEqual(['FEDEX', 'DHL_EXPRESS', 'UPS', 'USPS'])
+    expect((await call(c, 'GET', `/api/v1/locations/${loc.locationId}`)).json().carriers).toEqual(['FEDEX', 'DHL_EXPRESS', 'UPS', 'USPS'])
   })
 
   it('answers 404 for another subscription\'s location on every id route, and changes nothing', async () => {
