@@ -20,7 +20,7 @@ export type LocationRecord = Location
 
 /** What locations need from the carrier catalogue. */
 export interface LocationCarriers {
-  getVisible(subId: string, ids: string[]): Promise<Map<string, unknown>>
+  getVisible(subId: string, ids: string[]): Promise<Map<string, { carrierId: string }>>
 }
 
 export interface LocationsServiceDeps {
