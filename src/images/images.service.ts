@@ -4,7 +4,7 @@ import type { Executor } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
-import type { BlobStore } from './blob-store.js'
+import { readWhole, type BlobStore, type OpenedBlob } from './blob-store.js'
 import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
 import * as repo from './images.repo.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
@@ -69,6 +69,14 @@ export function createImagesService(deps: ImagesServiceDeps) {
     return { bytes, contentType: actual }
   }
 
+  async function open(subId: string, imageId: string): Promise<OpenedBlob & { contentType: string; sha256: string }> {
+    const row = await repo.findImage(db, subId, imageId)
+    if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
+    const blob = await blobs.open(row.storage_key)
+    if (!blob) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
+    return { ...blob, contentType: row.content_type, sha256: row.sha256 }
+  }
+
   return {
     decodeDataUrl,
 
@@ -99,13 +107,13 @@ export function createImagesService(deps: ImagesServiceDeps) {
       }
     },
 
-    /** The bytes of an image of the subscription (temporary ones until they expire). */
+    /** An image of the subscription (temporary ones until they expire), opened for streaming. */
+    open,
+
+    /** The bytes of an image, whole (the label decoder reads them all anyway). */
     async read(subId: string, imageId: string): Promise<{ bytes: Buffer; contentType: string; sha256: string }> {
-      const row = await repo.findImage(db, subId, imageId)
-      if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
-      const bytes = await blobs.get(row.storage_key)
-      if (!bytes) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
-      return { bytes, contentType: row.content_type, sha256: row.sha256 }
+      const img = await open(subId, imageId)
+      return { bytes: await readWhole(img), contentType: img.contentType, sha256: img.sha256 }
     },
 
     /**
