@@ -21,6 +21,8 @@ export interface BlobStore {
   open(key: string): Promise<OpenedBlob | undefined>
   has(key: string): Promise<boolean>
   delete(key: string): Promise<void>
+  /** Lets go of connections (the S3 client's sockets); the database store has none of its own. */
+  close?(): void
 }
 
 const SAFE_KEY = /^[a-z0-9_]+(\/[a-z0-9_]+)*$/
