@@ -55,6 +55,14 @@ describe('BLOB_STORE configuration', () => {
 })
 
 describe('images on the database (BLOB_STORE=postgres)', () => {
+  it('by default (auto) keeps the bytes in the database on PostgreSQL, in the data directory on the embedded database', async () => {
+    const img = await upload((m, u, p) => t.inject({ method: m, url: u, payload: p as never, headers: me.auth }), jpegOf(5000))
+    const key = `${me.subId}/${img.imageId}`
+    const inDatabase = (await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', key).execute()).length > 0
+    const onDisk = await new LocalDirBlobStore(localImagesDir(t.config.dataDir)).has(key)
+    expect({ inDatabase, onDisk }).toEqual(t.ctx.database.engine === 'postgres' ? { inDatabase: true, onDisk: false } : { inDatabase: false, onDisk: true })
+  })
+
   it('two processes with their own disks: uploaded through A, attached and served through B', async () => {
     const a = await otherProcess(t, { BLOB_STORE: 'postgres' })
     const b = await otherProcess(t, { BLOB_STORE: 'postgres' })
