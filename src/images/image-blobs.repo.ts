@@ -13,12 +13,16 @@ export async function findBlobPart(db: Executor, key: string, part: number): Pro
   return row?.bytes
 }
 
-/** Size of the stored bytes and the number of parts; undefined when the key holds none. */
-export async function measureBlob(db: Executor, key: string): Promise<{ size: number; parts: number } | undefined> {
-  const row = await db.selectFrom('image_blobs')
-    .select((eb) => [eb.fn.countAll<number>().as('parts'), eb.fn.sum<number>(eb.fn('octet_length', ['bytes'])).as('size')])
-    .where('storage_key', '=', key).executeTakeFirstOrThrow()
-  return Number(row.parts) > 0 ? { size: Number(row.size), parts: Number(row.parts) } : undefined
+/** The first part, with the number of parts and their total size (one round trip); undefined when the key holds none. */
+export async function findFirstPart(db: Executor, key: string): Promise<{ bytes: Buffer; parts: number; size: number } | undefined> {
+  const row = await db.selectFrom('image_blobs as first')
+    .select((eb) => [
+      'first.bytes',
+      eb.selectFrom('image_blobs').select((c) => c.fn.countAll<number>().as('n')).where('storage_key', '=', key).as('parts'),
+      eb.selectFrom('image_blobs').select((c) => c.fn.sum<number>(c.fn('octet_length', ['bytes'])).as('s')).where('storage_key', '=', key).as('size'),
+    ])
+    .where('first.storage_key', '=', key).where('first.part', '=', 0).executeTakeFirst()
+  return row ? { bytes: row.bytes, parts: Number(row.parts), size: Number(row.size) } : undefined
 }
 
 export async function deleteBlob(db: Executor, key: string): Promise<void> {

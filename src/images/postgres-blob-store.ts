@@ -25,18 +25,19 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async open(key: string): Promise<OpenedBlob | undefined> {
-    const found = await repo.measureBlob(this.db, checkKey(key))
-    if (!found) return undefined
+    const first = await repo.findFirstPart(this.db, checkKey(key))
+    if (!first) return undefined
     const db = this.db
     async function* parts() {
-      for (let part = 0; part < found!.parts; part++) {
+      yield first!.bytes
+      for (let part = 1; part < first!.parts; part++) {
         const bytes = await repo.findBlobPart(db, key, part)
-        // Deleted (purged, replaced) while being read: end the response short rather than send other bytes.
+        // Deleted (purged) while being read: end the response short rather than send other bytes.
         if (!bytes) throw new Error(`image blob ${key} changed while being read`)
         yield bytes
       }
     }
-    return { size: found.size, stream: Readable.from(parts(), { objectMode: false }) }
+    return { size: first.size, stream: Readable.from(parts(), { objectMode: false }) }
   }
 
   async has(key: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import type { BlobStoreConfig } from '../config.js'
 import { checkKey, type BlobStore, type OpenedBlob } from './blob-store.js'
 
 /** BLOB_STORE_URL and the credentials, as config.ts parsed them. */
-export type S3Location = Omit<Extract<BlobStoreConfig, { kind: 's3' }>, 'kind'>
+type S3Location = Omit<Extract<BlobStoreConfig, { kind: 's3' }>, 'kind'>
 
 const isMissing = (e: unknown) => e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata.httpStatusCode === 404)
 
