@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { readWhole, type BlobStore, type OpenedBlob } from './blob-store.js'
-import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
+import { decodeStrict, parseDataUrl, sniffImageType } from './image-content.js'
 import * as repo from './images.repo.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 import { limitReached, type WindowQuota } from '../ratelimit/quotas.js'
@@ -61,8 +61,10 @@ export function createImagesService(deps: ImagesServiceDeps) {
   function decodeDataUrl(dataUrl: string): { bytes: Buffer; contentType: string } {
     const parsed = parseDataUrl(dataUrl)
     if (!parsed.ok) throw invalid('base64', PROBLEMS[parsed.problem])
-    if (decodedLength(parsed.base64) > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
-    const bytes = Buffer.from(parsed.base64, 'base64')
+    // Decoding before the size check is bounded: the route's body limit keeps the text near maxBytes.
+    const bytes = decodeStrict(parsed.base64)
+    if (!bytes) throw invalid('base64', PROBLEMS.bad_base64)
+    if (bytes.length > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
     const actual = sniffImageType(bytes)
     if (!actual) throw invalid('base64', `The bytes are not a ${parsed.declared} image.`)
     if (actual !== parsed.declared) throw invalid('base64', `The bytes are ${actual} but ${parsed.declared} was declared.`)
