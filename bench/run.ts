@@ -212,6 +212,7 @@ const others: Array<[string, string[], Record<string, string>]> = [
 ]
 const webhookDb = admin ? await freshDatabase(`mailroom_bench_wh_${process.pid}`) : undefined
 others.push(['webhook delivery', ['--import', 'tsx', 'bench/webhooks.bench.ts'], webhookDb ? { DATABASE_URL: webhookDb.url } : {}])
+others.push(['images on shared storage', ['--import', 'tsx', 'bench/images.bench.ts'], {}])
 if (admin && process.env.BENCH_SEARCH !== '0') others.push(['search at scale', ['--import', 'tsx', 'bench/search.bench.ts'], { BENCH_PG_URL: admin }])
 else console.log(`\nsearch at scale: skipped (${admin ? 'BENCH_SEARCH=0' : 'needs PostgreSQL: set DATABASE_URL'})`)
 try {

@@ -71,6 +71,11 @@ export const EnvSchema = Type.Object({
   IMAGE_UPLOADS_PER_HOUR: Type.Integer({ minimum: 1, default: 2_000, description: 'image uploads per subscription per hour' }),
   IMAGE_UPLOAD_BYTES_PER_HOUR: Type.Integer({ minimum: 1024, default: 2 * 1024 ** 3, description: 'bytes of image uploads per subscription per hour' }),
   IMAGE_TEMP_MAX: Type.Integer({ minimum: 1, default: 500, description: 'uploaded images not yet attached to a package that one subscription may hold' }),
+  // Image store (issue 16.1): where image bytes live. Parsed by blobStoreOf below.
+  BLOB_STORE: Type.Union([Type.Literal('auto'), Type.Literal('local'), Type.Literal('postgres'), Type.Literal('s3')], { default: 'auto', description: 'where image bytes live; auto: s3 when BLOB_STORE_URL is set, else the database on PostgreSQL and MAILROOM_DATA_DIR/images on the embedded database' }),
+  BLOB_STORE_URL: Type.Optional(Type.String({ pattern: '^s3://', description: 's3://bucket[/prefix][?endpoint=https://host:port&region=us-east-1&forcePathStyle=true]' })),
+  BLOB_STORE_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  BLOB_STORE_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   WEBHOOK_CONFIGS_MAX: Type.Integer({ minimum: 1, default: 50, description: 'webhook configurations per subscription' }),
   WEBHOOK_TESTS_PER_MINUTE: Type.Integer({ minimum: 1, default: 10, description: 'webhook test sends per subscription per minute' }),
 })
@@ -132,6 +137,65 @@ export interface Config {
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
   }
+  /** Where image bytes live; `auto` is decided by the database engine (see images/blob-stores.ts). */
+  blobStore: BlobStoreConfig
+}
+
+export type BlobStoreConfig =
+  | { kind: 'auto' | 'local' | 'postgres' }
+  | {
+      kind: 's3'
+      bucket: string
+      /** Prepended to every key ('' or ending in '/'). */
+      prefix: string
+      /** An S3-compatible server; absent: AWS S3 in `region`. */
+      endpoint: string | undefined
+      region: string
+      forcePathStyle: boolean
+      /** Absent: the AWS SDK's own chain (instance role, web identity, shared files). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+    }
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const S3_OPTIONS = new Set(['endpoint', 'region', 'forcePathStyle'])
+
+/** BLOB_STORE and its companions: the store, or the problems (credentials are never echoed). */
+function blobStoreOf(env: Env): { store?: BlobStoreConfig; problems: string[] } {
+  const problems: string[] = []
+  const url = env.BLOB_STORE_URL
+  const kind = env.BLOB_STORE === 'auto' && url ? 's3' : env.BLOB_STORE
+  if (url && kind !== 's3') problems.push(`BLOB_STORE_URL: only for BLOB_STORE=s3 (or auto), not ${kind}`)
+  if (!!env.BLOB_STORE_ACCESS_KEY_ID !== !!env.BLOB_STORE_SECRET_ACCESS_KEY) problems.push('BLOB_STORE_ACCESS_KEY_ID / BLOB_STORE_SECRET_ACCESS_KEY: set both or neither')
+  if (kind !== 's3') return { store: { kind }, problems }
+  if (!url) return { problems: [...problems, 'BLOB_STORE_URL: BLOB_STORE=s3 needs s3://bucket[/prefix][?endpoint=…&region=…]'] }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { problems: [...problems, `BLOB_STORE_URL=${JSON.stringify(url)}: not a URL`] }
+  }
+  if (parsed.username || parsed.password) problems.push('BLOB_STORE_URL: credentials go in BLOB_STORE_ACCESS_KEY_ID / BLOB_STORE_SECRET_ACCESS_KEY, not in the URL')
+  if (!BUCKET.test(parsed.hostname) || parsed.port) problems.push(`BLOB_STORE_URL: ${JSON.stringify(parsed.hostname)} is not a bucket name`)
+  for (const k of parsed.searchParams.keys()) if (!S3_OPTIONS.has(k)) problems.push(`BLOB_STORE_URL: unknown option ${k} (endpoint, region, forcePathStyle)`)
+  const endpoint = parsed.searchParams.get('endpoint') ?? undefined
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint)) problems.push(`BLOB_STORE_URL: endpoint=${JSON.stringify(endpoint)} must be http(s)://host[:port]`)
+  const pathStyle = parsed.searchParams.get('forcePathStyle')
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') problems.push('BLOB_STORE_URL: forcePathStyle must be true or false')
+  const prefix = decodeURIComponent(parsed.pathname.replace(/^\/+/, ''))
+  if (problems.length > 0) return { problems }
+  return {
+    problems,
+    store: {
+      kind: 's3',
+      bucket: parsed.hostname,
+      prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+      endpoint,
+      region: parsed.searchParams.get('region') ?? 'us-east-1',
+      // S3-compatible servers mostly serve buckets as paths, not as host names.
+      forcePathStyle: pathStyle === null ? endpoint !== undefined : pathStyle === 'true',
+      credentials: env.BLOB_STORE_ACCESS_KEY_ID && env.BLOB_STORE_SECRET_ACCESS_KEY ? { accessKeyId: env.BLOB_STORE_ACCESS_KEY_ID, secretAccessKey: env.BLOB_STORE_SECRET_ACCESS_KEY } : undefined,
+    },
+  }
 }
 
 export class ConfigError extends Error {
@@ -188,6 +252,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (mounted.includes('')) cross.push('AUTH_PREFIX / *_WEBHOOKS_PREFIX: only the receiving interface may be mounted at /')
   }
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) cross.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS')
+  const blobStore = blobStoreOf(env)
+  cross.push(...blobStore.problems)
   if (unique.length + cross.length > 0) throw new ConfigError([...unique, ...cross])
 
   const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
@@ -252,6 +318,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       images: { uploadsPerHour: env.IMAGE_UPLOADS_PER_HOUR, bytesPerHour: env.IMAGE_UPLOAD_BYTES_PER_HOUR, tempHeld: env.IMAGE_TEMP_MAX },
       webhooks: { configs: env.WEBHOOK_CONFIGS_MAX, testsPerMinute: env.WEBHOOK_TESTS_PER_MINUTE },
     },
+    blobStore: blobStore.store!,
   }
   return Object.freeze({ ...config, prefixes: Object.freeze(prefixes), webhooks: Object.freeze(config.webhooks), imageDecode: Object.freeze(config.imageDecode) })
 }

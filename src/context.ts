@@ -5,6 +5,7 @@ import { createTokensService, type TokensService } from './auth/tokens.service.j
 import { createCompanions, createSqlSiteLookup, type Companions } from './companions.js'
 import { issuerOf, type Config } from './config.js'
 import type { DatabaseHandle, Db } from './db/database.js'
+import { createBlobStore } from './images/blob-stores.js'
 import { createReceiving, type Receiving } from './receiving.js'
 import type { Clock } from './shared/clock.js'
 import { deriveKey } from './shared/crypto.js'
@@ -51,6 +52,6 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
   const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
   const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db), cacheMs: config.referenceCacheSeconds * 1000 })
-  const receiving = createReceiving({ db, clock, ids, config, companions, trackingKey: secrets.trackingKey, onEventsCommitted: () => webhooks.notify() })
+  const receiving = createReceiving({ db, clock, ids, config, companions, trackingKey: secrets.trackingKey, blobs: createBlobStore({ config, db, engine: database.engine }), onEventsCommitted: () => webhooks.notify() })
   return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
 }

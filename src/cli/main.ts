@@ -3,6 +3,7 @@ import { DataDirInUseError } from '../db/data-dir-lock.js'
 import { DataDirDamagedError } from '../db/embedded-dir.js'
 import { UsageError } from './args.js'
 import { clientsCommand } from './clients.js'
+import { imagesCommand } from './images.js'
 import { keysCommand } from './keys.js'
 import { migrateCommand } from './migrate.js'
 import { seedCommand } from './seed.js'
@@ -19,6 +20,8 @@ usage: mailroom <command>
   clients disable ID | clients enable ID
   keys rotate                             start signing with a new key
   worker                                  run only the webhook delivery worker
+  images migrate [--from local] [--to postgres|s3] [--keep]
+                                          move stored image bytes into the configured store (BLOB_STORE)
   seed [--packages N] [--contacts N] [--subscription NAME] [--json]
                                           generate a realistic subscription (locations, sites, contacts, packages with histories)
 
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<void> {
       return clientsCommand(config, rest)
     case 'keys':
       return keysCommand(config, rest)
+    case 'images':
+      return imagesCommand(config, rest)
     case 'seed':
       return seedCommand(config, rest)
     case 'worker':

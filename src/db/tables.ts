@@ -188,6 +188,13 @@ export interface ImageTable {
   expires_at: Timestamp | null
 }
 
+/** Image bytes in the database, in parts of at most 256 KiB (migration 0014; BLOB_STORE=postgres). */
+export interface ImageBlobTable {
+  storage_key: string
+  part: number
+  bytes: Buffer
+}
+
 export interface PackageEventTable {
   event_id: string
   sub_id: string
@@ -243,6 +250,7 @@ export interface Database {
   packages: PackageTable
   package_activities: PackageActivityTable
   images: ImageTable
+  image_blobs: ImageBlobTable
   package_events: PackageEventTable
   idempotency_keys: IdempotencyKeyTable
   package_tallies: PackageTallyTable

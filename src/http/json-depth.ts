@@ -8,16 +8,28 @@ export const MAX_JSON_DEPTH = 64
 /** Whether JSON text opens more than `max` arrays/objects inside one another; strings are skipped. One pass, no allocation. */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0
-  let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
+    if (c === 0x22) i = endOfString(text, i)
     else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) return true
     } else if (c === 0x5d || c === 0x7d) depth--
   }
   return false
+}
+
+/**
+ * Index of the quote closing the string opened at `open` (text.length if none). Found by indexOf,
+ * natively, rather than character by character: an image upload is one string of megabytes.
+ */
+function endOfString(text: string, open: number): number {
+  let at = open
+  for (;;) {
+    at = text.indexOf('"', at + 1)
+    if (at === -1) return text.length
+    // Escaped when an odd number of backslashes stands before it.
+    let slashes = 0
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++
+    if (slashes % 2 === 0) return at
+  }
 }

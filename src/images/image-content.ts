@@ -13,7 +13,6 @@ export function sniffImageType(b: Uint8Array): ImageContentType | undefined {
 export type DataUrlProblem = 'not_a_data_url' | 'unsupported_type' | 'bad_base64' | 'empty'
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|jpg|gif|webp));base64,/i
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** Parses `data:image/<type>;base64,<data>` strictly: malformed base64 is refused, never guessed at. */
 export function parseDataUrl(s: string): { ok: true; declared: ImageContentType; base64: string } | { ok: false; problem: DataUrlProblem } {
@@ -22,8 +21,26 @@ export function parseDataUrl(s: string): { ok: true; declared: ImageContentType;
   const declared = m[1]!.toLowerCase().replace('image/jpg', 'image/jpeg') as ImageContentType
   const base64 = s.slice(m[0].length).replace(/[\r\n ]/g, '')
   if (base64.length === 0) return { ok: false, problem: 'empty' }
-  if (base64.length % 4 !== 0 || !BASE64.test(base64)) return { ok: false, problem: 'bad_base64' }
+  if (base64.length % 4 !== 0 || !paddedOnlyAtTheEnd(base64)) return { ok: false, problem: 'bad_base64' }
   return { ok: true, declared, base64 }
+}
+
+// Native scans, not a regular expression over megabytes (that cost 14 ms of each 1 MB upload).
+function paddedOnlyAtTheEnd(base64: string): boolean {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0
+  const body = base64.slice(0, base64.length - padding)
+  // base64url's - and _ are not base64, though Node's decoder takes them.
+  return !body.includes('=') && !body.includes('-') && !body.includes('_')
+}
+
+/**
+ * The bytes of base64 that parseDataUrl accepted, or undefined when it holds a character outside
+ * the alphabet: Node's decoder skips such a character, so the bytes come out shorter than the
+ * length says.
+ */
+export function decodeStrict(base64: string): Buffer | undefined {
+  const bytes = Buffer.from(base64, 'base64')
+  return bytes.length === decodedLength(base64) ? bytes : undefined
 }
 
 export function decodedLength(base64: string): number {

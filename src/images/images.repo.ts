@@ -36,3 +36,9 @@ export async function takeExpired(db: Executor, now: Date, limit: number): Promi
     .where('image_id', 'in', (eb) => eb.selectFrom('images').select('image_id').where('expires_at', '<=', now).where('package_id', 'is', null).limit(limit))
     .returning(['image_id', 'storage_key']).execute()
 }
+
+/** Storage keys of every subscription's images after `after`, in key order (`mailroom images migrate` pages through them). */
+export async function listStorageKeys(db: Executor, after: string, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('images').select('storage_key').where('storage_key', '>', after).orderBy('storage_key').limit(limit).execute()
+  return rows.map((r) => r.storage_key)
+}

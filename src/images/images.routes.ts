@@ -26,8 +26,9 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; ma
   }, async (request, reply) => images.upload(request.tenant.subId, request.body.base64, outcomeOf(request, reply, 200)))
 
   const serve = async (subId: string, imageId: string, reply: import('fastify').FastifyReply) => {
-    const img = await images.read(subId, imageId)
-    return reply.header('cache-control', 'private, max-age=3600').header('etag', `"${img.sha256}"`).type(img.contentType).send(img.bytes)
+    // Streamed part by part from the store: a download holds a part, never the whole image.
+    const img = await images.open(subId, imageId)
+    return reply.header('cache-control', 'private, max-age=3600').header('etag', `"${img.sha256}"`).header('content-length', img.size).type(img.contentType).send(img.stream)
   }
   const getSchema = (summary: string) => ({
     tags, security, summary, params: ImageIdParams,

@@ -4,8 +4,8 @@ import type { Executor } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
-import type { BlobStore } from './blob-store.js'
-import { decodedLength, parseDataUrl, sniffImageType } from './image-content.js'
+import { readWhole, type BlobStore, type OpenedBlob } from './blob-store.js'
+import { decodeStrict, parseDataUrl, sniffImageType } from './image-content.js'
 import * as repo from './images.repo.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 import { limitReached, type WindowQuota } from '../ratelimit/quotas.js'
@@ -61,12 +61,22 @@ export function createImagesService(deps: ImagesServiceDeps) {
   function decodeDataUrl(dataUrl: string): { bytes: Buffer; contentType: string } {
     const parsed = parseDataUrl(dataUrl)
     if (!parsed.ok) throw invalid('base64', PROBLEMS[parsed.problem])
-    if (decodedLength(parsed.base64) > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
-    const bytes = Buffer.from(parsed.base64, 'base64')
+    // Decoding before the size check is bounded: the route's body limit keeps the text near maxBytes.
+    const bytes = decodeStrict(parsed.base64)
+    if (!bytes) throw invalid('base64', PROBLEMS.bad_base64)
+    if (bytes.length > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
     const actual = sniffImageType(bytes)
     if (!actual) throw invalid('base64', `The bytes are not a ${parsed.declared} image.`)
     if (actual !== parsed.declared) throw invalid('base64', `The bytes are ${actual} but ${parsed.declared} was declared.`)
     return { bytes, contentType: actual }
+  }
+
+  async function open(subId: string, imageId: string): Promise<OpenedBlob & { contentType: string; sha256: string }> {
+    const row = await repo.findImage(db, subId, imageId)
+    if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
+    const blob = await blobs.open(row.storage_key)
+    if (!blob) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
+    return { ...blob, contentType: row.content_type, sha256: row.sha256 }
   }
 
   return {
@@ -99,13 +109,13 @@ export function createImagesService(deps: ImagesServiceDeps) {
       }
     },
 
-    /** The bytes of an image of the subscription (temporary ones until they expire). */
+    /** An image of the subscription (temporary ones until they expire), opened for streaming. */
+    open,
+
+    /** The bytes of an image, whole (the label decoder reads them all anyway). */
     async read(subId: string, imageId: string): Promise<{ bytes: Buffer; contentType: string; sha256: string }> {
-      const row = await repo.findImage(db, subId, imageId)
-      if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
-      const bytes = await blobs.get(row.storage_key)
-      if (!bytes) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
-      return { bytes, contentType: row.content_type, sha256: row.sha256 }
+      const img = await open(subId, imageId)
+      return { bytes: await readWhole(img), contentType: img.contentType, sha256: img.sha256 }
     },
 
     /**
