@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely'
+import type { ColumnType, Selectable } from 'kysely'
 
 /** Column types as Kysely sees them. One interface per table, named <Table>Table. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
