@@ -62,7 +62,7 @@ function indexesOf(node: PlanNode): string[] {
 export async function explainCase(db: Db, c: ExplainCase): Promise<PlanCheck> {
   const { rows } = await db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ ...c.query, sql: `explain (format json) ${c.query.sql}` })
   const raw = rows[0]!['QUERY PLAN']
-  const root = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan as PlanNode
+  const root = (typeof raw === 'string' ? (JSON.parse(raw) as typeof raw) : raw)[0]!.Plan
   const readers: Record<string, string[]> = {}
   const problems: string[] = []
   walk(root, (n) => {

@@ -24,8 +24,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   let out = ''
   const readyPort = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no READY from ${args.join(' ')}:\n${out}`)), 60_000)
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
       const m = /READY (\d+)/.exec(out)
       if (m) {
         clearTimeout(timer)
@@ -43,12 +43,12 @@ export async function startProcess(args: string[], env: Record<string, string>, 
         } catch {
           // not yet
         }
-        setTimeout(poll, 200)
+        setTimeout(() => void poll(), 200)
       }
       void poll()
     }
   })
-  child.stdout!.resume()
+  child.stdout.resume()
   return {
     child,
     port: readyPort,
@@ -98,7 +98,7 @@ function run(o: LoadOptions, times: number[]): Promise<autocannon.Result> {
       connections: o.connections ?? 50,
       duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
       requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
-    }, (err, res) => (err ? reject(err) : resolve(res)))
+    }, (err, res) => (err ? reject(err as Error) : resolve(res)))
     instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
   })
 }

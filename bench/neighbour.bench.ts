@@ -92,7 +92,7 @@ function floodLoad(what: string, o: autocannon.Options): Promise<Figure> {
     const statuses = new Map<number, number>()
     const worked: number[] = []
     const instance = autocannon({ ...o, duration: seconds + 6 }, (err, res) => {
-      if (err) return reject(err)
+      if (err) return reject(err as Error)
       worked.sort((x, y) => x - y)
       const pct = (q: number) => Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
       resolve({
@@ -107,7 +107,7 @@ function floodLoad(what: string, o: autocannon.Options): Promise<Figure> {
   })
 }
 
-if (process.env.NEIGHBOUR_CHILD) await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD))
+if (process.env.NEIGHBOUR_CHILD) await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD) as Parameters<typeof runNeighbour>[0])
 
 const name = `mailroom_neighbour_${process.pid}`
 const adminClient = new pg.Client({ connectionString: admin })
@@ -123,7 +123,7 @@ function seed(subscription: string, n: number, contacts: number): { subId: strin
   console.log(`seeding ${subscription}: ${n} packages…`)
   const r = spawnSync(process.execPath, ['bin/mailroom.js', 'seed', '--packages', String(n), '--contacts', String(contacts), '--subscription', subscription, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 24 })
   if (r.status !== 0) throw new Error(r.stderr)
-  return JSON.parse(r.stdout)
+  return JSON.parse(r.stdout) as { subId: string; clientId: string; clientSecret: string }
 }
 
 const noisy = seed('noisy', packages, 5000)
@@ -157,7 +157,7 @@ try {
     env: { ...process.env, NEIGHBOUR_CHILD: JSON.stringify({ base, auth: noisyAuth, locations }) },
   })
   let childOut = ''
-  child.stdout.on('data', (d: Buffer) => (childOut += d))
+  child.stdout.on('data', (d: Buffer) => (childOut += d.toString()))
   const noisyDone = new Promise<Figure[]>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(childOut) as Figure[]) : reject(new Error(`neighbour load exited ${code}`)))))
   // Let the neighbour's requests pile up before measuring.
   await new Promise((r) => setTimeout(r, 3500))

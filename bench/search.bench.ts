@@ -108,7 +108,7 @@ for (const scale of scales) {
   console.log(`seeded in ${seedSeconds.toFixed(1)} s`)
   const { subId, clientId, clientSecret } = JSON.parse(seeded.stdout) as { subId: string; clientId: string; clientSecret: string }
   const port = 19080 + Math.floor(Math.random() * 500)
-  const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_MAX: '1000000000', TENANT_MAX_SEARCHES: '1000', TENANT_MAX_EXPORTS: '1000' } as Record<string, string>, (p) => `http://127.0.0.1:${p}/readyz`, port)
+  const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_MAX: '1000000000', TENANT_MAX_SEARCHES: '1000', TENANT_MAX_EXPORTS: '1000' }, (p) => `http://127.0.0.1:${p}/readyz`, port)
   const base = `http://127.0.0.1:${port}`
   try {
     const tok = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } })).json()) as { access_token: string }
@@ -174,7 +174,7 @@ for (const scale of scales) {
     const figures: Figure[] = [{ scenario: `seed ${scale} packages (mailroom seed)`, reqPerSec: Math.round(scale / seedSeconds), p50: 0, p99: 0, errors: 0, non2xx: 0, note: `${seedSeconds.toFixed(1)} s; packages/s` }]
     for (const name of SCENARIOS) {
       figures.push({ ...latency[name], note: `SQL via pg: p95 ${sqlFigures[name].p95} ms, ${sqlFigures[name].reqPerSec}/s` })
-      if (throughput[name]) figures.push(throughput[name]!)
+      if (throughput[name]) figures.push(throughput[name])
     }
     figures.push({ scenario: `CSV export @${scale}`, reqPerSec: csv.rowsPerSec, p50: 0, p99: 0, errors: 0, non2xx: csv.status === 200 ? 0 : 1, note: `rows/s; ${csv.rows} rows in ${csv.seconds} s; RSS growth ${csv.rssGrowthMb} MB` })
     printTable(figures)

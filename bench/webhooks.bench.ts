@@ -95,13 +95,13 @@ if (database.engine === 'postgres') {
     children.push(child)
     await new Promise<void>((resolve, reject) => {
       let out = ''
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
         if (out.includes('webhook worker is up')) resolve()
       })
       child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)))
     })
-    child.stdout!.resume()
+    child.stdout.resume()
   }
 } else {
   for (let i = 0; i < 2; i++) stops.push(createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey }).start())

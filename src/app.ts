@@ -1,13 +1,35 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
-import { tokenRoutes } from './auth/token.routes.js'
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyPluginOptions,
+  type FastifyTypeProvider,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify'
 import { metadataRoutes } from './auth/metadata.routes.js'
+import { sessionRoutes } from './auth/session.routes.js'
+import { tokenRoutes } from './auth/token.routes.js'
+import { carriersRoutes } from './carriers/carriers.routes.js'
+import { contactsRoutes } from './contacts/contacts.routes.js'
 import type { AppContext } from './context.js'
+import { customFieldsRoutes } from './customfields/customfields.routes.js'
+import { healthRoutes } from './http/health.routes.js'
+import { imagesRoutes } from './images/images.routes.js'
+import { locationsRoutes } from './locations/locations.routes.js'
+import { packagesRoutes } from './packages/packages.routes.js'
+import { scanRoutes } from './scan/scan.routes.js'
+import { searchRoutes } from './search/search.routes.js'
+import { sitesRoutes } from './sites/sites.routes.js'
+import { trackingNumbersRoutes } from './trackingnumbers/trackingnumbers.routes.js'
+import { webhookRoutes, type WebhookVariant } from './webhooks/webhooks.module.js'
 import { bearerAuthHook } from './http/auth-hook.js'
 import { correlationId } from './http/correlation.js'
 import { registerErrorHandling } from './http/error-handler.js'
 import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './http/framework-errors.js'
-import { healthRoutes } from './http/health.routes.js'
 import { registerMetrics } from './http/metrics.js'
 import { registerOpenApi } from './http/openapi.js'
 import { registerSecurityHeaders } from './http/security-headers.js'
@@ -16,10 +38,6 @@ import { validatorCompiler } from './http/validator.js'
 import { registerTenantGates, tenantGates } from './http/tenant-gates.js'
 import { registerRateLimits } from './ratelimit/rate-limit.js'
 import { WindowCounter } from './ratelimit/window-counter.js'
-import { sessionRoutes } from './auth/session.routes.js'
-import { companionRoutes } from './companions.routes.js'
-import { webhookRoutes } from './webhooks/webhooks.module.js'
-import { receivingRoutes } from './receiving.js'
 import { registerIdempotency } from './idempotency/idempotency.hooks.js'
 import { PackageRecordSchema } from './packages/packages.schemas.js'
 import { SiteRefSchema } from './sites/sites.schemas.js'
@@ -87,22 +105,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const sharedWindows = config.limits.rate.store === 'database' || (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
   await registerRateLimits(app, config.limits.rate, sharedWindows ? new WindowCounter(ctx.db, ctx.clock) : undefined)
   await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
-  await app.register(healthRoutes, { db: ctx.db, isShuttingDown: options.isShuttingDown ?? (() => false) })
-
-  await app.register(tokenRoutes, {
-    prefix: config.prefixes.auth,
-    clients: ctx.clients,
-    tokens: ctx.tokens,
-    keys: ctx.keys,
-    limiter: ctx.tokenLimiter,
-    issuer: ctx.issuer,
-  })
-  await app.register(metadataRoutes, {
-    issuer: ctx.issuer,
-    authUrl: `${config.publicUrl}${config.prefixes.auth}`,
-    authPrefix: config.prefixes.auth,
-    issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
-  })
+  const routes = routePlugins(ctx, options.isShuttingDown ?? (() => false))
+  for (const mount of routes.public) await mount(app)
 
   const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })
   await app.register(async (receiving) => {
@@ -111,9 +115,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
     // Searches, exports and bulk operations bounded per subscription (issue 14.2).
     registerTenantGates(receiving, tenantGates(config.limits), metrics)
-    await receiving.register(sessionRoutes)
-    await receiving.register(companionRoutes, { companions: ctx.companions })
-    await receiving.register(receivingRoutes, { receiving: ctx.receiving, imageMaxBytes: config.imageMaxBytes })
+    for (const mount of routes.receiving) await mount(receiving)
   }, { prefix: config.prefixes.receiving })
 
   const webhookAuth = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, basic: { limiter: ctx.tokenLimiter } })
@@ -122,9 +124,56 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       webhooks.addHook('onRequest', webhookAuth)
       // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
       registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
-      await webhooks.register(sessionRoutes, { tag: `${variant} webhooks` })
-      await webhooks.register(webhookRoutes, { webhooks: ctx.webhooks, variant })
+      for (const mount of routes.webhooks(variant)) await mount(webhooks)
     }, { prefix })
   }
   return app
+}
+
+/** An app or a scope of it; route plugins type their own schemas (TypeBox). */
+type Scope = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, FastifyTypeProvider>
+type Mount = (scope: Scope) => Promise<void>
+
+/** One route plugin with its options, mounted into a scope (its own encapsulated child). */
+function mount<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O>, opts: O): Mount {
+  return async (scope) => {
+    await scope.register(plugin, opts)
+  }
+}
+
+/**
+ * Every route plugin, by interface, in mounting order (the order of the OpenAPI document). The
+ * interface's scope in buildApp adds its authentication and request hooks before these are mounted.
+ */
+function routePlugins(ctx: AppContext, isShuttingDown: () => boolean): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[] } {
+  const { config, companions, receiving } = ctx
+  return {
+    public: [
+      mount(healthRoutes, { db: ctx.db, isShuttingDown }),
+      mount(tokenRoutes, { prefix: config.prefixes.auth, clients: ctx.clients, tokens: ctx.tokens, keys: ctx.keys, limiter: ctx.tokenLimiter, issuer: ctx.issuer }),
+      mount(metadataRoutes, {
+        issuer: ctx.issuer,
+        authUrl: `${config.publicUrl}${config.prefixes.auth}`,
+        authPrefix: config.prefixes.auth,
+        issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
+      }),
+    ],
+    receiving: [
+      mount(sessionRoutes, {}),
+      mount(contactsRoutes, { contacts: companions.contacts }),
+      mount(customFieldsRoutes, { customFields: companions.customFields }),
+      mount(locationsRoutes, { locations: companions.locations }),
+      mount(carriersRoutes, { carriers: companions.carriers }),
+      mount(sitesRoutes, { sites: receiving.sites }),
+      mount(imagesRoutes, { images: receiving.images, maxBytes: config.imageMaxBytes }),
+      mount(packagesRoutes, { packages: receiving.packages }),
+      mount(searchRoutes, { search: receiving.search }),
+      mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
+      mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
+    ],
+    webhooks: (variant) => [
+      mount(sessionRoutes, { tag: `${variant} webhooks` }),
+      mount(webhookRoutes, { webhooks: ctx.webhooks, variant }),
+    ],
+  }
 }

@@ -2,15 +2,51 @@ import { createClientsService, type ClientsService } from './auth/clients.servic
 import { MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
 import { KeyStore } from './auth/keys.js'
 import { createTokensService, type TokensService } from './auth/tokens.service.js'
-import { createCompanions, createSqlSiteLookup, type Companions } from './companions.js'
 import { issuerOf, type Config } from './config.js'
 import type { DatabaseHandle, Db } from './db/database.js'
-import { createBlobStore } from './images/blob-stores.js'
-import { createReceiving, type Receiving } from './receiving.js'
 import type { Clock } from './shared/clock.js'
 import { deriveKey } from './shared/crypto.js'
 import { defaultIds, type IdGenerator } from './shared/ids.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
+// The domains register their error codes as their modules load, and the OpenAPI description lists
+// the catalogue in that order: receiving first, then the companions (as before the two were one file).
+import { createBlobStore } from './images/blob-stores.js'
+import { createImagesService, type ImagesService } from './images/images.service.js'
+import { createPackagesService, type PackagesService } from './packages/packages.service.js'
+import { WindowQuota } from './ratelimit/quotas.js'
+import { WindowCounter } from './ratelimit/window-counter.js'
+import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
+import { createScanImageService } from './scan/scan-image.service.js'
+import { createScanService, type ScanService } from './scan/scan.service.js'
+import { createSearchService, type SearchService } from './search/search.service.js'
+import { createSitesService, type SitesService } from './sites/sites.service.js'
+import { createTrackingNumbersService, type TrackingNumbersService } from './trackingnumbers/trackingnumbers.service.js'
+import { createCarriersService, type CarriersService } from './carriers/carriers.service.js'
+import { createContactsService, type ContactsService } from './contacts/contacts.service.js'
+import { checkCustomFieldValues } from './customfields/custom-field-values.js'
+import { createCustomFieldsService, type CustomFieldsService } from './customfields/customfields.service.js'
+import { createLocationsService, type LocationsService } from './locations/locations.service.js'
+
+/** The companion resources (CONTRACT §5): contacts, custom fields, locations, carriers. */
+export interface Companions {
+  contacts: ContactsService
+  customFields: CustomFieldsService
+  locations: LocationsService
+  carriers: CarriersService
+  /** Pure: merges and validates package custom field values against the definitions. */
+  checkCustomFieldValues: typeof checkCustomFieldValues
+}
+
+/** The receiving domains: sites, images, packages and what reads them (search, scan, tracking numbers). */
+export interface Receiving {
+  sites: SitesService
+  images: ImagesService
+  packages: PackagesService
+  trackingNumbers: TrackingNumbersService
+  scan: ScanService
+  search: SearchService
+  scanImage: ReturnType<typeof createScanImageService>
+}
 
 /** Everything the HTTP app, the CLI and the worker share: built once, here, from explicit parts. */
 export interface AppContext {
@@ -30,9 +66,15 @@ export interface AppContext {
   receiving: Receiving
 }
 
+/**
+ * The composition root: every service of the process, built in dependency order (a service is built
+ * after everything its factory takes). The route plugins are mounted from one list in app.ts.
+ */
 export function createContext(input: { config: Readonly<Config>; database: DatabaseHandle; masterSecret: string; clock: Clock; ids?: IdGenerator }): AppContext {
   const { config, database, clock, masterSecret } = input
   const db = database.db
+  const ids = input.ids ?? defaultIds
+  const cacheMs = config.referenceCacheSeconds * 1000
   const secrets = {
     pepper: deriveKey(masterSecret, 'client-secret-hash'),
     sealKey: deriveKey(masterSecret, 'signing-key-seal'),
@@ -42,16 +84,49 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
     // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
     idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
   }
+
+  // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
   const issuer = issuerOf(config)
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })
   const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
   const tokens = createTokensService({ keys, clients, clock, issuer })
   const tokenLimiter: FailureLimiter = new MemoryFailureLimiter(clock, { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds })
-  const ids = input.ids ?? defaultIds
-  // On PGlite every write is in this process and nudges the worker, so an idle worker may sleep
-  // longer (each look costs the embedded engine's one thread); PostgreSQL may have writers elsewhere.
+
+  // Webhooks: configurations, the outbox and its worker. On PGlite every write is in this process and
+  // nudges the worker, so an idle worker may sleep longer (each look costs the embedded engine's one
+  // thread); PostgreSQL may have writers elsewhere.
   const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
-  const companions = createCompanions({ db, clock, ids, sites: createSqlSiteLookup(db), cacheMs: config.referenceCacheSeconds * 1000 })
-  const receiving = createReceiving({ db, clock, ids, config, companions, trackingKey: secrets.trackingKey, blobs: createBlobStore({ config, db, engine: database.engine }), onEventsCommitted: () => webhooks.notify() })
-  return { config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks, companions, receiving }
+
+  // Companions. Locations check carrier ids against the catalogue, and the catalogue answers "carriers
+  // at these locations": each reaches the other through a late-bound call, so neither imports the other.
+  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
+  const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
+  const customFields = createCustomFieldsService({ db, clock, ids, cacheMs })
+  const sites = createSitesService({ db, clock, ids, cacheMs, existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()) })
+  const contacts = createContactsService({ db, clock, ids, sites })
+
+  // Receiving: images, then packages (which read every companion and the sites), then their readers.
+  const quota = config.limits.images
+  const windows = new WindowCounter(db, clock)
+  const images = createImagesService({
+    db, clock, ids, blobs: createBlobStore({ config, db, engine: database.engine }), maxBytes: config.imageMaxBytes,
+    quotas: { uploads: new WindowQuota(windows, 'image uploads', quota.uploadsPerHour, 3600), bytes: new WindowQuota(windows, 'bytes of image uploads', quota.bytesPerHour, 3600), tempHeld: quota.tempHeld },
+  })
+  const readers = { sites, contacts, carriers, customFields, locations, checkCustomFieldValues }
+  const packages = createPackagesService({ db, clock, ids, images, readers, onEventsCommitted: () => webhooks.notify() })
+  const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })
+  const trackingNumbers = createTrackingNumbersService({ db, key: secrets.trackingKey })
+  const scan = createScanService({
+    findPackages: heldPackagesFrom((subId, number, includeArchived) => packages.findByTrackingNumber(subId, number, includeArchived)),
+    findContacts: (subId, name, company) => contacts.findMatches(subId, name, company),
+    findCompanyContacts: (subId, company) => contacts.findCompanyMatches(subId, company),
+    siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
+  })
+  const scanImage = createScanImageService({ scan, images, decode: config.imageDecode })
+
+  return {
+    config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks,
+    companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
+    receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
+  }
 }

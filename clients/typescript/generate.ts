@@ -2,7 +2,7 @@
  * Regenerates the committed API description and the typed client from the routes:
  *   docs/openapi.json                  the OpenAPI 3.1 document, as /openapi.json serves it
  *   clients/typescript/schema.d.ts     its types (openapi-typescript), for openapi-fetch
- * `npm run client:generate` writes both; `test/clients/generated.test.ts` fails when they are stale.
+ * `npm run client:generate` writes both; `test/clients/client.test.ts` fails when they are stale.
  */
 import openapiTS, { astToString } from 'openapi-typescript'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'

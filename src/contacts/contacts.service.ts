@@ -30,7 +30,7 @@ export interface ContactRecord {
   deleted: boolean
 }
 
-/** What contacts need from inbound sites (structurally the same as companions' SiteLookup). */
+/** What contacts need from inbound sites (the sites service, given in context.ts). */
 export interface ContactSites {
   existingSiteIds(subId: string, ids: string[]): Promise<Set<string>>
 }

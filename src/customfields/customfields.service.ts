@@ -9,7 +9,7 @@ import * as repo from './customfields.repo.js'
 import type { CreateCustomField, CustomField, DataType, ListCustomFieldsQuery, UpdateCustomField } from './customfields.schemas.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
-export { checkCustomFieldValues, type CustomFieldDef, type CustomFieldValue } from './custom-field-values.js'
+export { checkCustomFieldValues, type CustomFieldDef } from './custom-field-values.js'
 
 export const CUSTOM_FIELD_ERRORS = registerErrors({
   CUSTOM_FIELD_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'CFD-4040', message: 'No such custom field.' },

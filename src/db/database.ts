@@ -23,7 +23,8 @@ export interface DatabaseHandle {
 export type DatabaseTarget =
   /** statementTimeoutMs: the longest any statement may run, and wait for a pool connection (0 or absent: unbounded). */
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
-  | { kind: 'pglite'; dir: string | 'memory' }
+  /** dir: a directory, or 'memory' for a database that lives and dies with the process. */
+  | { kind: 'pglite'; dir: string }
 
 // timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))

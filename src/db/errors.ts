@@ -9,14 +9,6 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   return err.constraint === constraint || (typeof err.message === 'string' && err.message.includes(`"${constraint}"`))
 }
 
-/** Whether `e` is PostgreSQL's not_null_violation (23502), optionally of one named column (pg: `column`; PGlite: the message). */
-export function isNotNullViolation(e: unknown, column?: string): boolean {
-  const err = e as { code?: unknown; column?: unknown; message?: unknown } | null
-  if (typeof err !== 'object' || err === null || err.code !== '23502') return false
-  if (column === undefined) return true
-  return err.column === column || (typeof err.message === 'string' && err.message.includes(`"${column}"`))
-}
-
 /**
  * Whether PostgreSQL answered `e` as the statement's own failure (an error response with a
  * SQLSTATE): the statement, and its commit, did not happen. A lost connection has no such answer,

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { ColumnType, Selectable } from 'kysely'
 
 /** Column types as Kysely sees them. One interface per table, named <Table>Table. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -257,9 +257,4 @@ export interface Database {
   package_tally_deltas: PackageTallyDeltaTable
 }
 
-export type Subscription = Selectable<SubscriptionTable>
 export type ApiClient = Selectable<ApiClientTable>
-export type NewApiClient = Insertable<ApiClientTable>
-export type ApiClientUpdate = Updateable<ApiClientTable>
-export type SigningKey = Selectable<SigningKeyTable>
-export type { Generated }

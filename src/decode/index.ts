@@ -3,15 +3,13 @@
  * no I/O. The HTTP layer builds the decode endpoint on `decodeScan`; the tracking-number generator
  * uses `mailroomCheckChar`.
  */
-export type { CarrierCandidate, CarrierCode, DecodedAddress, DecodeResult, StatedCarrier } from './types.js'
+export type { CarrierCode, DecodeResult } from './types.js'
 export { decodeScan, MAX_SCAN_LENGTH } from './decode-scan.js'
-export { DecodeError, type DecodeErrorCode } from './errors.js'
+export { DecodeError } from './errors.js'
 export {
   CROCKFORD_ALPHABET,
   isValidMailroomNumber,
   mailroomCheckChar,
-  MAILROOM_BODY_LENGTH,
-  MAILROOM_PREFIX,
 } from './mailroom-number.js'
 export {
   codePointTable,
@@ -31,6 +29,4 @@ export {
   mod7CheckDigit,
   s10CheckDigit,
   upsCheckDigit,
-  type CodePointTable,
 } from './check-digits.js'
-export { CARRIER_NAMES } from './tables/carriers.js'

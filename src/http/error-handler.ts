@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, lookupError, ValidationErrors, type ErrorCode } from '../shared/errors.js'
-import { registerRouteIndex } from './framework-errors.js'
+import { registerRouteIndex } from './route-index.js'
 import type { ErrorBody } from './schemas.js'
 import { MORE_PROBLEMS } from './validator.js'
 

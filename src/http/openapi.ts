@@ -17,7 +17,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
   })
   const routeFacts = (method: string, path: string): RouteFacts | undefined => {
     const route = routes.get(`${method} ${path}`)
-    return route && { idempotent: (route.config as { idempotencyKey?: boolean } | undefined)?.idempotencyKey === true }
+    return route && { idempotent: route.config?.idempotencyKey === true }
   }
   await app.register(swagger, {
     openapi: {

@@ -27,13 +27,6 @@ export function errorResponses(...statuses: Array<400 | 404 | 409 | 412 | 413 | 
   return out
 }
 
-/** Error responses of an unauthenticated route. */
-export function publicErrorResponses(...statuses: Array<400 | 404 | 413 | 415 | 429 | 503>): Record<number, TSchema> {
-  const out: Record<number, TSchema> = { 500: errorRef }
-  for (const s of statuses) out[s] = errorRef
-  return out
-}
-
 /** Largest offset or page a list takes: past it the database would refuse the arithmetic (a 500). */
 export const MAX_OFFSET = 2_147_483_647
 

@@ -97,7 +97,7 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
       if (c.mailStopSiteId) siteIds.add(c.mailStopSiteId)
     }
     for (const f of j_fields ?? []) ctx.customFields.set(f.customFieldId, { name: f.name, status: f.status })
-    byId.set(row.package_id, row as PackageRow)
+    byId.set(row.package_id, row)
   }
   const [sites, carriers] = await Promise.all([
     siteIds.size ? refs.sites.getInfos(subId, [...siteIds]) : new Map<string, SiteInfo>(),

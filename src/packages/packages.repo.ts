@@ -29,7 +29,7 @@ export async function findPackages(db: Executor, subId: string, packageIds: stri
 const columns = (names: readonly string[], from?: string) => sql.raw(names.map((c) => (from ? `${from}.${c}` : c)).join(', '))
 /** Rows as one JSON parameter; columns that hold JSON text go in as JSON, not as strings. */
 const jsonRows = (rows: ReadonlyArray<Record<string, unknown>>, jsonColumn: string) =>
-  JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn] as string) } : r)))
+  JSON.stringify(rows.map((r) => (typeof r[jsonColumn] === 'string' ? { ...r, [jsonColumn]: JSON.parse(r[jsonColumn]) as unknown } : r)))
 
 /**
  * The activities and events of a package statement, as its last two CTEs: inserted only for the

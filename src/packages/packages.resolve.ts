@@ -40,7 +40,7 @@ export async function resolveReferences(readers: PackageReaders, subId: string, 
   const problems: Problem[] = []
   const contactIds = (['sender', 'receiver', 'givenTo'] as const).map((k) => input[k]).filter((x): x is string => !!x)
   const [carriers, contacts, sites, defs] = await Promise.all([
-    input.carrierId ? readers.carriers.getVisible(subId, [input.carrierId]) : Promise.resolve(new Map()),
+    input.carrierId ? readers.carriers.getVisible(subId, [input.carrierId]) : Promise.resolve(new Map<string, never>()),
     readers.contacts.getByIds(subId, contactIds),
     input.siteId ? readers.sites.getInfos(subId, [input.siteId]) : Promise.resolve(new Map<string, SiteInfo>()),
     input.checkCustomFields ? readers.customFields.listDefinitions(subId) : Promise.resolve([]),

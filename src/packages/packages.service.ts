@@ -215,8 +215,8 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   async function withCurrentParties(subId: string, resolved: Resolved, row: repo.PackageRow): Promise<Resolved> {
     const receiverId = row.receiver_id
     const [contacts, carriers] = await Promise.all([
-      receiverId && !resolved.contacts.has(receiverId) ? readers.contacts.getByIds(subId, [receiverId]) : Promise.resolve(new Map()),
-      row.carrier_id && !resolved.carrier ? readers.carriers.getVisible(subId, [row.carrier_id]) : Promise.resolve(new Map()),
+      receiverId && !resolved.contacts.has(receiverId) ? readers.contacts.getByIds(subId, [receiverId]) : Promise.resolve(new Map<string, never>()),
+      row.carrier_id && !resolved.carrier ? readers.carriers.getVisible(subId, [row.carrier_id]) : Promise.resolve(new Map<string, never>()),
     ])
     for (const [id, c] of contacts) resolved.contacts.set(id, c)
     return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }

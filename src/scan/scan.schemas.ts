@@ -26,7 +26,6 @@ export const DecodeQuerySchema = Type.Object({
   expectedPackage: Type.Optional(Type.Boolean({ description: 'The clerk expects the package to exist already (delivery or pick-up): the answer says `expectedPackageFound`.' })),
   editflow: Type.Optional(Type.Boolean({ description: 'The scan edits an existing package: archived packages count as existing too.' })),
 }, { additionalProperties: false, [ALLOW_NUL]: true })
-export type DecodeQuery = Static<typeof DecodeQuerySchema>
 
 export const DecodeResponseSchema = Type.Object({
   package: Type.Object({

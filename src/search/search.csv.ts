@@ -36,7 +36,7 @@ export function csvStream(batches: AsyncIterable<readonly string[][]>, log: Expo
   // socket outlives young-generation collections and fills the old generation.
   pipeline(Readable.from(encode(), { highWaterMark: 1 }), out, (err) => {
     if (!err) return
-    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') log.info({ rows }, 'CSV export stopped: the client went away')
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE') log.info({ rows }, 'CSV export stopped: the client went away')
     else log.error({ err, rows }, 'CSV export failed mid-stream; response cut')
   })
   return out

@@ -115,12 +115,12 @@ export interface ExportCells {
 export function exportCells(columns: Column[]): ExportCells {
   const direct = columns.map((c) => DIRECT_CELLS[c.path])
   if (direct.every((d) => d !== undefined)) {
-    return { cells: (r, ctx) => direct.map((d) => csvCell(d!.cell(r, ctx))), columns: [...new Set<keyof Row>(['package_id', ...direct.flatMap((d) => d!.columns)])] }
+    return { cells: (r, ctx) => direct.map((d) => csvCell(d.cell(r, ctx))), columns: [...new Set<keyof Row>(['package_id', ...direct.flatMap((d) => d.columns)])] }
   }
   return {
     cells: (r, ctx) => {
       const record = toRecord(ctx, r)
-      return columns.map((c, i) => csvCell(direct[i] ? direct[i]!.cell(r, ctx) : valueAt(record, c.path)))
+      return columns.map((c, i) => csvCell(direct[i] ? direct[i].cell(r, ctx) : valueAt(record, c.path)))
     },
     columns: undefined,
   }
@@ -140,7 +140,7 @@ export async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T
   let next: Promise<IteratorResult<T>> | undefined = ahead()
   try {
     for (;;) {
-      const r: IteratorResult<T> = await next!
+      const r: IteratorResult<T> = await next
       next = undefined
       if (r.done) return
       next = ahead()

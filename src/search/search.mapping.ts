@@ -92,6 +92,7 @@ export function mappedPageJson(columns: Column[], rows: Cell[][], totalCount: nu
  */
 export function csvCell(v: Cell): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  const s = Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join('|') : typeof v === 'object' ? JSON.stringify(v) : String(v)
+  // Array items are JSON values: objects (and null) go to JSON.stringify, String() sees only primitives.
+  const s = Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x as string | number | boolean))).join('|') : typeof v === 'object' ? JSON.stringify(v) : String(v)
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s
 }

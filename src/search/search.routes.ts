@@ -41,7 +41,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       }, { additionalProperties: false }),
       response: { 200: Type.Object({ packages: Type.Array(Type.Ref('Package')), totalCount: Type.Integer() }), ...errorResponses(400) },
     },
-  }, async (request, reply) => {
+  }, async (request) => {
     return search.list(request.tenant.subId, request.query)
   })
 

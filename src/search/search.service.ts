@@ -51,7 +51,7 @@ export type CustomPage = { packages: PackageRecord[]; totalCount: number } | { c
 export interface SearchDeps {
   db: Db
   /** The DETAILED records of these packages, in this order (the packages domain renders them). */
-  records(subId: string, packageIds: string[]): Promise<PackageRecord[]>
+  records: (subId: string, packageIds: string[]) => Promise<PackageRecord[]>
   exportBatchSize?: number
 }
 

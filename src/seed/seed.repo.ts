@@ -90,7 +90,7 @@ export async function dropSecondaryIndexes(db: Executor, tables: string[]): Prom
        and not i.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
      order by c.relname`.execute(db)
   for (const r of rows) await sql`drop index ${sql.id(r.name)}`.execute(db)
-  return rows.map((r) => ({ ...r, statistics: typeof r.statistics === 'string' ? JSON.parse(r.statistics) : r.statistics }))
+  return rows.map((r) => ({ ...r, statistics: typeof r.statistics === 'string' ? (JSON.parse(r.statistics) as Array<[number, number]>) : r.statistics }))
 }
 
 export async function createIndexes(db: Executor, indexes: DroppedIndex[]): Promise<void> {

@@ -59,7 +59,7 @@ export function lookupError(code: string): CatalogueEntry {
 
 export function allErrorEntries(): Array<{ code: string; entry: CatalogueEntry }> {
   return [
-    ...Object.entries(ERROR_CATALOGUE).map(([code, entry]) => ({ code, entry: entry as CatalogueEntry })),
+    ...Object.entries(ERROR_CATALOGUE).map(([code, entry]) => ({ code, entry })),
     ...[...extraEntries].map(([code, entry]) => ({ code, entry })),
   ]
 }

@@ -27,7 +27,7 @@ export const SiteSchema = Type.Object({
 }, { $id: 'Site', title: 'Site' })
 export type Site = Static<typeof SiteSchema>
 
-const CHILD_TYPES = SITE_TYPES.filter((t) => t !== 'site') as Array<Exclude<(typeof SITE_TYPES)[number], 'site'>>
+const CHILD_TYPES = SITE_TYPES.filter((t): t is Exclude<(typeof SITE_TYPES)[number], 'site'> => t !== 'site')
 const TopTierSite = Type.Object({ type: Type.Literal('site'), name: Name, locationId: Id, primary: Type.Optional(Type.Boolean()), status: Type.Optional(Status) }, { additionalProperties: false, title: 'TopTierSite' })
 const ChildSite = Type.Object({
   type: Type.Unsafe<(typeof CHILD_TYPES)[number]>({ type: 'string', enum: CHILD_TYPES }),

@@ -75,7 +75,7 @@ export class TokenCache {
     if (res.status < 200 || res.status >= 300) throw new TokenError(`token endpoint answered ${res.status}`, res.status)
     let body: { access_token?: unknown; token_type?: unknown; expires_in?: unknown }
     try {
-      body = JSON.parse(res.body)
+      body = JSON.parse(res.body) as typeof body
     } catch {
       throw new TokenError('token endpoint answered with something other than JSON')
     }

@@ -13,7 +13,7 @@ export const BASE_DELAY_MS = 5_000
 export const MAX_DELAY_MS = 6 * 3600_000
 /** A floor so a jitter of ~0 never makes a hot loop against a failing receiver. */
 export const MIN_DELAY_MS = 1_000
-/** A receiver's Retry-After is honoured up to this much. */
+/** A receiver's Retry-After is honoured up to this much (the same bound, named for its use). @alias */
 export const RETRY_AFTER_CAP_MS = MAX_DELAY_MS
 /** Continuous failure for this long disables the configuration. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000

@@ -226,7 +226,8 @@ export function createWorker(deps: WorkerDeps) {
         const done = await attemptAll(claimed)
         await complete(done)
         step.attempted += done.length
-        for (const c of done) c.result.succeeded ? step.delivered++ : step.failed++
+        for (const c of done) if (c.result.succeeded) step.delivered++
+        else step.failed++
       }
       return step
     },

@@ -210,7 +210,7 @@ describe('discovery and keys', () => {
     const oldKid = decodeProtectedHeader(c.token).kid
     const newKid = await t.ctx.keys.rotate()
     expect(newKid).not.toBe(oldKid)
-    const jwks = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json() as { keys: Array<{ kid: string; d?: string }> }
+    const jwks = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{ keys: Array<{ kid: string; d?: string }> }>()
     expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]))
     expect(jwks.keys.every((k) => k.d === undefined)).toBe(true)
     expect((await t.inject({ method: 'GET', url: '/api/v1/session', headers: c.auth })).statusCode).toBe(200)
@@ -220,7 +220,7 @@ describe('discovery and keys', () => {
     // Once every token of the old key has expired, the key is no longer published.
     t.clock.advance(5 * 3600 * 1000)
     await t.ctx.keys.reload()
-    const later = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json() as { keys: Array<{ kid: string }> }
+    const later = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{ keys: Array<{ kid: string }> }>()
     expect(later.keys.map((k) => k.kid)).toEqual([newKid])
     t.clock.advance(-5 * 3600 * 1000)
     await t.ctx.keys.reload()

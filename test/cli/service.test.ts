@@ -18,7 +18,7 @@ beforeAll(async () => {
     const db = await createTestDatabase({ migrate: false })
     await db.handle.close()
     env.DATABASE_URL = db.url!
-    dropDb = db.drop
+    dropDb = () => db.drop()
   }
 })
 afterAll(async () => {

@@ -8,7 +8,7 @@ const ids: Record<string, string> = {}
 const list = async (qs: string) => {
   const res = await t.inject({ method: 'GET', url: `/api/v1/contacts${qs}`, headers: c.auth })
   expect(res.statusCode, res.body).toBe(200)
-  return res.json() as { contacts: Array<{ contactId: string; name: string }>; totalCount: number }
+  return res.json<{ contacts: Array<{ contactId: string; name: string }>; totalCount: number }>()
 }
 const names = async (qs: string) => (await list(qs)).contacts.map((x) => x.name)
 

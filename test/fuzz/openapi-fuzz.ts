@@ -67,7 +67,7 @@ function replaceAt(value: unknown, path: Array<string | number>, next: (old: unk
   if (path.length === 0) return next(value)
   const [head, ...rest] = path
   if (Array.isArray(value)) return value.map((v, i) => (i === head ? replaceAt(v, rest, next) : v))
-  if (value && typeof value === 'object') return { ...(value as object), [head!]: replaceAt((value as Record<string, unknown>)[head as string], rest, next) }
+  if (value && typeof value === 'object') return { ...value, [head!]: replaceAt((value as Record<string, unknown>)[head as string], rest, next) }
   return value
 }
 
@@ -134,10 +134,10 @@ export function requestsFor(op: Operation, components: Record<string, Schema>, k
     const [rawPath, ...pathValues] = [r.path.at(-1) as boolean, ...(r.path.slice(0, -1) as Array<string | undefined>)]
     let url = op.path
     pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, encode(pathValues[i] ?? '', rawPath))))
-    const query = queryParams.flatMap((p, i) => (r.query[i] === undefined ? [] : [`${encodeURIComponent(p.name)}=${encode(r.query[i] as string, false)}`]))
+    const query = queryParams.flatMap((p, i) => (r.query[i] === undefined ? [] : [`${encodeURIComponent(p.name)}=${encode(r.query[i], false)}`]))
     if (r.extraQuery) query.push(`${r.extraQuery[0]}=${encode(typeof r.extraQuery[1] === 'string' ? r.extraQuery[1] : JSON.stringify(r.extraQuery[1]) ?? '', false)}`)
     const headers: Record<string, string> = { ...(r.extraHeaders ?? {}) }
-    headerParams.forEach((p, i) => r.headers[i] !== undefined && (headers[p.name.toLowerCase()] = r.headers[i] as string))
+    headerParams.forEach((p, i) => r.headers[i] !== undefined && (headers[p.name.toLowerCase()] = r.headers[i]))
     if (r.auth === 'usual') headers.authorization = op.basicAuth ? `Basic ${creds.basic}` : `Bearer ${creds.bearer}`
     else if (r.auth !== 'none') headers.authorization = r.auth
     if (r.idempotencyKey !== null) headers['idempotency-key'] = r.idempotencyKey

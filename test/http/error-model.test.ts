@@ -30,7 +30,7 @@ function raw(text: string): Promise<{ status: number; headers: string; body: str
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(text))
     let out = ''
-    socket.on('data', (d) => (out += d))
+    socket.on('data', (d: Buffer) => (out += d.toString()))
     socket.on('error', reject)
     socket.on('close', () => {
       const [head, body] = out.split('\r\n\r\n') as [string, string]
@@ -117,7 +117,7 @@ describe('a closing server', () => {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const socket = connect((app.server.address() as { port: number }).port, '127.0.0.1')
     let out = ''
-    socket.on('data', (d) => (out += d))
+    socket.on('data', (d: Buffer) => (out += d.toString()))
     // The first request is in flight when closing begins; the second arrives on its connection after.
     socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
     await new Promise((r) => setTimeout(r, 100))

@@ -149,19 +149,19 @@ describe('concurrent updates of several packages', () => {
       b.call('PUT', `/api/v1/packages/${theirs}`, { package: { comment: 'theirs' }, lastActivity: { status: 'IN_TRANSIT' } }),
     ])
     expect(results.map((r) => r.statusCode)).toEqual([200, 409, 200, 200])
-    expect(results[1]!.json().errors[0]).toMatchObject({ errorCode: 'already_exists', additionalParameters: 'package.trackingNumber' })
-    expect(await detailed(mine[0]!)).toMatchObject({ comment: 'first', currentStatus: 'READY_FOR_PICKUP', version: 2 })
-    expect(await detailed(mine[1]!)).toMatchObject({ version: 1 })
-    expect(await detailed(mine[2]!)).toMatchObject({ comment: 'third', currentStatus: 'DAMAGED', damaged: true, version: 2 })
+    expect(results[1].json().errors[0]).toMatchObject({ errorCode: 'already_exists', additionalParameters: 'package.trackingNumber' })
+    expect(await detailed(mine[0])).toMatchObject({ comment: 'first', currentStatus: 'READY_FOR_PICKUP', version: 2 })
+    expect(await detailed(mine[1])).toMatchObject({ version: 1 })
+    expect(await detailed(mine[2])).toMatchObject({ comment: 'third', currentStatus: 'DAMAGED', damaged: true, version: 2 })
     expect(await b.ok('GET', `/api/v1/packages/${theirs}?type=DETAILED`)).toMatchObject({ comment: 'theirs', currentStatus: 'IN_TRANSIT', version: 2 })
     const events = async (id: string) => (await t.ctx.db.selectFrom('package_events').select(['sub_id', 'event_name', 'sequence']).where('package_id', '=', id).orderBy('sequence').execute())
     // Each add emits Acceptance then Received (first arrival at a site), each update its own event.
     const added = (sub: string) => [{ sub_id: sub, event_name: 'Acceptance', sequence: 1 }, { sub_id: sub, event_name: 'Received', sequence: 2 }]
-    expect(await events(mine[0]!)).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'ReadyForPickup', sequence: 3 }])
-    expect(await events(mine[1]!)).toEqual(added(me.subId))
-    expect(await events(mine[2]!)).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'Exception', sequence: 3 }])
+    expect(await events(mine[0])).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'ReadyForPickup', sequence: 3 }])
+    expect(await events(mine[1])).toEqual(added(me.subId))
+    expect(await events(mine[2])).toEqual([...added(me.subId), { sub_id: me.subId, event_name: 'Exception', sequence: 3 }])
     expect(await events(theirs)).toEqual([...added(theirSub), { sub_id: theirSub, event_name: 'InTransit', sequence: 3 }])
-    for (const [id, n] of [[mine[0]!, 2], [mine[1]!, 1], [mine[2]!, 2]] as const) {
+    for (const [id, n] of [[mine[0], 2], [mine[1], 1], [mine[2], 2]] as const) {
       expect((await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities).toHaveLength(n)
     }
   })

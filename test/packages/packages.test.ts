@@ -102,7 +102,7 @@ describe('packages', () => {
     expect((await events(id)).map((e) => [e.variant, e.event_name, e.sequence])).toEqual([
       ['tracking', 'Acceptance', 1], ['tracking', 'Received', 2], ['tracking', 'OutForDelivery', 3], ['tracking', 'Delivered', 4], ['tracking', 'Archived', 5],
     ])
-    const deliveredEvent = (await events(id))[3]!.data as Record<string, unknown>
+    const deliveredEvent = (await events(id))[3]!.data
     expect(deliveredEvent).toMatchObject({ packageId: id, trackingNumber: tn, currentStatus: 'DELIVERED', previousStatus: 'OUT_FOR_DELIVERY', sequence: 4, receiver: { contactId: m.receiverId, name: 'Ada Lovelace' }, currentLocation: { inboundSiteId: m.buildingId } })
 
     // An archived package never blocks the number; un-archiving then collides with the new one.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gs1CheckDigit } from '../../src/decode/index.js'
-import { createScanService, type HeldPackage, type ScanDeps } from '../../src/scan/scan.service.js'
+import { createScanService, type ScanDeps } from '../../src/scan/scan.service.js'
 
 const GS = '\u001d'
 const RS = '\u001e'
@@ -18,7 +18,7 @@ function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId:
       lookups.push([...trackingNumbers])
       lookedUp.push(...trackingNumbers)
       return new Map(trackingNumbers.filter((n) => packages[n] !== undefined)
-        .map((n) => [n, { packageId: packages[n]!, currentStatus: 'RECEIVED', currentLocation: undefined } as HeldPackage]))
+        .map((n) => [n, { packageId: packages[n]!, currentStatus: 'RECEIVED', currentLocation: undefined }]))
     },
     async findContacts(_subId, name, company) {
       contactQueries.push([name, company])

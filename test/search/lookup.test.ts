@@ -99,7 +99,7 @@ describe('tracking-number lookups, gathered', () => {
       const sub = r.who === a ? me.subId : (await them.ok('GET', '/api/v1/session')).subId
       const filter = pageOf(r.position, r.value)
       const expected = await searchIds(t.ctx.db, sub, filter, newest, 0, 5)
-      const body = res.json() as { packages: Array<{ packageId: string; subId: string }>; totalCount: number }
+      const body = res.json<{ packages: Array<{ packageId: string; subId: string }>; totalCount: number }>()
       expect(body.packages.map((p) => p.packageId), `${r.position} ${r.value}`).toEqual(expected)
       expect(body.packages.every((p) => p.subId === sub)).toBe(true)
       const all = await searchIds(t.ctx.db, sub, filter, newest, 0, 1000)

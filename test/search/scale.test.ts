@@ -29,7 +29,7 @@ afterAll(async () => {
 })
 
 const json = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-  const res = await t.inject({ method, url, headers: auth, ...(body ? { payload: body as object } : {}) })
+  const res = await t.inject({ method, url, headers: auth, ...(body ? { payload: body } : {}) })
   expect(res.statusCode, res.body).toBe(200)
   return { body: res.json(), headers: res.headers }
 }

@@ -35,7 +35,7 @@ afterAll(() => t.close())
 const list = async (query: string) => {
   const res = await a.call('GET', `/api/v1/packages?${query}`)
   expect(res.statusCode, `${query}: ${res.body}`).toBe(200)
-  return res.json() as { packages: Array<{ packageId: string }>; totalCount: number }
+  return res.json<{ packages: Array<{ packageId: string }>; totalCount: number }>()
 }
 const found = async (query: string) => (await list(query)).packages.map((p) => Object.entries(ids).find(([, v]) => v === p.packageId)?.[0])
 

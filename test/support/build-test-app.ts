@@ -66,7 +66,7 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
     },
     async inject(opts) {
       const res = await app.inject(opts)
-      const url = typeof opts.url === 'string' ? opts.url : opts.url ? String(opts.url.pathname ?? '') : String(opts.path ?? '')
+      const url = typeof opts.url === 'string' ? opts.url : opts.url ? String(opts.url.pathname ?? '') : typeof opts.path === 'string' ? opts.path : (opts.path?.pathname ?? '')
       const problems = validator.problems(opts.method ?? 'GET', url, res)
       if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n  ${problems.join('\n  ')}`)
       return res

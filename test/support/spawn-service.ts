@@ -33,8 +33,8 @@ export async function startService(env: Record<string, string>, opts: { readyTim
   const port = await freePort()
   const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout!.on('data', (d) => (out += d))
-  child.stderr!.on('data', (d) => (out += d))
+  child.stdout.on('data', (d) => (out += d))
+  child.stderr.on('data', (d) => (out += d))
   const baseUrl = `http://127.0.0.1:${port}`
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 45_000)
   for (;;) {

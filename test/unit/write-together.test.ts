@@ -83,7 +83,10 @@ describe('writeTogether with two items for one id', () => {
       calls.push(items.map((i) => `${i.id}@${i.from}`))
       if (new Set(items.map((i) => i.id)).size !== items.length) throw new Error('one row updated twice in one statement')
       const ids = new Set<string>()
-      for (const i of items) if (at.get(i.id) === i.from) (at.set(i.id, i.from + 1), ids.add(i.id))
+      for (const i of items) if (at.get(i.id) === i.from) {
+        at.set(i.id, i.from + 1)
+        ids.add(i.id)
+      }
       return ids
     }
     return { at, calls, update: writeTogether(write, (i) => i.id, refused) }

@@ -43,7 +43,7 @@ beforeAll(async () => {
     const db = await createTestDatabase({ migrate: false })
     await db.handle.close()
     env.DATABASE_URL = db.url!
-    dropDb = db.drop
+    dropDb = () => db.drop()
   }
   await withDb((db) => migrateToLatest(db))
   rx = await new Receiver().start()

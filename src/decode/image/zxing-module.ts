@@ -1,3 +1,5 @@
+/// <reference types="emscripten" />
+// zxing-wasm's override types name Emscripten's globals, which tsconfig's `types: ["node"]` leaves out.
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { prepareZXingModule, purgeZXingModule, type ZXingModuleOverrides } from 'zxing-wasm/reader'

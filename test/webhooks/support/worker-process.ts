@@ -14,8 +14,8 @@ export interface WorkerProcess {
 export async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout!.on('data', (d) => (out += d))
-  child.stderr!.on('data', (d) => (out += d))
+  child.stdout.on('data', (d) => (out += d))
+  child.stderr.on('data', (d) => (out += d))
   const deadline = Date.now() + 45_000
   while (!out.includes('webhook worker is up')) {
     if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${out}`)
