@@ -8,6 +8,7 @@ import type { Db } from './db/database.js'
 import { createLocationsService, type LocationsService } from './locations/locations.service.js'
 import type { Clock } from './shared/clock.js'
 import type { IdGenerator } from './shared/ids.js'
+import type { Invalidations } from './shared/invalidations.js'
 
 /** What companions need from inbound sites (implemented by the sites domain, injected here). */
 export interface SiteLookup {
@@ -22,6 +23,7 @@ export interface CompanionDeps {
   sites: SiteLookup
   /** How long reference data is remembered per subscription (carriers, custom field definitions). */
   cacheMs?: number
+  invalidations: Invalidations
 }
 
 /** The companion resources (CONTRACT §5), as the receiving domains and the routes use them. */
@@ -38,11 +40,11 @@ export function createCompanions(deps: CompanionDeps): Companions {
   const { db, clock, ids } = deps
   // Locations check carrier ids against the catalogue, and the catalogue answers "carriers at these
   // locations": each reaches the other through a late-bound call, so neither imports the other.
-  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs: deps.cacheMs, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
+  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs: deps.cacheMs, invalidations: deps.invalidations, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
   const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
   return {
     contacts: createContactsService({ db, clock, ids, sites: deps.sites }),
-    customFields: createCustomFieldsService({ db, clock, ids, cacheMs: deps.cacheMs }),
+    customFields: createCustomFieldsService({ db, clock, ids, cacheMs: deps.cacheMs, invalidations: deps.invalidations }),
     locations,
     carriers,
     checkCustomFieldValues,

@@ -12,6 +12,7 @@ import { packagesRoutes } from './packages/packages.routes.js'
 import { createPackagesService, type PackagesService } from './packages/packages.service.js'
 import type { Clock } from './shared/clock.js'
 import type { IdGenerator } from './shared/ids.js'
+import type { Invalidations } from './shared/invalidations.js'
 import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
 import { scanRoutes } from './scan/scan.routes.js'
 import { createScanImageService } from './scan/scan-image.service.js'
@@ -34,9 +35,9 @@ export interface Receiving {
   scanImage: ReturnType<typeof createScanImageService>
 }
 
-export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; trackingKey: Buffer; blobs?: BlobStore; onEventsCommitted?: () => void }): Receiving {
+export function createReceiving(deps: { db: Db; clock: Clock; ids: IdGenerator; config: Readonly<Config>; companions: Companions; trackingKey: Buffer; blobs?: BlobStore; onEventsCommitted?: () => void; invalidations: Invalidations }): Receiving {
   const { db, clock, ids, companions } = deps
-  const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
+  const sites = createSitesService({ db, clock, ids, cacheMs: deps.config.referenceCacheSeconds * 1000, invalidations: deps.invalidations, existingLocationIds: async (subId, locationIds) => new Set((await companions.locations.getByIds(subId, locationIds)).keys()) })
   const quota = deps.config.limits.images
   const windows = new WindowCounter(db, clock)
   const images = createImagesService({
