@@ -181,7 +181,7 @@ describe.skipIf(!hasPostgres)('two serve processes and a worker on one PostgreSQ
     const locationId = await location(onA)
     const { inboundSiteId } = await onA.ok('POST', '/api/v1/inboundsites', { type: 'site', name: 'HQ', locationId, primary: true })
     const added = await onB.ok('POST', '/api/v1/packages', { package: { trackingNumber: '1Z999AA10123456792', carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })
-    const hierarchy = async () => ((await onB.ok('GET', `/api/v1/packages/${added.packageId}`)) as { currentLocation: { locationHierarchy: string } }).currentLocation.locationHierarchy
+    const hierarchy = async () => ((await onB.ok('GET', `/api/v1/packages/${added.packageId}?type=DETAILED`)) as { currentLocation: { locationHierarchy: string } }).currentLocation.locationHierarchy
     expect(await hierarchy()).toBe('HQ')
     await onA.ok('PUT', `/api/v1/inboundsites/${inboundSiteId}`, { name: 'Head Office' })
     expect(await within(1000, async () => (await hierarchy()) === 'Head Office', 'rename seen through B')).toBeLessThan(1000)
