@@ -51,8 +51,9 @@ beforeAll(async () => {
     })
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  ;[a, b] = await Promise.all([startService(env, { readyTimeoutMs: 150_000 }), startService(env, { readyTimeoutMs: 150_000 })])
-  worker = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // Each process its own data directory, as on machines of their own: nothing is shared but the database.
+  ;[a, b] = await Promise.all(['a', 'b'].map((name) => startService({ ...env, MAILROOM_DATA_DIR: path.join(dataDir, name) }, { readyTimeoutMs: 150_000 })))
+  worker = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env, MAILROOM_DATA_DIR: path.join(dataDir, 'worker'), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
   worker.stdout!.on('data', (d) => (workerOut += d))
   worker.stderr!.on('data', (d) => (workerOut += d))
   const deadline = Date.now() + 150_000
@@ -194,20 +195,20 @@ describe.skipIf(!hasPostgres)('two serve processes and a worker on one PostgreSQ
     const hook = await fetch(`${a.baseUrl}/webhooks/tracking/api/v1/webhookConfig`, {
       method: 'POST',
       headers: { authorization: basic(client.clientId, client.clientSecret), 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'tracking', name: 'ERP', events: ['Received', 'Delivered'], url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, timeOut: 5, authParams: { authType: 'none' } }),
+      body: JSON.stringify({ type: 'tracking', name: 'ERP', events: ['Received', 'OutForDelivery'], url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, timeOut: 5, authParams: { authType: 'none' } }),
     })
     expect(hook.status, await hook.clone().text()).toBe(200)
-    // Each package is received through one process and delivered through the other, all at once.
+    // Each package is received through one process and sent out through the other, all at once.
     const packages = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
       const [first, second] = i % 2 === 0 ? [onA, onB] : [onB, onA]
       const { packageId } = await first.ok('POST', '/api/v1/packages', { package: { trackingNumber: `CLUSTER-${i}`, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED' } })
-      await second.ok('PUT', `/api/v1/packages/${packageId}`, { package: {}, lastActivity: { status: 'DELIVERED' } })
+      await second.ok('PUT', `/api/v1/packages/${packageId}`, { package: {}, lastActivity: { status: 'OUT_FOR_DELIVERY' } })
       return packageId as string
     }))
     await within(30_000, async () => received.filter((r) => packages.includes(r.data.packageId)).length >= 20, 'twenty events delivered')
     for (const packageId of packages) {
       const mine = received.filter((r) => r.data.packageId === packageId)
-      expect(mine.map((r) => r.eventName)).toEqual(['Received', 'Delivered'])
+      expect(mine.map((r) => r.eventName)).toEqual(['Received', 'OutForDelivery'])
       expect(mine[0]!.data.sequence).toBeLessThan(mine[1]!.data.sequence)
     }
   })
