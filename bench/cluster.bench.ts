@@ -108,7 +108,7 @@ try {
   ports[1] = ports[0]! + 1
   const start = async (i: number) => {
     const s = await startProcess(['bin/mailroom.js', 'serve'], env(`api${i}`, ports[i]!), (p) => `http://127.0.0.1:${p}/readyz`, ports[i]!)
-    services.push(s)
+    services[i] = s // by index, not in the order they became ready: base(i) and services[i] are one process
     return s
   }
   // Both processes from the start: for "one process" the second stays idle, and the runs alternate
@@ -191,7 +191,7 @@ try {
   console.table([split('get, 1 process', one.get.cpu), split('get, 2 processes', two.get.cpu), split('add, 1 process', one.add.cpu), split('add, 2 processes', two.add.cpu)])
   console.log(JSON.stringify({ scenario: 'cluster', figures, cpu: { one: { get: one.get.cpu, add: one.add.cpu }, two: { get: two.get.cpu, add: two.add.cpu } } }))
 } finally {
-  for (const s of services) await s.stop()
+  for (const s of services) await s?.stop()
   rmSync(dataDir, { recursive: true, force: true })
   await adminQuery(`drop database if exists "${dbName}" with (force)`)
 }

@@ -99,8 +99,9 @@ export function createClientsService(deps: ClientsServiceDeps) {
     /**
      * The client when id and secret match and it is active; undefined otherwise (same cost either
      * way). Through the status cache, like token verification: a client disabled by another process
-     * may still get a token within CLIENT_STATUS_CACHE_SECONDS, and that token is refused when the
-     * same window ends; one database read per token request would halve issuance on PGlite.
+     * may still get a token until this process hears of it (within a second on PostgreSQL, at most
+     * CLIENT_STATUS_CACHE_SECONDS), and that token is refused from then on; one database read per
+     * token request would halve issuance on PGlite.
      */
     async authenticate(clientId: string, clientSecret: string): Promise<ClientIdentity | undefined> {
       const row = await lookup(clientId)
