@@ -93,8 +93,9 @@ export class MemoryFailureLimiter implements FailureLimiter {
   }
 }
 
-// Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too.
-const idKey = (clientId: string) => (clientId.length <= 128 ? clientId : `#${createHash('sha256').update(clientId).digest('base64url')}`)
+// Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too. So are ids
+// holding a NUL, which PostgreSQL text cannot store (the shared limiter's keys are text).
+const idKey = (clientId: string) => (clientId.length <= 128 && !clientId.includes('\u0000') ? clientId : `#${createHash('sha256').update(clientId).digest('base64url')}`)
 const pairKey = (clientId: string, address: string) => `${idKey(clientId)}\n${address}`
 
 /**
