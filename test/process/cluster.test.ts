@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { Agent, setGlobalDispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRET } from '../support/build-test-app.js'
 import { PNG_1PX } from '../support/factories.js'
@@ -18,6 +19,10 @@ import { createTestDatabase } from '../support/test-db.js'
 const BIN = path.resolve(import.meta.dirname, '../../bin/mailroom.js')
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL)
 if (!hasPostgres) console.warn('test/process/cluster.test.ts: skipped, the cluster runs on PostgreSQL only (set TEST_DATABASE_URL)')
+
+// A connection per request: a kept-alive socket the server closes as idle, just as a request goes
+// out on it ("other side closed"), is a client's race, not something this test is about.
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }))
 
 let dataDir: string
 let env: Record<string, string>
