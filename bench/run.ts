@@ -22,7 +22,8 @@ import { receivingTargets, verdict } from './targets.js'
  *   2. bench/decode.bench.ts (in-process decode), bench/decode-image.bench.ts (label photos),
  *      bench/webhooks.bench.ts (delivery throughput and latency), and on PostgreSQL
  *      bench/search.bench.ts (search at 100k and 1M packages; BENCH_SEARCH=0 skips it, it seeds
- *      1.1M packages).
+ *      1.1M packages), bench/cluster.bench.ts (two API processes against one; BENCH_ONLY=cluster
+ *      runs it alone).
  *
  * With DATABASE_URL (an admin URL of a PostgreSQL server) each part runs on a database of its own,
  * created and dropped here; without it, on PGlite in a temporary directory. BENCH_ONLY=decode,get…
@@ -31,6 +32,11 @@ import { receivingTargets, verdict } from './targets.js'
 const only = process.env.BENCH_ONLY?.split(',')
 const wanted = (key: string) => !only || only.includes(key)
 const admin = process.env.DATABASE_URL
+// BENCH_ONLY=cluster: two API processes against one (bench/cluster.bench.ts starts its own processes and database).
+if (only?.includes('cluster')) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/cluster.bench.ts'], { cwd: ROOT, env: process.env, stdio: 'inherit' })
+  if (only.length === 1) process.exit(r.status ?? 1)
+}
 const engine = admin ? 'postgres' : 'pglite'
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-'))
@@ -213,6 +219,8 @@ const others: Array<[string, string[], Record<string, string>]> = [
 const webhookDb = admin ? await freshDatabase(`mailroom_bench_wh_${process.pid}`) : undefined
 others.push(['webhook delivery', ['--import', 'tsx', 'bench/webhooks.bench.ts'], webhookDb ? { DATABASE_URL: webhookDb.url } : {}])
 others.push(['images on shared storage', ['--import', 'tsx', 'bench/images.bench.ts'], {}])
+if (admin) others.push(['cluster: 2 API processes vs 1', ['--import', 'tsx', 'bench/cluster.bench.ts'], { BENCH_PG_URL: admin }])
+else console.log('\ncluster: skipped (needs PostgreSQL: set DATABASE_URL)')
 if (admin && process.env.BENCH_SEARCH !== '0') others.push(['search at scale', ['--import', 'tsx', 'bench/search.bench.ts'], { BENCH_PG_URL: admin }])
 else console.log(`\nsearch at scale: skipped (${admin ? 'BENCH_SEARCH=0' : 'needs PostgreSQL: set DATABASE_URL'})`)
 try {

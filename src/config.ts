@@ -96,6 +96,8 @@ export interface Config {
   /** Absent: generated and kept in the data dir (refused in production). */
   masterSecret: string | undefined
   publicUrl: string
+  /** MAILROOM_PUBLIC_URL was not set: publicUrl is http://localhost:PORT (never in production). */
+  publicUrlFromPort: boolean
   authRegion: AuthRegion
   prefixes: { receiving: string; auth: string; trackingWebhooks: string; lockerWebhooks: string }
   bootstrapClient: { clientId: string; clientSecret: string; subscription: string } | undefined
@@ -237,6 +239,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProd && !env.MAILROOM_SECRET) cross.push('MAILROOM_SECRET: production refuses a generated secret; set one (32+ random characters)')
   if (isProd && env.MAILROOM_BOOTSTRAP_CLIENT) cross.push('MAILROOM_BOOTSTRAP_CLIENT: refused in production; create clients with `mailroom clients create`')
   if (isProd && env.MAILROOM_DEMO === 'true') cross.push('MAILROOM_DEMO: refused in production')
+  // The issuer is built from it: processes behind one load balancer must all name the same one.
+  if (isProd && !env.MAILROOM_PUBLIC_URL) cross.push('MAILROOM_PUBLIC_URL: production needs the public URL clients reach the service at (the same in every process); the token issuer is built from it')
   const prefixOf = (v: unknown) => (typeof v === 'string' ? normalizePrefix(v) : undefined)
   const prefixes = {
     receiving: prefixOf(env.RECEIVING_PREFIX) as string,
@@ -273,6 +277,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
     masterSecret: env.MAILROOM_SECRET,
     publicUrl: (env.MAILROOM_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicUrlFromPort: env.MAILROOM_PUBLIC_URL === undefined,
     authRegion: env.AUTH_REGION,
     prefixes,
     bootstrapClient,
@@ -326,4 +331,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 /** The token issuer: one per public URL and region, so a token minted for `ca` is refused by `us`. */
 export function issuerOf(config: Pick<Config, 'publicUrl' | 'prefixes' | 'authRegion'>): string {
   return `${config.publicUrl}${config.prefixes.auth}/${config.authRegion}`
+}
+
+/**
+ * Whether a token's `iss` is this deployment's. With MAILROOM_PUBLIC_URL (required in production)
+ * only the one issuer. Without it (development), each process names itself after its own port, so
+ * processes on one database on several ports accept each other's `http://localhost:<port>` issuer
+ * of the same prefix and region: the port is not part of the deployment's identity, the signing
+ * keys (shared through the database) are. Another region or prefix is still refused.
+ */
+export function issuerAcceptor(config: Pick<Config, 'publicUrl' | 'publicUrlFromPort' | 'prefixes' | 'authRegion'>): (iss: unknown) => boolean {
+  const own = issuerOf(config)
+  if (!config.publicUrlFromPort) return (iss) => iss === own
+  const tail = `${config.prefixes.auth}/${config.authRegion}`
+  return (iss) => iss === own || (typeof iss === 'string' && iss.startsWith('http://localhost:') && iss.endsWith(tail) && /^\d{1,5}$/.test(iss.slice('http://localhost:'.length, -tail.length)))
 }

@@ -1,12 +1,13 @@
 import { createClientsService, type ClientsService } from './auth/clients.service.js'
-import { MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
+import { DatabaseFailureLimiter, MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
 import { KeyStore } from './auth/keys.js'
 import { createTokensService, type TokensService } from './auth/tokens.service.js'
-import { issuerOf, type Config } from './config.js'
+import { issuerAcceptor, issuerOf, type Config } from './config.js'
 import type { DatabaseHandle, Db } from './db/database.js'
 import type { Clock } from './shared/clock.js'
 import { deriveKey } from './shared/crypto.js'
 import { defaultIds, type IdGenerator } from './shared/ids.js'
+import { localInvalidations, pgInvalidations, type Invalidations } from './shared/invalidations.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
 // The domains register their error codes as their modules load, and the OpenAPI description lists
 // the catalogue in that order: receiving first, then the companions (as before the two were one file).
@@ -60,6 +61,8 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
+  /** Cache invalidation across the deployment's processes; `listen()` where caches must follow other processes' writes. */
+  invalidations: Invalidations
   secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer; idempotencyKey: Buffer }
   webhooks: Webhooks
   companions: Companions
@@ -70,7 +73,7 @@ export interface AppContext {
  * The composition root: every service of the process, built in dependency order (a service is built
  * after everything its factory takes). The route plugins are mounted from one list in app.ts.
  */
-export function createContext(input: { config: Readonly<Config>; database: DatabaseHandle; masterSecret: string; clock: Clock; ids?: IdGenerator }): AppContext {
+export function createContext(input: { config: Readonly<Config>; database: DatabaseHandle; masterSecret: string; clock: Clock; ids?: IdGenerator; invalidations?: Invalidations }): AppContext {
   const { config, database, clock, masterSecret } = input
   const db = database.db
   const ids = input.ids ?? defaultIds
@@ -88,9 +91,13 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
   const issuer = issuerOf(config)
   const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })
-  const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds })
-  const tokens = createTokensService({ keys, clients, clock, issuer })
-  const tokenLimiter: FailureLimiter = new MemoryFailureLimiter(clock, { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds })
+  // PostgreSQL may have other processes: they hear of each change through LISTEN/NOTIFY.
+  const invalidations = input.invalidations ?? (config.database.kind === 'postgres' ? pgInvalidations({ url: config.database.url }) : localInvalidations())
+  const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds, invalidations })
+  const tokens = createTokensService({ keys, clients, clock, issuer, acceptsIssuer: issuerAcceptor(config) })
+  // Guesses through every process of the deployment count together (PGlite is one process).
+  const failurePolicy = { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds }
+  const tokenLimiter: FailureLimiter = database.engine === 'postgres' ? new DatabaseFailureLimiter(db, clock, failurePolicy) : new MemoryFailureLimiter(clock, failurePolicy)
 
   // Webhooks: configurations, the outbox and its worker. On PGlite every write is in this process and
   // nudges the worker, so an idle worker may sleep longer (each look costs the embedded engine's one
@@ -99,10 +106,10 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
 
   // Companions. Locations check carrier ids against the catalogue, and the catalogue answers "carriers
   // at these locations": each reaches the other through a late-bound call, so neither imports the other.
-  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
+  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs, invalidations, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
   const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
-  const customFields = createCustomFieldsService({ db, clock, ids, cacheMs })
-  const sites = createSitesService({ db, clock, ids, cacheMs, existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()) })
+  const customFields = createCustomFieldsService({ db, clock, ids, cacheMs, invalidations })
+  const sites = createSitesService({ db, clock, ids, cacheMs, invalidations, existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()) })
   const contacts = createContactsService({ db, clock, ids, sites })
 
   // Receiving: images, then packages (which read every companion and the sites), then their readers.
@@ -125,7 +132,7 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   const scanImage = createScanImageService({ scan, images, decode: config.imageDecode })
 
   return {
-    config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, secrets, webhooks,
+    config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, invalidations, secrets, webhooks,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
     receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
   }

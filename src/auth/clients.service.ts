@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
+import type { Invalidations } from '../shared/invalidations.js'
 import { constantTimeEqualHex, hmacHex, randomToken } from '../shared/crypto.js'
 import { newId } from '../shared/ids.js'
 import * as repo from './clients.repo.js'
@@ -22,8 +23,12 @@ export interface ClientsServiceDeps {
   clock: Clock
   /** Key for the keyed hash of client secrets (derived from the master secret). */
   pepper: Buffer
-  /** How long a client's status may be served from memory: bounds how late a disable takes effect. */
+  /**
+   * How long a client's status may be served from memory. A change through any process of the
+   * deployment drops it everywhere when announced (`invalidations`); this bounds the rest.
+   */
   cacheSeconds: number
+  invalidations: Invalidations
 }
 
 // Compared against when the client id is unknown, so that timing does not reveal which ids exist.
@@ -34,6 +39,13 @@ export type ClientsService = ReturnType<typeof createClientsService>
 export function createClientsService(deps: ClientsServiceDeps) {
   const { db, clock, pepper } = deps
   const cache = new Map<string, { row: repo.ClientRow | undefined; at: number }>()
+  // Bumped by every drop: a read that started before a drop is not cached (it may hold the old status).
+  let drops = 0
+  deps.invalidations.on('client', (clientId) => {
+    drops++
+    if (clientId === undefined) cache.clear()
+    else cache.delete(clientId)
+  })
 
   async function lookup(clientId: string): Promise<repo.ClientRow | undefined> {
     // No id holds a NUL (PostgreSQL text cannot), so such an id is unknown, not a database error.
@@ -41,7 +53,9 @@ export function createClientsService(deps: ClientsServiceDeps) {
     const now = clock.now().getTime()
     const hit = cache.get(clientId)
     if (hit && now - hit.at < deps.cacheSeconds * 1000) return hit.row
+    const before = drops
     const row = await repo.findClient(db, clientId)
+    if (drops !== before) return row
     if (cache.size > 50_000) cache.clear()
     cache.set(clientId, { row, at: now })
     return row
@@ -85,8 +99,9 @@ export function createClientsService(deps: ClientsServiceDeps) {
     /**
      * The client when id and secret match and it is active; undefined otherwise (same cost either
      * way). Through the status cache, like token verification: a client disabled by another process
-     * may still get a token within CLIENT_STATUS_CACHE_SECONDS, and that token is refused when the
-     * same window ends; one database read per token request would halve issuance on PGlite.
+     * may still get a token until this process hears of it (within a second on PostgreSQL, at most
+     * CLIENT_STATUS_CACHE_SECONDS), and that token is refused from then on; one database read per
+     * token request would halve issuance on PGlite.
      */
     async authenticate(clientId: string, clientSecret: string): Promise<ClientIdentity | undefined> {
       const row = await lookup(clientId)
@@ -107,9 +122,18 @@ export function createClientsService(deps: ClientsServiceDeps) {
       return (await lookup(clientId))?.status === 'active'
     },
 
+    /** Every process of the deployment honours the change as soon as it hears of it (PostgreSQL: well within a second). */
     async setStatus(clientId: string, status: 'active' | 'disabled'): Promise<boolean> {
-      cache.delete(clientId)
-      return repo.setClientStatus(db, clientId, status, clock.now())
+      try {
+        return await inTransaction(db, async (trx) => {
+          const found = await repo.setClientStatus(trx, clientId, status, clock.now())
+          if (found) await deps.invalidations.announce(trx, 'client', clientId)
+          return found
+        })
+      } finally {
+        drops++
+        cache.delete(clientId)
+      }
     },
 
     subscriptionExists: async (name: string) => (await repo.findSubscriptionByName(db, name)) !== undefined,

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
+import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
+import * as failures from './failures.repo.js'
 
 type Awaitable<T> = T | Promise<T>
 
@@ -48,8 +50,8 @@ interface Entry {
  *
  * Memory is bounded (maxKeys entries per counter) and every call is O(1): each counter is a Map
  * kept in order of last failure, so eviction takes the first entry and expiry is checked on a
- * couple of the oldest per write, never by a scan. Kept per process: behind N processes the
- * effective limits are N times higher, still a hard cap on guessing a 256-bit secret.
+ * couple of the oldest per write, never by a scan. Kept per process: for one process (PGlite);
+ * behind several processes the DatabaseFailureLimiter below counts for all of them.
  */
 export class MemoryFailureLimiter implements FailureLimiter {
   readonly #pairs: Counter
@@ -91,9 +93,30 @@ export class MemoryFailureLimiter implements FailureLimiter {
   }
 }
 
-// Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too.
-const idKey = (clientId: string) => (clientId.length <= 128 ? clientId : `#${createHash('sha256').update(clientId).digest('base64url')}`)
+// Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too. So are ids
+// holding a NUL, which PostgreSQL text cannot store (the shared limiter's keys are text).
+const idKey = (clientId: string) => (clientId.length <= 128 && !clientId.includes('\u0000') ? clientId : `#${createHash('sha256').update(clientId).digest('base64url')}`)
 const pairKey = (clientId: string, address: string) => `${idKey(clientId)}\n${address}`
+
+/**
+ * One more failure on a key: a key forgotten (or new) starts afresh, an ended window starts a new
+ * one, and the failure that reaches `limit` locks the key for window × 2^strikes (at most maxLockMs).
+ * failures.repo.ts does the same step in SQL.
+ */
+function failed(previous: Entry | undefined, now: number, limit: number, windowMs: number, maxLockMs: number): Entry {
+  let e: Entry
+  if (!previous || previous.forgetAt <= now) e = { count: 0, windowEnd: now + windowMs, lockedUntil: 0, strikes: 0, forgetAt: 0 }
+  else if (previous.windowEnd <= now) e = { ...previous, count: 0, windowEnd: now + windowMs }
+  else e = { ...previous }
+  e.count++
+  if (e.count >= limit) {
+    const lockMs = Math.min(windowMs * 2 ** e.strikes, maxLockMs)
+    Object.assign(e, { count: 0, strikes: e.strikes + 1, lockedUntil: now + lockMs, windowEnd: now + lockMs + windowMs })
+    e.forgetAt = now + 2 * lockMs
+  }
+  e.forgetAt = Math.max(e.forgetAt, e.windowEnd)
+  return e
+}
 
 class Counter {
   readonly #entries = new Map<string, Entry>()
@@ -115,18 +138,9 @@ class Counter {
   }
 
   fail(key: string, now: number): void {
-    let e = this.#entries.get(key)
+    const e = this.#entries.get(key)
     if (e) this.#entries.delete(key) // re-inserted below: the Map stays in order of last failure
-    if (!e || e.forgetAt <= now) e = { count: 0, windowEnd: now + this.windowMs, lockedUntil: 0, strikes: 0, forgetAt: 0 }
-    else if (e.windowEnd <= now) Object.assign(e, { count: 0, windowEnd: now + this.windowMs })
-    e.count++
-    if (e.count >= this.limit) {
-      const lockMs = Math.min(this.windowMs * 2 ** e.strikes, this.maxLockMs)
-      Object.assign(e, { count: 0, strikes: e.strikes + 1, lockedUntil: now + lockMs, windowEnd: now + lockMs + this.windowMs })
-      e.forgetAt = now + 2 * lockMs
-    }
-    e.forgetAt = Math.max(e.forgetAt, e.windowEnd)
-    this.#entries.set(key, e)
+    this.#entries.set(key, failed(e, now, this.limit, this.windowMs, this.maxLockMs))
     this.#trim(now)
   }
 
@@ -143,5 +157,72 @@ class Counter {
       if (e.forgetAt > now && this.#entries.size <= this.maxKeys) return
       this.#entries.delete(key)
     }
+  }
+}
+
+/**
+ * The same three counters in the database (table auth_failures), shared by every process of a
+ * deployment: guessing through N processes is limited as through one (issue 16.2). PostgreSQL
+ * rather than Redis: the deployment already shares it, failures are rare (a locked key is refused
+ * before it costs a write), and one more service to run and secure would buy nothing here.
+ *
+ * Per credential check: one indexed read of at most three rows (retryAfter); a failure adds one
+ * atomic upsert of three rows; a success deletes its pair only when the pair was seen failing
+ * (remembered here in a bounded Map), so a client that never fails costs no write. Forgotten keys
+ * are swept every `sweepEvery` failures; the table holds no more than the keys failing lately.
+ */
+export class DatabaseFailureLimiter implements FailureLimiter {
+  readonly #windowMs: number
+  readonly #maxLockMs: number
+  readonly #limits: { pair: number; address: number; client: number }
+  readonly #maxKeys: number
+  /** Pairs known to have a row: a success must delete it. */
+  readonly #failingPairs = new Set<string>()
+  #sinceSweep = 0
+
+  constructor(private readonly db: Db, private readonly clock: Clock, policy: FailurePolicy, private readonly sweepEvery = 1_000) {
+    this.#windowMs = policy.windowSeconds * 1000
+    this.#maxLockMs = this.#windowMs * (policy.maxBackoffFactor ?? 64)
+    this.#limits = { pair: policy.limit, address: policy.limit * (policy.addressFactor ?? 5), client: policy.limit * (policy.clientFactor ?? 100) }
+    this.#maxKeys = policy.maxKeys ?? 100_000
+  }
+
+  async retryAfter(clientId: string | undefined, address: string): Promise<number> {
+    const now = this.clock.now().getTime()
+    const pair = clientId === undefined ? undefined : `p:${pairKey(clientId, address)}`
+    const keys = pair === undefined ? [`a:${address}`] : [`a:${address}`, pair, `c:${idKey(clientId!)}`]
+    const { lockedUntil, pairKnown } = await failures.lockOf(this.db, keys, pair, now)
+    if (pair !== undefined && pairKnown) this.#remember(pair)
+    return lockedUntil > now ? Math.ceil((lockedUntil - now) / 1000) : 0
+  }
+
+  async recordFailure(clientId: string | undefined, address: string): Promise<void> {
+    const now = this.clock.now().getTime()
+    const key = (k: string, maxFailures: number): failures.FailureKey => {
+      const fresh = failed(undefined, now, maxFailures, this.#windowMs, this.#maxLockMs)
+      return { key: k, maxFailures, fresh: { failures: fresh.count, windowEndsAt: fresh.windowEnd, lockedUntil: fresh.lockedUntil, strikes: fresh.strikes, forgetAt: fresh.forgetAt } }
+    }
+    const keys = [key(`a:${address}`, this.#limits.address)]
+    if (clientId !== undefined) {
+      const pair = `p:${pairKey(clientId, address)}`
+      keys.push(key(pair, this.#limits.pair), key(`c:${idKey(clientId)}`, this.#limits.client))
+      this.#remember(pair)
+    }
+    if (++this.#sinceSweep >= this.sweepEvery) {
+      this.#sinceSweep = 0
+      void failures.deleteForgotten(this.db, now).catch(() => {})
+    }
+    await failures.recordFailures(this.db, keys, now, this.#windowMs, this.#maxLockMs)
+  }
+
+  async recordSuccess(clientId: string, address: string): Promise<void> {
+    const pair = `p:${pairKey(clientId, address)}`
+    if (!this.#failingPairs.delete(pair)) return
+    await failures.forget(this.db, pair)
+  }
+
+  #remember(pair: string): void {
+    if (this.#failingPairs.size >= this.#maxKeys) this.#failingPairs.delete(this.#failingPairs.values().next().value!)
+    this.#failingPairs.add(pair)
   }
 }

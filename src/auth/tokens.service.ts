@@ -34,7 +34,10 @@ export interface TokensServiceDeps {
   keys: KeyStore
   clients: ClientsService
   clock: Clock
+  /** The issuer of the tokens this process signs. */
   issuer: string
+  /** Which issuers' tokens are accepted (default: `issuer` only); see issuerAcceptor in config.ts. */
+  acceptsIssuer?: (iss: unknown) => boolean
 }
 
 // Verifying a signature costs ~100-250 µs; a client reuses one token for hours, so the outcome
@@ -52,6 +55,7 @@ interface Verified {
 
 export function createTokensService(deps: TokensServiceDeps) {
   const verified = new Map<string, Verified>()
+  const acceptsIssuer = deps.acceptsIssuer ?? ((iss: unknown) => iss === deps.issuer)
 
   async function verifySignature(token: string): Promise<Tenant> {
     let kid: string | undefined
@@ -71,12 +75,12 @@ export function createTokensService(deps: TokensServiceDeps) {
     if (found.alg !== alg) throw new InvalidTokenError('The access token is signed with an unsupported algorithm.')
     try {
       const { payload } = await jwtVerify(token, found.key, {
-        issuer: deps.issuer,
         algorithms: [found.alg],
         typ: 'at+jwt',
         currentDate: deps.clock.now(),
         requiredClaims: ['sub', 'subId', 'scope', 'exp', 'iat', 'jti'],
       })
+      if (!acceptsIssuer(payload.iss)) throw new InvalidTokenError('The access token was issued by another issuer.')
       if (typeof payload.subId !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string') {
         throw new InvalidTokenError('The access token is malformed.')
       }

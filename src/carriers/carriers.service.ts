@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import type { Invalidations } from '../shared/invalidations.js'
 import { SubscriptionCache } from '../shared/subscription-cache.js'
 import { findCarrier } from './carrier-aliases.js'
 import * as repo from './carriers.repo.js'
@@ -34,6 +35,8 @@ export interface CarriersServiceDeps {
   locations: CarrierLocations
   /** How long the visible catalogue is remembered per subscription (see SubscriptionCache); 0: not at all. */
   cacheMs?: number
+  /** Tells the other processes of the deployment that a subscription's catalogue changed. */
+  invalidations: Invalidations
 }
 
 function toRecord(r: repo.CarrierRow): CarrierRecord {
@@ -56,6 +59,7 @@ export type CarriersService = ReturnType<typeof createCarriersService>
 export function createCarriersService(deps: CarriersServiceDeps) {
   const { db, clock, ids, locations } = deps
   const visible = new SubscriptionCache<readonly repo.CarrierRow[]>(clock, deps.cacheMs ?? 0)
+  deps.invalidations.on('carriers', visible.drop)
   const visibleCarriers = (subId: string) => visible.get(subId, async () => Object.freeze(await repo.listVisibleCarriers(db, subId)))
 
   return {
@@ -78,7 +82,10 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       if (await repo.findVisibleByName(db, subId, name)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
       const row: repo.CarrierRow = { carrier_id: ids('car_'), sub_id: subId, name, scac: null, barcode_aware: input.barcodeAware ?? false, services }
       try {
-        await writeRecorded(db, outcome, toCatalogCarrier(row), (ex) => repo.insertCarrier(ex, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() }))
+        await writeRecorded(db, outcome, toCatalogCarrier(row), async (ex) => {
+          await repo.insertCarrier(ex, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() })
+          await deps.invalidations.announce(ex, 'carriers', subId)
+        })
       } catch (e) {
         if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
         throw e

@@ -27,7 +27,7 @@ export async function clientsCommand(config: Readonly<Config>, args: string[]): 
     } else {
       const status = action === 'disable' ? 'disabled' : 'active'
       if (!(await ctx.clients.setStatus(positionals[0]!, status))) throw new UsageError(`no client ${positionals[0]}`)
-      out(`${positionals[0]} ${status}; running servers honour this within ${config.clientStatusCacheSeconds} s`)
+      out(`${positionals[0]} ${status}; running servers honour this ${config.database.kind === 'postgres' ? `within a second (at most ${config.clientStatusCacheSeconds} s if one missed the notification)` : `within ${config.clientStatusCacheSeconds} s`}`)
     }
   } finally {
     await ctx.database.close()

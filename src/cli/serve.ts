@@ -30,12 +30,15 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const ctx = await openRuntime(config, { statementTimeout: true })
   if (shuttingDown) return exitDuringStartup(ctx)
   const app = await buildApp(ctx, { isShuttingDown: () => shuttingDown })
+  // Before listening: a request is never answered from a cache that misses other processes' changes.
+  const stopInvalidations = await ctx.invalidations.listen((msg, extra) => app.log.warn(extra, msg))
   if (config.bootstrapClient) {
     const { created } = await ctx.clients.ensureClient(config.bootstrapClient)
     app.log.info({ clientId: config.bootstrapClient.clientId, created }, 'bootstrap client ensured')
   }
   if (shuttingDown) {
     await app.close()
+    await stopInvalidations()
     return exitDuringStartup(ctx)
   }
   await app.listen({ port: config.port, host: config.host })
@@ -55,6 +58,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
       await app.close()
       await stopWebhooks()
       await stopHousekeeping()
+      await stopInvalidations()
       await ctx.database.close()
       process.exit(0)
     } catch (err) {

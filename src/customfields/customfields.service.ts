@@ -1,8 +1,9 @@
 import type { Db } from '../db/database.js'
-import { inTransaction } from '../db/transaction.js'
+import { inTransaction, type Executor } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import type { Invalidations } from '../shared/invalidations.js'
 import { SubscriptionCache } from '../shared/subscription-cache.js'
 import type { CustomFieldDef } from './custom-field-values.js'
 import * as repo from './customfields.repo.js'
@@ -22,6 +23,8 @@ export interface CustomFieldsServiceDeps {
   ids: IdGenerator
   /** How long the definitions are remembered per subscription (see SubscriptionCache); 0: not at all. */
   cacheMs?: number
+  /** Tells the other processes of the deployment that a subscription's definitions changed. */
+  invalidations: Invalidations
 }
 
 function toCustomField(r: repo.CustomFieldRow): CustomField {
@@ -58,6 +61,9 @@ export type CustomFieldsService = ReturnType<typeof createCustomFieldsService>
 export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
   const { db, clock, ids } = deps
   const definitions = new SubscriptionCache<readonly CustomFieldDef[]>(clock, deps.cacheMs ?? 0)
+  deps.invalidations.on('customfields', definitions.drop)
+  /** Within the write's transaction: the other processes forget the definitions once it commits. */
+  const announce = (ex: Executor, subId: string) => deps.invalidations.announce(ex, 'customfields', subId)
   /** Runs a write of the subscription's definitions, then forgets what the cache holds of them. */
   const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> => write().finally(() => definitions.invalidate(subId))
 
@@ -78,7 +84,10 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
         custom_field_id: ids('cf_'), sub_id: subId, name: input.name.trim(), status: input.status ?? 'ACTIVE', data_type: input.dataType,
         required: input.required ?? false, options, created_at: clock.now(), updated_at: clock.now(), deleted_at: null,
       }
-      return changing(subId, () => nameGuard(() => writeRecorded(db, outcome, toCustomField(row), (ex) => repo.insertCustomField(ex, { ...row, at: row.created_at }))))
+      return changing(subId, () => nameGuard(() => writeRecorded(db, outcome, toCustomField(row), async (ex) => {
+        await repo.insertCustomField(ex, { ...row, at: row.created_at })
+        await announce(ex, subId)
+      })))
     },
 
     async getCustomField(subId: string, id: string): Promise<CustomField> {
@@ -103,6 +112,7 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
           required: input.required ?? cur.required, options, updated_at: clock.now(),
         }
         await repo.updateCustomField(trx, subId, id, { name: next.name, status: next.status, data_type: next.data_type, required: next.required, options, at: next.updated_at })
+        await announce(trx, subId)
         return toCustomField(next)
       })))
     },
@@ -112,6 +122,7 @@ export function createCustomFieldsService(deps: CustomFieldsServiceDeps) {
       await changing(subId, () => inTransaction(db, async (trx) => {
         if (!(await repo.findCustomField(trx, subId, id, { forUpdate: true }))) throw new AppError(CUSTOM_FIELD_ERRORS.CUSTOM_FIELD_NOT_FOUND, { detail: { id } })
         await repo.softDeleteCustomField(trx, subId, id, clock.now())
+        await announce(trx, subId)
       }))
     },
 

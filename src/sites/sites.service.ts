@@ -1,8 +1,9 @@
 import type { Db } from '../db/database.js'
-import { inTransaction } from '../db/transaction.js'
+import { inTransaction, type Trx } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { AppError, invalid, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
+import type { Invalidations } from '../shared/invalidations.js'
 import { SubscriptionCache } from '../shared/subscription-cache.js'
 import * as repo from './sites.repo.js'
 import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type SiteRef, type UpdateSite } from './sites.schemas.js'
@@ -32,6 +33,8 @@ export interface SitesServiceDeps {
   existingLocationIds(subId: string, ids: string[]): Promise<Set<string>>
   /** How long sites looked up by id are remembered per subscription (see SubscriptionCache); 0: not at all. */
   cacheMs?: number
+  /** Tells the other processes of the deployment that a subscription's tree changed. */
+  invalidations: Invalidations
 }
 
 export function toSiteRef(r: repo.SiteRow): SiteRef {
@@ -56,8 +59,15 @@ export function createSitesService(deps: SitesServiceDeps) {
   const { db, clock, ids } = deps
   // Sites as packages see them, by id; null remembers an id that is no site of the subscription.
   const infos = new SubscriptionCache<Map<string, SiteInfo | null>>(clock, deps.cacheMs ?? 0)
+  deps.invalidations.on('sites', infos.drop)
   /** Runs a write of the subscription's tree, then forgets what the cache holds of it (a rename or move changes other sites' paths too). */
   const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> => write().finally(() => infos.invalidate(subId))
+
+  /** Locks the subscription's tree for this transaction, whose commit tells the other processes to forget it. */
+  async function lockTree(trx: Trx, subId: string): Promise<void> {
+    await repo.lockTree(trx, subId)
+    await deps.invalidations.announce(trx, 'sites', subId)
+  }
 
   async function mustFind(trx: Parameters<typeof repo.findSite>[0], subId: string, id: string, forUpdate = false): Promise<repo.SiteRow> {
     const row = await repo.findSite(trx, subId, id, { forUpdate })
@@ -75,7 +85,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         await changing(subId, () => inTransaction(db, async (trx) => {
           // One writer per subscription's tree: a child is never created under a parent being
           // deleted, and two "primary" requests never race to the one-primary index.
-          await repo.lockTree(trx, subId)
+          await lockTree(trx, subId)
           if (input.type === 'site') {
             if (input.primary) await repo.clearPrimary(trx, subId, at)
             await repo.insertSite(trx, { site_id: siteId, sub_id: subId, name: input.name.trim(), type: 'site', parent_id: null, location_id: input.locationId, ancestor_ids: [], path_names: [input.name.trim()], status: input.status ?? 'active', is_primary: input.primary ?? false, at })
@@ -101,7 +111,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       const at = clock.now()
       try {
         await changing(subId, () => inTransaction(db, async (trx) => {
-          await repo.lockTree(trx, subId)
+          await lockTree(trx, subId)
           const site = await mustFind(trx, subId, siteId, true)
           const name = input.name?.trim() ?? site.name
           let ancestors = site.ancestor_ids
@@ -139,7 +149,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     /** Soft delete of the subtree (packages keep pointing at it for their history); refused while any site under it is active. */
     async deleteSite(subId: string, siteId: string): Promise<void> {
       await changing(subId, () => inTransaction(db, async (trx) => {
-        await repo.lockTree(trx, subId)
+        await lockTree(trx, subId)
         await mustFind(trx, subId, siteId, true)
         if ((await repo.countActiveDescendants(trx, subId, siteId)) > 0) throw new AppError(SITE_ERRORS.SITE_HAS_CHILDREN)
         await repo.softDeleteSubtree(trx, subId, siteId, clock.now())

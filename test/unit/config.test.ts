@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, issuerOf, loadConfig } from '../../src/config.js'
+import { ConfigError, issuerAcceptor, issuerOf, loadConfig } from '../../src/config.js'
 
 describe('loadConfig', () => {
   it('has working defaults: embedded database in ./data, port 8080, development', () => {
@@ -39,8 +39,20 @@ describe('loadConfig', () => {
     } catch (e) {
       expect((e as ConfigError).problems.join('\n')).toMatch(/DATABASE_URL[\s\S]*MAILROOM_SECRET/)
     }
-    const ok = loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40) })
+    const ok = loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40), MAILROOM_PUBLIC_URL: 'https://mailroom.example.com' })
     expect(ok.demo).toBe(false)
+  })
+
+  it('names one issuer for every process: production needs MAILROOM_PUBLIC_URL, development accepts sibling localhost ports', () => {
+    expect(() => loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40) })).toThrow(/MAILROOM_PUBLIC_URL/)
+    const pinned = loadConfig({ PORT: '9001', MAILROOM_PUBLIC_URL: 'https://mail.example.com' })
+    expect(issuerAcceptor(pinned)('https://mail.example.com/auth/us')).toBe(true)
+    expect(issuerAcceptor(pinned)('http://localhost:9002/auth/us')).toBe(false)
+    const dev = loadConfig({ PORT: '9001' })
+    expect(issuerOf(dev)).toBe('http://localhost:9001/auth/us')
+    const accepts = issuerAcceptor(dev)
+    expect(['http://localhost:9001/auth/us', 'http://localhost:9002/auth/us'].map(accepts)).toEqual([true, true])
+    expect(['http://localhost:9002/auth/ca', 'http://localhost:9002/oauth/us', 'http://evil.example:9002/auth/us', 'http://localhost:x/auth/us', 'http://localhost:1/2/auth/us', undefined].map(accepts)).toEqual([false, false, false, false, false, false])
   })
 
   it('lists cross-key problems together with malformed values', () => {
@@ -49,7 +61,7 @@ describe('loadConfig', () => {
       expect.unreachable()
     } catch (e) {
       const keys = (e as ConfigError).problems.map((p) => p.split(/[=:]/)[0])
-      expect(keys).toEqual(['PORT', 'DATABASE_URL', 'MAILROOM_SECRET'])
+      expect(keys).toEqual(['PORT', 'DATABASE_URL', 'MAILROOM_SECRET', 'MAILROOM_PUBLIC_URL'])
     }
   })
 
