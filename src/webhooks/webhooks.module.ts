@@ -85,6 +85,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     batchSize: config.webhooks.batchSize,
     concurrency: config.webhooks.concurrency,
+    retry: config.webhooks.retry,
     pollMs: deps.pollMs ?? 200,
     idlePollMs: deps.idlePollMs,
   })

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { attemptDelivery, type AttemptDeps, type AttemptResult } from './deliver.js'
 import type { ScheduledJobs } from './jobs.js'
-import { batchStreak, failingTooLong, planRetry, RETRY_WINDOW_MS } from './retry.js'
+import { batchStreak, failingTooLong, planRetry, type RetrySchedule } from './retry.js'
 import type { WebhookAttemptTable, WebhookDeliveryTable } from './webhooks.tables.js'
 import * as repo from './worker.repo.js'
 
@@ -25,6 +25,7 @@ export interface WorkerDeps extends AttemptDeps {
   workerId: string
   batchSize: number
   concurrency: number
+  retry: RetrySchedule
   /** How long the loop sleeps when it ran out of work. */
   pollMs: number
   /**
@@ -45,16 +46,30 @@ export interface WorkerStep {
   failed: number
 }
 
-interface Completion {
-  claimed: repo.ClaimedDelivery
-  result: AttemptResult
-}
+/** A claimed delivery and what became of it: an attempt, or given back unsent (its run stopped before it). */
+type Completion = { claimed: repo.ClaimedDelivery; result: AttemptResult } | { claimed: repo.ClaimedDelivery; result?: undefined }
 
 const LEASE_MARGIN_SECONDS = 10
 const FANOUT_BATCH = 500
 const JOBS_EVERY_MS = 60_000
 const FLUSH_BATCH = 500
 const FLUSH_COALESCE_MS = 10
+/** Deliveries of one package to one configuration sent in one claim, one after another (see claimDue). */
+const RUN_MAX = 50
+
+/**
+ * A claim's deliveries as runs, each in sequence order. A run with a gap (a delivery that changed
+ * between the claim's read and its update) ends before it: what follows the gap is given back.
+ */
+export function runsOf(claimed: repo.ClaimedDelivery[]): Array<{ run: repo.ClaimedDelivery[]; cut: repo.ClaimedDelivery[] }> {
+  const byRun = new Map<string, repo.ClaimedDelivery[]>()
+  for (const d of claimed) byRun.set(d.run_id, [...(byRun.get(d.run_id) ?? []), d])
+  return [...byRun.values()].map((ds) => {
+    ds.sort((a, b) => a.run_pos - b.run_pos)
+    const gap = ds.findIndex((d, i) => d.run_pos !== i)
+    return gap < 0 ? { run: ds, cut: [] } : { run: ds.slice(0, gap), cut: ds.slice(gap) }
+  })
+}
 
 /**
  * The claimed events that may be fanned out now: those whose package has no earlier event still
@@ -121,10 +136,30 @@ export function createWorker(deps: WorkerDeps) {
 
   function claim(limit: number): Promise<repo.ClaimedDelivery[]> {
     const now = clock.now()
-    return repo.claimDue(db, { now, limit, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS, windowEnd: new Date(now.getTime() + RETRY_WINDOW_MS) })
+    return repo.claimDue(db, { now, limit, runMax: RUN_MAX, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS, windowEnd: new Date(now.getTime() + deps.retry.windowMs) })
   }
 
-  async function attempt(d: repo.ClaimedDelivery): Promise<Completion> {
+  /**
+   * Sends one run in order, each delivery after the previous one succeeded, calling `done` as each
+   * is settled. What is left when one fails (it is retried first), when the lease would no longer
+   * cover a send, or when the worker stops, is given back unsent.
+   */
+  async function sendRun({ run, cut }: { run: repo.ClaimedDelivery[]; cut: repo.ClaimedDelivery[] }, done: (c: Completion) => void, stopping: () => boolean = () => false): Promise<void> {
+    let i = 0
+    for (; i < run.length; i++) {
+      const d = run[i]!
+      if (i > 0 && (stopping() || clock.now().getTime() + d.timeout_seconds * 2000 > d.locked_until.getTime())) break
+      const c = await attempt(d)
+      done(c)
+      if (!c.result.succeeded) {
+        i++
+        break
+      }
+    }
+    for (const d of [...run.slice(i), ...cut]) done({ claimed: d })
+  }
+
+  async function attempt(d: repo.ClaimedDelivery): Promise<{ claimed: repo.ClaimedDelivery; result: AttemptResult }> {
     try {
       return { claimed: d, result: await attemptDelivery(d, deps) }
     } catch (err) {
@@ -138,7 +173,7 @@ export function createWorker(deps: WorkerDeps) {
     const base = { delivery_id: d.delivery_id, last_status_code: r.statusCode, delivered_at: null, next_attempt_at: now }
     if (r.succeeded) return { ...base, status: 'delivered', delivered_at: now, last_error: null }
     if (r.gone) return { ...base, status: 'failed', last_error: `${r.error}: the receiver is gone; configuration disabled` }
-    const plan = planRetry({ attempt: d.attempts, now, giveUpAt: d.give_up_at, random: deps.random(), retryAfterMs: r.retryAfterMs })
+    const plan = planRetry({ attempt: d.attempts, now, giveUpAt: d.give_up_at, random: deps.random(), retryAfterMs: r.retryAfterMs, schedule: deps.retry })
     if (plan.retry) return { ...base, status: 'pending', next_attempt_at: plan.at, last_error: r.error }
     return { ...base, status: 'failed', last_error: `${r.error} (gave up after ${d.attempts} attempts)` }
   }
@@ -149,6 +184,7 @@ export function createWorker(deps: WorkerDeps) {
     const now = clock.now()
     const attempts: Insertable<WebhookAttemptTable>[] = []
     const outcomes: repo.DeliveryOutcome[] = []
+    const releases: repo.DeliveryRelease[] = []
     const answers = new Map<string, { successes: Date[]; failures: Date[] }>()
     const gone = new Set<string>()
     const gaveUp = new Set<string>()
@@ -159,6 +195,10 @@ export function createWorker(deps: WorkerDeps) {
           ...row, attempt_id: ids('att_'), attempt_no: d.attempts - 1, started_at: d.prev_locked_until, succeeded: false, error_class: 'lease_expired',
           error: 'the worker making this attempt stopped before recording its outcome; the receiver may have got it',
         })
+      }
+      if (!r) {
+        releases.push({ delivery_id: d.delivery_id, give_up_at: d.prev_give_up_at })
+        continue
       }
       attempts.push({
         ...row, attempt_id: ids('att_'), attempt_no: d.attempts, started_at: r.startedAt, latency_ms: r.latencyMs, status_code: r.statusCode,
@@ -174,12 +214,13 @@ export function createWorker(deps: WorkerDeps) {
     }
     const streaks: repo.StreakUpdate[] = [...answers].map(([configId, a]) => {
       const s = batchStreak(a.successes, a.failures)
-      return { configId, ...s, staleBefore: new Date((s.firstFailureAt ?? now).getTime() - RETRY_WINDOW_MS) }
+      return { configId, ...s, staleBefore: new Date((s.firstFailureAt ?? now).getTime() - deps.retry.windowMs) }
     })
     await inTransaction(db, async (trx) => {
       await repo.lockStreaks(trx, [...answers.keys()], streaks.filter((s) => s.firstFailureAt).map((s) => s.configId))
       await repo.insertAttempts(trx, attempts)
       await repo.recordOutcomes(trx, workerId, now, outcomes)
+      await repo.releaseDeliveries(trx, workerId, releases)
       const failing = await repo.updateStreaks(trx, streaks)
       const disables = [
         ...[...gone].map((configId) => ({ configId, reason: 'gone' as const })),
@@ -191,14 +232,15 @@ export function createWorker(deps: WorkerDeps) {
     })
   }
 
-  /** Sends `items` with at most `concurrency` in flight. */
-  async function attemptAll(items: repo.ClaimedDelivery[]): Promise<Completion[]> {
+  /** Sends the runs of `claimed` with at most `concurrency` in flight. */
+  async function attemptAll(claimed: repo.ClaimedDelivery[]): Promise<Completion[]> {
+    const runs = runsOf(claimed)
     const out: Completion[] = []
     let next = 0
     const lane = async () => {
-      while (next < items.length) out.push(await attempt(items[next++]!))
+      while (next < runs.length) await sendRun(runs[next++]!, (c) => out.push(c))
     }
-    await Promise.all(Array.from({ length: Math.min(deps.concurrency, items.length) }, lane))
+    await Promise.all(Array.from({ length: Math.min(deps.concurrency, runs.length) }, lane))
     return out
   }
 
@@ -225,8 +267,11 @@ export function createWorker(deps: WorkerDeps) {
         if (claimed.length === 0) break
         const done = await attemptAll(claimed)
         await complete(done)
-        step.attempted += done.length
-        for (const c of done) c.result.succeeded ? step.delivered++ : step.failed++
+        for (const c of done) {
+          if (!c.result) continue
+          step.attempted++
+          c.result.succeeded ? step.delivered++ : step.failed++
+        }
       }
       return step
     },
@@ -307,13 +352,13 @@ export function createWorker(deps: WorkerDeps) {
             const room = Math.min(deps.batchSize, deps.concurrency - inflight.size)
             // While sends are in flight, wait for room for a good batch rather than claim a few rows at a time.
             if (room > 0 && (inflight.size === 0 || room >= Math.ceil(Math.min(deps.batchSize, deps.concurrency) / 2))) {
-              const claimed = await claim(room)
+              const claimed = runsOf(await claim(room))
               claimedCount = claimed.length
-              for (const d of claimed) {
-                const p: Promise<void> = attempt(d).then((c) => {
+              for (const run of claimed) {
+                const p: Promise<void> = sendRun(run, (c) => {
                   queue.push(c)
                   void flush()
-                }).finally(() => inflight.delete(p))
+                }, () => stopped).finally(() => inflight.delete(p))
                 inflight.add(p)
               }
               if (claimed.length === room && inflight.size < deps.concurrency) continue

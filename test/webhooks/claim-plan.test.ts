@@ -34,7 +34,7 @@ const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)
 it.each(['force_custom_plan', 'force_generic_plan'])('looks every delivery up by an index condition under stale statistics (%s)', async (mode) => {
   const plan = await inTransaction(db.handle.db, async (trx) => {
     await sql`select set_config('plan_cache_mode', ${mode}, true)`.execute(trx)
-    const stmt = claimStatement({ now: new Date(Date.now() + 1000), limit: 100, workerId: 'w', leaseMarginSeconds: 10, windowEnd: new Date() })
+    const stmt = claimStatement({ now: new Date(Date.now() + 1000), limit: 100, runMax: 50, workerId: 'w', leaseMarginSeconds: 10, windowEnd: new Date() })
     const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> | string }>`explain (format json) ${stmt}`.execute(trx)
     const raw = rows[0]!['QUERY PLAN']
     return (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan as PlanNode
