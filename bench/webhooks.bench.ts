@@ -42,7 +42,7 @@ import { inTransaction } from '../src/db/transaction.js'
 import { systemClock } from '../src/shared/clock.js'
 import { deriveKey } from '../src/shared/crypto.js'
 import { defaultIds } from '../src/shared/ids.js'
-import { createJobs } from '../src/webhooks/jobs.js'
+import { createJobs } from '../src/webhooks/jobs/jobs.js'
 import { enqueueEvents } from '../src/webhooks/outbox.js'
 import { createWebhooks } from '../src/webhooks/webhooks.module.js'
 
