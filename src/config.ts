@@ -52,6 +52,9 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   WEBHOOK_WORKER_BATCH: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   WEBHOOK_WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  WEBHOOK_RETRY_BASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 5, description: 'ceiling of the first retry\'s jittered delay; it doubles per failed attempt' }),
+  WEBHOOK_RETRY_MAX_DELAY_SECONDS: Type.Integer({ minimum: 1, maximum: 604_800, default: 21_600, description: 'largest retry delay ceiling (>= WEBHOOK_RETRY_BASE_SECONDS)' }),
+  WEBHOOK_RETRY_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: 259_200, description: 'a delivery is retried until at least this long after its first attempt' }),
   LOCKER_PICKUP_REMINDER_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
   LOCKER_EXPIRY_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 7 }),
   // Availability (issue 14): no client holds a socket, a connection or the pool for long.
@@ -124,6 +127,8 @@ export interface Config {
     retentionDays: number
     batchSize: number
     concurrency: number
+    /** The retry schedule (src/webhooks/retry.ts), in ms. */
+    retry: { baseDelayMs: number; maxDelayMs: number; windowMs: number }
     lockerReminderHours: number
     lockerExpiryDays: number
   }
@@ -258,6 +263,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) cross.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS')
   const blobStore = blobStoreOf(env)
   cross.push(...blobStore.problems)
+  if (env.WEBHOOK_RETRY_BASE_SECONDS > env.WEBHOOK_RETRY_MAX_DELAY_SECONDS) cross.push('WEBHOOK_RETRY_BASE_SECONDS: must not exceed WEBHOOK_RETRY_MAX_DELAY_SECONDS')
   if (unique.length + cross.length > 0) throw new ConfigError([...unique, ...cross])
 
   const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
@@ -306,6 +312,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retentionDays: env.WEBHOOK_RETENTION_DAYS,
       batchSize: env.WEBHOOK_WORKER_BATCH,
       concurrency: env.WEBHOOK_WORKER_CONCURRENCY,
+      retry: { baseDelayMs: env.WEBHOOK_RETRY_BASE_SECONDS * 1000, maxDelayMs: env.WEBHOOK_RETRY_MAX_DELAY_SECONDS * 1000, windowMs: env.WEBHOOK_RETRY_WINDOW_SECONDS * 1000 },
       lockerReminderHours: env.LOCKER_PICKUP_REMINDER_HOURS,
       lockerExpiryDays: env.LOCKER_EXPIRY_DAYS,
     },

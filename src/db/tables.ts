@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely'
+import type { WebhookVariant } from '../webhooks/variants.js'
 
 /** Column types as Kysely sees them. One interface per table, named <Table>Table. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -199,7 +200,7 @@ export interface PackageEventTable {
   event_id: string
   sub_id: string
   package_id: string
-  variant: 'tracking' | 'locker'
+  variant: WebhookVariant
   event_name: string
   sequence: number
   occurred_at: Timestamp

@@ -1,4 +1,4 @@
-import type { WebhookVariant } from './webhooks.module.js'
+import type { WebhookVariant } from './variants.js'
 
 /**
  * The event types of each variant (CONTRACT §4), with the change that emits each: the one home of
@@ -36,10 +36,11 @@ const LOCKER = {
 
 export type TrackingEventName = keyof typeof TRACKING
 export type LockerEventName = keyof typeof LOCKER
-/** An event as an emitter names it: its variant and one of that variant's names. */
-export type VariantEvent = { variant: 'tracking'; eventName: TrackingEventName } | { variant: 'locker'; eventName: LockerEventName }
+// A variant without its list of events does not compile.
+const CATALOGUE = { tracking: TRACKING, locker: LOCKER } as const satisfies Record<WebhookVariant, Readonly<Record<string, string>>>
 
-const CATALOGUE: Record<WebhookVariant, Readonly<Record<string, string>>> = { tracking: TRACKING, locker: LOCKER }
+/** An event as an emitter names it: its variant and one of that variant's names. */
+export type VariantEvent = { [V in WebhookVariant]: { variant: V; eventName: keyof (typeof CATALOGUE)[V] } }[WebhookVariant]
 
 /** Not subscribable: sent by POST /webhookConfig/{id}/test to any configuration. */
 export const PING_EVENT = 'Ping'

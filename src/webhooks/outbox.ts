@@ -1,12 +1,11 @@
 import type { Executor } from '../db/transaction.js'
-
-export type EventVariant = 'tracking' | 'locker'
+import type { WebhookVariant } from './variants.js'
 
 export interface OutboxEvent {
   eventId: string
   subId: string
   packageId: string
-  variant: EventVariant
+  variant: WebhookVariant
   eventName: string
   /** Per package, across both variants: orders one package's events. */
   sequence: number

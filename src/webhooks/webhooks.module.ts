@@ -5,22 +5,23 @@ import type { Config } from '../config.js'
 import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
-import { configRoutes } from './configs.routes.js'
-import { createConfigsService, type ConfigsService } from './configs.service.js'
-import { createDeliveriesService, type DeliveriesService } from './deliveries.service.js'
-import { deliveryRoutes } from './deliveries.routes.js'
-import { destinationRules, type Lookup } from './destination.js'
-import { createGuardedSender, type HttpSender } from './http-sender.js'
-import { createJobs } from './jobs.js'
-import { TokenCache } from './oauth2.js'
-import { createWorker, type WorkerLog, type WorkerStep } from './worker.js'
+import { configRoutes } from './api/configs.routes.js'
+import { createConfigsService, type ConfigsService } from './api/configs.service.js'
+import { createDeliveriesService, type DeliveriesService } from './api/deliveries.service.js'
+import { deliveryRoutes } from './api/deliveries.routes.js'
+import { destinationRules, type Lookup } from './delivery/destination.js'
+import { createGuardedSender, type HttpSender } from './delivery/http-sender.js'
+import { createJobs } from './jobs/jobs.js'
+import { TokenCache } from './delivery/oauth2.js'
+import { createWorker, type WorkerLog, type WorkerStep } from './delivery/worker.js'
 import { WindowQuota } from '../ratelimit/quotas.js'
 import { WindowCounter } from '../ratelimit/window-counter.js'
+import type { WebhookVariant } from './variants.js'
 import './webhooks.tables.js'
 
 // The webhooks domain's public face: its services, its routes for one variant's mount, and the
 // background worker that serve and `mailroom worker` start.
-export type WebhookVariant = 'tracking' | 'locker'
+export type { WebhookVariant } from './variants.js'
 export type { WorkerStep, WorkerLog }
 
 export interface WebhooksDeps {
@@ -85,6 +86,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     batchSize: config.webhooks.batchSize,
     concurrency: config.webhooks.concurrency,
+    retry: config.webhooks.retry,
     pollMs: deps.pollMs ?? 200,
     idlePollMs: deps.idlePollMs,
   })

@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely'
+import type { WebhookVariant } from './variants.js'
 
 // The webhook tables (migrations 0005 and 0008) as Kysely sees them. They merge into the shared Database
 // interface here, so the domain owns its table types the way it owns its migration.
@@ -21,7 +22,7 @@ export interface AuthPublic {
 export interface WebhookConfigTable {
   config_id: string
   sub_id: string
-  variant: 'tracking' | 'locker'
+  variant: WebhookVariant
   name: string
   url: string
   events: ColumnType<string[], string[], string[]>

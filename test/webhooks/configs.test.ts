@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openAuthSecret } from '../../src/webhooks/credentials.js'
+import { openAuthSecret } from '../../src/webhooks/delivery/credentials.js'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
 import { basic, buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { configBody, hooks, MOUNT } from './support/helpers.js'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readyToFanOut } from '../../src/webhooks/worker.js'
+import { readyToFanOut } from '../../src/webhooks/delivery/fan-out.js'
 import type { TestApp } from '../support/build-test-app.js'
 import { configBody, emit, hooks, startWebhookTest, stopWebhookTest } from './support/helpers.js'
 import type { Receiver } from './support/receiver.js'

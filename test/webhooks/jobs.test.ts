@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inTransaction } from '../../src/db/transaction.js'
 import { enqueueEvents } from '../../src/webhooks/outbox.js'
-import { createJobs, PURGE_EVERY_MS, SWEEP_SETTLE_MS } from '../../src/webhooks/jobs.js'
+import { createJobs, PURGE_EVERY_MS, SWEEP_SETTLE_MS } from '../../src/webhooks/jobs/jobs.js'
 import { createWebhooks } from '../../src/webhooks/webhooks.module.js'
 import { type TestApp, type TestClient } from '../support/build-test-app.js'
 import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest } from './support/helpers.js'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   backoffCeiling, BASE_DELAY_MS, batchStreak, DISABLE_AFTER_FAILING_MS, failingTooLong, jitteredDelay, MAX_DELAY_MS, MIN_DELAY_MS, parseRetryAfter, planRetry,
   RETRY_AFTER_CAP_MS, RETRY_WINDOW_MS,
-} from '../../src/webhooks/retry.js'
+} from '../../src/webhooks/delivery/retry.js'
 
 const T0 = new Date('2026-03-01T12:00:00.000Z')
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { destinationRules, type Lookup } from '../../src/webhooks/destination.js'
-import { createGuardedSender, SendError } from '../../src/webhooks/http-sender.js'
+import { destinationRules, type Lookup } from '../../src/webhooks/delivery/destination.js'
+import { createGuardedSender, SendError } from '../../src/webhooks/delivery/http-sender.js'
 import { createWebhooks } from '../../src/webhooks/webhooks.module.js'
 import { buildTestApp, type TestApp } from '../support/build-test-app.js'
 import { configBody, emit, hooks } from './support/helpers.js'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { classifySendError } from '../../src/webhooks/http-sender.js'
-import { classifyAddress, createAddressPolicy, literalAddress, permittedAddresses, SsrfError, urlShapeProblem } from '../../src/webhooks/ssrf.js'
+import { classifySendError } from '../../src/webhooks/delivery/http-sender.js'
+import { classifyAddress, createAddressPolicy, literalAddress, permittedAddresses, SsrfError, urlShapeProblem } from '../../src/webhooks/delivery/ssrf.js'
 
 const toV4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.')
 const fromV4 = (ip: string) => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0)

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { errorResponses } from '../http/schemas.js'
+import { errorResponses } from '../../http/schemas.js'
 import { ConfigIdParams, ConfigSchema, configBodySchema, DeliverySchema, EventsResponseSchema } from './configs.schemas.js'
-import { describeEvents, eventCatalogue } from './event-catalogue.js'
-import type { Webhooks, WebhookVariant } from './webhooks.module.js'
-import { outcomeOf } from '../idempotency/idempotency.hooks.js'
+import { describeEvents, eventCatalogue } from '../event-catalogue.js'
+import type { WebhookVariant } from '../variants.js'
+import type { Webhooks } from '../webhooks.module.js'
+import { outcomeOf } from '../../idempotency/idempotency.hooks.js'
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }]
 

@@ -4,7 +4,7 @@
  *
  * Exponential backoff with full jitter (the delay is uniform in [0, ceiling], AWS Architecture
  * Blog, "Exponential Backoff And Jitter"), so a receiver coming back after an outage is not hit by
- * every sender's retries at the same instant. Retries continue until at least RETRY_WINDOW_MS after
+ * every sender's retries at the same instant. Retries continue until at least the window (default RETRY_WINDOW_MS) after
  * the delivery's first attempt (longer than Stripe's 3 days with no fixed attempt count: a jittered
  * schedule guarantees a duration, not a number of tries).
  */
@@ -18,17 +18,29 @@ export const RETRY_AFTER_CAP_MS = MAX_DELAY_MS
 /** Continuous failure for this long disables the configuration. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000
 
+/** The schedule's knobs (WEBHOOK_RETRY_* in src/config.ts, so operators and tests can shorten it). */
+export interface RetrySchedule {
+  /** The first retry's delay ceiling; it doubles with each failed attempt. */
+  baseDelayMs: number
+  /** The ceiling's ceiling. */
+  maxDelayMs: number
+  /** Retries go on until at least this long after the first attempt. */
+  windowMs: number
+}
+
+export const DEFAULT_RETRY_SCHEDULE: Readonly<RetrySchedule> = Object.freeze({ baseDelayMs: BASE_DELAY_MS, maxDelayMs: MAX_DELAY_MS, windowMs: RETRY_WINDOW_MS })
+
 /** The upper bound of the delay after failed attempt number `attempt` (1-based). */
-export function backoffCeiling(attempt: number): number {
+export function backoffCeiling(attempt: number, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${attempt}`)
-  // 2^(attempt-1) overflows nothing below the cap: past 2^13 the cap applies anyway.
-  return Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempt - 1, 30))
+  // 2^(attempt-1) overflows nothing below the cap: past 2^30 the cap applies anyway.
+  return Math.min(schedule.maxDelayMs, schedule.baseDelayMs * 2 ** Math.min(attempt - 1, 30))
 }
 
 /** The jittered delay after failed attempt `attempt`, with `random` in [0, 1). */
-export function jitteredDelay(attempt: number, random: number): number {
+export function jitteredDelay(attempt: number, random: number, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): number {
   if (!(random >= 0 && random < 1)) throw new RangeError(`random must be in [0, 1), got ${random}`)
-  return Math.max(MIN_DELAY_MS, Math.floor(random * backoffCeiling(attempt)))
+  return Math.max(MIN_DELAY_MS, Math.floor(random * backoffCeiling(attempt, schedule)))
 }
 
 /**
@@ -58,9 +70,9 @@ export type RetryPlan = { retry: true; at: Date } | { retry: false }
  * After a failed attempt at `now`: retry (when) or give up. A receiver's Retry-After replaces the
  * jittered delay; the window is measured from `giveUpAt`, so the last attempt is at or after it.
  */
-export function planRetry(input: { attempt: number; now: Date; giveUpAt: Date; random: number; retryAfterMs?: number }): RetryPlan {
+export function planRetry(input: { attempt: number; now: Date; giveUpAt: Date; random: number; retryAfterMs?: number; schedule?: RetrySchedule }): RetryPlan {
   if (input.now.getTime() >= input.giveUpAt.getTime()) return { retry: false }
-  const delay = input.retryAfterMs ?? jitteredDelay(input.attempt, input.random)
+  const delay = input.retryAfterMs ?? jitteredDelay(input.attempt, input.random, input.schedule)
   return { retry: true, at: new Date(input.now.getTime() + delay) }
 }
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { SkipSchema } from '../http/schemas.js'
-import { eventNames } from './event-catalogue.js'
-import type { WebhookVariant } from './webhooks.module.js'
+import { SkipSchema } from '../../http/schemas.js'
+import { eventNames } from '../event-catalogue.js'
+import { WEBHOOK_VARIANTS, type WebhookVariant } from '../variants.js'
 
 // Schemas are built per variant: each mount validates `type` and `events` against its own catalogue.
 // No $id: the two mounts register the same shapes in separate scopes.
@@ -55,7 +55,7 @@ const MaskedAuthParams = Type.Object({
 export const ConfigSchema = Type.Object({
   webHookConfigID: Type.String(),
   name: Type.String(),
-  type: Type.String({ enum: ['tracking', 'locker'] }),
+  type: Type.String({ enum: [...WEBHOOK_VARIANTS] }),
   events: Type.Array(Type.String()),
   url: Type.String(),
   timeOut: Type.Integer(),

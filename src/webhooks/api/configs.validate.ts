@@ -1,9 +1,9 @@
-import { ValidationErrors } from '../shared/errors.js'
+import { ValidationErrors } from '../../shared/errors.js'
 import type { ConfigBody } from './configs.schemas.js'
-import { SECRET_FIELD } from './credentials.js'
-import { destinationProblem, type DestinationRules } from './destination.js'
-import { WEBHOOK_ERRORS } from './webhooks.errors.js'
-import type { AuthPublic, AuthType, ConfigStatus } from './webhooks.tables.js'
+import { SECRET_FIELD } from '../delivery/credentials.js'
+import { destinationProblem, type DestinationRules } from '../delivery/destination.js'
+import { WEBHOOK_ERRORS } from '../webhooks.errors.js'
+import type { AuthPublic, AuthType, ConfigStatus } from '../webhooks.tables.js'
 
 export interface AuthInput {
   type: AuthType

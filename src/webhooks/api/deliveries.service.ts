@@ -1,15 +1,16 @@
-import type { Db } from '../db/database.js'
-import type { Clock } from '../shared/clock.js'
-import { AppError } from '../shared/errors.js'
-import type { IdGenerator } from '../shared/ids.js'
-import { findConfig } from './configs.repo.js'
+import type { Db } from '../../db/database.js'
+import type { Clock } from '../../shared/clock.js'
+import { AppError } from '../../shared/errors.js'
+import type { IdGenerator } from '../../shared/ids.js'
+import { findConfig } from '../db/configs.repo.js'
 import type { DeliveryView, ListDeliveriesQuery } from './configs.schemas.js'
-import * as repo from './deliveries.repo.js'
-import { PING_EVENT } from './event-catalogue.js'
-import { WEBHOOK_ERRORS } from './webhooks.errors.js'
-import type { WebhookVariant } from './webhooks.module.js'
-import type { WebhookConfigRow, WebhookDeliveryRow } from './webhooks.tables.js'
-import type { WindowQuota } from '../ratelimit/quotas.js'
+import { listAttempts } from '../db/attempts.repo.js'
+import * as repo from '../db/deliveries.repo.js'
+import { PING_EVENT } from '../event-catalogue.js'
+import { WEBHOOK_ERRORS } from '../webhooks.errors.js'
+import type { WebhookVariant } from '../variants.js'
+import type { WebhookConfigRow, WebhookDeliveryRow } from '../webhooks.tables.js'
+import type { WindowQuota } from '../../ratelimit/quotas.js'
 
 export interface DeliveriesServiceDeps {
   db: Db
@@ -74,7 +75,7 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
       await configOf(subId, variant, configId)
       const found = await repo.findDelivery(db, subId, configId, deliveryId)
       if (!found || found.status === 'cancelled') throw new AppError(WEBHOOK_ERRORS.WEBHOOK_DELIVERY_NOT_FOUND)
-      const rows = await repo.listAttempts(db, subId, deliveryId)
+      const rows = await listAttempts(db, subId, deliveryId)
       return rows.map((a) => ({
         attemptNo: a.attempt_no,
         attemptedAt: a.started_at.toISOString(),

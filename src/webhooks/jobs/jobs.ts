@@ -1,12 +1,14 @@
 import { performance } from 'node:perf_hooks'
-import type { Db } from '../db/database.js'
-import { inTransaction } from '../db/transaction.js'
-import type { Clock } from '../shared/clock.js'
-import type { IdGenerator } from '../shared/ids.js'
-import type { VariantEvent } from './event-catalogue.js'
-import { enqueueEvents } from './outbox.js'
-import * as repo from './jobs.repo.js'
-import { endIdleStreaks } from './worker.repo.js'
+import type { Db } from '../../db/database.js'
+import { inTransaction } from '../../db/transaction.js'
+import type { Clock } from '../../shared/clock.js'
+import type { IdGenerator } from '../../shared/ids.js'
+import type { VariantEvent } from '../event-catalogue.js'
+import { enqueueEvents } from '../outbox.js'
+import { configsToSweep, endIdleStreaks, endSweeps, purgeDeletedConfigs } from '../db/configs.repo.js'
+import { closeUnsendable, purgeDeliveries } from '../db/deliveries.repo.js'
+import { dueLockerStays, nextSequences } from '../db/events.repo.js'
+import { tryJobLock } from './job-lock.repo.js'
 
 export interface JobsDeps {
   db: Db
@@ -72,10 +74,10 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
     let written = 0
     for (;;) {
       const n = await inTransaction(db, async (trx) => {
-        if (!(await repo.tryJobLock(trx, 'locker'))) return 0
+        if (!(await tryJobLock(trx, 'locker'))) return 0
         const now = clock.now()
-        const stays = await repo.dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
-        const sequences = await repo.nextSequences(trx, stays.map((s) => s.package_id), emitted.length)
+        const stays = await dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
+        const sequences = await nextSequences(trx, stays.map((s) => s.package_id), emitted.length)
         await enqueueEvents(trx, stays.flatMap((s) => emitted.map((e, i) => {
           const sequence = sequences.get(s.package_id)! + i
           return {
@@ -100,13 +102,13 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
     const now = clock.now()
     let after: { at: Date; configId: string } | undefined
     for (;;) {
-      const page = await repo.configsToSweep(db, SWEEP_CONFIGS, after)
+      const page = await configsToSweep(db, SWEEP_CONFIGS, after)
       if (page.length === 0) return
       const configIds = page.map((c) => c.config_id)
       let closed: number
-      do closed = await repo.closeUnsendable(db, configIds, now, SWEEP_BATCH)
+      do closed = await closeUnsendable(db, configIds, now, SWEEP_BATCH)
       while (closed === SWEEP_BATCH)
-      await repo.endSweeps(db, configIds, new Date(now.getTime() - SWEEP_SETTLE_MS))
+      await endSweeps(db, configIds, new Date(now.getTime() - SWEEP_SETTLE_MS))
       // Nothing left to retry: a failure days from now starts a new streak.
       await endIdleStreaks(db, configIds)
       if (page.length < SWEEP_CONFIGS) return
@@ -122,14 +124,14 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
     let deleted = 0
     for (;;) {
       // The lock is per batch: one process purges at a time, and another takes over between batches when this one stops.
-      const n = await inTransaction(db, async (trx) => ((await repo.tryJobLock(trx, 'purge')) ? repo.purgeDeliveries(trx, cutoff, purgeBatch) : -1))
+      const n = await inTransaction(db, async (trx) => ((await tryJobLock(trx, 'purge')) ? purgeDeliveries(trx, cutoff, purgeBatch) : -1))
       if (n < 0) return deleted
       deleted += n
       if (n < purgeBatch) break
       if (performance.now() >= deadline || signal?.aborted) return deleted
     }
     await inTransaction(db, async (trx) => {
-      if (await repo.tryJobLock(trx, 'purge')) await repo.purgeDeletedConfigs(trx, cutoff)
+      if (await tryJobLock(trx, 'purge')) await purgeDeletedConfigs(trx, cutoff)
     })
     return deleted
   }

@@ -1,21 +1,22 @@
 import type { Updateable } from 'kysely'
-import type { Db } from '../db/database.js'
-import { inTransaction, type Trx } from '../db/transaction.js'
-import type { Clock } from '../shared/clock.js'
-import { AppError, ValidationErrors } from '../shared/errors.js'
-import type { IdGenerator } from '../shared/ids.js'
-import * as repo from './configs.repo.js'
-import { limitReached } from '../ratelimit/quotas.js'
+import type { Db } from '../../db/database.js'
+import { inTransaction, type Trx } from '../../db/transaction.js'
+import type { Clock } from '../../shared/clock.js'
+import { AppError, ValidationErrors } from '../../shared/errors.js'
+import type { IdGenerator } from '../../shared/ids.js'
+import { configStats } from '../db/attempts.repo.js'
+import * as repo from '../db/configs.repo.js'
+import { limitReached } from '../../ratelimit/quotas.js'
 import type { ConfigBody, ConfigView } from './configs.schemas.js'
 import { validateConfigBody, type ConfigInput } from './configs.validate.js'
-import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from './credentials.js'
-import { cancelPending, failIdlePending } from './deliveries.repo.js'
-import type { DestinationRules } from './destination.js'
-import { newSigningSecret } from './sign.js'
-import { WEBHOOK_ERRORS } from './webhooks.errors.js'
-import type { WebhookVariant } from './webhooks.module.js'
-import type { WebhookConfigRow, WebhookConfigTable } from './webhooks.tables.js'
-import type { RecordOutcome } from '../idempotency/outcome.js'
+import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from '../delivery/credentials.js'
+import { cancelPending, failIdlePending } from '../db/deliveries.repo.js'
+import type { DestinationRules } from '../delivery/destination.js'
+import { newSigningSecret } from '../delivery/sign.js'
+import { WEBHOOK_ERRORS } from '../webhooks.errors.js'
+import type { WebhookVariant } from '../variants.js'
+import type { WebhookConfigRow, WebhookConfigTable } from '../webhooks.tables.js'
+import type { RecordOutcome } from '../../idempotency/outcome.js'
 
 export interface ConfigsServiceDeps {
   db: Db
@@ -138,7 +139,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
     async get(subId: string, variant: WebhookVariant, configId: string): Promise<ConfigView> {
       const row = await repo.findConfig(db, subId, variant, configId)
       if (!row) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
-      return view(row, { stats: await repo.configStats(db, subId, configId, row.failing_since) })
+      return view(row, { stats: await configStats(db, subId, configId, row.failing_since) })
     },
 
     /**

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { errorResponses } from '../http/schemas.js'
+import { errorResponses } from '../../http/schemas.js'
 import { AttemptSchema, ConfigIdParams, DeliveryParams, DeliverySchema, ListDeliveriesQuery } from './configs.schemas.js'
-import type { Webhooks, WebhookVariant } from './webhooks.module.js'
+import type { WebhookVariant } from '../variants.js'
+import type { Webhooks } from '../webhooks.module.js'
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }]
 
