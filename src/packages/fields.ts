@@ -151,6 +151,8 @@ export type FieldName = keyof PackageFields
 export const FIELD_ENTRIES = Object.entries(PACKAGE_FIELDS) as Array<[FieldName, FieldSpec]>
 
 type Values<T> = T[keyof T]
+/** Every column some field is stored in. */
+export type FieldColumn = Values<{ [K in FieldName]: PackageFields[K] extends { column: infer C } ? C : never }>
 /** The columns a field's entry says `writtenBy: 'change'` of (the columns an update sets). */
 export type ChangeColumn = Values<{ [K in FieldName]: PackageFields[K] extends { writtenBy: 'change'; column: infer C } ? C : never }>
 /** Columns whose `package.<input>` replaces them as given (see FieldSpec.input). */
