@@ -148,3 +148,9 @@ export function isActiveTrackingConflict(e: unknown): boolean {
 }
 
 export { sql }
+
+/** A database sequence for issued tracking numbers: unique across every process and machine sharing the database. */
+export async function nextTrackingSequence(db: Executor): Promise<bigint> {
+  const { rows } = await sql<{ v: string }>`select nextval('tracking_number_seq')::text as v`.execute(db)
+  return BigInt(rows[0]!.v)
+}

@@ -1,7 +1,8 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
 import type { PackageRow } from '../packages/packages.repo.js'
-import { contactsNamed, likePattern, reversed, sitesUnder, statusList, tnValue } from './search.conditions.js'
+import { normalizeTrackingNumber, reversed } from '../packages/tracking-number.js'
+import { contactsNamed, likePattern, sitesUnder, statusList } from './search.conditions.js'
 import type { FieldColumn } from '../packages/fields.js'
 import { unhandled } from '../packages/field-kinds.js'
 import { SEARCHABLE, SORTABLE, type FieldSort, type ListFilter, type ParsedSearch, type Sort, type SortField } from './search.parse.js'
@@ -38,7 +39,7 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
   const column = sql.raw(`p.${field.column}`)
   switch (field.kind) {
     case 'trackingNumber': {
-      const v = tnValue(s.value)
+      const v = normalizeTrackingNumber(s.value)
       if (s.position === 'starts') return sql<SqlBool>`${column} like ${likePattern(v, 'starts')}`
       // reverse() turns a suffix into a prefix, which the reverse index serves.
       if (s.position === 'ends') return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(v), 'starts')}`
