@@ -67,7 +67,7 @@ export const PACKAGE_FIELDS = {
     },
     search: { kind: 'carrierName', order: 9, field: 'carrier.name' }, csv: { 'carrier.name': 4 },
     cells: { 'carrier.carrierId': carrierCell('carrierId'), 'carrier.name': carrierCell('name') },
-    event: { schema: Type.Object({ carrierId: Type.String(), name: Type.String() }), value: (s) => s.carrier },
+    event: { schema: Type.Optional(Type.Object({ carrierId: Type.String(), name: Type.String() })), value: (s) => s.carrier },
   },
   currentStatus: { ...plain('current_status', 'string', 'change'), sort: { kind: 'key', order: 4 }, csv: 5, event: true },
   damaged: { ...plain('damaged', 'boolean', 'change'), csv: 6, input: { order: 3, rule: 'own', schema: Type.Optional(Type.Boolean()) } },
@@ -85,7 +85,7 @@ export const PACKAGE_FIELDS = {
     search: { kind: 'contactName', order: 3, field: 'receiver.name', tally: 'receiver' }, sort: { kind: 'contactName', order: 5, field: 'receiver.name' },
     csv: { 'receiver.name': 8, 'receiver.email': 9 },
     event: {
-      schema: Type.Object({ contactId: Type.String(), name: Type.String(), email: Type.Optional(Type.String()) }),
+      schema: Type.Optional(Type.Object({ contactId: Type.String(), name: Type.String(), email: Type.Optional(Type.String()) })),
       value: (s) => (s.receiver ? { contactId: s.receiver.contactId, name: s.receiver.name, email: s.receiver.email ?? undefined } : undefined),
     },
   },
@@ -115,8 +115,8 @@ export const PACKAGE_FIELDS = {
   },
   packageLocation: { ...plain('package_location', 'text', 'change'), input: { order: 14, rule: 'own', schema: Type.Optional(Nullable(Text(100))) }, search: { kind: 'textOrEmpty', order: 7 }, csv: 14 },
   // The locker unit goes with the bank: both or neither.
-  lockerBank: { ...plain('locker_bank', 'text', 'change'), search: { kind: 'text', order: 8 }, csv: 15, event: { schema: Type.String(), value: (s) => s.row.locker_bank || undefined } },
-  lockerUnit: { ...plain('locker_unit', 'text', 'change'), csv: 16, event: { schema: Nullable(Type.String()), value: (s) => (s.row.locker_bank ? s.row.locker_unit : undefined) } },
+  lockerBank: { ...plain('locker_bank', 'text', 'change'), search: { kind: 'text', order: 8 }, csv: 15, event: { schema: Type.Optional(Type.String()), value: (s) => s.row.locker_bank || undefined } },
+  lockerUnit: { ...plain('locker_unit', 'text', 'change'), csv: 16, event: { schema: Type.Optional(Nullable(Type.String())), value: (s) => (s.row.locker_bank ? s.row.locker_unit : undefined) } },
   userName: { ...plain('user_name', 'string', 'add'), csv: 17 },
   receiveClerk: { ...plain('receive_clerk', 'text', 'change', 'Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived.'), csv: 18 },
   deliveryClerk: { ...plain('delivery_clerk', 'text', 'change'), csv: 19 },
