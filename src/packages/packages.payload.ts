@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { plainReader, type EventSource } from './field-kinds.js'
-import { FIELD_ENTRIES, lit, Nullable } from './fields.js'
+import { FIELD_ENTRIES, lit } from './fields.js'
 import { PACKAGE_STATUSES } from './statuses.js'
 
 /**
@@ -20,7 +20,7 @@ const MEMBERS: ReadonlyArray<{ name: string; schema: TSchema; value: EventValue 
 
 export const PackageEventDataSchema = Type.Object({
   ...Object.fromEntries(MEMBERS.map((m) => [m.name, m.schema])),
-  previousStatus: Nullable(lit(PACKAGE_STATUSES, 'The status before the change; null for the add.')),
+  previousStatus: Type.Union([lit(PACKAGE_STATUSES), Type.Null()], { description: 'The status before the change; null for the add.' }),
   sequence: Type.Integer({ minimum: 1, description: 'Orders one package\'s events, across both variants.' }),
   depositedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Locker reminders and expiries: when the package was deposited.' })),
 }, { title: 'PackageEventData', description: 'The `data` of a package event: the package as the change left it.', additionalProperties: false })
