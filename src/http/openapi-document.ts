@@ -7,6 +7,8 @@
  * wrong for clients: defaulted parameters and fields are optional, unions of constants are enums.
  */
 
+import { PackageEventDataSchema } from '../packages/packages.payload.js'
+
 type Json = Record<string, unknown>
 interface Operation extends Json {
   operationId?: string
@@ -75,6 +77,9 @@ export function completeDocument(doc: Json, opts: { serverPath: string; routeFac
   const components = (doc.components ??= {}) as Json
   components.headers = { ...(components.headers as Json | undefined), ...SHARED_HEADERS }
   const commonResponses = (components.responses ??= {}) as Record<string, Json>
+  // The data of webhook notifications: no route returns it, so the generator does not see it.
+  const schemas = (components.schemas ??= {}) as Json
+  schemas.PackageEventData = componentRefs(JSON.parse(JSON.stringify(PackageEventDataSchema)))
   doc.servers = [{ url: opts.serverPath || '/', description: 'This server (relative to the address the document was read from).' }]
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>
   const usedIds = new Set<string>()
@@ -200,6 +205,13 @@ function enumsFromConstants(node: unknown): unknown {
     return { ...rest, type: (members[0] as Json).type, enum: members.map(constantOf) }
   }
   return out
+}
+
+/** A shared schema's `$ref` by $id (`SiteRef`) as the document writes it (`#/components/schemas/SiteRef`). */
+function componentRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(componentRefs)
+  if (!node || typeof node !== 'object') return node
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : componentRefs(v)]))
 }
 
 /** `{const: x}` or, as @fastify/swagger writes it, `{enum: [x]}`. */

@@ -1,5 +1,5 @@
 import type { TrackingEventName, VariantEvent } from '../webhooks/event-catalogue.js'
-import { PACKAGE_STATUSES, type PackageStatus } from './packages.schemas.js'
+import { isOneOf, isStatus, NOT_AT_A_SITE, UNDELIVERED_RETURN, type PackageStatus } from './statuses.js'
 
 /**
  * The tracking event of each status reached (event-catalogue.ts says the same in words). Every
@@ -19,13 +19,6 @@ const STATUS_EVENT: Record<PackageStatus, TrackingEventName> = {
   ARCHIVED: 'Archived',
 }
 
-/** Statuses of a package that has not reached a site yet (or never will): no Acceptance. */
-const NOT_AT_A_SITE: ReadonlySet<string> = new Set<PackageStatus>(['IN_TRANSIT', 'ARCHIVED'])
-/** Back from OUT_FOR_DELIVERY to one of these: the delivery attempt failed. */
-const UNDELIVERED_RETURN: ReadonlySet<string> = new Set<PackageStatus>(['RECEIVED', 'READY_FOR_PICKUP'])
-
-const isStatus = (s: string): s is PackageStatus => (PACKAGE_STATUSES as readonly string[]).includes(s)
-
 export interface Transition {
   /** null: the change is the add. */
   previousStatus: string | null
@@ -40,7 +33,7 @@ export interface Transition {
 
 /** After a change to `status`, has the package reached a site (counting what it had before)? */
 export function hasReachedSite(wasAtSite: boolean, status: string): boolean {
-  return wasAtSite || !NOT_AT_A_SITE.has(status)
+  return wasAtSite || !isOneOf(NOT_AT_A_SITE, status)
 }
 
 /** The tracking events of one change, in order (event-catalogue.ts describes each). */
@@ -50,7 +43,7 @@ function trackingEvents(t: Transition): TrackingEventName[] {
   const announced = t.previousStatus === null && t.status === 'IN_TRANSIT'
   const out: TrackingEventName[] = announced ? ['Manifest'] : []
   if (!t.wasAtSite && hasReachedSite(false, t.status)) out.push('Acceptance')
-  if (t.previousStatus === 'OUT_FOR_DELIVERY' && (t.status === 'OUT_FOR_DELIVERY' || UNDELIVERED_RETURN.has(t.status))) out.push('DeliveryAttempt')
+  if (t.previousStatus === 'OUT_FOR_DELIVERY' && (t.status === 'OUT_FOR_DELIVERY' || isOneOf(UNDELIVERED_RETURN, t.status))) out.push('DeliveryAttempt')
   if (changed && !announced && isStatus(t.status)) out.push(STATUS_EVENT[t.status])
   if (t.damaged && !t.wasDamaged && !out.includes('Exception')) out.push('Exception')
   return out.length > 0 ? out : ['Updated']

@@ -1,67 +1,30 @@
-import type { PackageRow } from './packages.repo.js'
-import type { PackageRecord } from './packages.schemas.js'
-import type { SiteInfo } from '../sites/sites.service.js'
-import type { ContactLike } from './packages.deps.js'
+import { Type, type Static } from '@sinclair/typebox'
+import type { PackageRow } from './field-kinds.js'
+import { plainReader } from './field-kinds.js'
+import { FIELD_ENTRIES, type FieldName, type PackageFields } from './fields.js'
+import type { RecordContext } from './packages.refs.js'
 
-/** Everything needed to render a batch of packages (filled by the read model, packages.read.ts). */
-export interface RecordContext {
-  sites: Map<string, SiteInfo>
-  contacts: Map<string, ContactLike>
-  carriers: Map<string, { carrierId: string; name: string }>
-  customFields: Map<string, { name: string; status: string }>
-  zips: Map<string, string>
-}
+export type { RecordContext } from './packages.refs.js'
 
-function siteRef(ctx: RecordContext, id: string | null | undefined) {
-  const s = id ? ctx.sites.get(id) : undefined
-  if (!s) return undefined
-  const { locationId: _l, status: _s, deleted: _d, ...ref } = s
-  return ref
-}
+type RecordProperties = { -readonly [K in FieldName]: PackageFields[K]['record'] }
 
-function contact(ctx: RecordContext, id: string | null) {
-  const c = id ? ctx.contacts.get(id) : undefined
-  if (!c) return undefined
-  return {
-    contactId: c.contactId, name: c.name, company: c.company ?? undefined, email: c.email ?? undefined, phone: c.phone ?? undefined,
-    personalId: c.personalId ?? undefined, location: siteRef(ctx, c.locationSiteId), mailStopLocation: siteRef(ctx, c.mailStopSiteId),
-  }
-}
+/** The Package record: the registry's record members, in its order (fields.ts). */
+export const PackageRecordSchema = Type.Object(
+  Object.fromEntries(FIELD_ENTRIES.map(([name, f]) => [name, f.record])) as RecordProperties,
+  { $id: 'Package', title: 'Package' },
+)
+export type PackageRecord = Static<typeof PackageRecordSchema>
 
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
+type Reader = (r: PackageRow, ctx: RecordContext) => unknown
+const READERS: ReadonlyArray<readonly [FieldName, Reader]> = FIELD_ENTRIES.map(([name, f]) => {
+  if (f.read) return [name, f.read] as const
+  if (f.value && f.column) return [name, plainReader(f.value, f.column)] as const
+  throw new Error(`package field ${name} has neither a plain column nor a reader`)
+})
 
+/** The record of a package row, every member read as its registry entry says. */
 export function toRecord(ctx: RecordContext, r: PackageRow): PackageRecord {
-  const carrier = r.carrier_id ? ctx.carriers.get(r.carrier_id) : undefined
-  const site = r.site_id ? ctx.sites.get(r.site_id) : undefined
-  return {
-    packageId: r.package_id,
-    trackingNumber: r.tracking_number,
-    subId: r.sub_id,
-    assetType: r.asset_type,
-    carrier: carrier ? { carrierId: carrier.carrierId, name: carrier.name } : undefined,
-    currentStatus: r.current_status,
-    damaged: r.damaged,
-    archived: r.archived,
-    timezone: opt(r.timezone),
-    sender: contact(ctx, r.sender_id),
-    receiver: contact(ctx, r.receiver_id),
-    givenTo: contact(ctx, r.given_to_id),
-    comment: opt(r.comment),
-    confirmationType: opt(r.confirmation_type),
-    additionalConfirmationType: opt(r.additional_confirmation_type),
-    customFields: r.custom_fields.map((v) => ({ customFieldId: v.customFieldId, name: ctx.customFields.get(v.customFieldId)?.name ?? '', status: ctx.customFields.get(v.customFieldId)?.status ?? 'INACTIVE', value: v.value })),
-    currentLocation: siteRef(ctx, r.site_id),
-    packageLocation: opt(r.package_location),
-    lockerBank: opt(r.locker_bank),
-    lockerUnit: opt(r.locker_unit),
-    userName: r.user_name,
-    receiveClerk: opt(r.receive_clerk),
-    deliveryClerk: opt(r.delivery_clerk),
-    deliveryTime: r.delivery_time?.toISOString(),
-    currentRoute: r.current_route ? { routeName: r.current_route } : undefined,
-    locationZip: site?.locationId ? ctx.zips.get(site.locationId) : undefined,
-    insertTimestamp: r.created_at.toISOString(),
-    updateTimestamp: r.updated_at.toISOString(),
-    version: r.version,
-  }
+  const out: Record<string, unknown> = {}
+  for (const [name, read] of READERS) out[name] = read(r, ctx)
+  return out as PackageRecord
 }

@@ -2,16 +2,21 @@ import { sql, type Insertable, type Selectable } from 'kysely'
 import { isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
+import type { FieldSpec } from './field-kinds.js'
+import { FIELD_ENTRIES, type ChangeColumn, type FieldColumn } from './fields.js'
 
 export type PackageRow = Selectable<PackageTable>
 export type ActivityRow = Selectable<PackageActivityTable>
 
-const PACKAGE_COLUMNS = [
-  'package_id', 'sub_id', 'tracking_number', 'asset_type', 'carrier_id', 'current_status', 'damaged', 'archived', 'timezone',
-  'sender_id', 'receiver_id', 'given_to_id', 'comment', 'confirmation_type', 'additional_confirmation_type', 'custom_fields',
-  'site_id', 'package_location', 'locker_bank', 'locker_unit', 'user_name', 'receive_clerk', 'delivery_clerk', 'delivery_time',
-  'current_route', 'version', 'activity_count', 'event_count', 'created_at', 'updated_at', 'archived_at',
-] as const
+/** Columns that are no field of the record: the rules and the webhook jobs keep them. */
+const BOOKKEEPING_COLUMNS = ['activity_count', 'event_count', 'archived_at'] as const
+type BookkeepingColumn = (typeof BOOKKEEPING_COLUMNS)[number]
+/** Every column of the table is a field's or bookkeeping: a column added to the table alone does not compile. */
+const everyColumn: [Exclude<keyof PackageTable, FieldColumn | BookkeepingColumn>] extends [never] ? true : never = true
+
+const fieldColumns = (keep: (f: FieldSpec) => boolean) => [...new Set(FIELD_ENTRIES.flatMap(([, f]) => (f.column && keep(f) ? [f.column] : [])))]
+const PACKAGE_COLUMNS = [...fieldColumns(() => true), ...BOOKKEEPING_COLUMNS] as ReadonlyArray<FieldColumn | BookkeepingColumn>
+void everyColumn
 const ACTIVITY_COLUMNS = ['activity_id', 'sub_id', 'package_id', 'sequence', 'status', 'site_id', 'package_location', 'locker_bank', 'locker_unit', 'damaged', 'comment', 'user_name', 'reported_by', 'occurred_at'] as const
 const EVENT_COLUMNS = ['event_id', 'sub_id', 'package_id', 'variant', 'event_name', 'sequence', 'occurred_at', 'data'] as const
 
@@ -47,12 +52,7 @@ const historyOf = (written: 'changed' | 'new_packages', items: ReadonlyArray<{ a
     )`
 
 /** The columns a change to an existing package writes (the rest are fixed at the add). */
-const CHANGE_COLUMNS = [
-  'tracking_number', 'asset_type', 'carrier_id', 'current_status', 'damaged', 'archived', 'archived_at', 'timezone',
-  'sender_id', 'receiver_id', 'given_to_id', 'comment', 'confirmation_type', 'additional_confirmation_type', 'custom_fields',
-  'site_id', 'package_location', 'locker_bank', 'locker_unit', 'current_route', 'delivery_time', 'delivery_clerk', 'receive_clerk',
-  'version', 'activity_count', 'event_count', 'updated_at',
-] as const
+const CHANGE_COLUMNS = [...fieldColumns((f) => f.writtenBy === 'change'), ...BOOKKEEPING_COLUMNS] as ReadonlyArray<ChangeColumn | BookkeepingColumn>
 
 /**
  * One change to an existing package: the package's columns after it, where `version` is the new
@@ -60,7 +60,7 @@ const CHANGE_COLUMNS = [
  * and that activity's outbox events.
  */
 export interface PackageChange {
-  package: Pick<PackageRow, 'package_id' | 'sub_id' | (typeof CHANGE_COLUMNS)[number]>
+  package: Pick<PackageRow, 'package_id' | 'sub_id' | ChangeColumn | BookkeepingColumn>
   /**
    * The event count the change was computed from (its events are numbered after it). Guarded as the
    * version is: the webhook jobs number their locker events without changing the version.
@@ -148,3 +148,9 @@ export function isActiveTrackingConflict(e: unknown): boolean {
 }
 
 export { sql }
+
+/** A database sequence for issued tracking numbers: unique across every process and machine sharing the database. */
+export async function nextTrackingSequence(db: Executor): Promise<bigint> {
+  const { rows } = await sql<{ v: string }>`select nextval('tracking_number_seq')::text as v`.execute(db)
+  return BigInt(rows[0]!.v)
+}

@@ -8,6 +8,7 @@ import {
   UpdatePackageSchema, WriteResponseSchema,
 } from './packages.schemas.js'
 import type { Actor, PackagesService } from './packages.service.js'
+import type { TrackingNumbersService } from './tracking-number.service.js'
 import { outcomeOf } from '../idempotency/idempotency.hooks.js'
 
 const tags = ['packages']
@@ -97,4 +98,16 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
       response: { 200: Type.Ref('Package'), ...errorResponses(404) },
     },
   }, async (request) => packages.getByTrackingNumber(request.tenant.subId, request.params.trackingNumber))
+}
+
+export const trackingNumbersRoutes: FastifyPluginAsyncTypebox<{ trackingNumbers: TrackingNumbersService }> = async (app, { trackingNumbers }) => {
+  app.post('/api/v1/trackingNumbers', {
+    schema: {
+      tags: ['packages'],
+      security: [{ bearerAuth: [] }],
+      summary: 'Generate a tracking number',
+      description: 'For packages without one (internal mail, pouches). Format: `MR` + 12 Crockford base-32 characters + 1 check character (Luhn mod 32 over the 12), e.g. `MR6X0D3JZ4T1QKF`. Drawn from a database sequence: never the same number twice, across every process. The decode endpoint recognises these numbers.',
+      response: { 200: Type.Object({ trackingNumber: Type.String({ pattern: '^MR[0-9A-HJKMNP-TV-Z]{13}$' }) }), ...errorResponses() },
+    },
+  }, async () => ({ trackingNumber: await trackingNumbers.generate() }))
 }

@@ -1,17 +1,15 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/transaction.js'
-import { reversed, tnValue } from './search.conditions.js'
+import { normalizeTrackingNumber, PRINTABLE_ASCII, reversed } from '../packages/tracking-number.js'
 import type { ListFilter, Sort } from './search.parse.js'
 
 /** A tracking-number lookup as a clerk types it: the first page of a starts / ends search, newest first, nothing else. */
 export interface TrackingLookup {
   position: 'starts' | 'ends'
-  /** Normalised (tnValue), printable ASCII: see asTrackingLookup. */
+  /** Normalised (normalizeTrackingNumber), printable ASCII: see asTrackingLookup. */
   value: string
   limit: number
 }
-
-const PRINTABLE_ASCII = /^[\x21-\x7E]+$/
 
 /**
  * The filter, sort and page of a tracking-number lookup, when they are one: a starts / ends
@@ -21,7 +19,7 @@ export function asTrackingLookup(f: ListFilter, sort: Sort, offset: number, limi
   const s = f.search
   if (!s || s.field !== 'trackingNumber' || s.position === 'contains' || offset !== 0) return undefined
   if (f.statuses || f.siteId || f.startDate || f.endDate || sort.field !== 'insertTimestamp' || !sort.desc) return undefined
-  const value = tnValue(s.value)
+  const value = normalizeTrackingNumber(s.value)
   return PRINTABLE_ASCII.test(value) ? { position: s.position, value, limit } : undefined
 }
 

@@ -11,9 +11,6 @@ export function likePattern(value: string, position: ParsedSearch['position']): 
   return position === 'starts' ? `${v}%` : position === 'ends' ? `%${v}` : `%${v}%`
 }
 
-/** A tracking-number search value as numbers are stored: no spaces, upper case. */
-export const tnValue = (v: string) => v.replace(/\s+/g, '').toUpperCase()
-export const reversed = (v: string) => [...v].reverse().join('')
 
 /** The subscription's contacts whose name matches the pattern: a (first-tier) name search. */
 export const contactsNamed = (subId: string, pat: string) => sql`select c.contact_id from contacts c where c.sub_id = ${subId} and lower(c.name) like ${pat}`

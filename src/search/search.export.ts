@@ -2,7 +2,9 @@ import type { Db } from '../db/database.js'
 import type { ContactLike } from '../packages/packages.deps.js'
 import { toRecord, type RecordContext } from '../packages/packages.record.js'
 import { toSiteRef } from '../sites/sites.service.js'
-import { csvCell, valueAt, type Cell, type Column } from './search.mapping.js'
+import { plainCell, type DirectCell } from '../packages/field-kinds.js'
+import { FIELD_ENTRIES } from '../packages/fields.js'
+import { csvCell, valueAt, type Column } from './search.mapping.js'
 import type { ListFilter, Sort } from './search.parse.js'
 import * as repo from './search.repo.js'
 
@@ -43,67 +45,22 @@ export async function* exportRows(db: Db, subId: string, filter: ListFilter, sor
   }
 }
 
-const text = (v: string | null | undefined): Cell => v ?? ''
-
-/** A cell read straight from the row: the columns it reads, and how. */
-interface DirectCell {
-  columns: readonly (keyof Row)[]
-  cell(r: Row, ctx: RecordContext): Cell
-}
-const from = (columns: readonly (keyof Row)[], cell: DirectCell['cell']): DirectCell => ({ columns, cell })
-const own = <K extends keyof Row>(column: K, cell: (v: Row[K]) => Cell): DirectCell => from([column], (r) => cell(r[column]))
-
-const contactField = (column: 'sender_id' | 'receiver_id' | 'given_to_id', field: 'contactId' | 'name' | 'company' | 'email' | 'phone' | 'personalId') =>
-  from([column], (r, ctx) => {
-    const id = r[column]
-    const c = id ? ctx.contacts.get(id) : undefined
-    return c ? text(c[field]) : ''
-  })
-const siteField = (field: 'inboundSiteId' | 'name' | 'locationHierarchy') => from(['site_id'], (r, ctx) => (r.site_id ? text(ctx.sites.get(r.site_id)?.[field]) : ''))
-
 /**
- * The scalar columns exports ask for most, read straight from the row: the values toRecord gives
- * them (test/search/order.test.ts checks every one against the JSON, each alone and all together),
+ * The cells exports ask for most, read straight from the row: the values toRecord gives them
+ * (test/search/order.test.ts checks every one against the JSON, each alone and all together),
  * without building the whole record, which at a million rows is most of an export's time and
- * garbage. When every column of an export is one of these, only the table columns they read are
- * selected. Any other path renders the record from the whole row.
+ * garbage. Every plain field of the registry has one, and the paths its other fields declare.
+ * When every column of an export is one of these, only the table columns they read are selected.
+ * Any other path renders the record from the whole row.
  */
-export const DIRECT_CELLS: Readonly<Record<string, DirectCell>> = {
-  packageId: own('package_id', (v) => v),
-  trackingNumber: own('tracking_number', (v) => v),
-  subId: own('sub_id', (v) => v),
-  assetType: own('asset_type', (v) => v),
-  currentStatus: own('current_status', (v) => v),
-  damaged: own('damaged', (v) => v),
-  archived: own('archived', (v) => v),
-  timezone: own('timezone', (v) => v ?? ''),
-  comment: own('comment', text),
-  confirmationType: own('confirmation_type', text),
-  additionalConfirmationType: own('additional_confirmation_type', text),
-  packageLocation: own('package_location', text),
-  lockerBank: own('locker_bank', text),
-  lockerUnit: own('locker_unit', text),
-  userName: own('user_name', (v) => v),
-  receiveClerk: own('receive_clerk', text),
-  deliveryClerk: own('delivery_clerk', text),
-  deliveryTime: own('delivery_time', (v) => v?.toISOString() ?? ''),
-  insertTimestamp: own('created_at', (v) => v.toISOString()),
-  updateTimestamp: own('updated_at', (v) => v.toISOString()),
-  version: own('version', (v) => v),
-  'carrier.carrierId': from(['carrier_id'], (r, ctx) => (r.carrier_id ? text(ctx.carriers.get(r.carrier_id)?.carrierId) : '')),
-  'carrier.name': from(['carrier_id'], (r, ctx) => (r.carrier_id ? text(ctx.carriers.get(r.carrier_id)?.name) : '')),
-  'currentLocation.inboundSiteId': siteField('inboundSiteId'),
-  'currentLocation.name': siteField('name'),
-  'currentLocation.locationHierarchy': siteField('locationHierarchy'),
-  locationZip: from(['site_id'], (r, ctx) => {
-    const location = r.site_id ? ctx.sites.get(r.site_id)?.locationId : undefined
-    return location ? text(ctx.zips.get(location)) : ''
-  }),
-  ...Object.fromEntries((['sender', 'receiver', 'givenTo'] as const).flatMap((who) => {
-    const column = who === 'sender' ? 'sender_id' : who === 'receiver' ? 'receiver_id' : 'given_to_id'
-    return (['contactId', 'name', 'company', 'email', 'phone', 'personalId'] as const).map((f) => [`${who}.${f}`, contactField(column, f)])
-  })),
-}
+export const DIRECT_CELLS: Readonly<Record<string, DirectCell>> = Object.fromEntries(FIELD_ENTRIES.flatMap(([name, f]) => {
+  if (f.cells) return Object.entries(f.cells)
+  return f.value && f.column ? [[name, plainCell(f.value, f.column)]] : []
+}))
+
+/** The default export's columns (an empty mapping): the registry's CSV positions. */
+export const FULL_COLUMNS: Column[] = FIELD_ENTRIES.flatMap(([name, f]) => Object.entries(typeof f.csv === 'number' ? { [name]: f.csv } : (f.csv ?? {})))
+  .sort(([, a], [, b]) => a - b).map(([path]) => ({ path, label: path }))
 
 /** How an export turns rows into cells, and the table columns it reads (undefined: all of them). */
 export interface ExportCells {

@@ -1,3 +1,4 @@
+import type { Cell } from '../packages/field-kinds.js'
 import type { TSchema } from '@sinclair/typebox'
 import { PackageRecordSchema, type PackageRecord } from '../packages/packages.schemas.js'
 import { SiteRefSchema } from '../sites/sites.schemas.js'
@@ -53,7 +54,8 @@ export function checkMapping(body: Record<string, unknown>): Column[] {
   return columns
 }
 
-export type Cell = string | number | boolean | Record<string, unknown> | unknown[]
+/** A cell of a mapped row or a CSV line (the registry's type: its direct cells give these). */
+export type { Cell }
 
 export function valueAt(record: PackageRecord, path: string): Cell {
   if (path.startsWith('customFields.') && !PATHS.has(path)) {

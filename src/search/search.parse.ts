@@ -1,15 +1,40 @@
+import type { FieldSpec, SearchKind, SortKind } from '../packages/field-kinds.js'
+import { FIELD_ENTRIES, type FieldColumn, type SearchableField, type SortableField } from '../packages/fields.js'
+import { FINISHED, PACKAGE_STATUSES } from '../packages/statuses.js'
 import { ValidationErrors } from '../shared/errors.js'
 
-/** CONTRACT §3 searchable fields (`search=field:value`), plus `customFields.<name>`. */
-export const SEARCH_FIELDS = ['trackingNumber', 'packageId', 'receiver.name', 'sender.name', 'givenTo.name', 'comment', 'packageLocation', 'lockerBank', 'carrier.name'] as const
-export type SearchField = (typeof SEARCH_FIELDS)[number] | `customFields.${string}`
+/** A registry field's search or sort spec, as the conditions read it. */
+export interface FieldSearch {
+  column: FieldColumn
+  kind: SearchKind
+  tally?: 'receiver' | 'sender' | 'given_to'
+}
+export interface FieldSort {
+  column: FieldColumn
+  kind: SortKind
+}
 
-export const SORT_FIELDS = ['insertTimestamp', 'updateTimestamp', 'trackingNumber', 'currentStatus', 'receiver.name', 'deliveryTime'] as const
-export type SortField = (typeof SORT_FIELDS)[number]
+/** The registry's fields that have `capability`, by their API path, in their listed order (fields.ts). */
+function listed<S extends { order: number; field?: string }>(capability: (f: FieldSpec) => S | undefined): Array<[string, S, FieldSpec]> {
+  return FIELD_ENTRIES.flatMap(([name, f]) => {
+    const spec = capability(f)
+    return spec ? [[spec.field ?? name, spec, f] as [string, S, FieldSpec]] : []
+  }).sort(([, a], [, b]) => a.order - b.order)
+}
+const columnOf = (f: FieldSpec): FieldColumn => f.column as FieldColumn
 
-export const FILTER_STATUSES = ['RECEIVED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'READY_FOR_PICKUP', 'IN_LOCKER', 'DELIVERED', 'PICKED_UP', 'DAMAGED', 'RETURNED_TO_SENDER', 'ARCHIVED'] as const
+/** CONTRACT §3 searchable fields (`search=field:value`), plus `customFields.<name>`: those of the registry with a search kind. */
+export const SEARCHABLE: ReadonlyMap<string, FieldSearch> = new Map(listed((f) => f.search).map(([field, s, f]) => [field, { column: columnOf(f), kind: s.kind, tally: s.tally }]))
+export const SEARCH_FIELDS = [...SEARCHABLE.keys()] as readonly SearchableField[]
+export type SearchField = SearchableField | `customFields.${string}`
+
+export const SORTABLE: ReadonlyMap<string, FieldSort> = new Map(listed((f) => f.sort).map(([field, s, f]) => [field, { column: columnOf(f), kind: s.kind }]))
+export const SORT_FIELDS = [...SORTABLE.keys()] as readonly SortableField[]
+export type SortField = SortableField
+
+export const FILTER_STATUSES = PACKAGE_STATUSES
 /** UNDELIVERED = any status but these (CONTRACT §3). */
-const DONE = new Set(['DELIVERED', 'PICKED_UP', 'RETURNED_TO_SENDER', 'ARCHIVED'])
+const DONE: ReadonlySet<string> = new Set(FINISHED)
 
 /** Shortest value a `contains` search accepts: trigram indexes need three characters to help. */
 export const MIN_CONTAINS_LENGTH = 3
@@ -45,7 +70,7 @@ export function parseSearch(raw: string, position: 'contains' | 'starts' | 'ends
   }
   const field = raw.slice(0, colon)
   const value = raw.slice(colon + 1).trim()
-  const known = (SEARCH_FIELDS as readonly string[]).includes(field) || (/^customFields\.[^:]{1,100}$/.test(field))
+  const known = SEARCHABLE.has(field) || (/^customFields\.[^:]{1,100}$/.test(field))
   if (!known) {
     problems.push({ field: 'search', description: `Cannot search on ${field}; searchable: ${SEARCH_FIELDS.join(', ')}, customFields.<name>.` })
     return undefined
@@ -54,7 +79,7 @@ export function parseSearch(raw: string, position: 'contains' | 'starts' | 'ends
     problems.push({ field: 'search', description: 'The search value is empty.' })
     return undefined
   }
-  if (position === 'contains' && value.length < MIN_CONTAINS_LENGTH && field !== 'packageId') {
+  if (position === 'contains' && value.length < MIN_CONTAINS_LENGTH && SEARCHABLE.get(field)?.kind !== 'opaqueId') {
     problems.push({ field: 'search', description: `A contains search needs at least ${MIN_CONTAINS_LENGTH} characters; use searchPosition=starts for shorter values.` })
     return undefined
   }
@@ -77,7 +102,7 @@ export function parseStatuses(raw: string | undefined, problems: Problem[]): str
 export function parseSort(raw: string | undefined, problems: Problem[]): Sort {
   if (raw === undefined) return { field: 'insertTimestamp', desc: true }
   const m = /^([A-Za-z.]+)(?:,(ASC|DESC))?$/i.exec(raw.trim())
-  if (!m || !(SORT_FIELDS as readonly string[]).includes(m[1]!)) {
+  if (!m || !SORTABLE.has(m[1]!)) {
     problems.push({ field: 'sort', description: `sort must be field,ASC|DESC with field one of ${SORT_FIELDS.join(', ')}.` })
     return { field: 'insertTimestamp', desc: true }
   }

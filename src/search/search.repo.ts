@@ -1,8 +1,11 @@
 import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Executor } from '../db/transaction.js'
 import type { PackageRow } from '../packages/packages.repo.js'
-import { contactsNamed, likePattern, reversed, sitesUnder, statusList, tnValue } from './search.conditions.js'
-import type { ListFilter, ParsedSearch, Sort, SortField } from './search.parse.js'
+import { normalizeTrackingNumber, reversed } from '../packages/tracking-number.js'
+import { contactsNamed, likePattern, sitesUnder, statusList } from './search.conditions.js'
+import type { FieldColumn } from '../packages/fields.js'
+import { unhandled } from '../packages/field-kinds.js'
+import { SEARCHABLE, SORTABLE, type FieldSort, type ListFilter, type ParsedSearch, type Sort, type SortField } from './search.parse.js'
 import { tallyCountQuery } from './tallies.repo.js'
 
 /**
@@ -19,48 +22,55 @@ function customValueMatch(subId: string, lowered: string, pat: string, fieldName
   return sql<SqlBool>`(${indexed} and ${exact})`
 }
 
-/** The WHERE of one search term: each form matches one index of migrations 0006 and 0007. */
+/**
+ * The WHERE of one search term: each form matches one index of migrations 0006 and 0007. A
+ * registry field is searched as its kind says (a kind without a case here does not compile); any
+ * other field is a custom field (the parser lets nothing else through).
+ */
 function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Expression<SqlBool> {
   const lowered = s.value.toLowerCase()
   const pat = likePattern(lowered, s.position)
-  switch (s.field) {
+  const field = SEARCHABLE.get(s.field)
+  if (!field) {
+    if (!s.field.startsWith('customFields.')) throw new Error(`no search condition for ${s.field}`)
+    return customValueMatch(subId, lowered, pat, s.field.slice('customFields.'.length).toLowerCase())
+  }
+  // The column is the registry's (a constant), written bare as the indexes' expressions are.
+  const column = sql.raw(`p.${field.column}`)
+  switch (field.kind) {
     case 'trackingNumber': {
-      const v = tnValue(s.value)
-      if (s.position === 'starts') return sql<SqlBool>`p.tracking_number like ${likePattern(v, 'starts')}`
+      const v = normalizeTrackingNumber(s.value)
+      if (s.position === 'starts') return sql<SqlBool>`${column} like ${likePattern(v, 'starts')}`
       // reverse() turns a suffix into a prefix, which the reverse index serves.
-      if (s.position === 'ends') return sql<SqlBool>`reverse(p.tracking_number) like ${likePattern(reversed(v), 'starts')}`
-      return sql<SqlBool>`p.tracking_number like ${likePattern(v, 'contains')}`
+      if (s.position === 'ends') return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(v), 'starts')}`
+      return sql<SqlBool>`${column} like ${likePattern(v, 'contains')}`
     }
     // Ids are opaque: a default (contains) search is an exact match; starts / ends read the id
     // indexes. Ids are generated lower case, so the value is lowered and the column left bare.
-    case 'packageId':
-      if (s.position === 'starts') return sql<SqlBool>`p.package_id like ${likePattern(lowered, 'starts')}`
-      if (s.position === 'ends') return sql<SqlBool>`reverse(p.package_id) like ${likePattern(reversed(lowered), 'starts')}`
-      return sql<SqlBool>`p.package_id = ${lowered}`
-    case 'comment':
-      return sql<SqlBool>`lower(p.comment) like ${pat}`
-    case 'packageLocation':
+    case 'opaqueId':
+      if (s.position === 'starts') return sql<SqlBool>`${column} like ${likePattern(lowered, 'starts')}`
+      if (s.position === 'ends') return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(lowered), 'starts')}`
+      return sql<SqlBool>`${column} = ${lowered}`
+    case 'text':
+      return sql<SqlBool>`lower(${column}) like ${pat}`
+    case 'textOrEmpty':
       return filter.includeEmptyPackageLocation
-        ? sql<SqlBool>`(lower(p.package_location) like ${pat} or p.package_location is null or p.package_location = '')`
-        : sql<SqlBool>`lower(p.package_location) like ${pat}`
-    case 'lockerBank':
-      return sql<SqlBool>`lower(p.locker_bank) like ${pat}`
-    case 'carrier.name':
-      return sql<SqlBool>`p.carrier_id in (select carrier_id from carriers where (sub_id is null or sub_id = ${subId}) and lower(name) like ${pat})`
-    case 'receiver.name':
-    case 'sender.name':
-    case 'givenTo.name': {
-      const column = sql.ref(s.field === 'receiver.name' ? 'p.receiver_id' : s.field === 'sender.name' ? 'p.sender_id' : 'p.given_to_id')
+        ? sql<SqlBool>`(lower(${column}) like ${pat} or ${column} is null or ${column} = '')`
+        : sql<SqlBool>`lower(${column}) like ${pat}`
+    case 'carrierName':
+      return sql<SqlBool>`${column} in (select carrier_id from carriers where (sub_id is null or sub_id = ${subId}) and lower(name) like ${pat})`
+    case 'contactName': {
+      const ref = sql.ref(`p.${field.column}`)
       // Second tier: the same text in the contact's email, personal id or company, or in any custom-field value.
       const contactMatch = sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
       const contacts = filter.secondTier ? sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}` : contactsNamed(subId, pat)
-      if (!filter.secondTier) return sql<SqlBool>`${column} in (${contacts})`
+      if (!filter.secondTier) return sql<SqlBool>`${ref} in (${contacts})`
       // = any(array(…)): the contacts are read once, and the OR becomes a BitmapOr of two package
       // indexes (an IN subquery under an OR can only be checked row by row).
-      return sql<SqlBool>`(${column} = any(array(${contacts})) or ${customValueMatch(subId, lowered, pat)})`
+      return sql<SqlBool>`(${ref} = any(array(${contacts})) or ${customValueMatch(subId, lowered, pat)})`
     }
     default:
-      return customValueMatch(subId, lowered, pat, s.field.slice('customFields.'.length).toLowerCase())
+      return unhandled(field.kind)
   }
 }
 
@@ -101,25 +111,29 @@ interface Phase {
   /** The sort key; null for the phase of rows without one, ordered by package_id alone. */
   key: RawBuilder<unknown> | null
   where?: RawBuilder<SqlBool>
-  /** receiver.name: contacts walked in name order (contacts_name_sort_idx), joined as `r`. */
-  joinReceiver?: boolean
+  /** A contact's name: the contacts of this column walked in name order (contacts_name_sort_idx), joined as `r`. */
+  joinReceiver?: FieldColumn
 }
 
-const PHASES: Record<SortField, Phase[]> = {
-  insertTimestamp: [{ key: sql`p.created_at` }],
-  updateTimestamp: [{ key: sql`p.updated_at` }],
-  trackingNumber: [{ key: sql`p.tracking_number` }],
-  currentStatus: [{ key: sql`p.current_status` }],
-  deliveryTime: [{ key: sql`p.delivery_time`, where: sql<SqlBool>`p.delivery_time is not null` }, { key: null, where: sql<SqlBool>`p.delivery_time is null` }],
-  'receiver.name': [{ key: sql`lower(r.name)`, joinReceiver: true }, { key: null, where: sql<SqlBool>`p.receiver_id is null` }],
+/** The phases of a sort, as its registry kind says (a kind without a case here does not compile). */
+function phasesOf({ column, kind }: FieldSort): Phase[] {
+  const key = sql.raw(`p.${column}`)
+  switch (kind) {
+    case 'key': return [{ key }]
+    case 'nullableKey': return [{ key, where: sql<SqlBool>`${key} is not null` }, { key: null, where: sql<SqlBool>`${key} is null` }]
+    case 'contactName': return [{ key: sql`lower(r.name)`, joinReceiver: column }, { key: null, where: sql<SqlBool>`${key} is null` }]
+    default: return unhandled(kind)
+  }
 }
+const PHASES = new Map([...SORTABLE].map(([field, sort]) => [field, phasesOf(sort)]))
+const phases = (field: SortField): Phase[] => PHASES.get(field)!
 
 /** One phase's rows in order; `after` continues from a row's (key, id) as export batches do. */
 function phaseQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, phase: Phase, after?: { key: string | null; id: string }) {
   const dir = sort.desc ? 'desc' : 'asc'
   const past = sort.desc ? sql`<` : sql`>`
   let q = filtered(db, subId, f)
-    .$if(phase.joinReceiver === true, (qb) => qb.innerJoin('contacts as r', 'r.contact_id', 'p.receiver_id').where('r.sub_id', '=', subId))
+    .$if(phase.joinReceiver !== undefined, (qb) => qb.innerJoin('contacts as r', 'r.contact_id', `p.${phase.joinReceiver as 'receiver_id'}`).where('r.sub_id', '=', subId))
     .$if(phase.where !== undefined, (qb) => qb.where(phase.where!))
   if (after && phase.key) {
     q = q.where(sql<SqlBool>`(${phase.key}, p.package_id) ${past} (${after.key}, ${after.id})`)
@@ -134,7 +148,7 @@ function phaseQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, phas
 
 /** The page's ids in order, compiled; also run under EXPLAIN by bench/explain-search.ts and its test. */
 export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): CompiledQuery<{ package_id: string }> {
-  const [first, second] = PHASES[sort.field]
+  const [first, second] = phases(sort.field)
   if (!second) return phaseQuery(db, subId, f, sort, first!).select('p.package_id').offset(offset).limit(limit).compile()
   // Two phases: each gives its first offset + limit rows in its own index order; the page is cut
   // from the rows of the first phase followed by those of the second.
@@ -165,7 +179,7 @@ export async function* searchAllRows(db: Executor, subId: string, f: ListFilter,
   // Only the columns asked for, when some are (an export of a few columns parses a fraction of
   // each row); those rows hold just those columns and package_id.
   const wanted = columns && [...new Set(['package_id', ...columns])].map((c) => sql.ref<unknown>(`p.${c}`).as(c))
-  for (const phase of PHASES[sort.field]) {
+  for (const phase of phases(sort.field)) {
     let after: { key: string | null; id: string } | undefined
     for (;;) {
       // The key travels as text so a timestamp keeps its microseconds across the round trip.

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../http/schemas.js'
 import { mappedPageJson } from './search.mapping.js'
-import { MIN_CONTAINS_LENGTH, SEARCH_FIELDS, SORT_FIELDS } from './search.parse.js'
+import { MIN_CONTAINS_LENGTH, SEARCHABLE, SEARCH_FIELDS, SORT_FIELDS } from './search.parse.js'
 import type { SearchService } from './search.service.js'
 
 const tags = ['search']
@@ -17,13 +17,16 @@ const common = {
   sort: Type.Optional(Type.String({ maxLength: 40, description: `field,ASC|DESC (default insertTimestamp,DESC); fields: ${SORT_FIELDS.join(', ')}` })),
 }
 
+/** Searches that are index probes (a tracking number, an id): the registry's fields searched as such. */
+const PROBE = new RegExp(`^(${[...SEARCHABLE].filter(([, s]) => s.kind === 'trackingNumber' || s.kind === 'opaqueId').map(([field]) => field.replace('.', '\\.')).join('|')}):`)
+
 const wantsCsv = (accept: string | undefined) => /\btext\/csv\b/.test(accept ?? '')
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
   app.get('/api/v1/packages', {
     // Tracking-number and id lookups are index probes a clerk fires per scan (gathered per
     // subscription, see trackingLookup): not bounded with the searches that read many rows.
-    config: { tenantGate: (request) => (/^(trackingNumber|packageId):/.test((request.query as { search?: string }).search ?? '') ? undefined : 'searches') },
+    config: { tenantGate: (request) => (PROBE.test((request.query as { search?: string }).search ?? '') ? undefined : 'searches') },
     schema: {
       tags, security, summary: 'Search packages',
       description: [

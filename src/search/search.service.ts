@@ -5,7 +5,7 @@ import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
 import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
-import { exportCells, exportRows } from './search.export.js'
+import { exportCells, exportRows, FULL_COLUMNS } from './search.export.js'
 import { batchPerSubscription } from '../shared/batch.js'
 import * as lookups from './lookup.repo.js'
 import * as repo from './search.repo.js'
@@ -192,9 +192,3 @@ export function createSearchService(deps: SearchDeps) {
  * rows is ~2 ms, then the loop serves whatever else is waiting.
  */
 const EXPORT_ROWS_PER_TURN = 100
-
-const FULL_COLUMNS: Column[] = [
-  'packageId', 'trackingNumber', 'assetType', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'receiver.name', 'receiver.email', 'sender.name',
-  'givenTo.name', 'comment', 'currentLocation.locationHierarchy', 'packageLocation', 'lockerBank', 'lockerUnit', 'userName', 'receiveClerk',
-  'deliveryClerk', 'deliveryTime', 'locationZip', 'insertTimestamp', 'updateTimestamp', 'version',
-].map((path) => ({ path, label: path }))

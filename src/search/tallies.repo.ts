@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely'
 import type { PackageTallyTable } from '../db/tables.js'
 import type { Executor } from '../db/transaction.js'
 import { contactsNamed, likePattern, sitesUnder, statusList } from './search.conditions.js'
-import type { ListFilter } from './search.parse.js'
+import { SEARCHABLE, type ListFilter } from './search.parse.js'
 
 /**
  * Folds up to `batch` deltas into package_tallies in one statement: the deltas deleted and their
@@ -41,8 +41,6 @@ export async function tallySubscription(db: Executor, subId: string): Promise<vo
     on conflict (sub_id, dim, key, status) do update set n = package_tallies.n + excluded.n`.execute(db)
 }
 
-const NAME_DIMENSIONS: Partial<Record<string, PackageTallyTable['dim']>> = { 'receiver.name': 'receiver', 'sender.name': 'sender', 'givenTo.name': 'given_to' }
-
 /**
  * The same number from the tallies (migration 0010), when the filter is one they hold: statuses
  * and a site (with everything under it), or statuses and a first-tier name search; no dates, no
@@ -54,7 +52,8 @@ export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): Raw
   let dim: PackageTallyTable['dim']
   let keys: Expression<unknown> | undefined
   if (f.search) {
-    const named = NAME_DIMENSIONS[f.search.field]
+    // A contact-name field that the registry says is tallied (by its contact column).
+    const named = SEARCHABLE.get(f.search.field)?.tally
     if (!named || f.secondTier || f.siteId) return undefined
     dim = named
     keys = contactsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isValidMailroomNumber } from '../../src/decode/mailroom-number.js'
 import { deriveKey } from '../../src/shared/crypto.js'
-import { legacyBodyOf, mayBeLegacyNumber, permuteSequence, trackingNumberOf } from '../../src/trackingnumbers/trackingnumbers.format.js'
-import { createTrackingNumbersService } from '../../src/trackingnumbers/trackingnumbers.service.js'
+import { legacyBodyOf, mayBeLegacyNumber, permuteSequence, trackingNumberOf } from '../../src/packages/tracking-number.js'
+import { createTrackingNumbersService } from '../../src/packages/tracking-number.service.js'
 import { createTestDatabase } from '../support/test-db.js'
 
 const keyA = deriveKey('installation-a-master-secret-0123456789abcdef', 'tracking-number-permutation')

@@ -1,10 +1,10 @@
 import type { Db } from '../db/database.js'
-import { mayBeLegacyNumber, permuteSequence, trackingNumberOf } from './trackingnumbers.format.js'
-import { nextTrackingSequence } from './trackingnumbers.repo.js'
+import { nextTrackingSequence } from './packages.repo.js'
+import { mayBeLegacyNumber, permuteSequence, trackingNumberOf } from './tracking-number.js'
 
 export type TrackingNumbersService = ReturnType<typeof createTrackingNumbersService>
 
-/** `key`: derived from the master secret; changing it could repeat numbers already issued. */
+/** Issues tracking numbers. `key`: derived from the master secret; changing it could repeat numbers already issued. */
 export function createTrackingNumbersService(deps: { db: Db; key: Buffer }) {
   return {
     async generate(): Promise<string> {

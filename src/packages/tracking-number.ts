@@ -1,5 +1,30 @@
 import { createHmac } from 'node:crypto'
 import { CROCKFORD_ALPHABET, MAILROOM_BODY_LENGTH, MAILROOM_PREFIX, mailroomCheckChar } from '../decode/mailroom-number.js'
+import { invalid } from '../shared/errors.js'
+
+/**
+ * Tracking numbers: how one is normalised (as packages store it, as search and lookups match it),
+ * which ones a package accepts, and the numbers this service issues (POST /api/v1/trackingNumbers).
+ */
+
+/** As stored: no spaces, upper case. */
+export function normalizeTrackingNumber(raw: string): string {
+  return raw.replace(/\s+/g, '').toUpperCase()
+}
+
+/** Printable ASCII, no space: what a stored number is made of (and what the lookups' byte ranges assume). */
+export const PRINTABLE_ASCII = /^[\x21-\x7E]+$/
+const TRACKING_SHAPE = /^[\x21-\x7E]{1,64}$/
+
+/** The number a package is written with, normalised; a 400 on `field` when it is not 1 to 64 printable characters. */
+export function checkTrackingNumber(raw: string, field: string): string {
+  const tn = normalizeTrackingNumber(raw)
+  if (!TRACKING_SHAPE.test(tn)) throw invalid(field, 'trackingNumber must be 1 to 64 printable characters once spaces are removed.')
+  return tn
+}
+
+/** The characters in reverse order: a suffix of a number is a prefix of its reverse (the reverse index). */
+export const reversed = (v: string) => [...v].reverse().join('')
 
 /**
  * Format of generated tracking numbers: "MR" + 12 Crockford base-32 characters + 1 check

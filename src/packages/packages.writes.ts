@@ -1,0 +1,49 @@
+import type { Db } from '../db/database.js'
+import { isStatementError } from '../db/errors.js'
+import { inTransaction, type Executor } from '../db/transaction.js'
+import { isClaimLost, type RecordOutcome } from '../idempotency/outcome.js'
+import type { ImagesService } from '../images/images.service.js'
+import * as repo from './packages.repo.js'
+import type { Body } from './packages.rules.js'
+import { writeTogether } from './packages.together.js'
+
+/** An add handed to the writer, with the answer to record under its Idempotency-Key, if any. */
+export interface NewAdd<R> {
+  add: repo.NewPackage
+  outcome: RecordOutcome<R> | undefined
+  result: R
+}
+
+/** How the commands write: concurrent writes together (one statement, one commit), or one change under its row lock. */
+export function createPackageWriter<R>(deps: { db: Db; images: ImagesService }) {
+  const { db, images } = deps
+  return {
+    /**
+     * Writes one change inside the caller's transaction (which holds the package's row lock), then
+     * attaches the images to its activity.
+     */
+    async recordLocked(trx: Executor, change: repo.PackageChange, toAttach: Body['images']) {
+      const packageId = change.package.package_id
+      if (!(await repo.writeChanges(trx, [change])).has(packageId)) throw new Error(`package ${packageId} changed under its row lock`)
+      return toAttach?.length ? images.attach(trx, change.package.sub_id, packageId, change.activity.activity_id, toAttach) : []
+    },
+
+    /** Concurrent updates without images: one statement, one commit (see writeTogether). */
+    changeTogether: writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id, isStatementError),
+
+    /**
+     * Concurrent adds without images: one statement, one commit (see writeTogether). The answers of
+     * those with an Idempotency-Key are stored in the same transaction; a key lost to a retry fails
+     * the batch before its commit, and then each add is written alone.
+     */
+    addTogether: writeTogether<NewAdd<R>>(async (items) => {
+      const adds = items.map((i) => i.add)
+      if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds)
+      return inTransaction(db, async (trx) => {
+        const written = await repo.insertNewPackages(trx, adds)
+        for (const { add, outcome, result } of items) if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
+        return written
+      })
+    }, (i) => i.add.package.package_id, (e) => isStatementError(e) || isClaimLost(e)),
+  }
+}
