@@ -1477,6 +1477,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * PackageEventData
+         * @description The `data` of a package event: the package as the change left it.
+         */
+        PackageEventData: {
+            packageId: string;
+            trackingNumber: string;
+            carrier?: {
+                carrierId: string;
+                name: string;
+            };
+            currentStatus: string;
+            receiver?: {
+                contactId: string;
+                name: string;
+                email?: string;
+            };
+            currentLocation: components["schemas"]["SiteRef"] | {
+                inboundSiteId: string;
+            } | null;
+            lockerBank?: string;
+            lockerUnit?: string | null;
+            /** @description The status before the change; null for the add. */
+            previousStatus: ("RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED") | null;
+            /** @description Orders one package's events, across both variants. */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description Locker reminders and expiries: when the package was deposited.
+             */
+            depositedAt?: string;
+        };
     };
     responses: {
         /** @description Invalid request: a parameter or field (named in `additionalParameters`), or a URL that is not valid percent-encoding. */
