@@ -1,14 +1,10 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import { migrateDownThrough, migrateUpTo, MIGRATIONS, schemaOf } from '../support/migrations.js'
-import { createTestDatabase } from '../support/test-db.js'
+import { useTestDatabase } from '../support/use-test-app.js'
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  db = await createTestDatabase({ migrate: false })
-})
-afterAll(() => db.drop())
+const db = useTestDatabase({ migrate: false })
 
 async function tables(): Promise<string[]> {
   const { rows } = await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' order by 1`.execute(db.handle.db)

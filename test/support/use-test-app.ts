@@ -3,6 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
 import type { BuildAppOptions } from '../../src/app.js'
 import { buildTestApp, type TestApp, type TestClient } from './build-test-app.js'
+import { createTestDatabase } from './test-db.js'
 
 export interface UseTestAppOptions extends BuildAppOptions {
   /** Sees every route the app declares, as Fastify's onRoute hook does (the auth matrix's census). */
@@ -42,6 +43,22 @@ export function useClient(t: TestApp, subscription?: string): TestClient {
     client = await t.newClient(subscription)
   })
   return late('the test client', () => client)
+}
+
+export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>
+
+/** A fresh database (migrated unless told not to) for the tests of this block, dropped after them. */
+export function useTestDatabase(opts: Parameters<typeof createTestDatabase>[0] = {}): TestDatabase {
+  let db: TestDatabase | undefined
+  beforeAll(async () => {
+    db = await createTestDatabase(opts)
+  })
+  afterAll(async () => {
+    const d = db
+    db = undefined
+    await d?.drop()
+  })
+  return late('the test database', () => db)
 }
 
 /**

@@ -12,7 +12,7 @@ let rx: Receiver
 beforeAll(async () => {
   rx = await new Receiver().start()
 })
-afterAll(() => rx.close())
+afterAll(() => rx?.close())
 
 describe('refused destinations when saving a configuration', () => {
   it.each([
