@@ -1,4 +1,4 @@
-import type { HTTPMethods, LightMyRequestResponse, RouteOptions } from 'fastify'
+import type { InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { signWith, tamper } from '../support/auth-matrix.js'
 import type { TestApp, TestClient } from '../support/build-test-app.js'
@@ -22,8 +22,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
 ]
 const isPublic = (url: string) => PUBLIC.some(([m]) => (typeof m === 'string' ? m === url : m.test(url)))
 
+type Method = NonNullable<InjectOptions['method']>
+
 interface Route {
-  method: HTTPMethods
+  method: Method
   url: string
   documented: boolean
   security: Array<Record<string, unknown>>
@@ -39,18 +41,18 @@ beforeAll(() => {
   routes = declared.flatMap((r) =>
     [r.method].flat().map((method) => {
       const schema = (r.schema ?? {}) as { hide?: boolean; security?: Array<Record<string, unknown>> }
-      return { method: method as HTTPMethods, url: r.url, documented: schema.hide !== true, security: schema.security ?? [] }
+      return { method: method as Method, url: r.url, documented: schema.hide !== true, security: schema.security ?? [] }
     }),
   )
   protectedRoutes = routes.filter((r) => !isPublic(r.url))
 })
 
 /** A request to the route, its parameters filled with a placeholder: the token is checked before they are. */
-const call = (r: Route, authorization?: string) =>
+const call = (r: Route, authorization?: string): Promise<LightMyRequestResponse> =>
   t.app.inject({ method: r.method, url: r.url.replace(/:\w+/g, 'x').replace('*', 'x'), headers: authorization === undefined ? {} : { authorization } })
 
 /** How a refusal differs from RFC 6750 §3 as the contract has it (401, or 403 for scope): `{message}` and a Bearer challenge. */
-function problems(res: LightMyRequestResponse, method: HTTPMethods, status: 401 | 403, error?: string): string[] {
+function problems(res: LightMyRequestResponse, method: Method, status: 401 | 403, error?: string): string[] {
   const found: string[] = []
   if (res.statusCode !== status) found.push(`answered ${res.statusCode}`)
   const challenge = String(res.headers['www-authenticate'] ?? '')
