@@ -1,12 +1,27 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Each file gets its own database; PGlite boots in ~1 s, so allow for it on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Two tiers, one runner. `npm test` runs the everyday one; `npm run test:process` the tests that
+    // start `mailroom` processes (the CLI against a running service, workers killed mid-send, first
+    // starts interrupted, several processes on one database): slower, and run by CI on both engines.
+    // A file path given on the command line (`npx vitest run test/process/x.test.ts`) finds its tier.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'everyday', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/process/**'] },
+      },
+      {
+        extends: true,
+        // Each file starts processes of its own: one file at a time, so their deadlines are their own.
+        // A process's start (tsx, then PGlite's initdb on a first start) takes seconds, more on a busy machine.
+        test: { name: 'process', include: ['test/process/**/*.test.ts'], maxWorkers: 1, hookTimeout: 180_000 },
+      },
+    ],
   },
 })

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp({ TOKEN_FAILURE_LIMIT: '3', TOKEN_FAILURE_WINDOW_SECONDS: '60' })
-})
-afterAll(() => t.close())
+const t = useTestApp({ TOKEN_FAILURE_LIMIT: '3', TOKEN_FAILURE_WINDOW_SECONDS: '60' })
 
 const TOKEN_URL = '/auth/api/v1/token'
 const raw = (s: string) => `Basic ${Buffer.from(s, 'utf8').toString('base64')}`

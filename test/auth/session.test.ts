@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { basic, buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { basic } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 describe('bearer auth on every interface', () => {
   itRefusesBadTokens(() => t, [

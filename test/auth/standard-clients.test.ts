@@ -2,22 +2,20 @@ import jwt from 'jsonwebtoken'
 import jwksClient from 'jwks-rsa'
 import { decodeProtectedHeader } from 'jose'
 import * as oidc from 'openid-client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createContext } from '../../src/context.js'
 import { loadConfig } from '../../src/config.js'
 import { freePort } from '../support/spawn-service.js'
-import { basic, buildTestApp, TEST_SECRET, type TestApp } from '../support/build-test-app.js'
+import { basic, TEST_SECRET, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
 // Third-party clients, unchanged, against a listening server: what an integrator would use.
-let t: TestApp
-let base: string
+const port = await freePort()
+const base = `http://127.0.0.1:${port}`
+const t = useTestApp({ PORT: String(port), MAILROOM_PUBLIC_URL: base })
 beforeAll(async () => {
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  t = await buildTestApp({ PORT: String(port), MAILROOM_PUBLIC_URL: base })
   await t.app.listen({ port, host: '127.0.0.1' })
 })
-afterAll(() => t.close())
 
 describe('standard OAuth and JWT clients', () => {
   it('openid-client discovers the server from the issuer (RFC 8414) and gets a token with client_secret_basic', async () => {

@@ -1,13 +1,10 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createContext } from '../../src/context.js'
-import { basic, buildTestApp, TEST_SECRET, type TestApp } from '../support/build-test-app.js'
+import { basic, TEST_SECRET } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp({ TOKEN_FAILURE_LIMIT: '5', TOKEN_FAILURE_WINDOW_SECONDS: '60' })
-})
-afterAll(() => t.close())
+const t = useTestApp({ TOKEN_FAILURE_LIMIT: '5', TOKEN_FAILURE_WINDOW_SECONDS: '60' })
 
 const TOKEN_URL = '/auth/api/v1/token'
 /** One address may fail 5 × TOKEN_FAILURE_LIMIT times across client ids (one client id: TOKEN_FAILURE_LIMIT). */

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import type { TestClient } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 import { JPEG_BYTES } from '../support/factories.js'
 import { configBody, hooks } from '../webhooks/support/helpers.js'
 
 /** Issue 14.4: uploads, held images, webhook configurations and test sends bounded per subscription, each refusal naming its limit. */
 describe('quotas', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await buildTestApp({
-      IMAGE_UPLOADS_PER_HOUR: '2', IMAGE_UPLOAD_BYTES_PER_HOUR: '2048', IMAGE_TEMP_MAX: '3',
-      WEBHOOK_CONFIGS_MAX: '2', WEBHOOK_TESTS_PER_MINUTE: '2',
-      MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-    })
-  })
-  afterAll(async () => {
-    await t.ctx.webhooks.close()
-    await t.close()
+  const t = useTestApp({
+    IMAGE_UPLOADS_PER_HOUR: '2', IMAGE_UPLOAD_BYTES_PER_HOUR: '2048', IMAGE_TEMP_MAX: '3',
+    WEBHOOK_CONFIGS_MAX: '2', WEBHOOK_TESTS_PER_MINUTE: '2',
+    MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
   })
 
   /** A JPEG of `size` bytes (the header, padding, the end marker). */

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import type { TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /** Issue 14.3: per-subscription rate limits on the whole API, shared by every process on one database. */
 describe('rate limits', () => {
-  let t: TestApp
+  const t = useTestApp({ RATE_LIMIT_STORE: 'database', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' })
   /** A second process of the same deployment: its own app and pool, the same database. */
   let other: FastifyInstance
-  let a: TestClient
-  let vip: TestClient
+  const a = useClient(t)
+  const vip = useClient(t)
   beforeAll(async () => {
-    t = await buildTestApp({ RATE_LIMIT_STORE: 'database', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' })
-    a = await t.newClient()
-    vip = await t.newClient()
     // As RATE_LIMIT_OVERRIDES=<vip's subId>=8 would have set it (the subId exists only now).
     ;(t.config.limits.rate.overrides as Map<string, number>).set(vip.subId, 8)
     other = await t.secondProcess()
   })
-  afterAll(() => t.close())
 
   const get = (app: FastifyInstance, c: TestClient) => app.inject({ url: '/api/v1/contacts', headers: c.auth })
 

@@ -1,17 +1,15 @@
 import net from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/use-test-app.js'
 
 /** Issue 14.5: a client trickling bytes cannot hold a socket; tried with real sockets on a listening server. */
 describe('slow clients', () => {
-  let t: TestApp
+  const t = useTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_IDLE_TIMEOUT_MS: '3000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' })
   let port: number
   beforeAll(async () => {
-    t = await buildTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_IDLE_TIMEOUT_MS: '3000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' })
     await t.app.listen({ port: 0, host: '127.0.0.1' })
     port = (t.app.server.address() as net.AddressInfo).port
   })
-  afterAll(() => t.close())
 
   /** Opens a socket, writes `head` at once, then one byte of `trickle` every 200 ms; resolves with when the server closed it (ms). */
   function trickle(head: string, drip: string, giveUpMs = 8_000): Promise<{ closedAfterMs: number | undefined; received: string }> {

@@ -1,8 +1,8 @@
 import Fastify from 'fastify'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registerErrorHandling } from '../../src/http/error-handler.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /** Issue 14.2: no request waits on the database without bound; past it, a clear 503. */
 describe('statement timeout', () => {
@@ -27,14 +27,11 @@ describe('statement timeout', () => {
   // PGlite runs each statement to its end on the process's one thread: nothing can interrupt it,
   // so the bound exists on PostgreSQL only (README, DB_STATEMENT_TIMEOUT_MS).
   describe.runIf(!!process.env.TEST_DATABASE_URL)('on PostgreSQL', () => {
-    let t: TestApp
-    let c: TestClient
+    const t = useTestApp({ DB_STATEMENT_TIMEOUT_MS: '300' })
+    const c = useClient(t)
     beforeAll(async () => {
-      t = await buildTestApp({ DB_STATEMENT_TIMEOUT_MS: '300' })
-      c = await t.newClient()
       expect((await t.inject({ url: '/api/v1/contacts', headers: c.auth })).statusCode).toBe(200)
     })
-    afterAll(() => t.close())
 
     it('stops a request stuck behind a lock after the timeout with a 503, not a hung socket', async () => {
       let release!: () => void

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /**
  * Issue 14.2: one subscription's searches, exports and bulk operations are bounded, so it cannot
@@ -8,18 +9,15 @@ import { buildTestApp, type TestApp, type TestClient } from '../support/build-te
  * in flight while the test looks at what the next one gets.
  */
 describe('per-subscription bounds on expensive operations', () => {
-  let t: TestApp
+  // One heavy slot for the whole process, so taking turns shows in its gauges.
+  const t = useTestApp({ TENANT_MAX_SEARCHES: '2', TENANT_MAX_EXPORTS: '1', HEAVY_OPERATIONS_MAX: '1' })
   let a: TestClient
-  let b: TestClient
+  const b = useClient(t)
   beforeAll(async () => {
-    // One heavy slot for the whole process, so taking turns shows in its gauges.
-    t = await buildTestApp({ TENANT_MAX_SEARCHES: '2', TENANT_MAX_EXPORTS: '1', HEAVY_OPERATIONS_MAX: '1' })
     a = await t.newClient()
-    b = await t.newClient()
     // Client status and reference data cached now, so only the gated work waits on the held database.
     for (const c of [a, b]) expect((await search(c)).statusCode).toBe(200)
   })
-  afterAll(() => t.close())
 
   /** Runs `during` while packages are locked; resolves once the lock is released. */
   async function whileDatabaseHeld(during: () => Promise<void>): Promise<void> {
@@ -110,13 +108,11 @@ describe('per-subscription bounds on expensive operations', () => {
 })
 
 describe('lookups are not searches', () => {
-  let t: TestApp
+  const t = useTestApp({ TENANT_MAX_SEARCHES: '1' })
   let a: TestClient
   beforeAll(async () => {
-    t = await buildTestApp({ TENANT_MAX_SEARCHES: '1' })
     a = await t.newClient()
   })
-  afterAll(() => t.close())
 
   it('never bounds tracking-number and id lookups, which a clerk fires per scan', async () => {
     const urls = ['trackingNumber:1Z&searchPosition=starts', 'trackingNumber:84&searchPosition=ends', 'packageId:pkg_x', 'trackingNumber:1Z9&searchPosition=starts']

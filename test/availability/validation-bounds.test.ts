@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /** Issue 14.1: one bad request costs a bounded amount of work and answers a bounded list. */
 describe('validation problems are bounded', () => {
-  let t: TestApp
-  let c: TestClient
-  beforeAll(async () => {
-    t = await buildTestApp()
-    c = await t.newClient()
-  })
-  afterAll(() => t.close())
+  const t = useTestApp()
+  const c = useClient(t)
 
   const post = (payload: string) => t.inject({ method: 'POST', url: '/api/v1/carriers', headers: { ...c.auth, 'content-type': 'application/json' }, payload })
 

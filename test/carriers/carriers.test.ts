@@ -1,13 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import type { TestClient } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 type Method = 'GET' | 'POST' | 'PUT'
 const call = (c: TestClient, method: Method, url: string, payload?: unknown) => t.inject({ method, url, payload: payload as never, headers: c.auth })

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CARRIER_CODES, CARRIER_NAMES } from '../../src/decode/tables/carriers.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 describe('the carrier catalogue and the decoder agree', () => {
   it('lists every carrier the decoder can name, by the decoder\'s name, barcode-aware and built in', async () => {

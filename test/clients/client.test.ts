@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENT_PATH, generate, SCHEMA_PATH } from '../../clients/typescript/generate.js'
 import { example } from '../../clients/typescript/example.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
 describe('the committed API description and typed client', () => {
   it('are what `npm run client:generate` makes from the routes now', { timeout: 180_000 }, async () => {
@@ -14,12 +14,10 @@ describe('the committed API description and typed client', () => {
 })
 
 describe('the example program on the generated client', () => {
-  let t: TestApp
+  const t = useTestApp()
   beforeAll(async () => {
-    t = await buildTestApp()
     await t.app.listen({ port: 0, host: '127.0.0.1' })
   }, 180_000)
-  afterAll(() => t.close())
 
   it('gets a token, adds a package and finds it', async () => {
     const c = await t.newClient()

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
-let t: TestApp
-let c: TestClient
+const t = useTestApp()
+const c = useClient(t)
 const ids: Record<string, string> = {}
 
 const list = async (qs: string) => {
@@ -13,8 +13,6 @@ const list = async (qs: string) => {
 const names = async (qs: string) => (await list(qs)).contacts.map((x) => x.name)
 
 beforeAll(async () => {
-  t = await buildTestApp()
-  c = await t.newClient()
   const people: Array<[string, string, Record<string, unknown>]> = [
     ['ada', 'RECEIVER', { name: 'Ada Lovelace', email: 'countess@example.com' }],
     ['adam', 'SENDER', { name: 'adam smith', email: 'wealth@example.com' }],
@@ -30,7 +28,6 @@ beforeAll(async () => {
     ids[key] = res.json().contactId
   }
 })
-afterAll(() => t.close())
 
 describe('contact typeahead and filters', () => {
   it('matches a case-insensitive prefix of name, email or personalId', async () => {

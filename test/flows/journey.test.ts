@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { basic, buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { basic } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 import { PNG_1PX } from '../support/factories.js'
 
 // The README's walk-through, as an integrator runs it: every step over HTTP, from client
 // credentials to an archived package with its whole history.
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 describe('the receiving journey', () => {
   it('token → location → sites → contact → tracking number → image → add → decode → deliver with a signature → history → search → archive', async () => {

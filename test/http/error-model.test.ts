@@ -1,17 +1,15 @@
 import Fastify from 'fastify'
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registerClosingAnswer } from '../../src/http/framework-errors.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
+const t = useTestApp()
 let port: number
 beforeAll(async () => {
-  t = await buildTestApp()
   await t.app.listen({ port: 0, host: '127.0.0.1' })
   port = (t.app.server.address() as { port: number }).port
 })
-afterAll(() => t.close())
 
 const SIX = ['errorCode', 'errorDescription', 'additionalCode', 'additionalInfo', 'additionalParameters', 'correlationID']
 

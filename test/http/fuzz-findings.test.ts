@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { nestsDeeperThan } from '../../src/http/json-depth.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
 // What the schema-driven fuzz test (test/fuzz) found, each pinned by its own case.
-let t: TestApp
-let client: TestClient
-beforeAll(async () => {
-  t = await buildTestApp()
-  client = await t.newClient()
-})
-afterAll(() => t.close())
+const t = useTestApp()
+const client = useClient(t)
 
 const SIX = ['errorCode', 'errorDescription', 'additionalCode', 'additionalInfo', 'additionalParameters', 'correlationID']
 

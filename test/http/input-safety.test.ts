@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 // Inputs that the schemas let through but PostgreSQL cannot store or compute: each must be a 400
 // naming the field, never a 500 (and never a partial write).
-let t: TestApp
-let client: TestClient
+const t = useTestApp()
+const client = useClient(t)
 let h: ReturnType<typeof api>
 let ids: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 beforeAll(async () => {
-  t = await buildTestApp()
-  client = await t.newClient()
   h = api(t, client)
   ids = await h.mailroom()
 })
-afterAll(() => t.close())
 
 const NUL = '\u0000'
 

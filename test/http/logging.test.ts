@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { basic, buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { basic } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
-let t: TestApp
-let me: TestClient
 const lines: string[] = []
-beforeAll(async () => {
-  t = await buildTestApp({}, { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } })
-  me = await t.newClient()
-})
-afterAll(() => t.close())
+const t = useTestApp({}, { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } })
+const me = useClient(t)
 
 /** Everything logged while `run` runs, as text, and as parsed lines. */
 async function logged(run: () => Promise<unknown>) {

@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 // JSON's "\ud800" parses to a lone UTF-16 surrogate: a JavaScript string, but no character.
 // PostgreSQL refuses it inside jsonb (22P02) and stores nonsense as text. Every route's validator
 // must answer it as a 400 naming the field, on both engines, and write nothing.
-let t: TestApp
-let client: TestClient
+const t = useTestApp()
+const client = useClient(t)
 let h: ReturnType<typeof api>
 let ids: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 let fieldId: string
 beforeAll(async () => {
-  t = await buildTestApp()
-  client = await t.newClient()
   h = api(t, client)
   ids = await h.mailroom()
   fieldId = (await h.ok('POST', '/api/v1/customfields', { name: 'Dept', dataType: 'TEXT', required: false })).customFieldId
 })
-afterAll(() => t.close())
 
 const HIGH = '\ud800'
 const LOW = '\udc00'

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/use-test-app.js'
 import { ResponseValidator } from '../support/openapi-validator.js'
 
 type Json = Record<string, any>
-let t: TestApp
+const t = useTestApp()
 let doc: Json
 beforeAll(async () => {
-  t = await buildTestApp()
   doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json()
 })
-afterAll(() => t.close())
 
 function operations(): Array<{ method: string; path: string; op: Json }> {
   return Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ method, path, op: op as Json })))

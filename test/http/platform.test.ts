@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { allErrorEntries } from '../../src/shared/errors.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 describe('correlation id', () => {
   it('echoes a caller id in the header and the error body', async () => {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { basic, buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { basic } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 
-let t: TestApp
-let me: TestClient
-beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
-})
-afterAll(() => t.close())
+const t = useTestApp()
+const me = useClient(t)
 
 const cspOf = (h: Record<string, unknown>) => Object.fromEntries(String(h['content-security-policy']).split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
   const [name, ...values] = d.split(/\s+/)

@@ -1,24 +1,21 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { IDEMPOTENCY_ABANDONED_MS } from '../../src/idempotency/idempotency.hooks.js'
 import type { RecordOutcome } from '../../src/idempotency/outcome.js'
 import { AppError } from '../../src/shared/errors.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api } from '../support/factories.js'
+import { useClient, useTestApp } from '../support/use-test-app.js'
 
 // An Idempotency-Key's claim belongs to the request that made it: a request that outlived it (a
 // retry took the abandoned claim over) neither overwrites nor frees the retry's answer, and a
 // transaction that recorded an answer and then rolled back leaves the key answerable, not "in
 // progress" for five minutes.
-let t: TestApp
-let client: TestClient
+const t = useTestApp()
+const client = useClient(t)
 let h: ReturnType<typeof api>
-beforeAll(async () => {
-  t = await buildTestApp()
-  client = await t.newClient()
+beforeAll(() => {
   h = api(t, client)
 })
-afterAll(() => t.close())
 
 type CreateContact = (subId: string, input: { name: string }, outcome?: RecordOutcome<unknown>) => Promise<unknown>
 const contacts = () => t.ctx.companions.contacts as unknown as { createContact: CreateContact }

@@ -1,23 +1,20 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { IDEMPOTENCY_ABANDONED_MS } from '../../src/idempotency/idempotency.hooks.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 
 // The process dies after a write committed and before its answer was stored under the request's
 // Idempotency-Key. A retry, at once or long after (past the abandoned-claim delay), must get the
 // original answer with the original ids, and nothing may be written twice.
-let t: TestApp
-let client: TestClient
+const t = useTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
+const client = useClient(t)
 let h: ReturnType<typeof api>
 let ids: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  client = await t.newClient()
   h = api(t, client)
   ids = await h.mailroom()
 })
-afterAll(() => t.close())
 
 type Service = Record<string, (...args: never[]) => Promise<unknown>>
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError, loadConfig } from '../../src/config.js'
@@ -6,17 +6,12 @@ import { LocalDirBlobStore } from '../../src/images/blob-store.js'
 import { localImagesDir } from '../../src/images/blob-stores.js'
 import { moveImages } from '../../src/images/images.migrate.js'
 import { PostgresBlobStore } from '../../src/images/postgres-blob-store.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useClient, useTestApp } from '../support/use-test-app.js'
 import { jpegDataUrl, jpegOf, otherProcess } from './processes.js'
 
 // Issue 16.1: N API processes on one PostgreSQL serve every image, whichever process stored it.
-let t: TestApp
-let me: TestClient
-beforeAll(async () => {
-  t = await buildTestApp({ IMAGE_MAX_BYTES: String(2 * 1024 * 1024) })
-  me = await t.newClient()
-})
-afterAll(() => t.close())
+const t = useTestApp({ IMAGE_MAX_BYTES: String(2 * 1024 * 1024) })
+const me = useClient(t)
 
 const upload = async (call: (method: 'POST', url: string, payload: unknown) => Promise<{ statusCode: number; json(): any }>, bytes: Buffer) => {
   const res = await call('POST', '/api/v1/packages/images', { base64: jpegDataUrl(bytes) })

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, GIF_1PX, JPEG_BYTES, PNG_1PX, WEBP_BYTES } from '../support/factories.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp({ IMAGE_MAX_BYTES: '4096' })
+const me = useClient(t)
 let a: ReturnType<typeof api>
 beforeAll(async () => {
-  t = await buildTestApp({ IMAGE_MAX_BYTES: '4096' })
-  me = await t.newClient()
   a = api(t, me)
 })
-afterAll(() => t.close())
 
 const upload = (base64: unknown) => a.call('POST', '/api/v1/packages/images', { base64 })
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PackageEventDataSchema } from '../../src/packages/packages.payload.js'
 import { eventNames } from '../../src/webhooks/event-catalogue.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { api, trackingNumber } from '../support/factories.js'
+import { useClient, useTestApp } from '../support/use-test-app.js'
 import { validatorOf } from './support-validate.js'
 
 // The outbox rows real changes write (adds, updates, lockers, hand-overs, archives) carry data
 // that the published PackageEventData schema accepts, under catalogued event names.
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
 })
-afterAll(() => t.close())
 
 const errorsOf = validatorOf(PackageEventDataSchema)
 

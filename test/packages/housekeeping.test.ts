@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { runHousekeeping, startHousekeeping } from '../../src/housekeeping/housekeeping.js'
 import { tallyDrift } from '../support/tallies.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import type { TestClient } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 
-let t: TestApp
+const t = useTestApp()
 let me: TestClient
 let a: ReturnType<typeof api>
 beforeAll(async () => {
-  t = await buildTestApp()
   me = await t.newClient()
   a = api(t, me)
 })
-afterAll(() => t.close())
 
 const HOUR = 3600_000
 const housekeeping = () => runHousekeeping({ db: t.ctx.db, clock: t.clock, images: t.ctx.receiving.images })

@@ -1,20 +1,17 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { findPackages, writeChanges, type PackageChange } from '../../src/packages/packages.repo.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
 })
-afterAll(() => t.close())
 
 const newPackage = async () =>
   (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber(), receiver: { contactId: m.receiverId } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })).packageId as string

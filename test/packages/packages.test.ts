@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 import { isStatementError } from '../../src/db/errors.js'
 import { insertNewPackages, type NewPackage } from '../../src/packages/packages.repo.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
 })
-afterAll(() => t.close())
 
 const add = (body: unknown, headers: Record<string, string> = {}) => a.call('POST', '/api/v1/packages', body, headers)
 const get = async (id: string, type = 'DETAILED') => a.ok('GET', `/api/v1/packages/${id}?type=${type}`)

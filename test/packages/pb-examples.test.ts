@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX } from '../support/factories.js'
 import { CARRIER_ALIASES, carrierKey, findCarrier } from '../../src/carriers/carrier-aliases.js'
 import { AddPackageSchema, PackageRecordSchema, UpdatePackageSchema } from '../../src/packages/packages.schemas.js'
@@ -7,19 +7,16 @@ import { AddPackageSchema, PackageRecordSchema, UpdatePackageSchema } from '../.
 // The Pitney Bowes documented example requests (PB-REFERENCE.md §4.2, §4.3, §11), sent as written:
 // only the ids are replaced by ids that exist in this subscription (PB's example ids name PB's data).
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 let endUser: string
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
   endUser = (await a.ok('POST', '/api/v1/customfields', { name: 'End User', dataType: 'TEXT' })).customFieldId
 })
-afterAll(() => t.close())
 
 /** PB's example ids → ids of this subscription, replaced wherever they appear in the JSON text. */
 function substitute(example: string, ids: Record<string, string>): unknown {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import type { TestApp } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 /**
@@ -9,8 +10,8 @@ import { api } from '../support/factories.js'
  * same process applies to the very next request; one through another process within the time to live.
  */
 describe('reference data as package writes see it', () => {
-  let t: TestApp
-  let c: TestClient
+  const t = useTestApp()
+  const c = useClient(t)
   let a: ReturnType<typeof api>
   let other: FastifyInstance
   let mailroom: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
@@ -19,14 +20,11 @@ describe('reference data as package writes see it', () => {
     app.inject({ method: 'POST', url: '/api/v1/packages', headers: c.auth, payload: { package: { trackingNumber: `REFCACHE${++n}`, ...extra }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } } } })
 
   beforeAll(async () => {
-    t = await buildTestApp()
-    c = await t.newClient()
     a = api(t, c)
     mailroom = await a.mailroom()
     // A second process on the same database: its own services, hence its own memo.
     other = await t.secondProcess()
   })
-  afterAll(() => t.close())
 
   it('refuses a site deactivated through the same process on the very next add', async () => {
     const shelf = await a.site({ type: 'shelf', name: 'Shelf Z', parent: mailroom.buildingId })

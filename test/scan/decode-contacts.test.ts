@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 // PB's decode shows the package's contacts in full (PB-REFERENCE §4.1, §8.2, §8.3): contactId, name,
@@ -11,11 +11,7 @@ const EOT = '\x04'
 const UPS = '1Z999AA10123456784'
 const FEDEX_2D = `[)>${RS}01${GS}02${GS}38017${GS}840${GS}01${GS}986578788855${GS}FDEB${GS}123456789${GS}200${GS}${GS}1/2${GS}7.00LB${GS}N${GS}9185 GRANT AVE${GS}COLLIERVILLE${GS}TN${RS}06${GS}10ZED008${GS}11ZJOHN DOE${GS}12Z9015551234${RS}${EOT}`
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(() => t.close())
+const t = useTestApp()
 
 /** A subscription with a site tree, a sender, a receiver with a desk and a mail stop, and a colleague. */
 async function mailroom(label: string) {

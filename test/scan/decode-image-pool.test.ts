@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { describe, expect, it } from 'vitest'
+import { useTestApp } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 import { bigLabelPng } from '../decode/image/support/big-png.js'
 import { encodeImage } from '../decode/image/support/encode.js'
@@ -18,11 +18,7 @@ async function smallLabel(): Promise<string> {
 }
 
 describe('decode-image: label photos decode off the event loop', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_MAX_PIXELS: '15000000', IMAGE_DECODES_PER_SUBSCRIPTION: '2', IMAGE_DECODE_TIMEOUT_MS: '120000' })
-  })
-  afterAll(() => t.close())
+  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_MAX_PIXELS: '15000000', IMAGE_DECODES_PER_SUBSCRIPTION: '2', IMAGE_DECODE_TIMEOUT_MS: '120000' })
 
   it('keeps the event loop free while two subscriptions decode 12-megapixel photos, and holds each to its share', async () => {
     // ≈ 1 s of zxing per picture: on the main thread each would hold the loop that long.
@@ -69,11 +65,7 @@ describe('decode-image: label photos decode off the event loop', () => {
 })
 
 describe('decode-image: time budget and a full pool', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '1500', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
-  })
-  afterAll(() => t.close())
+  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '1500', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
 
   it('stops a decode past its budget with a 503 instead of hanging, and the next photo is read by a fresh thread', async () => {
     const a = api(t, await t.newClient())
@@ -97,12 +89,8 @@ describe('decode-image: time budget and a full pool', () => {
 })
 
 describe('decode-image: a full pool', () => {
-  let t: TestApp
+  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '120000', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
   // A budget far beyond the decode, so the only 503 possible here is the full pool's.
-  beforeAll(async () => {
-    t = await buildTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '120000', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
-  })
-  afterAll(() => t.close())
 
   it('refuses with a 503 and Retry-After when every thread is busy and there is no room to wait', async () => {
     const [one, two] = [api(t, await t.newClient()), api(t, await t.newClient())]

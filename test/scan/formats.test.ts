@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
 })
-afterAll(() => t.close())
 
 const decode = async (raw: string) => {
   const res = await a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}`)

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 import { encodeImage } from '../decode/image/support/encode.js'
 import { labelPhoto } from '../decode/image/support/scene.js'
 import { renderSymbol, SYMBOLS } from '../decode/image/support/symbols.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
 })
-afterAll(() => t.close())
 
 const GS = '\x1d'
 const RS = '\x1e'

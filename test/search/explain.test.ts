@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { explainCase, explainCases } from '../../bench/explain-search.js'
 import { seedSubscription } from '../../src/seed/seed.service.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
 /**
  * The EXPLAIN checks of bench/explain-search.ts, in the suite. On PostgreSQL (TEST_DATABASE_URL)
@@ -10,16 +10,14 @@ import { buildTestApp, type TestApp } from '../support/build-test-app.js'
  * rightly scan it, so there the same queries must only plan: valid SQL, reading the tables expected.
  */
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
-let t: TestApp
+const t = useTestApp()
 let subId: string
 
 beforeAll(async () => {
-  t = await buildTestApp()
   // Another subscription first, so sub_id is not the whole table.
   await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'neighbour', packages: onPostgres ? 20_000 : 200, contacts: 500, seed: 7 })
   subId = (await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'explained', packages: onPostgres ? 100_000 : 1_500, contacts: 3000 })).subId
 }, 600_000)
-afterAll(() => t.close())
 
 it(onPostgres ? 'reads packages through the index of each query shape (PostgreSQL)' : 'plans every query shape (PGlite)', async () => {
   const cases = await explainCases(t.ctx.db, subId)

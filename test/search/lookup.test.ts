@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { asTrackingLookup, LOOKUP_MAX_MATCHES, trackingLookupPages } from '../../src/search/lookup.repo.js'
 import { searchIds } from '../../src/search/search.repo.js'
 import type { ListFilter, Sort } from '../../src/search/search.parse.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 // Tracking-number lookups (starts / ends, newest first, first page) of concurrent requests are
 // gathered into one statement: each must answer exactly what the ordinary page query answers.
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let them: ReturnType<typeof api>
 const newest: Sort = { field: 'insertTimestamp', desc: true }
@@ -25,8 +25,6 @@ const NUMBERS = [
 ]
 
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   them = api(t, await t.newClient())
   for (let i = 0; i < NUMBERS.length; i += 10) {
@@ -39,7 +37,6 @@ beforeAll(async () => {
   // Another subscription holds some of the same numbers.
   for (const n of ['LKA10009876', 'ZZ12345', 'LK%ABC']) await them.ok('POST', '/api/v1/packages', { package: { trackingNumber: n } })
 }, 60_000)
-afterAll(() => t.close())
 
 const LOOKUPS: Array<['starts' | 'ends', string]> = [
   ['starts', 'LKA'], ['starts', 'LKA100'], ['starts', 'lka1003'], ['starts', 'LKB'], ['starts', 'LK%'], ['starts', 'LK_'], ['starts', 'ZZ1234'],

@@ -1,10 +1,10 @@
 import { parse as parseCsv } from 'csv-parse/sync'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { DIRECT_CELLS } from '../../src/search/search.export.js'
 import { csvCell, isMappable, type Cell } from '../../src/search/search.mapping.js'
 import { searchAll } from '../../src/search/search.repo.js'
 import { SORT_FIELDS, type SortField } from '../../src/search/search.parse.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
 /**
@@ -13,15 +13,13 @@ import { api } from '../support/factories.js'
  * added in the same millisecond, two contacts of one name, several statuses) and nulls (packages
  * without a receiver or a delivery time).
  */
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 type Rec = { packageId: string; trackingNumber: string; currentStatus: string; insertTimestamp: string; updateTimestamp: string; deliveryTime?: string; receiver?: { name: string } }
 let records: Rec[] = []
 
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   const m = await a.mailroom()
   const sam = await a.contact('RECEIVER', 'Sam Lee', { company: 'Initech', email: 'sam@initech.example', phone: '+1 555 0100', personalId: 'E-1', location: { inboundSiteId: m.buildingId }, mailStopLocation: { inboundSiteId: m.shelfId } })
@@ -51,7 +49,6 @@ beforeAll(async () => {
   records = (await a.ok('POST', '/api/v1/packages/search?size=200', {}, 200)).packages
   expect(records).toHaveLength(23)
 })
-afterAll(() => t.close())
 
 const KEY: Record<SortField, (r: Rec) => string | undefined> = {
   insertTimestamp: (r) => r.insertTimestamp,

@@ -1,20 +1,19 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import type { CompiledQuery, QueryId } from 'kysely'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedSubscription } from '../../src/seed/seed.service.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 
 /**
  * A subscription of more than 10,000 packages (more than one export batch, more than the old count
  * cap): exact totals, and CSV exports that fail or are abandoned half-way without harm.
  */
 const PACKAGES = 10_050
-let t: TestApp
+const t = useTestApp()
 let auth: Record<string, string>
 let base: string
 
 beforeAll(async () => {
-  t = await buildTestApp()
   await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'neighbour', packages: 300, contacts: 50, seed: 3 })
   const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'big', packages: PACKAGES, contacts: 400 })
   const { access_token: token } = await t.ctx.tokens.issueToken({ clientId: seeded.clientId, subId: seeded.subId, status: 'active' })
@@ -22,11 +21,6 @@ beforeAll(async () => {
   // Real HTTP, so a cut response and a client going away happen as they do in production.
   base = await t.app.listen({ port: 0, host: '127.0.0.1' })
 }, 300_000)
-afterAll(async () => {
-  // fetch keeps connections alive; the server would wait for them.
-  t.app.server.closeAllConnections()
-  await t.close()
-})
 
 const json = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
   const res = await t.inject({ method, url, headers: auth, ...(body ? { payload: body } : {}) })

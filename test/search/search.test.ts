@@ -1,18 +1,16 @@
 import { parse as parseCsv } from 'csv-parse/sync'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 const ids: Record<string, string> = {}
 
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
   const bob = await a.contact('RECEIVER', 'Bob Marley', { email: 'bob@reggae.example', personalId: 'EMP-778', company: 'Tuff Gong' })
@@ -30,7 +28,6 @@ beforeAll(async () => {
   await add('usps', { trackingNumber: '9400111899223197428490', receiver: { contactId: m.allId }, comment: '=HYPERLINK("http://evil")' }, { status: 'DELIVERED', location: { inboundSiteId: m.siteId } })
   await add('locker', { trackingNumber: 'TBA123456789012', receiver: { contactId: bob }, customFields: [{ customFieldId: project, value: 'North Star' }] }, { status: 'IN_LOCKER', location: { inboundSiteId: m.shelfId, lockerBank: 'North', lockerUnit: '4' } })
 })
-afterAll(() => t.close())
 
 const list = async (query: string) => {
   const res = await a.call('GET', `/api/v1/packages?${query}`)

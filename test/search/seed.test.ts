@@ -1,19 +1,18 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeScan } from '../../src/decode/index.js'
 import { seedSubscription } from '../../src/seed/seed.service.js'
 import { dpdLabelLine, TRACKING_FORMATS } from '../../src/seed/tracking-formats.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 import { tallyDrift } from '../support/tallies.js'
 
 /** `mailroom seed`: what it writes, read back through the API as a client of the seeded subscription sees it. */
-let t: TestApp
+const t = useTestApp()
 let auth: Record<string, string>
 let rows: Array<Record<string, string>>
 
 beforeAll(async () => {
-  t = await buildTestApp()
   const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'seeded', packages: 1500, contacts: 300, batchSize: 400 })
   const { access_token: token } = await t.ctx.tokens.issueToken({ clientId: seeded.clientId, subId: seeded.subId, status: 'active' })
   auth = { authorization: `Bearer ${token}` }
@@ -26,7 +25,6 @@ beforeAll(async () => {
   const [header, ...body] = parseCsv(res.body) as string[][]
   rows = body.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
 }, 120_000)
-afterAll(() => t.close())
 
 /** Carriers whose seeded format defines no check character. */
 const NO_CHECK = new Set(['AMAZON', 'DHL_ECOMMERCE', 'LASERSHIP', 'CANPAR', 'SPEE_DEE', 'YODEL', 'YUNEXPRESS', 'GOFO', 'LANDMARK'])

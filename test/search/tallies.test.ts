@@ -1,20 +1,20 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { migrateDown, migrateToLatest } from '../../src/db/migrate.js'
 import { countQuery } from '../../src/search/search.repo.js'
 import { tallyCountQuery } from '../../src/search/tallies.repo.js'
 import { parseStatuses, type ListFilter } from '../../src/search/search.parse.js'
 import { foldTallies } from '../../src/search/tallies.js'
-import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, trackingNumber } from '../support/factories.js'
 import { tallyDrift } from '../support/tallies.js'
 
 // Search totals from the tallies (migration 0010) must be the totals counting gives, whatever
 // happened to the packages: the tallies are kept by triggers, and read with their unfolded deltas.
 
-let t: TestApp
-let me: TestClient
+const t = useTestApp()
+const me = useClient(t)
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 let people: string[]
@@ -22,8 +22,6 @@ let sites: Array<string | undefined>
 const packages: string[] = []
 
 beforeAll(async () => {
-  t = await buildTestApp()
-  me = await t.newClient()
   a = api(t, me)
   m = await a.mailroom()
   people = [m.receiverId, m.allId, await a.contact('RECEIVER', 'Adam Smithson'), await a.contact('ALL', 'Ada Byron')]
@@ -35,7 +33,6 @@ beforeAll(async () => {
     await b.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber(), receiver: { contactId: theirs.receiverId }, sender: { contactId: theirs.senderId } }, lastActivity: { status, location: { inboundSiteId: theirs.shelfId } } })
   }
 })
-afterAll(() => t.close())
 
 const STATUSES = ['RECEIVED', 'IN_TRANSIT', 'READY_FOR_PICKUP', 'DAMAGED', 'DELIVERED', 'PICKED_UP', 'RETURNED_TO_SENDER'] as const
 

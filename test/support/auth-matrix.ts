@@ -9,13 +9,15 @@ export interface ProtectedRoute {
   payload?: unknown
 }
 
-function tamper(token: string): string {
+/** The token with one character of its signature changed. */
+export function tamper(token: string): string {
   const [h, p, s] = token.split('.') as [string, string, string]
   const flipped = s[5] === 'A' ? 'B' : 'A'
   return `${h}.${p}.${s.slice(0, 5)}${flipped}${s.slice(6)}`
 }
 
-async function signWith(t: TestApp, client: TestClient, overrides: { iss?: string; scope?: string; alg?: 'none' }): Promise<string> {
+/** A token for `client` as the service would sign it, but for the overrides; `alg: 'none'` leaves it unsigned. */
+export async function signWith(t: TestApp, client: TestClient, overrides: { iss?: string; scope?: string; alg?: 'none' }): Promise<string> {
   if (overrides.alg === 'none') {
     const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
     const now = Math.floor(t.clock.now().getTime() / 1000)

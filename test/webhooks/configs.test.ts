@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { openAuthSecret } from '../../src/webhooks/delivery/credentials.js'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
-import { basic, buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
+import { basic } from '../support/build-test-app.js'
+import { useTestApp, useClient } from '../support/use-test-app.js'
 import { configBody, hooks, MOUNT } from './support/helpers.js'
 
-let t: TestApp
-let me: TestClient
-let other: TestClient
+const t = useTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
+const me = useClient(t)
+const other = useClient(t)
 let h: ReturnType<typeof hooks>
 const URL_OK = 'http://127.0.0.1:9/hook'
-beforeAll(async () => {
-  t = await buildTestApp({ MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' })
-  me = await t.newClient()
-  other = await t.newClient()
+beforeAll(() => {
   h = hooks(t, me)
-})
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await t.close()
 })
 
 const T = MOUNT.tracking

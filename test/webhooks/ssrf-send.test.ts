@@ -2,22 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { destinationRules, type Lookup } from '../../src/webhooks/delivery/destination.js'
 import { createGuardedSender, SendError } from '../../src/webhooks/delivery/http-sender.js'
 import { createWebhooks } from '../../src/webhooks/webhooks.module.js'
-import { buildTestApp, type TestApp } from '../support/build-test-app.js'
+import { useTestApp } from '../support/use-test-app.js'
 import { configBody, emit, hooks } from './support/helpers.js'
 import { Receiver } from './support/receiver.js'
 
 // The SSRF guard end to end: refused when a configuration is saved, and again when connecting.
-let t: TestApp
+const t = useTestApp() // production defaults: https only, no allow-listed ranges
 let rx: Receiver
 beforeAll(async () => {
-  t = await buildTestApp() // production defaults: https only, no allow-listed ranges
   rx = await new Receiver().start()
 })
-afterAll(async () => {
-  await t.ctx.webhooks.close()
-  await rx.close()
-  await t.close()
-})
+afterAll(() => rx?.close())
 
 describe('refused destinations when saving a configuration', () => {
   it.each([

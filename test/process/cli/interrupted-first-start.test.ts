@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, startService } from '../support/spawn-service.js'
+import { runCli, startService } from '../../support/spawn-service.js'
 
 // A first `mailroom serve` on the embedded database, stopped while it creates the database (the
 // seconds of initdb), must leave a data directory that the next start opens and serves from.
 const root = mkdtempSync(path.join(tmpdir(), 'mailroom-interrupted-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-const BIN = path.resolve(import.meta.dirname, '../../bin/mailroom.js')
+const BIN = path.resolve(import.meta.dirname, '../../../bin/mailroom.js')
 const env = (dataDir: string) => ({ MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn', MAILROOM_ENV: 'development' })
 
 /** Whether the database's files are being written: a directory pglite… (not the lock) with files in it. */

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startService } from '../support/spawn-service.js'
-import { createTestDatabase } from '../support/test-db.js'
+import { runCli, startService } from '../../support/spawn-service.js'
+import { createTestDatabase } from '../../support/test-db.js'
 
 // The real process, as a newcomer runs it: CLI commands, serve, SIGTERM, restart.
 let dataDir: string

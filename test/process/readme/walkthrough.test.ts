@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startService, type RunningService } from '../support/spawn-service.js'
+import { startService, type RunningService } from '../../support/spawn-service.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
+const ROOT = path.resolve(import.meta.dirname, '../../..')
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 
 /** The ```sh blocks of the walk-through section, in order, verbatim. */
@@ -15,17 +15,8 @@ function walkthrough(): string {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n')
 }
 
+// Its links are checked in the everyday tier (test/readme/links.test.ts).
 describe('README', () => {
-  it('links only to files of the repository', () => {
-    const links = [...README.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!)
-    expect(links.length).toBeGreaterThan(0)
-    for (const link of links) {
-      expect(link, link).not.toMatch(/^[a-z]+:|^\/\/|^\.\.\//)
-      expect(existsSync(path.join(ROOT, link.split('#')[0]!)), link).toBe(true)
-    }
-    expect(README).not.toMatch(/\.\.\/shared/)
-  })
-
   describe('the curl walk-through', () => {
     let dir: string
     let service: RunningService

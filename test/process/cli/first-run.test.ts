@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { startService } from '../support/spawn-service.js'
+import { startService } from '../../support/spawn-service.js'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-first-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
