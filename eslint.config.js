@@ -11,7 +11,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', '*.ts', 'bin/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { 'import-x': importX },
     settings: {
@@ -29,7 +32,10 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A `let` read by a closure before its one assignment (a signal handler installed first) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Off: Fastify plugins, hooks and interface implementations are `async` by contract (the
       // framework awaits them, and a thrown error becomes a rejection) whether or not they await.
       '@typescript-eslint/require-await': 'off',

@@ -14,7 +14,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'everyday', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/process/**'] },
+        test: {
+          name: 'everyday',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/process/**'],
+        },
       },
       {
         extends: true,

@@ -38,9 +38,18 @@ async function adminQuery(sql: string): Promise<void> {
 }
 
 const env = (name: string, port: number): Record<string, string> => ({
-  MAILROOM_FROM_SOURCE: '1', PORT: String(port), DATABASE_URL: dbUrl, MAILROOM_DATA_DIR: path.join(dataDir, name), MAILROOM_ENV: 'development',
-  MAILROOM_SECRET: SECRET, MAILROOM_PUBLIC_URL: 'http://mailroom.bench', MAILROOM_DEMO: 'false', LOG_LEVEL: 'warn',
-  MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`, TOKEN_FAILURE_LIMIT: '1000000', RATE_LIMIT_MAX: '1000000000',
+  MAILROOM_FROM_SOURCE: '1',
+  PORT: String(port),
+  DATABASE_URL: dbUrl,
+  MAILROOM_DATA_DIR: path.join(dataDir, name),
+  MAILROOM_ENV: 'development',
+  MAILROOM_SECRET: SECRET,
+  MAILROOM_PUBLIC_URL: 'http://mailroom.bench',
+  MAILROOM_DEMO: 'false',
+  LOG_LEVEL: 'warn',
+  MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`,
+  TOKEN_FAILURE_LIMIT: '1000000',
+  RATE_LIMIT_MAX: '1000000000',
   // The API alone: deliveries would take CPU from the very processes measured.
   MAILROOM_WEBHOOK_WORKER: 'false',
   // Each process its share of the database's connections, as a deployment sizes them.
@@ -70,7 +79,13 @@ async function backendPids(): Promise<number[]> {
   return rows.map((r) => r.pid)
 }
 
-interface CpuSplit { api: number; postgres: number; generator: number; machine: number; cores: number }
+interface CpuSplit {
+  api: number
+  postgres: number
+  generator: number
+  machine: number
+  cores: number
+}
 
 /** Runs `work`, and says how many cores each party kept busy meanwhile. */
 async function measured<T>(apiPids: number[], work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
@@ -102,12 +117,21 @@ await adminQuery(`drop database if exists "${dbName}" with (force)`)
 await adminQuery(`create database "${dbName}"`)
 const services: Array<Awaited<ReturnType<typeof startProcess>>> = []
 try {
-  const migrated = spawnSync(process.execPath, ['bin/mailroom.js', 'migrate'], { cwd: ROOT, env: { ...process.env, ...env('migrate', 0) }, encoding: 'utf8' })
+  const migrated = spawnSync(process.execPath, ['bin/mailroom.js', 'migrate'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env('migrate', 0) },
+    encoding: 'utf8',
+  })
   if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr}`)
   const ports = [0, 1].map(() => 19080 + Math.floor(Math.random() * 900))
   ports[1] = ports[0]! + 1
   const start = async (i: number) => {
-    const s = await startProcess(['bin/mailroom.js', 'serve'], env(`api${i}`, ports[i]!), (p) => `http://127.0.0.1:${p}/readyz`, ports[i]!)
+    const s = await startProcess(
+      ['bin/mailroom.js', 'serve'],
+      env(`api${i}`, ports[i]!),
+      (p) => `http://127.0.0.1:${p}/readyz`,
+      ports[i]!,
+    )
     services[i] = s // by index, not in the order they became ready: base(i) and services[i] are one process
     return s
   }
@@ -116,26 +140,70 @@ try {
   await Promise.all([start(0), start(1)])
   const base = (i: number) => `http://127.0.0.1:${ports[i]}`
   const basicAuth = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
-  const { access_token: token } = (await (await fetch(`${base(0)}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basicAuth } })).json()) as { access_token: string }
+  const { access_token: token } = (await (
+    await fetch(`${base(0)}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basicAuth } })
+  ).json()) as { access_token: string }
   const bearer = { authorization: `Bearer ${token}` }
   const json = { ...bearer, 'content-type': 'application/json' }
-  const post = async (p: string, body: unknown) => (await fetch(`${base(0)}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>
-  const { locationId } = await post('/api/v1/locations', { name: 'Bench', address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' }, timezone: 'America/New_York' })
-  const { inboundSiteId } = await post('/api/v1/inboundsites', { type: 'site', name: 'Bench HQ', locationId, primary: true })
-  const { contactId } = await post('/api/v1/contacts', { contactType: 'RECEIVER', name: 'Bench Receiver', email: 'bench@example.com' })
+  const post = async (p: string, body: unknown) =>
+    (await fetch(`${base(0)}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<
+      Record<string, string>
+    >
+  const { locationId } = await post('/api/v1/locations', {
+    name: 'Bench',
+    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
+    timezone: 'America/New_York',
+  })
+  const { inboundSiteId } = await post('/api/v1/inboundsites', {
+    type: 'site',
+    name: 'Bench HQ',
+    locationId,
+    primary: true,
+  })
+  const { contactId } = await post('/api/v1/contacts', {
+    contactType: 'RECEIVER',
+    name: 'Bench Receiver',
+    email: 'bench@example.com',
+  })
   const pool: string[] = []
-  for (let i = 0; i < 200; i++) pool.push((await post('/api/v1/packages', { package: { trackingNumber: `POOL${String(i).padStart(6, '0')}`, receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })).packageId!)
+  for (let i = 0; i < 200; i++)
+    pool.push(
+      (
+        await post('/api/v1/packages', {
+          package: {
+            trackingNumber: `POOL${String(i).padStart(6, '0')}`,
+            receiver: { contactId },
+            carrier: { carrierId: 'UPS' },
+          },
+          lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+        })
+      ).packageId!,
+    )
 
   let n = 0
   let r = 0
   const unique = () => `CLUSTER${process.pid}${(++n).toString(36).toUpperCase().padStart(8, '0')}`
   const gets = (i: number) => ({
-    url: `${base(i)}/api/v1/packages/${pool[0]}?type=DETAILED`, headers: bearer, connections: 25,
-    setupRequest: (req: { path?: string }) => ({ ...req, path: `/api/v1/packages/${pool[r++ % pool.length]}?type=DETAILED` }),
+    url: `${base(i)}/api/v1/packages/${pool[0]}?type=DETAILED`,
+    headers: bearer,
+    connections: 25,
+    setupRequest: (req: { path?: string }) => ({
+      ...req,
+      path: `/api/v1/packages/${pool[r++ % pool.length]}?type=DETAILED`,
+    }),
   })
   const adds = (i: number) => ({
-    url: `${base(i)}/api/v1/packages`, method: 'POST' as const, headers: json, connections: 25,
-    setupRequest: (req: { body?: string }) => ({ ...req, body: JSON.stringify({ package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } }) }),
+    url: `${base(i)}/api/v1/packages`,
+    method: 'POST' as const,
+    headers: json,
+    connections: 25,
+    setupRequest: (req: { body?: string }) => ({
+      ...req,
+      body: JSON.stringify({
+        package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+      }),
+    }),
   })
   /** 50 connections in two autocannon instances of 25, at the processes given; their sum. */
   const both = async (scenario: string, targets: [number, number], make: typeof gets | typeof adds) => {
@@ -155,11 +223,18 @@ try {
 
   const rounds = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 2)
   type Run = Awaited<ReturnType<typeof both>>
-  const runs: Record<'one' | 'two', Record<'get' | 'add', Run[]>> = { one: { get: [], add: [] }, two: { get: [], add: [] } }
+  const runs: Record<'one' | 'two', Record<'get' | 'add', Run[]>> = {
+    one: { get: [], add: [] },
+    two: { get: [], add: [] },
+  }
   for (const key of ['get', 'add'] as const) {
     for (let i = 0; i < rounds; i++) {
-      runs.one[key].push(await both(`${key === 'get' ? 'get DETAILED' : 'add'}, 1 API process`, [0, 0], key === 'get' ? gets : adds))
-      runs.two[key].push(await both(`${key === 'get' ? 'get DETAILED' : 'add'}, 2 API processes`, [0, 1], key === 'get' ? gets : adds))
+      runs.one[key].push(
+        await both(`${key === 'get' ? 'get DETAILED' : 'add'}, 1 API process`, [0, 0], key === 'get' ? gets : adds),
+      )
+      runs.two[key].push(
+        await both(`${key === 'get' ? 'get DETAILED' : 'add'}, 2 API processes`, [0, 1], key === 'get' ? gets : adds),
+      )
     }
   }
   /** The rounds of one configuration as one figure (means; worst percentiles) and one CPU split (means). */
@@ -167,11 +242,24 @@ try {
     const mean = (f: (r: Run) => number) => list.reduce((a, r) => a + f(r), 0) / list.length
     const f: Figure = {
       ...list[0]!.f,
-      reqPerSec: Math.round(mean((r) => r.f.reqPerSec)), p50: Math.max(...list.map((r) => r.f.p50)), p95: Math.max(...list.map((r) => r.f.p95 ?? 0)), p99: Math.max(...list.map((r) => r.f.p99)),
-      errors: list.reduce((a, r) => a + r.f.errors, 0), non2xx: list.reduce((a, r) => a + r.f.non2xx, 0),
+      reqPerSec: Math.round(mean((r) => r.f.reqPerSec)),
+      p50: Math.max(...list.map((r) => r.f.p50)),
+      p95: Math.max(...list.map((r) => r.f.p95 ?? 0)),
+      p99: Math.max(...list.map((r) => r.f.p99)),
+      errors: list.reduce((a, r) => a + r.f.errors, 0),
+      non2xx: list.reduce((a, r) => a + r.f.non2xx, 0),
       note: `rounds: ${list.map((r) => r.f.reqPerSec).join(', ')} req/s`,
     }
-    return { f, cpu: { api: mean((r) => r.cpu.api), postgres: mean((r) => r.cpu.postgres), generator: mean((r) => r.cpu.generator), machine: mean((r) => r.cpu.machine), cores: mean((r) => r.cpu.cores) } }
+    return {
+      f,
+      cpu: {
+        api: mean((r) => r.cpu.api),
+        postgres: mean((r) => r.cpu.postgres),
+        generator: mean((r) => r.cpu.generator),
+        machine: mean((r) => r.cpu.machine),
+        cores: mean((r) => r.cpu.cores),
+      },
+    }
   }
   const one = { get: merge(runs.one.get), add: merge(runs.one.add) }
   const two = { get: merge(runs.two.get), add: merge(runs.two.add) }
@@ -179,17 +267,38 @@ try {
   const figures: Figure[] = []
   for (const key of ['get', 'add'] as const) {
     const ratio = two[key].f.reqPerSec / one[key].f.reqPerSec
-    figures.push(one[key].f, { ...two[key].f, note: `${ratio.toFixed(2)} × one process; ${two[key].f.note}`, target: `${two[key].f.errors + two[key].f.non2xx > 0 ? 'FAIL (errors)' : ratio >= 1.3 ? 'ok' : 'MISS'} — ≥ 1.3 × one process` })
+    figures.push(one[key].f, {
+      ...two[key].f,
+      note: `${ratio.toFixed(2)} × one process; ${two[key].f.note}`,
+      target: `${two[key].f.errors + two[key].f.non2xx > 0 ? 'FAIL (errors)' : ratio >= 1.3 ? 'ok' : 'MISS'} — ≥ 1.3 × one process`,
+    })
   }
-  console.log(`cluster bench: PostgreSQL, ${rounds} alternating rounds of ${process.env.BENCH_SECONDS ?? 8} s per configuration, 50 connections (25 + 25) from one load generator`)
+  console.log(
+    `cluster bench: PostgreSQL, ${rounds} alternating rounds of ${process.env.BENCH_SECONDS ?? 8} s per configuration, 50 connections (25 + 25) from one load generator`,
+  )
   printTable(figures)
   const split = (label: string, c: CpuSplit) => ({
-    run: label, 'API node': c.api.toFixed(2), 'postgres (this db)': c.postgres.toFixed(2), 'load generator': c.generator.toFixed(2),
-    'rest of machine': Math.max(0, c.machine - c.api - c.postgres - c.generator).toFixed(2), 'machine busy': `${c.machine.toFixed(2)} of ${c.cores.toFixed(1)}`,
+    run: label,
+    'API node': c.api.toFixed(2),
+    'postgres (this db)': c.postgres.toFixed(2),
+    'load generator': c.generator.toFixed(2),
+    'rest of machine': Math.max(0, c.machine - c.api - c.postgres - c.generator).toFixed(2),
+    'machine busy': `${c.machine.toFixed(2)} of ${c.cores.toFixed(1)}`,
   })
   console.log('Where the time goes (cores busy during each run: CPU seconds per second):')
-  console.table([split('get, 1 process', one.get.cpu), split('get, 2 processes', two.get.cpu), split('add, 1 process', one.add.cpu), split('add, 2 processes', two.add.cpu)])
-  console.log(JSON.stringify({ scenario: 'cluster', figures, cpu: { one: { get: one.get.cpu, add: one.add.cpu }, two: { get: two.get.cpu, add: two.add.cpu } } }))
+  console.table([
+    split('get, 1 process', one.get.cpu),
+    split('get, 2 processes', two.get.cpu),
+    split('add, 1 process', one.add.cpu),
+    split('add, 2 processes', two.add.cpu),
+  ])
+  console.log(
+    JSON.stringify({
+      scenario: 'cluster',
+      figures,
+      cpu: { one: { get: one.get.cpu, add: one.add.cpu }, two: { get: two.get.cpu, add: two.add.cpu } },
+    }),
+  )
 } finally {
   for (const s of services) await s?.stop()
   rmSync(dataDir, { recursive: true, force: true })

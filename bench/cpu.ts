@@ -34,21 +34,32 @@ export function postgresPids(): number[] {
 
 /** Busy ticks of the whole machine (every process, this bench's and anyone else's). */
 function machineTicks(): number {
-  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number)
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number)
   return user! + nice! + system! + irq! + softirq! + steal!
 }
 
 export type CpuGroups = Record<string, () => number[]>
 
 /** Starts a window; the returned function ends it and gives each group's share of the machine's cores. */
-export function cpuWindow(groups: CpuGroups, cores: number): () => Array<{ group: string; cpuSeconds: number; ofMachine: string }> {
+export function cpuWindow(
+  groups: CpuGroups,
+  cores: number,
+): () => Array<{ group: string; cpuSeconds: number; ofMachine: string }> {
   const started = performance.now()
   const before = new Map<string, Map<number, number>>()
   for (const [group, pids] of Object.entries(groups)) before.set(group, new Map(pids().map((p) => [p, ticks(p)])))
   const machineBefore = machineTicks()
   return () => {
     const wall = (performance.now() - started) / 1000
-    const row = (group: string, used: number) => ({ group, cpuSeconds: Number(used.toFixed(1)), ofMachine: `${((100 * used) / (wall * cores)).toFixed(0)}%` })
+    const row = (group: string, used: number) => ({
+      group,
+      cpuSeconds: Number(used.toFixed(1)),
+      ofMachine: `${((100 * used) / (wall * cores)).toFixed(0)}%`,
+    })
     const rows = Object.entries(groups).map(([group, pids]) => {
       const start = before.get(group)!
       // A process that started during the window counts from zero.
@@ -56,7 +67,9 @@ export function cpuWindow(groups: CpuGroups, cores: number): () => Array<{ group
     })
     const machine = (machineTicks() - machineBefore) / TICKS_PER_SECOND
     // Whatever else ran meanwhile: on a machine of its own, close to zero.
-    rows.push(row('everything else on the machine', Math.max(0, machine - rows.reduce((sum, r) => sum + r.cpuSeconds, 0))))
+    rows.push(
+      row('everything else on the machine', Math.max(0, machine - rows.reduce((sum, r) => sum + r.cpuSeconds, 0))),
+    )
     return rows
   }
 }

@@ -39,7 +39,9 @@ const photo = labelPhoto({
 })
 const expected = new Set(ON_THE_LABEL.map((p) => p.spec.expected.text))
 
-async function measure(container: Container): Promise<{ first_call_ms: number; p50_ms: number; p95_ms: number; found: number }> {
+async function measure(
+  container: Container,
+): Promise<{ first_call_ms: number; p50_ms: number; p95_ms: number; found: number }> {
   const bytes = encodeImage(photo, container)
   let started = performance.now()
   const first = await readBarcodesFromImage(bytes) // includes instantiating the wasm when it is the first read
@@ -52,7 +54,12 @@ async function measure(container: Container): Promise<{ first_call_ms: number; p
   }
   times.sort((a, b) => a - b)
   const at = (q: number): number => round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!)
-  return { first_call_ms: round(firstCall), p50_ms: at(0.5), p95_ms: at(0.95), found: first.filter((f) => expected.has(f.text)).length }
+  return {
+    first_call_ms: round(firstCall),
+    p50_ms: at(0.5),
+    p95_ms: at(0.95),
+    found: first.filter((f) => expected.has(f.text)).length,
+  }
 }
 
 function round(ms: number): number {

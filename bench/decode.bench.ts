@@ -65,8 +65,12 @@ function twoDCorpus(): string[] {
       `]L2[)>${RS}01${GS}02${zip.slice(0, 5)}${GS}840${GS}01${GS}${fx}${fedexCheckDigit(fx)}${GS}FDEB${GS}123456789${GS}200${GS}${GS}1/1${GS}7.00LB${GS}N${GS}9185 GRANT AVE${GS}COLLIERVILLE${GS}TN${RS}06${GS}10ZED008${GS}11ZJOHN DOE${GS}12Z9015551234${RS}${EOT}`,
     )
     const sscc = `0061414${digits(10, i + 2)}`
-    out.push(`]d2${GS}00${sscc}${gs1CheckDigit(sscc)}420${zip}${GS}4301JANE DOE${GS}4302123 MAIN ST${GS}4305SPRINGFIELD`)
-    out.push(`[)>${RS}09${GS}LABEL${GS}NONE${GS}6${GS}\u0001${RS}${GS}${EOT}xy${RS}06${GS}JJD01460000${digits(9, i)}${GS}2LDE53113+70000000${RS}${EOT}`)
+    out.push(
+      `]d2${GS}00${sscc}${gs1CheckDigit(sscc)}420${zip}${GS}4301JANE DOE${GS}4302123 MAIN ST${GS}4305SPRINGFIELD`,
+    )
+    out.push(
+      `[)>${RS}09${GS}LABEL${GS}NONE${GS}6${GS}\u0001${RS}${GS}${EOT}xy${RS}06${GS}JJD01460000${digits(9, i)}${GS}2LDE53113+70000000${RS}${EOT}`,
+    )
   }
   return out
 }

@@ -17,7 +17,8 @@ const deps = { clients, limiter }
 const ip = (i: number) => `${10 + ((i >> 24) & 0xff)}.${(i >> 16) & 0xff}.${(i >> 8) & 0xff}.${i & 0xff}`
 
 const t0 = performance.now()
-for (let i = 0; i < FLOOD; i++) await checkClientCredentials(deps, { clientId: `mrc_flood${i}`, clientSecret: 'x' }, ip(i))
+for (let i = 0; i < FLOOD; i++)
+  await checkClientCredentials(deps, { clientId: `mrc_flood${i}`, clientSecret: 'x' }, ip(i))
 const floodMs = performance.now() - t0
 
 const times: number[] = []
@@ -29,5 +30,7 @@ for (let i = 0; i < SAMPLES; i++) {
 times.sort((a, b) => a - b)
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(4)
 const heap = (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)
-console.log(`flood of ${FLOOD} addresses: ${(floodMs / FLOOD * 1000).toFixed(1)} µs per failure on average`)
-console.log(`after the flood, ${SAMPLES} failures from new addresses: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; heap ${heap} MiB`)
+console.log(`flood of ${FLOOD} addresses: ${((floodMs / FLOOD) * 1000).toFixed(1)} µs per failure on average`)
+console.log(
+  `after the flood, ${SAMPLES} failures from new addresses: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; heap ${heap} MiB`,
+)

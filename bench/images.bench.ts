@@ -55,21 +55,26 @@ async function adminQuery(text: string) {
 }
 
 /** `work` from `clients` loops for SECONDS; completions per second. */
-async function loop(clients: number, work: () => Promise<void>): Promise<{ perSec: number; errors: number; p50: number; p99: number }> {
+async function loop(
+  clients: number,
+  work: () => Promise<void>,
+): Promise<{ perSec: number; errors: number; p50: number; p99: number }> {
   const times: number[] = []
   let errors = 0
   const end = performance.now() + SECONDS * 1000
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now()
-      try {
-        await work()
-        times.push(performance.now() - t)
-      } catch {
-        errors++
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now()
+        try {
+          await work()
+          times.push(performance.now() - t)
+        } catch {
+          errors++
+        }
       }
-    }
-  }))
+    }),
+  )
   times.sort((a, b) => a - b)
   const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
   return { perSec: Number((times.length / SECONDS).toFixed(1)), errors, p50: pct(0.5), p99: pct(0.99) }
@@ -93,22 +98,44 @@ if (admin) {
 }
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-img-'))
 const port = 19080 + Math.floor(Math.random() * 1000)
-const service = await startProcess(['bin/mailroom.js', 'serve'], {
-  MAILROOM_FROM_SOURCE: '1', PORT: String(port), MAILROOM_DATA_DIR: dataDir, MAILROOM_ENV: 'development', MAILROOM_SECRET: SECRET, MAILROOM_DEMO: 'false', LOG_LEVEL: 'warn',
-  MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`, MAILROOM_WEBHOOK_WORKER: 'false',
-  // One subscription flat out: measure the service, not its quotas.
-  RATE_LIMIT_MAX: '1000000000', IMAGE_UPLOADS_PER_HOUR: '100000000', IMAGE_UPLOAD_BYTES_PER_HOUR: String(2 ** 50), IMAGE_TEMP_MAX: '100000000',
-  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
-}, (p) => `http://127.0.0.1:${p}/readyz`, port)
+const service = await startProcess(
+  ['bin/mailroom.js', 'serve'],
+  {
+    MAILROOM_FROM_SOURCE: '1',
+    PORT: String(port),
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_ENV: 'development',
+    MAILROOM_SECRET: SECRET,
+    MAILROOM_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`,
+    MAILROOM_WEBHOOK_WORKER: 'false',
+    // One subscription flat out: measure the service, not its quotas.
+    RATE_LIMIT_MAX: '1000000000',
+    IMAGE_UPLOADS_PER_HOUR: '100000000',
+    IMAGE_UPLOAD_BYTES_PER_HOUR: String(2 ** 50),
+    IMAGE_TEMP_MAX: '100000000',
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+  },
+  (p) => `http://127.0.0.1:${p}/readyz`,
+  port,
+)
 const ceiling = await startProcess(['--import', 'tsx', 'bench/images-ceiling.ts'], { PORT: '0' })
 
 try {
   const base = `http://127.0.0.1:${port}`
-  const { access_token: token } = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } })).json()) as { access_token: string }
+  const { access_token: token } = (await (
+    await fetch(`${base}/auth/api/v1/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+    })
+  ).json()) as { access_token: string }
   const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
   const oneMb = jpeg(1024 * 1024)
   const body = dataUrl(oneMb)
-  console.log(`images bench: engine=${engine} (store ${engine === 'postgres' ? 'postgres' : 'local'}), ${SECONDS} s per scenario, ${CLIENTS} clients, machine shared with other work`)
+  console.log(
+    `images bench: engine=${engine} (store ${engine === 'postgres' ? 'postgres' : 'local'}), ${SECONDS} s per scenario, ${CLIENTS} clients, machine shared with other work`,
+  )
 
   const pairThrough = (post: string, get: (id: string) => string, headers: Record<string, string>) => async () => {
     const up = await fetch(post, { method: 'POST', headers, body })
@@ -119,8 +146,14 @@ try {
   // Warm-up of both, uncounted.
   await pairThrough(`${base}/api/v1/packages/images`, (id) => `${base}/api/v1/packages/images/${id}`, json)()
   const cbase = `http://127.0.0.1:${ceiling.port}`
-  const httpCeiling = await loop(CLIENTS, pairThrough(`${cbase}/img`, (id) => `${cbase}/img/${id}`, { 'content-type': 'application/json' }))
-  const service1 = await loop(CLIENTS, pairThrough(`${base}/api/v1/packages/images`, (id) => `${base}/api/v1/packages/images/${id}`, json))
+  const httpCeiling = await loop(
+    CLIENTS,
+    pairThrough(`${cbase}/img`, (id) => `${cbase}/img/${id}`, { 'content-type': 'application/json' }),
+  )
+  const service1 = await loop(
+    CLIENTS,
+    pairThrough(`${base}/api/v1/packages/images`, (id) => `${base}/api/v1/packages/images/${id}`, json),
+  )
 
   let dbCeiling: Awaited<ReturnType<typeof loop>> | undefined
   if (dbUrl) {
@@ -132,12 +165,21 @@ try {
       const c = await pool.connect()
       try {
         await c.query('begin')
-        for (let at = 0, part = 0; at < oneMb.length; at += PART, part++) await c.query('insert into image_blobs (storage_key, part, bytes) values ($1, $2, $3)', [key, part, oneMb.subarray(at, at + PART)])
+        for (let at = 0, part = 0; at < oneMb.length; at += PART, part++)
+          await c.query('insert into image_blobs (storage_key, part, bytes) values ($1, $2, $3)', [
+            key,
+            part,
+            oneMb.subarray(at, at + PART),
+          ])
         await c.query('commit')
       } finally {
         c.release()
       }
-      for (let part = 0; part < oneMb.length / PART; part++) await pool.query({ text: 'select bytes from image_blobs where storage_key = $1 and part = $2', values: [key, part] })
+      for (let part = 0; part < oneMb.length / PART; part++)
+        await pool.query({
+          text: 'select bytes from image_blobs where storage_key = $1 and part = $2',
+          values: [key, part],
+        })
     })
     await pool.query("delete from image_blobs where storage_key like 'ceiling/%'")
     await pool.end()
@@ -155,7 +197,11 @@ try {
   const t0 = performance.now()
   let bytes = 0
   for (let round = 0; round < 3; round++) {
-    const sizes = await Promise.all(Array.from({ length: 100 }, async () => drain(await fetch(`${base}/api/v1/packages/images/${imageId}`, { headers: json }))))
+    const sizes = await Promise.all(
+      Array.from({ length: 100 }, async () =>
+        drain(await fetch(`${base}/api/v1/packages/images/${imageId}`, { headers: json })),
+      ),
+    )
     bytes += sizes.reduce((a, b) => a + b, 0)
   }
   const seconds = (performance.now() - t0) / 1000
@@ -165,17 +211,49 @@ try {
   if (bytes !== 300 * big.length) throw new Error(`downloads were short: ${bytes} of ${300 * big.length}`)
 
   const rows = [
-    { scenario: 'ceiling: bare Fastify, same 1 MB up + down', 'pairs/s': httpCeiling.perSec, 'p50 ms': httpCeiling.p50, 'p99 ms': httpCeiling.p99, errors: httpCeiling.errors, note: '' },
-    ...(dbCeiling ? [{ scenario: 'db ceiling: the parts INSERT + SELECT through pg', 'pairs/s': dbCeiling.perSec, 'p50 ms': dbCeiling.p50, 'p99 ms': dbCeiling.p99, errors: dbCeiling.errors, note: '' }] : []),
     {
-      scenario: 'service: upload + fetch a 1 MB JPEG', 'pairs/s': service1.perSec, 'p50 ms': service1.p50, 'p99 ms': service1.p99, errors: service1.errors,
+      scenario: 'ceiling: bare Fastify, same 1 MB up + down',
+      'pairs/s': httpCeiling.perSec,
+      'p50 ms': httpCeiling.p50,
+      'p99 ms': httpCeiling.p99,
+      errors: httpCeiling.errors,
+      note: '',
+    },
+    ...(dbCeiling
+      ? [
+          {
+            scenario: 'db ceiling: the parts INSERT + SELECT through pg',
+            'pairs/s': dbCeiling.perSec,
+            'p50 ms': dbCeiling.p50,
+            'p99 ms': dbCeiling.p99,
+            errors: dbCeiling.errors,
+            note: '',
+          },
+        ]
+      : []),
+    {
+      scenario: 'service: upload + fetch a 1 MB JPEG',
+      'pairs/s': service1.perSec,
+      'p50 ms': service1.p50,
+      'p99 ms': service1.p99,
+      errors: service1.errors,
       note: `${(service1.perSec / httpCeiling.perSec).toFixed(2)} of HTTP ceiling${dbCeiling ? `, ${(service1.perSec / dbCeiling.perSec).toFixed(2)} of db ceiling, ${(service1.perSec / both(httpCeiling.perSec, dbCeiling.perSec)).toFixed(2)} of both (${both(httpCeiling.perSec, dbCeiling.perSec).toFixed(1)}/s)` : ''}${engine === 'postgres' ? ` — ${service1.perSec >= 100 && service1.errors === 0 ? 'ok' : 'MISS'} ≥ 100/s` : ''}`,
     },
   ]
   console.table(rows)
   const growth = peak - before
-  const downloads = { imageMb: BIG_MB, concurrent: 100, rounds: 3, seconds: Number(seconds.toFixed(1)), rssMb: { before: Math.round(before), peak: Math.round(peak), after: Math.round(after) }, peakGrowthMb: Math.round(growth), bufferedWouldHoldMb: 100 * BIG_MB }
-  console.log(`100 concurrent downloads of a ${BIG_MB} MB image ×3 (${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s): RSS ${downloads.rssMb.before} → peak ${downloads.rssMb.peak} → ${downloads.rssMb.after} MB; peak growth ${downloads.peakGrowthMb} MB against ${downloads.bufferedWouldHoldMb} MB that 100 buffered copies would hold — ${growth < 0.25 * 100 * BIG_MB ? 'ok (flat)' : 'MISS'}`)
+  const downloads = {
+    imageMb: BIG_MB,
+    concurrent: 100,
+    rounds: 3,
+    seconds: Number(seconds.toFixed(1)),
+    rssMb: { before: Math.round(before), peak: Math.round(peak), after: Math.round(after) },
+    peakGrowthMb: Math.round(growth),
+    bufferedWouldHoldMb: 100 * BIG_MB,
+  }
+  console.log(
+    `100 concurrent downloads of a ${BIG_MB} MB image ×3 (${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s): RSS ${downloads.rssMb.before} → peak ${downloads.rssMb.peak} → ${downloads.rssMb.after} MB; peak growth ${downloads.peakGrowthMb} MB against ${downloads.bufferedWouldHoldMb} MB that 100 buffered copies would hold — ${growth < 0.25 * 100 * BIG_MB ? 'ok (flat)' : 'MISS'}`,
+  )
   console.log(JSON.stringify({ engine, uploadFetch: { service: service1, httpCeiling, dbCeiling }, downloads }))
 } finally {
   await service.stop()

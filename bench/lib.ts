@@ -19,8 +19,17 @@ export interface Figure {
 export const ROOT = path.resolve(import.meta.dirname, '..')
 
 /** Starts a process and resolves once it prints `READY <port>` (or answers /readyz). */
-export async function startProcess(args: string[], env: Record<string, string>, readyUrl?: (port: number) => string, port?: number): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyUrl?: (port: number) => string,
+  port?: number,
+): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   const readyPort = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no READY from ${args.join(' ')}:\n${out}`)), 60_000)
@@ -52,7 +61,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   return {
     child,
     port: readyPort,
-    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
+    stop: () =>
+      new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
   }
 }
 
@@ -64,7 +74,11 @@ export interface LoadOptions {
   connections?: number
   durationSeconds?: number
   /** Per-request bodies (e.g. unique tracking numbers). */
-  setupRequest?: (req: { body?: string; headers?: Record<string, string>; path?: string }) => { body?: string; headers?: Record<string, string>; path?: string }
+  setupRequest?: (req: { body?: string; headers?: Record<string, string>; path?: string }) => {
+    body?: string
+    headers?: Record<string, string>
+    path?: string
+  }
 }
 
 /** Seconds of load before each measured run, not counted: the JIT's first second is not the service's speed. */
@@ -90,15 +104,18 @@ export async function load(scenario: string, o: LoadOptions): Promise<Figure> {
 
 function run(o: LoadOptions, times: number[]): Promise<autocannon.Result> {
   return new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: o.url,
-      method: o.method ?? 'GET',
-      headers: o.headers,
-      body: o.body,
-      connections: o.connections ?? 50,
-      duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
-      requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
-    }, (err, res) => (err ? reject(err as Error) : resolve(res)))
+    const instance = autocannon(
+      {
+        url: o.url,
+        method: o.method ?? 'GET',
+        headers: o.headers,
+        body: o.body,
+        connections: o.connections ?? 50,
+        duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
+        requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
+      },
+      (err, res) => (err ? reject(err as Error) : resolve(res)),
+    )
     instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
   })
 }

@@ -28,20 +28,60 @@ const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 /** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
 const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
-const NAME_TERMS = ['son', 'ton', 'ber', 'ner', 'mar', 'ley', 'ser', 'per', 'hop', 'kov', 'lis', 'ham', 'gold', 'ring', 'stra', 'was']
-
+const NAME_TERMS = [
+  'son',
+  'ton',
+  'ber',
+  'ner',
+  'mar',
+  'ley',
+  'ser',
+  'per',
+  'hop',
+  'kov',
+  'lis',
+  'ham',
+  'gold',
+  'ring',
+  'stra',
+  'was',
+]
 
 /** The neighbour's process: runs its loads and prints their figures as JSON. */
 async function runNeighbour(spec: { base: string; auth: Record<string, string>; locations: string[] }): Promise<never> {
   const { base, auth, locations } = spec
   let t = 0
   const loads = [
-    kinds.has('search') && noisyLoad('second-tier name search', {
-      url: `${base}/api/v1/packages`, headers: auth, connections: 8,
-      requests: [{ setupRequest: (r) => ({ ...r, path: `/api/v1/packages?search=receiver.name:${NAME_TERMS[t++ % NAME_TERMS.length]}&secondTierSearchSelected=true` }) }],
-    }),
-    kinds.has('export') && noisyLoad('CSV export of every package', { url: `${base}/api/v1/packages/search`, method: 'POST', headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' }, body: '{}', connections: 3 }),
-    kinds.has('bulk') && noisyLoad('sites of its locations', { url: `${base}/api/v1/location/inboundsites`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(locations), connections: 6 }),
+    kinds.has('search') &&
+      noisyLoad('second-tier name search', {
+        url: `${base}/api/v1/packages`,
+        headers: auth,
+        connections: 8,
+        requests: [
+          {
+            setupRequest: (r) => ({
+              ...r,
+              path: `/api/v1/packages?search=receiver.name:${NAME_TERMS[t++ % NAME_TERMS.length]}&secondTierSearchSelected=true`,
+            }),
+          },
+        ],
+      }),
+    kinds.has('export') &&
+      noisyLoad('CSV export of every package', {
+        url: `${base}/api/v1/packages/search`,
+        method: 'POST',
+        headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' },
+        body: '{}',
+        connections: 3,
+      }),
+    kinds.has('bulk') &&
+      noisyLoad('sites of its locations', {
+        url: `${base}/api/v1/location/inboundsites`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(locations),
+        connections: 6,
+      }),
   ]
   process.stdout.write(JSON.stringify(await Promise.all(loads.filter((l) => l !== false))))
   process.exit(0)
@@ -66,24 +106,40 @@ async function politeLoad(what: string, o: autocannon.Options): Promise<Figure> 
   const target = new URL(o.url)
   const setup = o.requests?.[0]?.setupRequest as ((r: Record<string, unknown>) => { path?: string }) | undefined
   let sent = 0
-  await Promise.all(Array.from({ length: o.connections ?? 1 }, async () => {
-    while (Date.now() < until) {
-      const path = setup?.({})?.path ?? target.pathname
-      const started = performance.now()
-      const res = await fetch(new URL(path, target), { method: o.method ?? 'GET', headers: o.headers as Record<string, string>, body: o.body as string | undefined })
-      await res.arrayBuffer()
-      sent++
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-      if (res.status < 300) worked.push(performance.now() - started)
-      const wait = Number(res.headers.get('retry-after') ?? 0)
-      if (res.status >= 400 && wait > 0) await new Promise((r) => setTimeout(r, wait * 1000))
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: o.connections ?? 1 }, async () => {
+      while (Date.now() < until) {
+        const path = setup?.({})?.path ?? target.pathname
+        const started = performance.now()
+        const res = await fetch(new URL(path, target), {
+          method: o.method ?? 'GET',
+          headers: o.headers as Record<string, string>,
+          body: o.body as string | undefined,
+        })
+        await res.arrayBuffer()
+        sent++
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+        if (res.status < 300) worked.push(performance.now() - started)
+        const wait = Number(res.headers.get('retry-after') ?? 0)
+        if (res.status >= 400 && wait > 0) await new Promise((r) => setTimeout(r, wait * 1000))
+      }
+    }),
+  )
   worked.sort((x, y) => x - y)
-  const pct = (q: number) => Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
+  const pct = (q: number) =>
+    Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
   return {
-    scenario: `noisy (honours Retry-After): ${what} (${o.connections} conn.)`, reqPerSec: Math.round(sent / (seconds + 6)), p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: 0, non2xx: 0,
-    note: `answers by status: ${[...statuses].sort().map(([st, n]) => `${st}: ${n}`).join(', ')}; latencies of the 2xx`,
+    scenario: `noisy (honours Retry-After): ${what} (${o.connections} conn.)`,
+    reqPerSec: Math.round(sent / (seconds + 6)),
+    p50: pct(0.5),
+    p95: pct(0.95),
+    p99: pct(0.99),
+    errors: 0,
+    non2xx: 0,
+    note: `answers by status: ${[...statuses]
+      .sort()
+      .map(([st, n]) => `${st}: ${n}`)
+      .join(', ')}; latencies of the 2xx`,
   }
 }
 
@@ -94,10 +150,20 @@ function floodLoad(what: string, o: autocannon.Options): Promise<Figure> {
     const instance = autocannon({ ...o, duration: seconds + 6 }, (err, res) => {
       if (err) return reject(err as Error)
       worked.sort((x, y) => x - y)
-      const pct = (q: number) => Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
+      const pct = (q: number) =>
+        Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
       resolve({
-        scenario: `noisy: ${what} (${o.connections} conn.)`, reqPerSec: Math.round(res.requests.average), p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: res.errors + res.timeouts, non2xx: 0,
-        note: `answers by status: ${[...statuses].sort().map(([s, n]) => `${s}: ${n}`).join(', ')}; latencies of the 2xx`,
+        scenario: `noisy: ${what} (${o.connections} conn.)`,
+        reqPerSec: Math.round(res.requests.average),
+        p50: pct(0.5),
+        p95: pct(0.95),
+        p99: pct(0.99),
+        errors: res.errors + res.timeouts,
+        non2xx: 0,
+        note: `answers by status: ${[...statuses]
+          .sort()
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', ')}; latencies of the 2xx`,
       })
     })
     instance.on('response', (_c, status, _b, ms) => {
@@ -107,7 +173,8 @@ function floodLoad(what: string, o: autocannon.Options): Promise<Figure> {
   })
 }
 
-if (process.env.NEIGHBOUR_CHILD) await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD) as Parameters<typeof runNeighbour>[0])
+if (process.env.NEIGHBOUR_CHILD)
+  await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD) as Parameters<typeof runNeighbour>[0])
 
 const name = `mailroom_neighbour_${process.pid}`
 const adminClient = new pg.Client({ connectionString: admin })
@@ -117,11 +184,35 @@ await adminClient.query(`create database "${name}"`)
 await adminClient.end()
 const url = new URL(admin)
 url.pathname = `/${name}`
-const env: Record<string, string> = { DATABASE_URL: url.toString(), MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: os.tmpdir(), LOG_LEVEL: 'warn', MAILROOM_WEBHOOK_WORKER: 'false' }
+const env: Record<string, string> = {
+  DATABASE_URL: url.toString(),
+  MAILROOM_SECRET: SECRET,
+  MAILROOM_DATA_DIR: os.tmpdir(),
+  LOG_LEVEL: 'warn',
+  MAILROOM_WEBHOOK_WORKER: 'false',
+}
 
-function seed(subscription: string, n: number, contacts: number): { subId: string; clientId: string; clientSecret: string } {
+function seed(
+  subscription: string,
+  n: number,
+  contacts: number,
+): { subId: string; clientId: string; clientSecret: string } {
   console.log(`seeding ${subscription}: ${n} packages…`)
-  const r = spawnSync(process.execPath, ['bin/mailroom.js', 'seed', '--packages', String(n), '--contacts', String(contacts), '--subscription', subscription, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 24 })
+  const r = spawnSync(
+    process.execPath,
+    [
+      'bin/mailroom.js',
+      'seed',
+      '--packages',
+      String(n),
+      '--contacts',
+      String(contacts),
+      '--subscription',
+      subscription,
+      '--json',
+    ],
+    { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 24 },
+  )
   if (r.status !== 0) throw new Error(r.stderr)
   return JSON.parse(r.stdout) as { subId: string; clientId: string; clientSecret: string }
 }
@@ -129,51 +220,84 @@ function seed(subscription: string, n: number, contacts: number): { subId: strin
 const noisy = seed('noisy', packages, 5000)
 const quiet = seed('quiet', 2000, 500)
 const port = 19080 + Math.floor(Math.random() * 900)
-const service = await startProcess(['bin/mailroom.js', 'serve'], { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_OVERRIDES: `${quiet.subId}=100000000` }, (p) => `http://127.0.0.1:${p}/readyz`, port)
+const service = await startProcess(
+  ['bin/mailroom.js', 'serve'],
+  { ...env, PORT: String(port), MAILROOM_DEMO: 'false', RATE_LIMIT_OVERRIDES: `${quiet.subId}=100000000` },
+  (p) => `http://127.0.0.1:${p}/readyz`,
+  port,
+)
 const base = `http://127.0.0.1:${port}`
 
 async function token(c: { clientId: string; clientSecret: string }): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` } })
+  const res = await fetch(`${base}/auth/api/v1/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` },
+  })
   return { authorization: `Bearer ${((await res.json()) as { access_token: string }).access_token}` }
 }
 
 try {
   const quietAuth = await token(quiet)
   const noisyAuth = await token(noisy)
-  const locations = ((await (await fetch(`${base}/api/v1/locations?limit=200`, { headers: noisyAuth })).json()) as { locations: Array<{ locationId: string }> }).locations.map((l) => l.locationId)
-  const quietGet = { url: `${base}/api/v1/contacts?limit=25`, headers: quietAuth, connections: quietConnections, durationSeconds: seconds }
+  const locations = (
+    (await (await fetch(`${base}/api/v1/locations?limit=200`, { headers: noisyAuth })).json()) as {
+      locations: Array<{ locationId: string }>
+    }
+  ).locations.map((l) => l.locationId)
+  const quietGet = {
+    url: `${base}/api/v1/contacts?limit=25`,
+    headers: quietAuth,
+    connections: quietConnections,
+    durationSeconds: seconds,
+  }
 
   const idle = await load(`quiet tenant GET contacts, idle (${quietConnections} conn.)`, quietGet)
 
   for (const [what, res] of [
     ['quiet GET', await fetch(quietGet.url, { headers: quietAuth })],
-    ['second-tier search', await fetch(`${base}/api/v1/packages?search=receiver.name:son&secondTierSearchSelected=true`, { headers: noisyAuth })],
-  ] as const) console.log(`${what}: ${res.status} in one request alone`)
+    [
+      'second-tier search',
+      await fetch(`${base}/api/v1/packages?search=receiver.name:son&secondTierSearchSelected=true`, {
+        headers: noisyAuth,
+      }),
+    ],
+  ] as const)
+    console.log(`${what}: ${res.status} in one request alone`)
 
   // The noisy tenant, flat out, from a process of its own: its flood of fast 429s must not slow the
   // load generator that times the quiet tenant. Each kind with more connections than its bound.
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/neighbour.bench.ts'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NEIGHBOUR_CHILD: JSON.stringify({ base, auth: noisyAuth, locations }) },
   })
   let childOut = ''
   child.stdout.on('data', (d: Buffer) => (childOut += d.toString()))
-  const noisyDone = new Promise<Figure[]>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(childOut) as Figure[]) : reject(new Error(`neighbour load exited ${code}`)))))
+  const noisyDone = new Promise<Figure[]>((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(childOut) as Figure[]) : reject(new Error(`neighbour load exited ${code}`)),
+    ),
+  )
   // Let the neighbour's requests pile up before measuring.
   await new Promise((r) => setTimeout(r, 3500))
-  const cpu = cpuWindow({
-    'mailroom (one serve process)': () => [service.child.pid!],
-    PostgreSQL: postgresPids,
-    "neighbour's load generator": () => [child.pid!],
-    "quiet tenant's load generator (this process)": () => [process.pid],
-  }, os.cpus().length)
+  const cpu = cpuWindow(
+    {
+      'mailroom (one serve process)': () => [service.child.pid!],
+      PostgreSQL: postgresPids,
+      "neighbour's load generator": () => [child.pid!],
+      "quiet tenant's load generator (this process)": () => [process.pid],
+    },
+    os.cpus().length,
+  )
   const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
   const cpuUsed = cpu()
   const noisyFigures = await noisyDone
   const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
   loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
   const figures: Figure[] = [idle, loaded, ...noisyFigures]
-  console.log(`\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`)
+  console.log(
+    `\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`,
+  )
   printTable(figures)
   console.log('\nwhere the time went while the quiet tenant was measured (CPU of each side, share of all cores):')
   console.table(cpuUsed)

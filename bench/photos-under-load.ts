@@ -20,25 +20,51 @@ const PROBES_PER_ROUTE = 2
 const WIDTH = 8660
 const HEIGHT = 5773
 
-interface Latency { requests: number; p50: number; p99: number; max: number; errors: number }
+interface Latency {
+  requests: number
+  p50: number
+  p99: number
+  max: number
+  errors: number
+}
 
 export async function photosUnderLoad() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-photos-'))
   const port = 19080 + Math.floor(Math.random() * 1000)
   const clientId = 'bench-photos-0001'
   const clientSecret = 'bench-secret-0123456789abcdef0123456789abcdef'
-  const service = await startProcess(['bin/mailroom.js', 'serve'], {
-    MAILROOM_FROM_SOURCE: '1', PORT: String(port), MAILROOM_DATA_DIR: dataDir, MAILROOM_ENV: 'development', DATABASE_URL: '',
-    MAILROOM_SECRET: 'mailroom-bench-master-secret-0123456789abcdef', MAILROOM_DEMO: 'false', LOG_LEVEL: 'warn',
-    MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:photos`, TOKEN_FAILURE_LIMIT: '1000000',
-  }, (p) => `http://127.0.0.1:${p}/readyz`, port)
+  const service = await startProcess(
+    ['bin/mailroom.js', 'serve'],
+    {
+      MAILROOM_FROM_SOURCE: '1',
+      PORT: String(port),
+      MAILROOM_DATA_DIR: dataDir,
+      MAILROOM_ENV: 'development',
+      DATABASE_URL: '',
+      MAILROOM_SECRET: 'mailroom-bench-master-secret-0123456789abcdef',
+      MAILROOM_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:photos`,
+      TOKEN_FAILURE_LIMIT: '1000000',
+    },
+    (p) => `http://127.0.0.1:${p}/readyz`,
+    port,
+  )
   try {
     const base = `http://127.0.0.1:${port}`
     const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
-    const { access_token: token } = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basic } })).json()) as { access_token: string }
+    const { access_token: token } = (await (
+      await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basic } })
+    ).json()) as { access_token: string }
     const bearer = { authorization: `Bearer ${token}` }
     const json = { ...bearer, 'content-type': 'application/json' }
-    const { packageId } = (await (await fetch(`${base}/api/v1/packages`, { method: 'POST', headers: json, body: JSON.stringify({ package: { trackingNumber: '1Z999AA10123456784' } }) })).json()) as { packageId: string }
+    const { packageId } = (await (
+      await fetch(`${base}/api/v1/packages`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ package: { trackingNumber: '1Z999AA10123456784' } }),
+      })
+    ).json()) as { packageId: string }
     const routes: Array<[string, Record<string, string>]> = [
       ['/healthz', {}],
       ['/api/v1/session', bearer],
@@ -49,24 +75,35 @@ export async function photosUnderLoad() {
 
     const probe = async (): Promise<Record<string, Latency>> => {
       const out: Record<string, Latency> = {}
-      await Promise.all(routes.map(async ([route, headers]) => {
-        const times: number[] = []
-        let errors = 0
-        const end = performance.now() + SECONDS * 1000
-        await Promise.all(Array.from({ length: PROBES_PER_ROUTE }, async () => {
-          while (performance.now() < end) {
-            const started = performance.now()
-            const res = await fetch(`${base}${route}`, { headers })
-            await res.arrayBuffer()
-            times.push(performance.now() - started)
-            if (!res.ok) errors++
-            await new Promise((r) => setTimeout(r, 5))
+      await Promise.all(
+        routes.map(async ([route, headers]) => {
+          const times: number[] = []
+          let errors = 0
+          const end = performance.now() + SECONDS * 1000
+          await Promise.all(
+            Array.from({ length: PROBES_PER_ROUTE }, async () => {
+              while (performance.now() < end) {
+                const started = performance.now()
+                const res = await fetch(`${base}${route}`, { headers })
+                await res.arrayBuffer()
+                times.push(performance.now() - started)
+                if (!res.ok) errors++
+                await new Promise((r) => setTimeout(r, 5))
+              }
+            }),
+          )
+          times.sort((a, b) => a - b)
+          const at = (q: number) =>
+            Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))]! * 10) / 10
+          out[route.replace(packageId, '{id}')] = {
+            requests: times.length,
+            p50: at(0.5),
+            p99: at(0.99),
+            max: at(1),
+            errors,
           }
-        }))
-        times.sort((a, b) => a - b)
-        const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))]! * 10) / 10
-        out[route.replace(packageId, '{id}')] = { requests: times.length, p50: at(0.5), p99: at(0.99), max: at(1), errors }
-      }))
+        }),
+      )
       return out
     }
 
@@ -78,7 +115,11 @@ export async function photosUnderLoad() {
     const clients = Array.from({ length: PHOTO_CLIENTS }, async () => {
       while (looping) {
         const started = performance.now()
-        const res = await fetch(`${base}/api/v1/packages/tracking/decode-image`, { method: 'POST', headers: json, body: photo })
+        const res = await fetch(`${base}/api/v1/packages/tracking/decode-image`, {
+          method: 'POST',
+          headers: json,
+          body: photo,
+        })
         await res.arrayBuffer()
         if (res.status === 200) {
           photos.decoded++
@@ -103,7 +144,12 @@ export async function photosUnderLoad() {
       scenario: `${PHOTO_CLIENTS} clients decoding ${((WIDTH * HEIGHT) / 1e6).toFixed(1)} MP PNGs (${Math.round(png.length / 1024)} KB) in a loop, default image settings`,
       without,
       withPhotos,
-      photos: { decoded: photos.decoded, refused429: photos.refused429, other: photos.other, decodeMedianMs: Math.round(photos.decodeMs[Math.floor(photos.decodeMs.length / 2)] ?? 0) },
+      photos: {
+        decoded: photos.decoded,
+        refused429: photos.refused429,
+        other: photos.other,
+        decodeMedianMs: Math.round(photos.decodeMs[Math.floor(photos.decodeMs.length / 2)] ?? 0),
+      },
       targets: {
         healthzP99: `${withPhotos['/healthz']!.p99} ms (target ≤ 50): ${withPhotos['/healthz']!.p99 <= 50 ? 'ok' : 'MISS'}`,
         sessionP99: `${withPhotos[session]!.p99} vs ${without[session]!.p99} ms = ${(withPhotos[session]!.p99 / without[session]!.p99).toFixed(2)}× (target ≤ 2×): ${withPhotos[session]!.p99 <= 2 * without[session]!.p99 ? 'ok' : 'MISS'}`,

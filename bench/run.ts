@@ -34,7 +34,11 @@ const wanted = (key: string) => !only || only.includes(key)
 const admin = process.env.DATABASE_URL
 // BENCH_ONLY=cluster: two API processes against one (bench/cluster.bench.ts starts its own processes and database).
 if (only?.includes('cluster')) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/cluster.bench.ts'], { cwd: ROOT, env: process.env, stdio: 'inherit' })
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/cluster.bench.ts'], {
+    cwd: ROOT,
+    env: process.env,
+    stdio: 'inherit',
+  })
   if (only.length === 1) process.exit(r.status ?? 1)
 }
 const engine = admin ? 'postgres' : 'pglite'
@@ -45,7 +49,10 @@ const clientSecret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const servicePort = 18080 + Math.floor(Math.random() * 1000)
 
 /** Sites and carriers as a warm service has them: from memory, no SQL (the ceiling runs the record's own query alone). */
-const inMemory: RecordReferences = { sites: { getInfos: async () => new Map() }, carriers: { getVisible: async () => new Map() } }
+const inMemory: RecordReferences = {
+  sites: { getInfos: async () => new Map() },
+  carriers: { getVisible: async () => new Map() },
+}
 
 /** A fresh database on the admin URL's server, dropped by the returned function. */
 async function freshDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -69,55 +76,99 @@ async function freshDatabase(name: string): Promise<{ url: string; drop(): Promi
 
 const db = admin ? await freshDatabase(`mailroom_bench_${process.pid}`) : undefined
 const ceiling = await startProcess(['--import', 'tsx', 'bench/ceiling.ts'], { PORT: '0' })
-const service = await startProcess(['bin/mailroom.js', 'serve'], {
-  MAILROOM_FROM_SOURCE: '1',
-  PORT: String(servicePort),
-  MAILROOM_DATA_DIR: dataDir,
-  MAILROOM_ENV: 'development',
-  MAILROOM_SECRET: SECRET,
-  MAILROOM_DEMO: 'false',
-  LOG_LEVEL: 'warn',
-  MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`,
-  // The token scenario is many successful logins from one address: keep failures the only thing limited.
-  TOKEN_FAILURE_LIMIT: '1000000',
-  // Each scenario is one subscription flat out: measure the service, not its rate limit (the
-  // counting still runs on every request, so its cost is in the figures).
-  RATE_LIMIT_MAX: '1000000000',
-  ...(db ? { DATABASE_URL: db.url } : {}),
-}, (p) => `http://127.0.0.1:${p}/readyz`, servicePort)
+const service = await startProcess(
+  ['bin/mailroom.js', 'serve'],
+  {
+    MAILROOM_FROM_SOURCE: '1',
+    PORT: String(servicePort),
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_ENV: 'development',
+    MAILROOM_SECRET: SECRET,
+    MAILROOM_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    MAILROOM_BOOTSTRAP_CLIENT: `${clientId}:${clientSecret}:bench`,
+    // The token scenario is many successful logins from one address: keep failures the only thing limited.
+    TOKEN_FAILURE_LIMIT: '1000000',
+    // Each scenario is one subscription flat out: measure the service, not its rate limit (the
+    // counting still runs on every request, so its cost is in the figures).
+    RATE_LIMIT_MAX: '1000000000',
+    ...(db ? { DATABASE_URL: db.url } : {}),
+  },
+  (p) => `http://127.0.0.1:${p}/readyz`,
+  servicePort,
+)
 
 const base = `http://127.0.0.1:${servicePort}`
 const basicAuth = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
 const figures: Figure[] = []
 const targets = receivingTargets(engine)
-const measure = async (key: keyof ReturnType<typeof receivingTargets> | undefined, name: string, opts: Parameters<typeof load>[1], ceil?: number) => {
+const measure = async (
+  key: keyof ReturnType<typeof receivingTargets> | undefined,
+  name: string,
+  opts: Parameters<typeof load>[1],
+  ceil?: number,
+) => {
   const f: Figure = { ...(await load(name, opts)), ...(ceil ? { ceiling: ceil } : {}) }
   f.target = verdict(f, key ? targets[key] : undefined)
   figures.push(f)
   return f
 }
 try {
-  const { access_token: token } = (await (await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basicAuth } })).json()) as { access_token: string }
+  const { access_token: token } = (await (
+    await fetch(`${base}/auth/api/v1/token`, { method: 'POST', headers: { authorization: basicAuth } })
+  ).json()) as { access_token: string }
   const bearer = { authorization: `Bearer ${token}` }
   const { subId } = (await (await fetch(`${base}/api/v1/session`, { headers: bearer })).json()) as { subId: string }
   console.log(`mailroom bench: engine=${engine}, ${process.env.BENCH_SECONDS ?? 8} s per scenario, 50 connections`)
 
   const ceil = await measure(undefined, 'ceiling: bare Fastify GET', { url: `http://127.0.0.1:${ceiling.port}/` })
-  if (wanted('token')) await measure('token', 'token issuance (POST /auth/api/v1/token)', { url: `${base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } }, ceil.reqPerSec)
+  if (wanted('token'))
+    await measure(
+      'token',
+      'token issuance (POST /auth/api/v1/token)',
+      { url: `${base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } },
+      ceil.reqPerSec,
+    )
   // This ratio is the auth hook's whole cost: taken against a ceiling measured just before it, as the
   // speed of a shared machine drifts over the minutes between the first ceiling and this run.
   if (wanted('session')) {
-    const near = await measure(undefined, 'ceiling again, beside the auth GET', { url: `http://127.0.0.1:${ceiling.port}/` })
-    await measure('session', 'authenticated GET /api/v1/session', { url: `${base}/api/v1/session`, headers: bearer }, near.reqPerSec)
+    const near = await measure(undefined, 'ceiling again, beside the auth GET', {
+      url: `http://127.0.0.1:${ceiling.port}/`,
+    })
+    await measure(
+      'session',
+      'authenticated GET /api/v1/session',
+      { url: `${base}/api/v1/session`, headers: bearer },
+      near.reqPerSec,
+    )
   }
 
   // Receiving: a package to read, then the write paths with unique numbers per request.
   const json = { ...bearer, 'content-type': 'application/json' }
-  const post = async (p: string, body: unknown) => (await fetch(`${base}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>
-  const { locationId } = await post('/api/v1/locations', { name: 'Bench', address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' }, timezone: 'America/New_York' })
-  const { inboundSiteId } = await post('/api/v1/inboundsites', { type: 'site', name: 'Bench HQ', locationId, primary: true })
-  const { contactId } = await post('/api/v1/contacts', { contactType: 'RECEIVER', name: 'Bench Receiver', email: 'bench@example.com' })
-  const { packageId } = await post('/api/v1/packages', { package: { trackingNumber: '1Z999AA10123456784', receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })
+  const post = async (p: string, body: unknown) =>
+    (await fetch(`${base}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<
+      Record<string, string>
+    >
+  const { locationId } = await post('/api/v1/locations', {
+    name: 'Bench',
+    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
+    timezone: 'America/New_York',
+  })
+  const { inboundSiteId } = await post('/api/v1/inboundsites', {
+    type: 'site',
+    name: 'Bench HQ',
+    locationId,
+    primary: true,
+  })
+  const { contactId } = await post('/api/v1/contacts', {
+    contactType: 'RECEIVER',
+    name: 'Bench Receiver',
+    email: 'bench@example.com',
+  })
+  const { packageId } = await post('/api/v1/packages', {
+    package: { trackingNumber: '1Z999AA10123456784', receiver: { contactId }, carrier: { carrierId: 'UPS' } },
+    lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+  })
   // Reads and updates spread over many packages, as at a real front desk: concurrent reads of one
   // package would be gathered into a query for one row, which flatters the service.
   const pool: string[] = []
@@ -126,20 +177,51 @@ try {
     const body = `999AA101${String(i).padStart(7, '0')}`
     return `1Z${body}${upsCheckDigit(body)}`
   }
-  for (let i = 0; i < 200; i++) pool.push((await post('/api/v1/packages', { package: { trackingNumber: poolNumber(i), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })).packageId!)
+  for (let i = 0; i < 200; i++)
+    pool.push(
+      (
+        await post('/api/v1/packages', {
+          package: { trackingNumber: poolNumber(i), receiver: { contactId }, carrier: { carrierId: 'UPS' } },
+          lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+        })
+      ).packageId!,
+    )
   let n = 0
   let r = 0
   const unique = () => `BENCH${process.pid}${(++n).toString(36).toUpperCase().padStart(8, '0')}`
   // Reads first, on a settled database: right after thousands of writes the checkpointer's flushing would be measured too.
-  const get = wanted('get') && await measure('get', 'get package DETAILED (200 packages in turn)', {
-    url: `${base}/api/v1/packages/${packageId}?type=DETAILED`, headers: bearer,
-    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[r++ % pool.length]}?type=DETAILED` }),
-  }, ceil.reqPerSec)
-  if (db && get) figures.push(await sqlCeiling(db.url, 'db ceiling: one Get DETAILED SQL per package through pg', (k) => loadRecords(k, inMemory, subId, { packageIds: [packageId!] }), get))
-  if (wanted('byTracking')) await measure('byTracking', 'get by tracking number (200 in turn)', {
-    url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`, headers: bearer,
-    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/tracking/${poolNumber(r++ % pool.length)}` }),
-  }, ceil.reqPerSec)
+  const get =
+    wanted('get') &&
+    (await measure(
+      'get',
+      'get package DETAILED (200 packages in turn)',
+      {
+        url: `${base}/api/v1/packages/${packageId}?type=DETAILED`,
+        headers: bearer,
+        setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[r++ % pool.length]}?type=DETAILED` }),
+      },
+      ceil.reqPerSec,
+    ))
+  if (db && get)
+    figures.push(
+      await sqlCeiling(
+        db.url,
+        'db ceiling: one Get DETAILED SQL per package through pg',
+        (k) => loadRecords(k, inMemory, subId, { packageIds: [packageId!] }),
+        get,
+      ),
+    )
+  if (wanted('byTracking'))
+    await measure(
+      'byTracking',
+      'get by tracking number (200 in turn)',
+      {
+        url: `${base}/api/v1/packages/tracking/1Z999AA10123456784`,
+        headers: bearer,
+        setupRequest: (req) => ({ ...req, path: `/api/v1/packages/tracking/${poolNumber(r++ % pool.length)}` }),
+      },
+      ceil.reqPerSec,
+    )
   if (wanted('decode')) {
     // Scans of 200 held packages in turn (as a front desk works through a delivery): each answer
     // shows the package's contacts, and concurrent scans' lookups are gathered into one query per turn.
@@ -148,26 +230,90 @@ try {
     // of a shared machine drifts within a minute.
     const lookupSql = (k: Kysely<Database>) => loadRecords(k, inMemory, subId, { trackingNumbers: [poolNumber(0)] })
     const before = db ? await sqlCeiling(db.url, 'before', lookupSql) : undefined
-    const decode1d = await measure('decode', 'decode a 1D scan of a held package (GET decode, 200 in turn)', {
-      url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`, headers: bearer,
-      setupRequest: (req) => ({ ...req, path: `/api/v1/packages/tracking/decode?trackingNumber=${poolNumber(r++ % pool.length)}` }),
-    }, ceil.reqPerSec)
-    if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the decode lookup SQL (record by tracking number) through pg', lookupSql, decode1d, 1.0, before))
+    const decode1d = await measure(
+      'decode',
+      'decode a 1D scan of a held package (GET decode, 200 in turn)',
+      {
+        url: `${base}/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784`,
+        headers: bearer,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/v1/packages/tracking/decode?trackingNumber=${poolNumber(r++ % pool.length)}`,
+        }),
+      },
+      ceil.reqPerSec,
+    )
+    if (db)
+      figures.push(
+        await sqlCeiling(
+          db.url,
+          'db ceiling: the decode lookup SQL (record by tracking number) through pg',
+          lookupSql,
+          decode1d,
+          1.0,
+          before,
+        ),
+      )
     // The lighter existence check decode made before it showed contacts, for comparison.
-    if (db) figures.push(await sqlCeiling(db.url, 'db ceiling: the former existence-only lookup SQL through pg', (k) => findByTrackingNumbers(k, subId, [poolNumber(0)], false), decode1d, 1.0))
+    if (db)
+      figures.push(
+        await sqlCeiling(
+          db.url,
+          'db ceiling: the former existence-only lookup SQL through pg',
+          (k) => findByTrackingNumbers(k, subId, [poolNumber(0)], false),
+          decode1d,
+          1.0,
+        ),
+      )
   }
   // A UPS MaxiCode as a scanner sends it: envelope, structured carrier message, ship-to, control characters.
-  const maxiCode = '[)>\u001e01\u001d96841706672\u001d840\u001d001\u001d1Z12345675\u001dUPSN\u001d12345E\u001d089\u001d\u001d1/1\u001d10.1\u001dY\u001d\u001d\u001dUT\u001e\u0004'
-  if (wanted('decode')) await measure('decode', 'decode a 2D scan (GET decode, MaxiCode)', { url: `${base}/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxiCode)}`, headers: bearer }, ceil.reqPerSec)
+  const maxiCode =
+    '[)>\u001e01\u001d96841706672\u001d840\u001d001\u001d1Z12345675\u001dUPSN\u001d12345E\u001d089\u001d\u001d1/1\u001d10.1\u001dY\u001d\u001d\u001dUT\u001e\u0004'
+  if (wanted('decode'))
+    await measure(
+      'decode',
+      'decode a 2D scan (GET decode, MaxiCode)',
+      {
+        url: `${base}/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxiCode)}`,
+        headers: bearer,
+      },
+      ceil.reqPerSec,
+    )
   // Writes last.
-  if (wanted('add')) await measure('add', 'add package (POST /api/v1/packages)', {
-    url: `${base}/api/v1/packages`, method: 'POST', headers: json,
-    setupRequest: (req) => ({ ...req, body: JSON.stringify({ package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } }) }),
-  }, ceil.reqPerSec)
-  if (wanted('update')) await measure('update', 'update with an activity (PUT)', {
-    url: `${base}/api/v1/packages/${packageId}`, method: 'PUT', headers: json,
-    setupRequest: (req) => ({ ...req, path: `/api/v1/packages/${pool[n++ % pool.length]}`, body: JSON.stringify({ package: { comment: unique() }, lastActivity: { status: 'READY_FOR_PICKUP' } }) }),
-  }, ceil.reqPerSec)
+  if (wanted('add'))
+    await measure(
+      'add',
+      'add package (POST /api/v1/packages)',
+      {
+        url: `${base}/api/v1/packages`,
+        method: 'POST',
+        headers: json,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            package: { trackingNumber: unique(), receiver: { contactId }, carrier: { carrierId: 'UPS' } },
+            lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+          }),
+        }),
+      },
+      ceil.reqPerSec,
+    )
+  if (wanted('update'))
+    await measure(
+      'update',
+      'update with an activity (PUT)',
+      {
+        url: `${base}/api/v1/packages/${packageId}`,
+        method: 'PUT',
+        headers: json,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/v1/packages/${pool[n++ % pool.length]}`,
+          body: JSON.stringify({ package: { comment: unique() }, lastActivity: { status: 'READY_FOR_PICKUP' } }),
+        }),
+      },
+      ceil.reqPerSec,
+    )
   printTable(figures)
   console.log(JSON.stringify({ engine, figures }))
 } finally {
@@ -182,22 +328,36 @@ try {
  * from 50 callers on 20 connections and nothing else (no HTTP, no auth, no JSON). The service
  * gathers concurrent reads into one query per turn (src/shared/batch.ts), so its Get can pass this.
  */
-async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Database>) => Promise<unknown>, http?: Figure, want?: number, before?: Figure): Promise<Figure> {
+async function sqlCeiling(
+  url: string,
+  scenario: string,
+  run: (k: Kysely<Database>) => Promise<unknown>,
+  http?: Figure,
+  want?: number,
+  before?: Figure,
+): Promise<Figure> {
   let captured: CompiledQuery | undefined
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }), log: (e) => { captured = e.query } })
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+    log: (e) => {
+      captured = e.query
+    },
+  })
   await run(kysely)
   await kysely.destroy()
   const pool = new pg.Pool({ connectionString: url, max: 20 })
   const seconds = Number(process.env.BENCH_SECONDS ?? 8)
   const times: number[] = []
   const end = performance.now() + seconds * 1000
-  await Promise.all(Array.from({ length: 50 }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now()
-      await pool.query({ name: 'bench_ceiling', text: captured!.sql, values: captured!.parameters as unknown[] })
-      times.push(performance.now() - t)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now()
+        await pool.query({ name: 'bench_ceiling', text: captured!.sql, values: captured!.parameters as unknown[] })
+        times.push(performance.now() - t)
+      }
+    }),
+  )
   await pool.end()
   times.sort((x, y) => x - y)
   const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
@@ -206,7 +366,9 @@ async function sqlCeiling(url: string, scenario: string, run: (k: Kysely<Databas
   const reqPerSec = before ? Math.round((before.reqPerSec + measured) / 2) : measured
   const runs = before ? ` (mean of ${before.reqPerSec} before and ${measured} after)` : ''
   const ratio = http ? http.reqPerSec / reqPerSec : 0
-  const note = http ? `HTTP reached ${ratio.toFixed(2)} of it${runs}${want ? ` (${ratio >= want ? 'ok' : 'MISS'} — ≥ ${want.toFixed(1)})` : ''}` : ''
+  const note = http
+    ? `HTTP reached ${ratio.toFixed(2)} of it${runs}${want ? ` (${ratio >= want ? 'ok' : 'MISS'} — ≥ ${want.toFixed(1)})` : ''}`
+    : ''
   return { scenario, reqPerSec, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: 0, non2xx: 0, note }
 }
 
@@ -217,11 +379,17 @@ const others: Array<[string, string[], Record<string, string>]> = [
   ['decode label photos', ['--import', 'tsx', 'bench/decode-image.bench.ts', '20'], {}],
 ]
 const webhookDb = admin ? await freshDatabase(`mailroom_bench_wh_${process.pid}`) : undefined
-others.push(['webhook delivery', ['--import', 'tsx', 'bench/webhooks.bench.ts'], webhookDb ? { DATABASE_URL: webhookDb.url } : {}])
+others.push([
+  'webhook delivery',
+  ['--import', 'tsx', 'bench/webhooks.bench.ts'],
+  webhookDb ? { DATABASE_URL: webhookDb.url } : {},
+])
 others.push(['images on shared storage', ['--import', 'tsx', 'bench/images.bench.ts'], {}])
-if (admin) others.push(['cluster: 2 API processes vs 1', ['--import', 'tsx', 'bench/cluster.bench.ts'], { BENCH_PG_URL: admin }])
+if (admin)
+  others.push(['cluster: 2 API processes vs 1', ['--import', 'tsx', 'bench/cluster.bench.ts'], { BENCH_PG_URL: admin }])
 else console.log('\ncluster: skipped (needs PostgreSQL: set DATABASE_URL)')
-if (admin && process.env.BENCH_SEARCH !== '0') others.push(['search at scale', ['--import', 'tsx', 'bench/search.bench.ts'], { BENCH_PG_URL: admin }])
+if (admin && process.env.BENCH_SEARCH !== '0')
+  others.push(['search at scale', ['--import', 'tsx', 'bench/search.bench.ts'], { BENCH_PG_URL: admin }])
 else console.log(`\nsearch at scale: skipped (${admin ? 'BENCH_SEARCH=0' : 'needs PostgreSQL: set DATABASE_URL'})`)
 try {
   for (const [label, args, env] of others) {

@@ -7,9 +7,15 @@ export interface Target {
 }
 
 const atLeast = (rps: number): Target => ({ text: `≥ ${rps} req/s`, pass: (f) => f.reqPerSec >= rps })
-const ofCeiling = (ratio: number): Target => ({ text: `≥ ${ratio} of ceiling`, pass: (f) => !!f.ceiling && f.reqPerSec / f.ceiling >= ratio })
+const ofCeiling = (ratio: number): Target => ({
+  text: `≥ ${ratio} of ceiling`,
+  pass: (f) => !!f.ceiling && f.reqPerSec / f.ceiling >= ratio,
+})
 const p99Below = (ms: number): Target => ({ text: `p99 < ${ms} ms`, pass: (f) => f.p99 < ms })
-const all = (...ts: Target[]): Target => ({ text: ts.map((t) => t.text).join(', '), pass: (f) => ts.every((t) => t.pass(f)) })
+const all = (...ts: Target[]): Target => ({
+  text: ts.map((t) => t.text).join(', '),
+  pass: (f) => ts.every((t) => t.pass(f)),
+})
 
 export function receivingTargets(engine: 'postgres' | 'pglite'): Record<string, Target | undefined> {
   const pg = engine === 'postgres'

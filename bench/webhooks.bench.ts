@@ -57,10 +57,16 @@ const PURGE = Number(process.env.BENCH_PURGE ?? 20_000)
 const SECRET = process.env.MAILROOM_SECRET ?? 'mailroom-webhooks-bench-secret-0123456789'
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-bench-webhooks-'))
 const env: Record<string, string> = {
-  MAILROOM_ENV: 'development', MAILROOM_SECRET: SECRET, MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-  MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  MAILROOM_ENV: 'development',
+  MAILROOM_SECRET: SECRET,
+  MAILROOM_DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  MAILROOM_WEBHOOK_ALLOW_HTTP: 'true',
+  MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
   ...(process.env.WEBHOOK_WORKER_BATCH ? { WEBHOOK_WORKER_BATCH: process.env.WEBHOOK_WORKER_BATCH } : {}),
-  ...(process.env.WEBHOOK_WORKER_CONCURRENCY ? { WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY } : {}),
+  ...(process.env.WEBHOOK_WORKER_CONCURRENCY
+    ? { WEBHOOK_WORKER_CONCURRENCY: process.env.WEBHOOK_WORKER_CONCURRENCY }
+    : {}),
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 }
 const config = loadConfig(env)
@@ -91,14 +97,22 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
 const port = (receiver.address() as AddressInfo).port
 
-const database = await openDatabase(config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dir: 'memory' })
+const database = await openDatabase(
+  config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dir: 'memory' },
+)
 const db = database.db
 await migrateToLatest(db)
 const subId = `sub_bench_${randomBytes(4).toString('hex')}`
 await db.insertInto('subscriptions').values({ sub_id: subId, name: subId }).execute()
 const admin = createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey })
 const cfg = await admin.configs.create(subId, 'tracking', {
-  name: 'bench', type: 'tracking', events: ['Received'], url: `http://127.0.0.1:${port}/hook`, timeOut: 5, status: 'active', authParams: { authType: 'none' },
+  name: 'bench',
+  type: 'tracking',
+  events: ['Received'],
+  url: `http://127.0.0.1:${port}/hook`,
+  timeOut: 5,
+  status: 'active',
+  authParams: { authType: 'none' },
 })
 
 // Two workers: processes on PostgreSQL, in-process on PGlite.
@@ -108,7 +122,11 @@ if (database.engine === 'postgres') {
   for (let i = 0; i < 2; i++) {
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
-    const child = spawn(process.execPath, [...prof, path.join(ROOT, 'bin/mailroom.js'), 'worker'], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...prof, path.join(ROOT, 'bin/mailroom.js'), 'worker'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     children.push(child)
     await new Promise<void>((resolve, reject) => {
       let out = ''
@@ -121,7 +139,8 @@ if (database.engine === 'postgres') {
     child.stdout.resume()
   }
 } else {
-  for (let i = 0; i < 2; i++) stops.push(createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey }).start())
+  for (let i = 0; i < 2; i++)
+    stops.push(createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey }).start())
 }
 
 let seq = 0
@@ -132,13 +151,27 @@ const hotSequences = new Map<string, number>()
  */
 async function write(count: number, hot?: number): Promise<{ ids: string[]; committedAt: number }> {
   const ids = Array.from({ length: count }, () => defaultIds('evt_'))
-  await inTransaction(db, (trx) => enqueueEvents(trx, ids.map((eventId) => {
-    const n = ++seq
-    const packageId = hot ? `pkg_hot_${subId}_${n % hot}` : `pkg_bench_${n}`
-    const sequence = (hotSequences.get(packageId) ?? 0) + 1
-    hotSequences.set(packageId, sequence)
-    return { eventId, subId, packageId, variant: 'tracking' as const, eventName: 'Received', sequence, occurredAt: new Date(), data: { packageId, trackingNumber: `1ZBENCH${n}`, currentStatus: 'RECEIVED', previousStatus: null, sequence } }
-  })))
+  await inTransaction(db, (trx) =>
+    enqueueEvents(
+      trx,
+      ids.map((eventId) => {
+        const n = ++seq
+        const packageId = hot ? `pkg_hot_${subId}_${n % hot}` : `pkg_bench_${n}`
+        const sequence = (hotSequences.get(packageId) ?? 0) + 1
+        hotSequences.set(packageId, sequence)
+        return {
+          eventId,
+          subId,
+          packageId,
+          variant: 'tracking' as const,
+          eventName: 'Received',
+          sequence,
+          occurredAt: new Date(),
+          data: { packageId, trackingNumber: `1ZBENCH${n}`, currentStatus: 'RECEIVED', previousStatus: null, sequence },
+        }
+      }),
+    ),
+  )
   return { ids, committedAt: Date.now() }
 }
 
@@ -151,7 +184,13 @@ async function throughputOf(events: number, hot?: number) {
   const drained = await until(() => written.every((id) => arrivals.has(id)), 300_000)
   const last = Math.max(...written.map((id) => arrivals.get(id) ?? Date.now()))
   const seconds = (last - started) / 1000
-  return { events, drained, writeSeconds: Number(writeSeconds.toFixed(2)), seconds: Number(seconds.toFixed(2)), deliveriesPerSecond: Math.round(events / seconds) }
+  return {
+    events,
+    drained,
+    writeSeconds: Number(writeSeconds.toFixed(2)),
+    seconds: Number(seconds.toFixed(2)),
+    deliveriesPerSecond: Math.round(events / seconds),
+  }
 }
 
 async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -170,7 +209,8 @@ async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
  * case in which a claim planned on those statistics could read every pending delivery (migration
  * 0008, test/webhooks/claim-plan.test.ts).
  */
-const analyze = () => sql`vacuum (analyze) package_events, webhook_configs, webhook_deliveries, webhook_attempts`.execute(db)
+const analyze = () =>
+  sql`vacuum (analyze) package_events, webhook_configs, webhook_deliveries, webhook_attempts`.execute(db)
 
 // Warm-up (not measured): connections, prepared statements, and statistics of tables that hold rows.
 const warm = await write(500)
@@ -219,16 +259,37 @@ if (PURGE > 0) {
     insert into webhook_attempts (attempt_id, delivery_id, sub_id, config_id, attempt_no, started_at, succeeded)
     select 'att_purge_' || g || '_' || n, 'dlv_purge_' || g, ${subId}, ${configId}, n, ${at}::timestamptz, n = 2
     from generate_series(1, ${PURGE}::int) g cross join generate_series(1, 2) n`.execute(db)
-  const jobs = createJobs({ db, clock: systemClock, ids: defaultIds, lockerReminderHours: 24, lockerExpiryDays: 7, retentionDays: config.webhooks.retentionDays, purgeBudgetMs: 600_000 })
+  const jobs = createJobs({
+    db,
+    clock: systemClock,
+    ids: defaultIds,
+    lockerReminderHours: 24,
+    lockerExpiryDays: 7,
+    retentionDays: config.webhooks.retentionDays,
+    purgeBudgetMs: 600_000,
+  })
   const t0 = performance.now()
   const deleted = await jobs.purge()
   const seconds = (performance.now() - t0) / 1000
-  purge = { deliveries: deleted, seconds: Number(seconds.toFixed(2)), deliveriesPerSecond: Math.round(deleted / seconds) }
+  purge = {
+    deliveries: deleted,
+    seconds: Number(seconds.toFixed(2)),
+    deliveriesPerSecond: Math.round(deleted / seconds),
+  }
 }
 
 // Duplicates are legitimate only as retries of failed attempts (at least once); show why they failed.
-const failedAttempts = Object.fromEntries((await db.selectFrom('webhook_attempts').select(['error_class', (eb) => eb.fn.countAll<number>().as('n')])
-  .where('sub_id', '=', subId).where('succeeded', '=', false).groupBy('error_class').execute()).map((r) => [r.error_class ?? '?', Number(r.n)]))
+const failedAttempts = Object.fromEntries(
+  (
+    await db
+      .selectFrom('webhook_attempts')
+      .select(['error_class', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('sub_id', '=', subId)
+      .where('succeeded', '=', false)
+      .groupBy('error_class')
+      .execute()
+  ).map((r) => [r.error_class ?? '?', Number(r.n)]),
+)
 const p95 = pct(95)
 const result = {
   engine: database.engine,
@@ -241,7 +302,14 @@ const result = {
   outOfOrder,
   failedAttempts,
   purge,
-  latency: { events: latencies.length, rate: TRICKLE_RATE, p50Ms: pct(50), p95Ms: p95, p99Ms: pct(99), maxMs: latencies.at(-1) },
+  latency: {
+    events: latencies.length,
+    rate: TRICKLE_RATE,
+    p50Ms: pct(50),
+    p95Ms: p95,
+    p99Ms: pct(99),
+    maxMs: latencies.at(-1),
+  },
   targets: { deliveriesPerSecond: 1000, hotDeliveriesPerSecond: 500, p95Ms: 1000 },
   pass: {
     throughput: throughput ? throughput.deliveriesPerSecond >= 1000 : undefined,

@@ -88,7 +88,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined)
-    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(new AppError('MALFORMED_BODY', { description: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` }), undefined)
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH))
+      return done(
+        new AppError('MALFORMED_BODY', { description: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` }),
+        undefined,
+      )
     return parseJson(request, body as string, done)
   })
   app.decorateRequest('tenant', null as never)
@@ -101,36 +105,56 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const metrics = registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
-  const sharedWindows = config.limits.rate.store === 'database' || (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
+  const sharedWindows =
+    config.limits.rate.store === 'database' ||
+    (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
   await registerRateLimits(app, config.limits.rate, sharedWindows ? new WindowCounter(ctx.db, ctx.clock) : undefined)
-  await registerOpenApi(app, { publicUrl: config.publicUrl, shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema] })
+  await registerOpenApi(app, {
+    publicUrl: config.publicUrl,
+    shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema],
+  })
   const routes = routePlugins(ctx, options.isShuttingDown ?? (() => false))
   for (const mount of routes.public) await mount(app)
 
   const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })
-  await app.register(async (receiving) => {
-    receiving.addHook('onRequest', bearer)
-    // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
-    registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
-    // Searches, exports and bulk operations bounded per subscription (issue 14.2).
-    registerTenantGates(receiving, tenantGates(config.limits), metrics)
-    for (const mount of routes.receiving) await mount(receiving)
-  }, { prefix: config.prefixes.receiving })
+  await app.register(
+    async (receiving) => {
+      receiving.addHook('onRequest', bearer)
+      // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
+      registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
+      // Searches, exports and bulk operations bounded per subscription (issue 14.2).
+      registerTenantGates(receiving, tenantGates(config.limits), metrics)
+      for (const mount of routes.receiving) await mount(receiving)
+    },
+    { prefix: config.prefixes.receiving },
+  )
 
   const webhookAuth = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, basic: { limiter: ctx.tokenLimiter } })
-  for (const [variant, prefix] of [['tracking', config.prefixes.trackingWebhooks], ['locker', config.prefixes.lockerWebhooks]] as const) {
-    await app.register(async (webhooks) => {
-      webhooks.addHook('onRequest', webhookAuth)
-      // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
-      registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
-      for (const mount of routes.webhooks(variant)) await mount(webhooks)
-    }, { prefix })
+  for (const [variant, prefix] of [
+    ['tracking', config.prefixes.trackingWebhooks],
+    ['locker', config.prefixes.lockerWebhooks],
+  ] as const) {
+    await app.register(
+      async (webhooks) => {
+        webhooks.addHook('onRequest', webhookAuth)
+        // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
+        registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
+        for (const mount of routes.webhooks(variant)) await mount(webhooks)
+      },
+      { prefix },
+    )
   }
   return app
 }
 
 /** An app or a scope of it; route plugins type their own schemas (TypeBox). */
-type Scope = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, FastifyTypeProvider>
+type Scope = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  FastifyTypeProvider
+>
 type Mount = (scope: Scope) => Promise<void>
 
 /** One route plugin with its options, mounted into a scope (its own encapsulated child). */
@@ -144,12 +168,22 @@ function mount<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O>, op
  * Every route plugin, by interface, in mounting order (the order of the OpenAPI document). The
  * interface's scope in buildApp adds its authentication and request hooks before these are mounted.
  */
-function routePlugins(ctx: AppContext, isShuttingDown: () => boolean): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[] } {
+function routePlugins(
+  ctx: AppContext,
+  isShuttingDown: () => boolean,
+): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[] } {
   const { config, companions, receiving } = ctx
   return {
     public: [
       mount(healthRoutes, { db: ctx.db, isShuttingDown }),
-      mount(tokenRoutes, { prefix: config.prefixes.auth, clients: ctx.clients, tokens: ctx.tokens, keys: ctx.keys, limiter: ctx.tokenLimiter, issuer: ctx.issuer }),
+      mount(tokenRoutes, {
+        prefix: config.prefixes.auth,
+        clients: ctx.clients,
+        tokens: ctx.tokens,
+        keys: ctx.keys,
+        limiter: ctx.tokenLimiter,
+        issuer: ctx.issuer,
+      }),
       mount(metadataRoutes, {
         issuer: ctx.issuer,
         authUrl: `${config.publicUrl}${config.prefixes.auth}`,

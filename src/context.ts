@@ -73,7 +73,14 @@ export interface AppContext {
  * The composition root: every service of the process, built in dependency order (a service is built
  * after everything its factory takes). The route plugins are mounted from one list in app.ts.
  */
-export function createContext(input: { config: Readonly<Config>; database: DatabaseHandle; masterSecret: string; clock: Clock; ids?: IdGenerator; invalidations?: Invalidations }): AppContext {
+export function createContext(input: {
+  config: Readonly<Config>
+  database: DatabaseHandle
+  masterSecret: string
+  clock: Clock
+  ids?: IdGenerator
+  invalidations?: Invalidations
+}): AppContext {
   const { config, database, clock, masterSecret } = input
   const db = database.db
   const ids = input.ids ?? defaultIds
@@ -90,41 +97,96 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
 
   // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
   const issuer = issuerOf(config)
-  const keys = new KeyStore({ db, clock, sealKey: secrets.sealKey, rotationDays: config.signingKeyRotationDays, alg: config.tokenSigningAlg })
+  const keys = new KeyStore({
+    db,
+    clock,
+    sealKey: secrets.sealKey,
+    rotationDays: config.signingKeyRotationDays,
+    alg: config.tokenSigningAlg,
+  })
   // PostgreSQL may have other processes: they hear of each change through LISTEN/NOTIFY.
-  const invalidations = input.invalidations ?? (config.database.kind === 'postgres' ? pgInvalidations({ url: config.database.url }) : localInvalidations())
-  const clients = createClientsService({ db, clock, pepper: secrets.pepper, cacheSeconds: config.clientStatusCacheSeconds, invalidations })
+  const invalidations =
+    input.invalidations ??
+    (config.database.kind === 'postgres' ? pgInvalidations({ url: config.database.url }) : localInvalidations())
+  const clients = createClientsService({
+    db,
+    clock,
+    pepper: secrets.pepper,
+    cacheSeconds: config.clientStatusCacheSeconds,
+    invalidations,
+  })
   const tokens = createTokensService({ keys, clients, clock, issuer, acceptsIssuer: issuerAcceptor(config) })
   // Guesses through every process of the deployment count together (PGlite is one process).
   const failurePolicy = { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds }
-  const tokenLimiter: FailureLimiter = database.engine === 'postgres' ? new DatabaseFailureLimiter(db, clock, failurePolicy) : new MemoryFailureLimiter(clock, failurePolicy)
+  const tokenLimiter: FailureLimiter =
+    database.engine === 'postgres'
+      ? new DatabaseFailureLimiter(db, clock, failurePolicy)
+      : new MemoryFailureLimiter(clock, failurePolicy)
 
   // Webhooks: configurations, the outbox and its worker. On PGlite every write is in this process and
   // nudges the worker, so an idle worker may sleep longer (each look costs the embedded engine's one
   // thread); PostgreSQL may have writers elsewhere.
-  const webhooks = createWebhooks({ db, clock, ids, config, sealKey: secrets.webhookKey, idlePollMs: database.engine === 'pglite' ? 2_000 : undefined })
+  const webhooks = createWebhooks({
+    db,
+    clock,
+    ids,
+    config,
+    sealKey: secrets.webhookKey,
+    idlePollMs: database.engine === 'pglite' ? 2_000 : undefined,
+  })
 
   // Companions. Locations check carrier ids against the catalogue, and the catalogue answers "carriers
   // at these locations": each reaches the other through a late-bound call, so neither imports the other.
-  const carriers: CarriersService = createCarriersService({ db, clock, ids, cacheMs, invalidations, locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) } })
+  const carriers: CarriersService = createCarriersService({
+    db,
+    clock,
+    ids,
+    cacheMs,
+    invalidations,
+    locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) },
+  })
   const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
   const customFields = createCustomFieldsService({ db, clock, ids, cacheMs, invalidations })
-  const sites = createSitesService({ db, clock, ids, cacheMs, invalidations, existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()) })
+  const sites = createSitesService({
+    db,
+    clock,
+    ids,
+    cacheMs,
+    invalidations,
+    existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()),
+  })
   const contacts = createContactsService({ db, clock, ids, sites })
 
   // Receiving: images, then packages (which read every companion and the sites), then their readers.
   const quota = config.limits.images
   const windows = new WindowCounter(db, clock)
   const images = createImagesService({
-    db, clock, ids, blobs: createBlobStore({ config, db, engine: database.engine }), maxBytes: config.imageMaxBytes,
-    quotas: { uploads: new WindowQuota(windows, 'image uploads', quota.uploadsPerHour, 3600), bytes: new WindowQuota(windows, 'bytes of image uploads', quota.bytesPerHour, 3600), tempHeld: quota.tempHeld },
+    db,
+    clock,
+    ids,
+    blobs: createBlobStore({ config, db, engine: database.engine }),
+    maxBytes: config.imageMaxBytes,
+    quotas: {
+      uploads: new WindowQuota(windows, 'image uploads', quota.uploadsPerHour, 3600),
+      bytes: new WindowQuota(windows, 'bytes of image uploads', quota.bytesPerHour, 3600),
+      tempHeld: quota.tempHeld,
+    },
   })
   const readers = { sites, contacts, carriers, customFields, locations, checkCustomFieldValues }
-  const packages = createPackagesService({ db, clock, ids, images, readers, onEventsCommitted: () => webhooks.notify() })
+  const packages = createPackagesService({
+    db,
+    clock,
+    ids,
+    images,
+    readers,
+    onEventsCommitted: () => webhooks.notify(),
+  })
   const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })
   const trackingNumbers = createTrackingNumbersService({ db, key: secrets.trackingKey })
   const scan = createScanService({
-    findPackages: heldPackagesFrom((subId, number, includeArchived) => packages.findByTrackingNumber(subId, number, includeArchived)),
+    findPackages: heldPackagesFrom((subId, number, includeArchived) =>
+      packages.findByTrackingNumber(subId, number, includeArchived),
+    ),
     findContacts: (subId, name, company) => contacts.findMatches(subId, name, company),
     findCompanyContacts: (subId, company) => contacts.findCompanyMatches(subId, company),
     siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
@@ -132,7 +194,19 @@ export function createContext(input: { config: Readonly<Config>; database: Datab
   const scanImage = createScanImageService({ scan, images, decode: config.imageDecode })
 
   return {
-    config, db, database, clock, ids, issuer, keys, clients, tokens, tokenLimiter, invalidations, secrets, webhooks,
+    config,
+    db,
+    database,
+    clock,
+    ids,
+    issuer,
+    keys,
+    clients,
+    tokens,
+    tokenLimiter,
+    invalidations,
+    secrets,
+    webhooks,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
     receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
   }

@@ -11,7 +11,10 @@ import { systemClock } from './shared/clock.js'
  * PGlite runs a statement to its end on the process's one thread and cannot interrupt it). Migrations
  * then run first on a connection of their own without it: an index build may rightly take minutes.
  */
-export async function openRuntime(config: Readonly<Config>, opts: { migrate?: boolean; statementTimeout?: boolean } = {}): Promise<AppContext> {
+export async function openRuntime(
+  config: Readonly<Config>,
+  opts: { migrate?: boolean; statementTimeout?: boolean } = {},
+): Promise<AppContext> {
   const { secret } = loadMasterSecret(config)
   const timeoutMs = opts.statementTimeout && config.database.kind === 'postgres' ? config.limits.statementTimeoutMs : 0
   let migrate = opts.migrate !== false
@@ -24,7 +27,9 @@ export async function openRuntime(config: Readonly<Config>, opts: { migrate?: bo
     }
     migrate = false
   }
-  const database = await openDatabase(config.database.kind === 'postgres' ? { ...config.database, statementTimeoutMs: timeoutMs } : config.database)
+  const database = await openDatabase(
+    config.database.kind === 'postgres' ? { ...config.database, statementTimeoutMs: timeoutMs } : config.database,
+  )
   try {
     if (migrate) await migrateToLatest(database.db)
     const ctx = createContext({ config, database, masterSecret: secret, clock: systemClock })

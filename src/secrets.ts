@@ -8,7 +8,10 @@ import { randomToken } from './shared/crypto.js'
  * (production refuses that at config time). Every other key is derived from it, so losing it
  * invalidates client secrets, signing keys and sealed webhook credentials.
  */
-export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'>): { secret: string; generated: boolean } {
+export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'>): {
+  secret: string
+  generated: boolean
+} {
   if (config.masterSecret) return { secret: config.masterSecret, generated: false }
   const file = path.join(config.dataDir, 'master.secret')
   try {
@@ -36,6 +39,9 @@ export function loadMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'
 
 /** A truncated or emptied secret file must stop the service, not quietly derive every key from nothing. */
 function checked(secret: string, file: string): string {
-  if (secret.length < 32) throw new ConfigError([`${file}: the generated master secret is shorter than 32 characters (damaged?); restore it, or set MAILROOM_SECRET`])
+  if (secret.length < 32)
+    throw new ConfigError([
+      `${file}: the generated master secret is shorter than 32 characters (damaged?); restore it, or set MAILROOM_SECRET`,
+    ])
   return secret
 }

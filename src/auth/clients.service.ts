@@ -70,28 +70,49 @@ export function createClientsService(deps: ClientsServiceDeps) {
 
   return {
     /** Creates a client (and its subscription when new). The secret is returned once and only hashed at rest. */
-    async createClient(input: { subscription: string; name?: string; clientId?: string; clientSecret?: string }): Promise<CreatedClient> {
+    async createClient(input: {
+      subscription: string
+      name?: string
+      clientId?: string
+      clientSecret?: string
+    }): Promise<CreatedClient> {
       const subId = await ensureSubscription(input.subscription)
       const clientId = input.clientId ?? newId('mrc_')
       const clientSecret = input.clientSecret ?? randomToken(32)
-      await repo.insertClient(db, { client_id: clientId, sub_id: subId, name: input.name ?? input.subscription, secret_hash: hmacHex(pepper, clientSecret) })
+      await repo.insertClient(db, {
+        client_id: clientId,
+        sub_id: subId,
+        name: input.name ?? input.subscription,
+        secret_hash: hmacHex(pepper, clientSecret),
+      })
       return { clientId, clientSecret, subId }
     },
 
     /** Makes sure the configured bootstrap client exists with exactly that secret. */
-    async ensureClient(input: { subscription: string; clientId: string; clientSecret: string }): Promise<{ created: boolean; subId: string }> {
+    async ensureClient(input: {
+      subscription: string
+      clientId: string
+      clientSecret: string
+    }): Promise<{ created: boolean; subId: string }> {
       return inTransaction(db, async (trx) => {
         const existing = await repo.findClient(trx, input.clientId)
         if (existing) {
           if (!constantTimeEqualHex(existing.secret_hash, hmacHex(pepper, input.clientSecret))) {
-            throw new Error(`client ${input.clientId} exists with another secret; MAILROOM_BOOTSTRAP_CLIENT does not overwrite secrets`)
+            throw new Error(
+              `client ${input.clientId} exists with another secret; MAILROOM_BOOTSTRAP_CLIENT does not overwrite secrets`,
+            )
           }
           return { created: false, subId: existing.sub_id }
         }
         await repo.insertSubscription(trx, { sub_id: newId('sub_'), name: input.subscription })
         const sub = await repo.findSubscriptionByName(trx, input.subscription)
         if (!sub) throw new Error('subscription vanished')
-        await repo.insertClient(trx, { client_id: input.clientId, sub_id: sub.sub_id, name: 'bootstrap', secret_hash: hmacHex(pepper, input.clientSecret) })
+        await repo.insertClient(trx, {
+          client_id: input.clientId,
+          sub_id: sub.sub_id,
+          name: 'bootstrap',
+          secret_hash: hmacHex(pepper, input.clientSecret),
+        })
         return { created: true, subId: sub.sub_id }
       })
     },

@@ -2,9 +2,7 @@ import type { ClientIdentity, ClientsService } from './clients.service.js'
 import type { FailureLimiter } from './failure-limiter.js'
 
 export type CredentialCheck =
-  | { outcome: 'ok'; client: ClientIdentity }
-  | { outcome: 'limited'; retryAfterSeconds: number }
-  | { outcome: 'invalid' }
+  { outcome: 'ok'; client: ClientIdentity } | { outcome: 'limited'; retryAfterSeconds: number } | { outcome: 'invalid' }
 
 /**
  * Client credentials, checked the same way wherever they are accepted (the token endpoint and

@@ -58,7 +58,10 @@ export class MemoryFailureLimiter implements FailureLimiter {
   readonly #addresses: Counter
   readonly #clients: Counter
 
-  constructor(private readonly clock: Clock, policy: FailurePolicy) {
+  constructor(
+    private readonly clock: Clock,
+    policy: FailurePolicy,
+  ) {
     const windowMs = policy.windowSeconds * 1000
     const maxLockMs = windowMs * (policy.maxBackoffFactor ?? 64)
     const maxKeys = policy.maxKeys ?? 100_000
@@ -70,7 +73,12 @@ export class MemoryFailureLimiter implements FailureLimiter {
   retryAfter(clientId: string | undefined, address: string): number {
     const now = this.clock.now().getTime()
     let until = this.#addresses.lockedUntil(address, now)
-    if (clientId !== undefined) until = Math.max(until, this.#pairs.lockedUntil(pairKey(clientId, address), now), this.#clients.lockedUntil(idKey(clientId), now))
+    if (clientId !== undefined)
+      until = Math.max(
+        until,
+        this.#pairs.lockedUntil(pairKey(clientId, address), now),
+        this.#clients.lockedUntil(idKey(clientId), now),
+      )
     return until > now ? Math.ceil((until - now) / 1000) : 0
   }
 
@@ -95,7 +103,10 @@ export class MemoryFailureLimiter implements FailureLimiter {
 
 // Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too. So are ids
 // holding a NUL, which PostgreSQL text cannot store (the shared limiter's keys are text).
-const idKey = (clientId: string) => (clientId.length <= 128 && !clientId.includes('\u0000') ? clientId : `#${createHash('sha256').update(clientId).digest('base64url')}`)
+const idKey = (clientId: string) =>
+  clientId.length <= 128 && !clientId.includes('\u0000')
+    ? clientId
+    : `#${createHash('sha256').update(clientId).digest('base64url')}`
 const pairKey = (clientId: string, address: string) => `${idKey(clientId)}\n${address}`
 
 /**
@@ -105,13 +116,19 @@ const pairKey = (clientId: string, address: string) => `${idKey(clientId)}\n${ad
  */
 function failed(previous: Entry | undefined, now: number, limit: number, windowMs: number, maxLockMs: number): Entry {
   let e: Entry
-  if (!previous || previous.forgetAt <= now) e = { count: 0, windowEnd: now + windowMs, lockedUntil: 0, strikes: 0, forgetAt: 0 }
+  if (!previous || previous.forgetAt <= now)
+    e = { count: 0, windowEnd: now + windowMs, lockedUntil: 0, strikes: 0, forgetAt: 0 }
   else if (previous.windowEnd <= now) e = { ...previous, count: 0, windowEnd: now + windowMs }
   else e = { ...previous }
   e.count++
   if (e.count >= limit) {
     const lockMs = Math.min(windowMs * 2 ** e.strikes, maxLockMs)
-    Object.assign(e, { count: 0, strikes: e.strikes + 1, lockedUntil: now + lockMs, windowEnd: now + lockMs + windowMs })
+    Object.assign(e, {
+      count: 0,
+      strikes: e.strikes + 1,
+      lockedUntil: now + lockMs,
+      windowEnd: now + lockMs + windowMs,
+    })
     e.forgetAt = now + 2 * lockMs
   }
   e.forgetAt = Math.max(e.forgetAt, e.windowEnd)
@@ -180,10 +197,19 @@ export class DatabaseFailureLimiter implements FailureLimiter {
   readonly #failingPairs = new Set<string>()
   #sinceSweep = 0
 
-  constructor(private readonly db: Db, private readonly clock: Clock, policy: FailurePolicy, private readonly sweepEvery = 1_000) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    policy: FailurePolicy,
+    private readonly sweepEvery = 1_000,
+  ) {
     this.#windowMs = policy.windowSeconds * 1000
     this.#maxLockMs = this.#windowMs * (policy.maxBackoffFactor ?? 64)
-    this.#limits = { pair: policy.limit, address: policy.limit * (policy.addressFactor ?? 5), client: policy.limit * (policy.clientFactor ?? 100) }
+    this.#limits = {
+      pair: policy.limit,
+      address: policy.limit * (policy.addressFactor ?? 5),
+      client: policy.limit * (policy.clientFactor ?? 100),
+    }
     this.#maxKeys = policy.maxKeys ?? 100_000
   }
 
@@ -200,7 +226,17 @@ export class DatabaseFailureLimiter implements FailureLimiter {
     const now = this.clock.now().getTime()
     const key = (k: string, maxFailures: number): failures.FailureKey => {
       const fresh = failed(undefined, now, maxFailures, this.#windowMs, this.#maxLockMs)
-      return { key: k, maxFailures, fresh: { failures: fresh.count, windowEndsAt: fresh.windowEnd, lockedUntil: fresh.lockedUntil, strikes: fresh.strikes, forgetAt: fresh.forgetAt } }
+      return {
+        key: k,
+        maxFailures,
+        fresh: {
+          failures: fresh.count,
+          windowEndsAt: fresh.windowEnd,
+          lockedUntil: fresh.lockedUntil,
+          strikes: fresh.strikes,
+          forgetAt: fresh.forgetAt,
+        },
+      }
     }
     const keys = [key(`a:${address}`, this.#limits.address)]
     if (clientId !== undefined) {

@@ -21,7 +21,12 @@ export interface FailureKey {
  * The latest lock among `keys` still remembered at `now` (0: none), and whether `pairKey` is
  * remembered at all. One indexed read.
  */
-export async function lockOf(db: Executor, keys: string[], pairKey: string | undefined, now: number): Promise<{ lockedUntil: number; pairKnown: boolean }> {
+export async function lockOf(
+  db: Executor,
+  keys: string[],
+  pairKey: string | undefined,
+  now: number,
+): Promise<{ lockedUntil: number; pairKnown: boolean }> {
   const { rows } = await sql<{ locked_until: number | null; pair_known: boolean | null }>`
     select max(locked_until) as locked_until, bool_or(key = ${pairKey ?? ''}) as pair_known
     from auth_failures where key in (${sql.join(keys)}) and forget_at > ${now}`.execute(db)
@@ -34,8 +39,17 @@ export async function lockOf(db: Executor, keys: string[], pairKey: string | und
  * count. A key forgotten (forget_at passed) starts afresh; an ended window starts a new one; the
  * failure that reaches the limit locks the key for window × 2^strikes (at most maxLockMs).
  */
-export async function recordFailures(db: Executor, keys: FailureKey[], now: number, windowMs: number, maxLockMs: number): Promise<void> {
-  const values = keys.map((k) => sql`(${k.key}, ${k.maxFailures}::integer, ${k.fresh.failures}::integer, ${k.fresh.windowEndsAt}::bigint, ${k.fresh.lockedUntil}::bigint, ${k.fresh.strikes}::integer, ${k.fresh.forgetAt}::bigint)`)
+export async function recordFailures(
+  db: Executor,
+  keys: FailureKey[],
+  now: number,
+  windowMs: number,
+  maxLockMs: number,
+): Promise<void> {
+  const values = keys.map(
+    (k) =>
+      sql`(${k.key}, ${k.maxFailures}::integer, ${k.fresh.failures}::integer, ${k.fresh.windowEndsAt}::bigint, ${k.fresh.lockedUntil}::bigint, ${k.fresh.strikes}::integer, ${k.fresh.forgetAt}::bigint)`,
+  )
   const t = sql`${now}::bigint`
   const w = sql`${windowMs}::bigint`
   await sql`

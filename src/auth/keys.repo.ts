@@ -29,15 +29,29 @@ export async function listPublishedKeys(db: Executor, now: Date, tokenTtlSeconds
   }))
 }
 
-export async function insertKey(db: Executor, key: { kid: string; alg: string; publicJwk: Record<string, unknown>; privateSealed: string; createdAt: Date }): Promise<void> {
+export async function insertKey(
+  db: Executor,
+  key: { kid: string; alg: string; publicJwk: Record<string, unknown>; privateSealed: string; createdAt: Date },
+): Promise<void> {
   await db
     .insertInto('signing_keys')
-    .values({ kid: key.kid, alg: key.alg, public_jwk: JSON.stringify(key.publicJwk), private_sealed: key.privateSealed, created_at: key.createdAt })
+    .values({
+      kid: key.kid,
+      alg: key.alg,
+      public_jwk: JSON.stringify(key.publicJwk),
+      private_sealed: key.privateSealed,
+      created_at: key.createdAt,
+    })
     .execute()
 }
 
 export async function retireKeysExcept(db: Executor, kid: string, at: Date): Promise<void> {
-  await db.updateTable('signing_keys').set({ retired_at: at }).where('kid', '!=', kid).where('retired_at', 'is', null).execute()
+  await db
+    .updateTable('signing_keys')
+    .set({ retired_at: at })
+    .where('kid', '!=', kid)
+    .where('retired_at', 'is', null)
+    .execute()
 }
 
 /** Serialises rotation across processes (works on PostgreSQL and PGlite alike). */

@@ -81,7 +81,8 @@ export class KeyStore {
    */
   async init(): Promise<void> {
     await this.reload()
-    if (!this.#signing || this.#isDue(this.#signing.createdAt) || this.#signing.alg !== this.alg) await this.rotate({ onlyIfDue: true })
+    if (!this.#signing || this.#isDue(this.#signing.createdAt) || this.#signing.alg !== this.alg)
+      await this.rotate({ onlyIfDue: true })
   }
 
   /** Creates a new signing key; previous keys retire but stay published for one token lifetime. */
@@ -96,7 +97,13 @@ export class KeyStore {
       const newKid = newId('k_', now.getTime())
       const publicJwk = { ...(await exportJWK(publicKey)), kid: newKid, alg: this.alg, use: 'sig' }
       const privateJwk = JSON.stringify(await exportJWK(privateKey))
-      await insertKey(trx, { kid: newKid, alg: this.alg, publicJwk, privateSealed: seal(this.deps.sealKey, privateJwk, newKid), createdAt: now })
+      await insertKey(trx, {
+        kid: newKid,
+        alg: this.alg,
+        publicJwk,
+        privateSealed: seal(this.deps.sealKey, privateJwk, newKid),
+        createdAt: now,
+      })
       await retireKeysExcept(trx, newKid, now)
       return newKid
     })
@@ -119,7 +126,12 @@ export class KeyStore {
     if (active && this.#signing?.kid !== active.kid) {
       const jwk = JSON.parse(open(this.deps.sealKey, active.privateSealed, active.kid)) as JWK
       const alg = storedAlg(active)
-      this.#signing = { kid: active.kid, alg, key: (await importJWK(jwk, alg)) as CryptoKey, createdAt: active.createdAt }
+      this.#signing = {
+        kid: active.kid,
+        alg,
+        key: (await importJWK(jwk, alg)) as CryptoKey,
+        createdAt: active.createdAt,
+      }
     }
     this.#lastReload = Date.now()
   }
@@ -129,7 +141,14 @@ export class KeyStore {
     const alg = storedAlg(k)
     // Keys stored before the algorithm was configurable carry no `alg` in their JWK; publish it,
     // since JWKS consumers (jwks-rsa, openid-client) pick keys by it.
-    return { kid: k.kid, alg, createdAt: k.createdAt, retiredAt: k.retiredAt, publicJwk: { ...publicJwk, alg }, verifyKey: (await importJWK(publicJwk, alg)) as CryptoKey }
+    return {
+      kid: k.kid,
+      alg,
+      createdAt: k.createdAt,
+      retiredAt: k.retiredAt,
+      publicJwk: { ...publicJwk, alg },
+      verifyKey: (await importJWK(publicJwk, alg)) as CryptoKey,
+    }
   }
 
   #isDue(createdAt: Date): boolean {

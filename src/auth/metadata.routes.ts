@@ -12,15 +12,20 @@ export interface MetadataRoutesOptions {
   issuerPath: string
 }
 
-const MetadataSchema = Type.Object({
-  issuer: Type.String(),
-  token_endpoint: Type.String(),
-  jwks_uri: Type.String(),
-  grant_types_supported: Type.Array(Type.Literal('client_credentials')),
-  token_endpoint_auth_methods_supported: Type.Array(Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')])),
-  scopes_supported: Type.Array(Type.Literal(API_SCOPE)),
-  response_types_supported: Type.Array(Type.String(), { description: 'Empty: there is no authorization endpoint.' }),
-}, { title: 'AuthorizationServerMetadata' })
+const MetadataSchema = Type.Object(
+  {
+    issuer: Type.String(),
+    token_endpoint: Type.String(),
+    jwks_uri: Type.String(),
+    grant_types_supported: Type.Array(Type.Literal('client_credentials')),
+    token_endpoint_auth_methods_supported: Type.Array(
+      Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')]),
+    ),
+    scopes_supported: Type.Array(Type.Literal(API_SCOPE)),
+    response_types_supported: Type.Array(Type.String(), { description: 'Empty: there is no authorization endpoint.' }),
+  },
+  { title: 'AuthorizationServerMetadata' },
+)
 
 /**
  * RFC 8414 authorization server metadata. It lists only what the server does: client credentials,
@@ -38,13 +43,24 @@ export const metadataRoutes: FastifyPluginAsync<MetadataRoutesOptions> = async (
     scopes_supported: [API_SCOPE],
     response_types_supported: [],
   }
-  const paths = [`${opts.authPrefix}/.well-known/oauth-authorization-server`, `/.well-known/oauth-authorization-server${opts.issuerPath}`]
+  const paths = [
+    `${opts.authPrefix}/.well-known/oauth-authorization-server`,
+    `/.well-known/oauth-authorization-server${opts.issuerPath}`,
+  ]
   for (const url of paths) {
-    app.get(url, {
-      schema: { tags: ['access token'], summary: 'Authorization server metadata (RFC 8414)', response: { 200: MetadataSchema } },
-    }, async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=300')
-      return metadata
-    })
+    app.get(
+      url,
+      {
+        schema: {
+          tags: ['access token'],
+          summary: 'Authorization server metadata (RFC 8414)',
+          response: { 200: MetadataSchema },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300')
+        return metadata
+      },
+    )
   }
 }

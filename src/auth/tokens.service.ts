@@ -24,7 +24,10 @@ export interface TokenResponse {
 
 /** A token that must be refused; the message is safe to send (RFC 6750 error_description). */
 export class InvalidTokenError extends Error {
-  constructor(message: string, readonly oauthError: 'invalid_token' | 'insufficient_scope' = 'invalid_token') {
+  constructor(
+    message: string,
+    readonly oauthError: 'invalid_token' | 'insufficient_scope' = 'invalid_token',
+  ) {
     super(message)
     this.name = 'InvalidTokenError'
   }
@@ -62,7 +65,8 @@ export function createTokensService(deps: TokensServiceDeps) {
     let alg: string | undefined
     try {
       const header = decodeProtectedHeader(token)
-      if (!isSigningAlg(header.alg)) throw new InvalidTokenError('The access token is signed with an unsupported algorithm.')
+      if (!isSigningAlg(header.alg))
+        throw new InvalidTokenError('The access token is signed with an unsupported algorithm.')
       kid = header.kid
       alg = header.alg
     } catch (e) {
@@ -84,12 +88,20 @@ export function createTokensService(deps: TokensServiceDeps) {
       if (typeof payload.subId !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string') {
         throw new InvalidTokenError('The access token is malformed.')
       }
-      return { clientId: payload.sub, subId: payload.subId, scope: payload.scope, tokenId: String(payload.jti), expiresAt: new Date(payload.exp! * 1000) }
+      return {
+        clientId: payload.sub,
+        subId: payload.subId,
+        scope: payload.scope,
+        tokenId: String(payload.jti),
+        expiresAt: new Date(payload.exp! * 1000),
+      }
     } catch (e) {
       if (e instanceof InvalidTokenError) throw e
       if (e instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token expired.')
-      if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === 'iss') throw new InvalidTokenError('The access token was issued by another issuer.')
-      if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw new InvalidTokenError('The access token signature is invalid.')
+      if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === 'iss')
+        throw new InvalidTokenError('The access token was issued by another issuer.')
+      if (e instanceof joseErrors.JWSSignatureVerificationFailed)
+        throw new InvalidTokenError('The access token signature is invalid.')
       throw new InvalidTokenError('The access token is invalid.')
     }
   }
@@ -127,7 +139,11 @@ export function createTokensService(deps: TokensServiceDeps) {
       let hit = verified.get(token)
       if (!hit) {
         const checked = await verifySignature(token)
-        hit = { tenant: checked, expiresAtMs: checked.expiresAt.getTime(), scoped: checked.scope.split(' ').includes(API_SCOPE) }
+        hit = {
+          tenant: checked,
+          expiresAtMs: checked.expiresAt.getTime(),
+          scoped: checked.scope.split(' ').includes(API_SCOPE),
+        }
         if (verified.size >= VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!)
         verified.set(token, hit)
       }
@@ -136,8 +152,10 @@ export function createTokensService(deps: TokensServiceDeps) {
         verified.delete(token)
         throw new InvalidTokenError('The access token expired.')
       }
-      if (!hit.scoped) throw new InvalidTokenError(`The access token lacks the ${API_SCOPE} scope.`, 'insufficient_scope')
-      if (!(await deps.clients.isActive(tenant.clientId))) throw new InvalidTokenError('The client of this access token is disabled.')
+      if (!hit.scoped)
+        throw new InvalidTokenError(`The access token lacks the ${API_SCOPE} scope.`, 'insufficient_scope')
+      if (!(await deps.clients.isActive(tenant.clientId)))
+        throw new InvalidTokenError('The client of this access token is disabled.')
       return tenant
     },
   }

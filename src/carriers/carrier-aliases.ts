@@ -29,7 +29,10 @@ export const CARRIER_ALIASES: Readonly<Record<string, CarrierCode>> = {
 
 /** Case, spaces and punctuation do not distinguish carriers. */
 export function carrierKey(raw: string): string {
-  return raw.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
+  return raw
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
 }
 
 export interface CarrierNames {
@@ -44,7 +47,10 @@ export function findCarrier<T extends CarrierNames>(visible: readonly T[], raw: 
   if (exact) return exact
   const key = carrierKey(raw)
   if (key === '') return undefined
-  const loose = visible.filter((c) => carrierKey(c.carrier_id) === key || carrierKey(c.name) === key || (c.scac !== null && carrierKey(c.scac) === key))
+  const loose = visible.filter(
+    (c) =>
+      carrierKey(c.carrier_id) === key || carrierKey(c.name) === key || (c.scac !== null && carrierKey(c.scac) === key),
+  )
   if (new Set(loose.map((c) => c.carrier_id)).size === 1) return loose[0]
   if (loose.length > 1) return undefined
   const alias = CARRIER_ALIASES[key]

@@ -12,7 +12,11 @@ function visible(db: Executor, subId: string) {
 
 /** The whole visible catalogue, by name. It is small (a dozen built-ins plus a few couriers). */
 export async function listVisibleCarriers(db: Executor, subId: string): Promise<CarrierRow[]> {
-  return visible(db, subId).select(COLUMNS).orderBy(sql`lower(name)`).orderBy('carrier_id').execute()
+  return visible(db, subId)
+    .select(COLUMNS)
+    .orderBy(sql`lower(name)`)
+    .orderBy('carrier_id')
+    .execute()
 }
 
 export async function findVisibleCarriers(db: Executor, subId: string, ids: string[]): Promise<CarrierRow[]> {
@@ -21,10 +25,19 @@ export async function findVisibleCarriers(db: Executor, subId: string, ids: stri
 }
 
 export async function findVisibleByName(db: Executor, subId: string, name: string): Promise<CarrierRow | undefined> {
-  return visible(db, subId).select(COLUMNS).where(sql`lower(name)`, '=', sql`lower(${name})`).executeTakeFirst()
+  return visible(db, subId)
+    .select(COLUMNS)
+    .where(sql`lower(name)`, '=', sql`lower(${name})`)
+    .executeTakeFirst()
 }
 
-export async function insertCarrier(db: Executor, row: { carrier_id: string; sub_id: string; name: string; barcode_aware: boolean; services: string[]; at: Date }): Promise<void> {
+export async function insertCarrier(
+  db: Executor,
+  row: { carrier_id: string; sub_id: string; name: string; barcode_aware: boolean; services: string[]; at: Date },
+): Promise<void> {
   const { at, services, ...rest } = row
-  await db.insertInto('carriers').values({ ...rest, scac: null, services: JSON.stringify(services), created_at: at }).execute()
+  await db
+    .insertInto('carriers')
+    .values({ ...rest, scac: null, services: JSON.stringify(services), created_at: at })
+    .execute()
 }

@@ -6,12 +6,23 @@ import type { Invalidations } from '../shared/invalidations.js'
 import { SubscriptionCache } from '../shared/subscription-cache.js'
 import { findCarrier } from './carrier-aliases.js'
 import * as repo from './carriers.repo.js'
-import type { CarriersAtLocationsQuery, CatalogCarrier, CatalogQuery, CreateCourier, LocationCarrier } from './carriers.schemas.js'
+import type {
+  CarriersAtLocationsQuery,
+  CatalogCarrier,
+  CatalogQuery,
+  CreateCourier,
+  LocationCarrier,
+} from './carriers.schemas.js'
 import { isUniqueViolation } from '../db/errors.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const CARRIER_ERRORS = registerErrors({
-  CARRIER_NAME_TAKEN: { status: 409, errorCode: 'already_exists', additionalCode: 'CAR-4090', message: 'A carrier with this name already exists in the catalogue.' },
+  CARRIER_NAME_TAKEN: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'CAR-4090',
+    message: 'A carrier with this name already exists in the catalogue.',
+  },
 })
 
 /** A carrier as packages read it. */
@@ -40,7 +51,12 @@ export interface CarriersServiceDeps {
 }
 
 function toRecord(r: repo.CarrierRow): CarrierRecord {
-  const out: CarrierRecord = { carrierId: r.carrier_id, name: r.name, barcodeAware: r.barcode_aware, services: r.services }
+  const out: CarrierRecord = {
+    carrierId: r.carrier_id,
+    name: r.name,
+    barcodeAware: r.barcode_aware,
+    services: r.services,
+  }
   if (r.scac !== null) out.scac = r.scac
   return out
 }
@@ -51,7 +67,12 @@ function toCatalogCarrier(r: repo.CarrierRow): CatalogCarrier {
 
 /** The body of `POST /api/v1/carriers`: each element split on commas, trimmed, empties dropped. */
 export function parseLocationIdList(body: string[]): Array<{ index: number; id: string }> {
-  return body.flatMap((element, index) => element.split(',').map((id) => ({ index, id: id.trim() })).filter((x) => x.id !== ''))
+  return body.flatMap((element, index) =>
+    element
+      .split(',')
+      .map((id) => ({ index, id: id.trim() }))
+      .filter((x) => x.id !== ''),
+  )
 }
 
 export type CarriersService = ReturnType<typeof createCarriersService>
@@ -60,30 +81,53 @@ export function createCarriersService(deps: CarriersServiceDeps) {
   const { db, clock, ids, locations } = deps
   const visible = new SubscriptionCache<readonly repo.CarrierRow[]>(clock, deps.cacheMs ?? 0)
   deps.invalidations.on('carriers', visible.drop)
-  const visibleCarriers = (subId: string) => visible.get(subId, async () => Object.freeze(await repo.listVisibleCarriers(db, subId)))
+  const visibleCarriers = (subId: string) =>
+    visible.get(subId, async () => Object.freeze(await repo.listVisibleCarriers(db, subId)))
 
   return {
     async listCatalog(subId: string, q: CatalogQuery): Promise<{ carriers: CatalogCarrier[]; totalCount: number }> {
-      const rows = (await visibleCarriers(subId)).filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
+      const rows = (await visibleCarriers(subId)).filter(
+        (r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware,
+      )
       return { carriers: rows.slice(q.skip, q.skip + q.limit).map(toCatalogCarrier), totalCount: rows.length }
     },
 
-    async addCourier(subId: string, input: CreateCourier, outcome?: RecordOutcome<CatalogCarrier>): Promise<CatalogCarrier> {
+    async addCourier(
+      subId: string,
+      input: CreateCourier,
+      outcome?: RecordOutcome<CatalogCarrier>,
+    ): Promise<CatalogCarrier> {
       const name = input.name.trim()
       const services: string[] = []
       const problems: Array<{ field: string; description: string }> = []
       for (const [i, s] of (input.services ?? []).entries()) {
-        if (services.some((x) => x.toLowerCase() === s.trim().toLowerCase())) problems.push({ field: `services[${i}]`, description: `Service "${s.trim()}" is listed twice` })
+        if (services.some((x) => x.toLowerCase() === s.trim().toLowerCase()))
+          problems.push({ field: `services[${i}]`, description: `Service "${s.trim()}" is listed twice` })
         else services.push(s.trim())
       }
       if (problems.length > 0) throw new ValidationErrors(problems)
       // Built-ins live under sub_id null, outside the unique index's reach for this subscription: checked here.
       // Two concurrent creates of one own name are still settled by the index.
-      if (await repo.findVisibleByName(db, subId, name)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
-      const row: repo.CarrierRow = { carrier_id: ids('car_'), sub_id: subId, name, scac: null, barcode_aware: input.barcodeAware ?? false, services }
+      if (await repo.findVisibleByName(db, subId, name))
+        throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
+      const row: repo.CarrierRow = {
+        carrier_id: ids('car_'),
+        sub_id: subId,
+        name,
+        scac: null,
+        barcode_aware: input.barcodeAware ?? false,
+        services,
+      }
       try {
         await writeRecorded(db, outcome, toCatalogCarrier(row), async (ex) => {
-          await repo.insertCarrier(ex, { carrier_id: row.carrier_id, sub_id: subId, name, barcode_aware: row.barcode_aware, services, at: clock.now() })
+          await repo.insertCarrier(ex, {
+            carrier_id: row.carrier_id,
+            sub_id: subId,
+            name,
+            barcode_aware: row.barcode_aware,
+            services,
+            at: clock.now(),
+          })
           await deps.invalidations.announce(ex, 'carriers', subId)
         })
       } catch (e) {
@@ -100,12 +144,18 @@ export function createCarriersService(deps: CarriersServiceDeps) {
      * of their lists), sorted by name and paged. A location with no carriers configured offers the
      * whole visible catalogue, so a fresh setup works before anyone curates the lists.
      */
-    async carriersAtLocations(subId: string, body: string[], q: CarriersAtLocationsQuery): Promise<{ carriers: LocationCarrier[]; totalCount: number }> {
+    async carriersAtLocations(
+      subId: string,
+      body: string[],
+      q: CarriersAtLocationsQuery,
+    ): Promise<{ carriers: LocationCarrier[]; totalCount: number }> {
       const wanted = parseLocationIdList(body)
-      if (wanted.length === 0) throw new ValidationErrors([{ field: '[0]', description: 'Give at least one location id.' }])
+      if (wanted.length === 0)
+        throw new ValidationErrors([{ field: '[0]', description: 'Give at least one location id.' }])
       const found = await locations.getByIds(subId, [...new Set(wanted.map((w) => w.id))])
       const missing = wanted.filter((w) => !found.has(w.id))
-      if (missing.length > 0) throw new ValidationErrors(missing.map((w) => ({ field: `[${w.index}]`, description: `No location ${w.id}.` })))
+      if (missing.length > 0)
+        throw new ValidationErrors(missing.map((w) => ({ field: `[${w.index}]`, description: `No location ${w.id}.` })))
 
       const lists = [...found.values()].map((l) => l.carriers)
       const everything = lists.some((l) => l.length === 0)
@@ -115,7 +165,9 @@ export function createCarriersService(deps: CarriersServiceDeps) {
         .filter((r) => q.barcodeAware === undefined || r.barcode_aware === q.barcodeAware)
       const start = (q.page - 1) * q.size
       return {
-        carriers: rows.slice(start, start + q.size).map((r) => ({ carrierId: r.carrier_id, name: r.name, barcodeAware: r.barcode_aware, services: r.services })),
+        carriers: rows
+          .slice(start, start + q.size)
+          .map((r) => ({ carrierId: r.carrier_id, name: r.name, barcodeAware: r.barcode_aware, services: r.services })),
         totalCount: rows.length,
       }
     },
@@ -127,7 +179,9 @@ export function createCarriersService(deps: CarriersServiceDeps) {
      */
     async getVisible(subId: string, carrierIds: string[]): Promise<Map<string, CarrierRecord>> {
       const wanted = new Set(carrierIds)
-      const rows = deps.cacheMs ? (await visibleCarriers(subId)).filter((r) => wanted.has(r.carrier_id)) : await repo.findVisibleCarriers(db, subId, [...wanted])
+      const rows = deps.cacheMs
+        ? (await visibleCarriers(subId)).filter((r) => wanted.has(r.carrier_id))
+        : await repo.findVisibleCarriers(db, subId, [...wanted])
       const out = new Map(rows.map((r) => [r.carrier_id, toRecord(r)]))
       const unmatched = [...wanted].filter((id) => !out.has(id))
       if (unmatched.length > 0) {

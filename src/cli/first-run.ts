@@ -26,7 +26,9 @@ export async function announceFirstRun(ctx: AppContext, address: string | Addres
   if (creds && !(await ctx.clients.authenticate(creds.clientId, creds.clientSecret))) creds = undefined
   if (!creds) {
     if ((await ctx.clients.count()) > 0) {
-      printLine(`Clients exist. Create another with: npx mailroom clients create --subscription demo${ctx.database.engine === 'pglite' ? ' (with the service stopped: the embedded database belongs to one process)' : ''}`)
+      printLine(
+        `Clients exist. Create another with: npx mailroom clients create --subscription demo${ctx.database.engine === 'pglite' ? ' (with the service stopped: the embedded database belongs to one process)' : ''}`,
+      )
       return
     }
     creds = await ctx.clients.createClient({ subscription: 'demo', name: 'demo client' })

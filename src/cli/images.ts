@@ -16,15 +16,21 @@ const KINDS = ['local', 'postgres', 's3'] as const
 export async function imagesCommand(config: Readonly<Config>, args: string[]): Promise<void> {
   const [sub, ...rest] = args
   if (sub !== 'migrate') throw new UsageError(`unknown images command ${sub ?? '(none)'}`)
-  const { values } = parse(rest, { from: { type: 'string', default: 'local' }, to: { type: 'string' }, keep: { type: 'boolean', default: false } })
+  const { values } = parse(rest, {
+    from: { type: 'string', default: 'local' },
+    to: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  })
   const kindOf = (v: string, flag: string) => {
     if (!(KINDS as readonly string[]).includes(v)) throw new UsageError(`${flag} must be one of ${KINDS.join(', ')}`)
     return v as BlobStore['kind']
   }
   const from = kindOf(values.from, '--from')
   const to = values.to ? kindOf(values.to, '--to') : resolveBlobStoreKind(config.blobStore, config.database.kind)
-  if (from === to) throw new UsageError(`the images are already in the ${to} store; set BLOB_STORE (postgres or s3) or pass --to`)
-  if ((from === 's3' || to === 's3') && config.blobStore.kind !== 's3') throw new UsageError('moving to or from s3 needs BLOB_STORE_URL')
+  if (from === to)
+    throw new UsageError(`the images are already in the ${to} store; set BLOB_STORE (postgres or s3) or pass --to`)
+  if ((from === 's3' || to === 's3') && config.blobStore.kind !== 's3')
+    throw new UsageError('moving to or from s3 needs BLOB_STORE_URL')
   const database = await openDatabase(config.database)
   try {
     await migrateToLatest(database.db)
@@ -32,13 +38,19 @@ export async function imagesCommand(config: Readonly<Config>, args: string[]): P
     const source = storeOfKind(config.blobStore, from, database.db, local)
     const target = storeOfKind(config.blobStore, to, database.db, local)
     const counts = await moveImages({
-      db: database.db, from: source, to: target, keepSource: values.keep,
-      onBatch: (c) => process.stderr.write(`  moved ${c.moved}, already there ${c.alreadyThere}, missing ${c.missing}\n`),
+      db: database.db,
+      from: source,
+      to: target,
+      keepSource: values.keep,
+      onBatch: (c) =>
+        process.stderr.write(`  moved ${c.moved}, already there ${c.alreadyThere}, missing ${c.missing}\n`),
     }).finally(() => {
       source.close?.()
       target.close?.()
     })
-    process.stdout.write(`images ${from} → ${to}: moved ${counts.moved}, already there ${counts.alreadyThere}, missing ${counts.missing}, removed from ${from} ${counts.removed}\n`)
+    process.stdout.write(
+      `images ${from} → ${to}: moved ${counts.moved}, already there ${counts.alreadyThere}, missing ${counts.missing}, removed from ${from} ${counts.removed}\n`,
+    )
   } finally {
     await database.close()
   }

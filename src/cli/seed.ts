@@ -13,7 +13,8 @@ export async function seedCommand(config: Readonly<Config>, args: string[]): Pro
   })
   const packages = Number(values.packages)
   const contacts = Number(values.contacts)
-  if (!Number.isInteger(packages) || packages < 0 || !Number.isInteger(contacts) || contacts < 1) throw new UsageError('--packages must be ≥ 0 and --contacts ≥ 1 (integers)')
+  if (!Number.isInteger(packages) || packages < 0 || !Number.isInteger(contacts) || contacts < 1)
+    throw new UsageError('--packages must be ≥ 0 and --contacts ≥ 1 (integers)')
   const ctx = await openRuntime(config)
   const started = Date.now()
   const bar = (done: number, total: number) => {
@@ -24,10 +25,19 @@ export async function seedCommand(config: Readonly<Config>, args: string[]): Pro
   }
   try {
     const phase = (name: string) => process.stderr.write(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)…`)
-    const result = await seedSubscription(ctx.db, ctx.clients, { subscription: values.subscription ?? `seed-${Date.now()}`, packages, contacts, onProgress: bar, onPhase: phase })
+    const result = await seedSubscription(ctx.db, ctx.clients, {
+      subscription: values.subscription ?? `seed-${Date.now()}`,
+      packages,
+      contacts,
+      onProgress: bar,
+      onPhase: phase,
+    })
     process.stderr.write(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`)
-    else process.stdout.write(`subscription ${result.subId}: ${result.packages} packages, ${result.contacts} contacts\nclientId:     ${result.clientId}\nclientSecret: ${result.clientSecret}\n`)
+    else
+      process.stdout.write(
+        `subscription ${result.subId}: ${result.packages} packages, ${result.contacts} contacts\nclientId:     ${result.clientId}\nclientSecret: ${result.clientSecret}\n`,
+      )
   } finally {
     await ctx.database.close()
   }

@@ -22,7 +22,10 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     }
     shuttingDown = true
     if (stopService) void stopService(signal)
-    else process.stderr.write(`mailroom: ${signal} while starting; stopping once the current step is done (again to exit at once)\n`)
+    else
+      process.stderr.write(
+        `mailroom: ${signal} while starting; stopping once the current step is done (again to exit at once)\n`,
+      )
   }
   process.on('SIGTERM', () => onSignal('SIGTERM'))
   process.on('SIGINT', () => onSignal('SIGINT'))
@@ -44,7 +47,12 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   const stopKeySchedule = ctx.keys.startSchedule()
   const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
-  const stopHousekeeping = startHousekeeping({ db: ctx.db, clock: ctx.clock, images: ctx.receiving.images, log: (msg, extra) => app.log.info(extra, msg) })
+  const stopHousekeeping = startHousekeeping({
+    db: ctx.db,
+    clock: ctx.clock,
+    images: ctx.receiving.images,
+    log: (msg, extra) => app.log.info(extra, msg),
+  })
 
   stopService = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')

@@ -13,11 +13,19 @@ const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60,
 export async function workerCommand(config: Readonly<Config>): Promise<void> {
   const threshold = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info
   const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) => {
-    if (LEVELS[level] >= threshold) process.stdout.write(`${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, msg, ...extra })}\n`)
+    if (LEVELS[level] >= threshold)
+      process.stdout.write(
+        `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, msg, ...extra })}\n`,
+      )
   }
   const ctx = await openRuntime(config)
   const stop = ctx.webhooks.start()
-  const stopHousekeeping = startHousekeeping({ db: ctx.db, clock: ctx.clock, images: ctx.receiving.images, log: (msg, extra) => log('info', msg, extra) })
+  const stopHousekeeping = startHousekeeping({
+    db: ctx.db,
+    clock: ctx.clock,
+    images: ctx.receiving.images,
+    log: (msg, extra) => log('info', msg, extra),
+  })
   log('info', 'webhook worker is up', { engine: ctx.database.engine })
 
   let stopping = false
@@ -26,7 +34,10 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     stopping = true
     log('info', 'stopping: no new claims, finishing in-flight sends', { signal })
     const force = setTimeout(() => {
-      log('error', 'in-flight sends did not finish in time; exiting (their leases expire and another worker retries them)')
+      log(
+        'error',
+        'in-flight sends did not finish in time; exiting (their leases expire and another worker retries them)',
+      )
       process.exit(1)
     }, config.shutdownGraceSeconds * 1000)
     force.unref()

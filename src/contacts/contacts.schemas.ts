@@ -23,54 +23,76 @@ const optionalText = {
   personalId: Type.String({ maxLength: 100, description: 'Employee, student or resident number.' }),
 }
 
-export const ContactSchema = Type.Object({
-  contactId: Type.String(),
-  contactType: oneOf(CONTACT_TYPES),
-  name: Type.String(),
-  company: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
-  phone: Type.Optional(Type.String()),
-  personalId: Type.Optional(Type.String()),
-  location: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
-  mailStopLocation: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
-  status: oneOf(CONTACT_STATUSES),
-}, { $id: 'Contact', title: 'Contact' })
+export const ContactSchema = Type.Object(
+  {
+    contactId: Type.String(),
+    contactType: oneOf(CONTACT_TYPES),
+    name: Type.String(),
+    company: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    personalId: Type.Optional(Type.String()),
+    location: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
+    mailStopLocation: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
+    status: oneOf(CONTACT_STATUSES),
+  },
+  { $id: 'Contact', title: 'Contact' },
+)
 export type Contact = Static<typeof ContactSchema>
 
-export const CreateContactSchema = Type.Object({
-  contactType: oneOf(CONTACT_TYPES, 'SENDER or RECEIVER, or ALL for a contact that can be both.'),
-  name: Name,
-  company: Type.Optional(optionalText.company),
-  email: Type.Optional(optionalText.email),
-  phone: Type.Optional(optionalText.phone),
-  personalId: Type.Optional(optionalText.personalId),
-  location: Type.Optional(SiteLink),
-  mailStopLocation: Type.Optional(SiteLink),
-  status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
-}, { additionalProperties: false })
+export const CreateContactSchema = Type.Object(
+  {
+    contactType: oneOf(CONTACT_TYPES, 'SENDER or RECEIVER, or ALL for a contact that can be both.'),
+    name: Name,
+    company: Type.Optional(optionalText.company),
+    email: Type.Optional(optionalText.email),
+    phone: Type.Optional(optionalText.phone),
+    personalId: Type.Optional(optionalText.personalId),
+    location: Type.Optional(SiteLink),
+    mailStopLocation: Type.Optional(SiteLink),
+    status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
+  },
+  { additionalProperties: false },
+)
 export type CreateContact = Static<typeof CreateContactSchema>
 
 /** PUT merges: a field given replaces, a field absent stays, `null` (or "") clears an optional one. */
-export const UpdateContactSchema = Type.Object({
-  contactType: Type.Optional(oneOf(CONTACT_TYPES)),
-  name: Type.Optional(Name),
-  company: Type.Optional(Nullable(optionalText.company)),
-  email: Type.Optional(Nullable(optionalText.email)),
-  phone: Type.Optional(Nullable(optionalText.phone)),
-  personalId: Type.Optional(Nullable(optionalText.personalId)),
-  location: Type.Optional(Nullable(SiteLink)),
-  mailStopLocation: Type.Optional(Nullable(SiteLink)),
-  status: Type.Optional(oneOf(CONTACT_STATUSES)),
-}, { additionalProperties: false })
+export const UpdateContactSchema = Type.Object(
+  {
+    contactType: Type.Optional(oneOf(CONTACT_TYPES)),
+    name: Type.Optional(Name),
+    company: Type.Optional(Nullable(optionalText.company)),
+    email: Type.Optional(Nullable(optionalText.email)),
+    phone: Type.Optional(Nullable(optionalText.phone)),
+    personalId: Type.Optional(Nullable(optionalText.personalId)),
+    location: Type.Optional(Nullable(SiteLink)),
+    mailStopLocation: Type.Optional(Nullable(SiteLink)),
+    status: Type.Optional(oneOf(CONTACT_STATUSES)),
+  },
+  { additionalProperties: false },
+)
 export type UpdateContact = Static<typeof UpdateContactSchema>
 
-export const ListContactsQuerySchema = Type.Object({
-  query: Type.Optional(Type.String({ maxLength: 100, description: 'Typeahead: case-insensitive prefix of the name, the email or the personalId.' })),
-  contactType: Type.Optional(oneOf(CONTACT_TYPES, 'SENDER: SENDER and ALL contacts (those usable as a sender). RECEIVER: RECEIVER and ALL. ALL: only contacts of type ALL.')),
-  status: Type.Optional(oneOf(CONTACT_STATUSES, 'Only contacts with this status; both when absent.')),
-  skip: SkipSchema,
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
-}, { additionalProperties: false })
+export const ListContactsQuerySchema = Type.Object(
+  {
+    query: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'Typeahead: case-insensitive prefix of the name, the email or the personalId.',
+      }),
+    ),
+    contactType: Type.Optional(
+      oneOf(
+        CONTACT_TYPES,
+        'SENDER: SENDER and ALL contacts (those usable as a sender). RECEIVER: RECEIVER and ALL. ALL: only contacts of type ALL.',
+      ),
+    ),
+    status: Type.Optional(oneOf(CONTACT_STATUSES, 'Only contacts with this status; both when absent.')),
+    skip: SkipSchema,
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
+  },
+  { additionalProperties: false },
+)
 export type ListContactsQuery = Static<typeof ListContactsQuerySchema>
 
 export const ContactListSchema = Type.Object({ contacts: Type.Array(ContactSchema), totalCount: Type.Integer() })

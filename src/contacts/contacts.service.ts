@@ -5,7 +5,14 @@ import type { Clock } from '../shared/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import * as repo from './contacts.repo.js'
-import type { Contact, ContactStatus, ContactType, CreateContact, ListContactsQuery, UpdateContact } from './contacts.schemas.js'
+import type {
+  Contact,
+  ContactStatus,
+  ContactType,
+  CreateContact,
+  ListContactsQuery,
+  UpdateContact,
+} from './contacts.schemas.js'
 import { normalizeForMatch } from './normalize.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
@@ -54,7 +61,13 @@ function text(v: string | null | undefined): string | null {
 }
 
 function toRecord(r: repo.ContactRow): ContactRecord {
-  const out: ContactRecord = { contactId: r.contact_id, contactType: r.contact_type, name: r.name, status: r.status, deleted: r.deleted_at !== null }
+  const out: ContactRecord = {
+    contactId: r.contact_id,
+    contactType: r.contact_type,
+    name: r.name,
+    status: r.status,
+    deleted: r.deleted_at !== null,
+  }
   if (r.company !== null) out.company = r.company
   if (r.email !== null) out.email = r.email
   if (r.phone !== null) out.phone = r.phone
@@ -86,15 +99,23 @@ export function createContactsService(deps: ContactsServiceDeps) {
   const { db, clock, ids, sites } = deps
 
   /** Checks email and site links together, so one answer lists every problem. */
-  async function check(subId: string, v: { email: string | null; location?: string | null; mailStop?: string | null }): Promise<void> {
+  async function check(
+    subId: string,
+    v: { email: string | null; location?: string | null; mailStop?: string | null },
+  ): Promise<void> {
     const problems: Array<{ field: string; description: string }> = []
-    if (v.email !== null && !EMAIL.test(v.email)) problems.push({ field: 'email', description: 'email is not a valid address (expected local@domain.tld)' })
+    if (v.email !== null && !EMAIL.test(v.email))
+      problems.push({ field: 'email', description: 'email is not a valid address (expected local@domain.tld)' })
     const links: Array<[string, string]> = []
     if (v.location) links.push(['location.inboundSiteId', v.location])
     if (v.mailStop) links.push(['mailStopLocation.inboundSiteId', v.mailStop])
     if (links.length > 0) {
-      const live = await sites.existingSiteIds(subId, links.map(([, id]) => id))
-      for (const [field, id] of links) if (!live.has(id)) problems.push({ field, description: `No inbound site ${id}.` })
+      const live = await sites.existingSiteIds(
+        subId,
+        links.map(([, id]) => id),
+      )
+      for (const [field, id] of links)
+        if (!live.has(id)) problems.push({ field, description: `No inbound site ${id}.` })
     }
     if (problems.length > 0) throw new ValidationErrors(problems)
   }
@@ -116,14 +137,29 @@ export function createContactsService(deps: ContactsServiceDeps) {
       const name = input.name.trim()
       const company = text(input.company)
       const email = text(input.email)
-      await check(subId, { email, location: input.location?.inboundSiteId, mailStop: input.mailStopLocation?.inboundSiteId })
+      await check(subId, {
+        email,
+        location: input.location?.inboundSiteId,
+        mailStop: input.mailStopLocation?.inboundSiteId,
+      })
       const at = clock.now()
       const row: repo.ContactRow = {
-        contact_id: ids('con_'), sub_id: subId, contact_type: input.contactType, name, company, email,
-        phone: text(input.phone), personal_id: text(input.personalId),
-        location_site_id: input.location?.inboundSiteId ?? null, mail_stop_site_id: input.mailStopLocation?.inboundSiteId ?? null,
-        status: input.status ?? 'active', match_name: normalizeForMatch(name), match_company: company === null ? null : normalizeForMatch(company),
-        created_at: at, updated_at: at, deleted_at: null,
+        contact_id: ids('con_'),
+        sub_id: subId,
+        contact_type: input.contactType,
+        name,
+        company,
+        email,
+        phone: text(input.phone),
+        personal_id: text(input.personalId),
+        location_site_id: input.location?.inboundSiteId ?? null,
+        mail_stop_site_id: input.mailStopLocation?.inboundSiteId ?? null,
+        status: input.status ?? 'active',
+        match_name: normalizeForMatch(name),
+        match_company: company === null ? null : normalizeForMatch(company),
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
       }
       return writeRecorded(db, outcome, toContact(row), (ex) => repo.insertContact(ex, row))
     },
@@ -137,22 +173,36 @@ export function createContactsService(deps: ContactsServiceDeps) {
       // (PGlite has a single connection). Only what the body names is checked: a site deleted since
       // it was linked does not block other edits.
       await mustFind(subId, contactId)
-      await check(subId, { email: text(input.email), location: input.location?.inboundSiteId, mailStop: input.mailStopLocation?.inboundSiteId })
+      await check(subId, {
+        email: text(input.email),
+        location: input.location?.inboundSiteId,
+        mailStop: input.mailStopLocation?.inboundSiteId,
+      })
       return inTransaction(db, async (trx) => {
         const cur = await repo.findContact(trx, subId, contactId, { forUpdate: true })
         if (!cur) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
-        const pick = (given: string | null | undefined, current: string | null) => (given === undefined ? current : text(given))
+        const pick = (given: string | null | undefined, current: string | null) =>
+          given === undefined ? current : text(given)
         const name = input.name?.trim() ?? cur.name
         const company = pick(input.company, cur.company)
         const email = pick(input.email, cur.email)
         const next: repo.ContactRow = {
           ...cur,
-          contact_type: input.contactType ?? cur.contact_type, name, company, email,
-          phone: pick(input.phone, cur.phone), personal_id: pick(input.personalId, cur.personal_id),
-          location_site_id: input.location === undefined ? cur.location_site_id : input.location?.inboundSiteId ?? null,
-          mail_stop_site_id: input.mailStopLocation === undefined ? cur.mail_stop_site_id : input.mailStopLocation?.inboundSiteId ?? null,
+          contact_type: input.contactType ?? cur.contact_type,
+          name,
+          company,
+          email,
+          phone: pick(input.phone, cur.phone),
+          personal_id: pick(input.personalId, cur.personal_id),
+          location_site_id:
+            input.location === undefined ? cur.location_site_id : (input.location?.inboundSiteId ?? null),
+          mail_stop_site_id:
+            input.mailStopLocation === undefined
+              ? cur.mail_stop_site_id
+              : (input.mailStopLocation?.inboundSiteId ?? null),
           status: input.status ?? cur.status,
-          match_name: normalizeForMatch(name), match_company: company === null ? null : normalizeForMatch(company),
+          match_name: normalizeForMatch(name),
+          match_company: company === null ? null : normalizeForMatch(company),
           updated_at: clock.now(),
         }
         const { contact_id: _id, sub_id: _sub, created_at: _created, ...set } = next
@@ -173,7 +223,11 @@ export function createContactsService(deps: ContactsServiceDeps) {
 
     async listContacts(subId: string, q: ListContactsQuery): Promise<{ contacts: Contact[]; totalCount: number }> {
       const prefix = q.query?.trim().toLowerCase()
-      const { rows, total } = await repo.listContacts(db, { subId, prefix: prefix || undefined, types: typesFor(q.contactType), status: q.status }, { skip: q.skip, limit: q.limit })
+      const { rows, total } = await repo.listContacts(
+        db,
+        { subId, prefix: prefix || undefined, types: typesFor(q.contactType), status: q.status },
+        { skip: q.skip, limit: q.limit },
+      )
       return { contacts: rows.map(toContact), totalCount: total }
     },
 

@@ -1,6 +1,17 @@
 // Letters NFKD leaves whole (they are not a base letter plus a combining mark), folded the way
 // carriers print them on ASCII-only labels.
-const FOLD: Record<string, string> = { ø: 'o', đ: 'd', ð: 'd', ł: 'l', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th', ı: 'i', ħ: 'h' }
+const FOLD: Record<string, string> = {
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+}
 const FOLDABLE = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'gu')
 
 /**

@@ -2,8 +2,18 @@ import { registerErrors, ValidationErrors } from '../shared/errors.js'
 import type { DataType, FieldStatus } from './customfields.schemas.js'
 
 export const CUSTOM_FIELD_VALUE_ERRORS = registerErrors({
-  CUSTOM_FIELD_VALUE_INVALID: { status: 400, errorCode: 'validation_error', additionalCode: 'CFD-4001', message: 'The custom field value does not fit its definition.' },
-  CUSTOM_FIELD_REQUIRED: { status: 400, errorCode: 'validation_error', additionalCode: 'CFD-4002', message: 'A required custom field has no value.' },
+  CUSTOM_FIELD_VALUE_INVALID: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'CFD-4001',
+    message: 'The custom field value does not fit its definition.',
+  },
+  CUSTOM_FIELD_REQUIRED: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'CFD-4002',
+    message: 'A required custom field has no value.',
+  },
 })
 
 /** A custom field definition as the packages service reads it. */
@@ -58,28 +68,40 @@ function coerce(def: CustomFieldDef, raw: unknown): Coerced {
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
     return { ok: false, description: `${label} takes a string, number or boolean value.` }
   }
-  if (typeof raw === 'number' && !Number.isFinite(raw)) return { ok: false, description: `${label} must be a finite number.` }
+  if (typeof raw === 'number' && !Number.isFinite(raw))
+    return { ok: false, description: `${label} must be a finite number.` }
   const s = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? decimalString(raw) : String(raw)
   if (s === '') return { ok: true, value: '' }
   switch (def.dataType) {
     case 'TEXT':
-      return s.length <= MAX_TEXT_LENGTH ? { ok: true, value: s } : { ok: false, description: `${label} must be at most ${MAX_TEXT_LENGTH} characters.` }
+      return s.length <= MAX_TEXT_LENGTH
+        ? { ok: true, value: s }
+        : { ok: false, description: `${label} must be at most ${MAX_TEXT_LENGTH} characters.` }
     case 'NUMBER':
-      if (typeof raw === 'boolean' || !DECIMAL.test(s)) return { ok: false, description: `${label} must be a decimal number, e.g. 42 or -3.5.` }
+      if (typeof raw === 'boolean' || !DECIMAL.test(s))
+        return { ok: false, description: `${label} must be a decimal number, e.g. 42 or -3.5.` }
       return { ok: true, value: s.replace(/^\+/, '') }
     case 'DATE':
-      if (typeof raw !== 'string' || !isIsoDateOrTimestamp(s)) return { ok: false, description: `${label} must be a date YYYY-MM-DD or an ISO 8601 timestamp with a zone (2024-11-27T18:30:00Z).` }
+      if (typeof raw !== 'string' || !isIsoDateOrTimestamp(s))
+        return {
+          ok: false,
+          description: `${label} must be a date YYYY-MM-DD or an ISO 8601 timestamp with a zone (2024-11-27T18:30:00Z).`,
+        }
       return { ok: true, value: s }
     case 'BOOLEAN': {
       const b = s.toLowerCase()
-      if (typeof raw === 'number' || (b !== 'true' && b !== 'false')) return { ok: false, description: `${label} must be true or false.` }
+      if (typeof raw === 'number' || (b !== 'true' && b !== 'false'))
+        return { ok: false, description: `${label} must be true or false.` }
       return { ok: true, value: b }
     }
     case 'LIST': {
       const option = def.options?.find((o) => o.toLowerCase() === s.toLowerCase())
       if (typeof raw === 'boolean' || option === undefined) {
         const shown = (def.options ?? []).slice(0, 20).join(', ')
-        return { ok: false, description: `${label} must be one of: ${shown}${(def.options?.length ?? 0) > 20 ? ', …' : ''}.` }
+        return {
+          ok: false,
+          description: `${label} must be one of: ${shown}${(def.options?.length ?? 0) > 20 ? ', …' : ''}.`,
+        }
       }
       return { ok: true, value: option }
     }
@@ -103,7 +125,8 @@ export function checkCustomFieldValues(
 ): CustomFieldValue[] {
   const byId = new Map(defs.map((d) => [d.customFieldId, d]))
   const problems: Array<{ field: string; description: string; code: string }> = []
-  const invalid = (field: string, description: string) => problems.push({ field, description, code: CUSTOM_FIELD_VALUE_ERRORS.CUSTOM_FIELD_VALUE_INVALID })
+  const invalid = (field: string, description: string) =>
+    problems.push({ field, description, code: CUSTOM_FIELD_VALUE_ERRORS.CUSTOM_FIELD_VALUE_INVALID })
   // Map keeps insertion order, and a replaced entry keeps its place.
   const merged = new Map(existing.map((e) => [e.customFieldId, e.value]))
   const seen = new Set<string>()
@@ -140,7 +163,11 @@ export function checkCustomFieldValues(
 
   for (const def of defs) {
     if (def.status === 'ACTIVE' && def.required && !failed.has(def.customFieldId) && !merged.get(def.customFieldId)) {
-      problems.push({ field: fieldPrefix, description: `Custom field "${def.name}" (${def.customFieldId}) is required.`, code: CUSTOM_FIELD_VALUE_ERRORS.CUSTOM_FIELD_REQUIRED })
+      problems.push({
+        field: fieldPrefix,
+        description: `Custom field "${def.name}" (${def.customFieldId}) is required.`,
+        code: CUSTOM_FIELD_VALUE_ERRORS.CUSTOM_FIELD_REQUIRED,
+      })
     }
   }
   if (problems.length > 0) throw new ValidationErrors(problems)

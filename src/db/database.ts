@@ -36,8 +36,15 @@ export interface OpenOptions {
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const bound = target.statementTimeoutMs ? { statement_timeout: target.statementTimeoutMs, connectionTimeoutMillis: target.statementTimeoutMs } : {}
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, idleTimeoutMillis: 30_000, ...bound })
+    const bound = target.statementTimeoutMs
+      ? { statement_timeout: target.statementTimeoutMs, connectionTimeoutMillis: target.statementTimeoutMs }
+      : {}
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize,
+      idleTimeoutMillis: 30_000,
+      ...bound,
+    })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
     const names = new StatementNames()
@@ -51,7 +58,12 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
-  const create = (dataDir?: string) => PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm }, parsers: { 20: (v: string) => Number(v) } })
+  const create = (dataDir?: string) =>
+    PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      extensions: { pg_trgm },
+      parsers: { 20: (v: string) => Number(v) },
+    })
   let pglite: PGlite
   try {
     pglite = target.dir === 'memory' ? await create() : await openEmbeddedDir(path.resolve(target.dir), create)

@@ -17,5 +17,11 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
  */
 export function isStatementError(e: unknown): boolean {
   const err = e as { code?: unknown; severity?: unknown } | null
-  return typeof err === 'object' && err !== null && typeof err.severity === 'string' && typeof err.code === 'string' && !err.code.startsWith('08')
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof err.severity === 'string' &&
+    typeof err.code === 'string' &&
+    !err.code.startsWith('08')
+  )
 }

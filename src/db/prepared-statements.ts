@@ -29,7 +29,10 @@ export class StatementNames {
   readonly #byLength = new Map<number, Array<{ text: string; name: string }>>()
   #count = 0
 
-  constructor(private readonly max = 1000, private readonly maxLength = 16_384) {}
+  constructor(
+    private readonly max = 1000,
+    private readonly maxLength = 16_384,
+  ) {}
 
   nameOf(text: string): string | undefined {
     const same = this.#byLength.get(text.length)

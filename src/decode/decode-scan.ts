@@ -23,7 +23,10 @@ const OPAQUE_FIELDS = /Base64$|^aim$/
 export function decodeScan(raw: string): DecodeResult {
   if (typeof raw !== 'string') throw new DecodeError('UNREADABLE_SCAN', 'The scan is not text.')
   if (raw.length > MAX_SCAN_LENGTH) {
-    throw new DecodeError('UNREADABLE_SCAN', `The scan is longer than ${MAX_SCAN_LENGTH} characters; no label symbol holds that much.`)
+    throw new DecodeError(
+      'UNREADABLE_SCAN',
+      `The scan is longer than ${MAX_SCAN_LENGTH} characters; no label symbol holds that much.`,
+    )
   }
   const scan = normaliseScan(raw)
   if (!/[0-9A-Za-z]/.test(scan.text)) {

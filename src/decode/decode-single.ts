@@ -25,7 +25,8 @@ export function decodeSingle(scan: NormalisedScan): Draft {
     } else if (!scan.gs1 && text.length === 20 && text.startsWith('00') && !text.includes(GS)) {
       // Inferred from bare digits ("00" + SSCC): the same digits may be a carrier's own number as
       // well (a USPS 20-digit number starting 00 passes the SSCC check too): listed after the SSCC.
-      for (const m of identifyTrackingNumber(text)) draft.matches.push({ ...m, rank: Math.min(m.rank, RANK.ALTERNATE_RARE) })
+      for (const m of identifyTrackingNumber(text))
+        draft.matches.push({ ...m, rank: Math.min(m.rank, RANK.ALTERNATE_RARE) })
     }
     return draft
   }
@@ -58,7 +59,9 @@ function readGs1(scan: NormalisedScan): readonly Element[] | undefined {
     if (text.length === 8) return parseElementString(text)
     if (text.length === 12 && identifyTrackingNumber(text).some((m) => m.checkDigitValid === true)) return undefined
     const elements = parseElementString(text)
-    return elements?.some(([ai]) => ai === '420') === true && (text.length === 12 || elements.length > 1) ? elements : undefined
+    return elements?.some(([ai]) => ai === '420') === true && (text.length === 12 || elements.length > 1)
+      ? elements
+      : undefined
   }
   if (text.length === 20 && text.startsWith('00')) {
     return isValidGs1CheckDigit(text.slice(2)) ? parseElementString(text) : undefined

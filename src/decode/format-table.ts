@@ -9,12 +9,13 @@ import { ALL_RULES } from './tracking/identify.js'
  */
 export function renderFormatTable(): string {
   const byCarrier = new Map<CarrierCode, FormatDoc[]>()
-  for (const rule of ALL_RULES) for (const f of rule.formats) byCarrier.set(f.carrier, [...(byCarrier.get(f.carrier) ?? []), f])
+  for (const rule of ALL_RULES)
+    for (const f of rule.formats) byCarrier.set(f.carrier, [...(byCarrier.get(f.carrier) ?? []), f])
   const cell = (s: string) => s.replace(/\|/g, '\\|')
   const lines = [
     '# Tracking-number formats',
     '',
-    '<!-- Generated from the decoder\'s tables by test/decode/format-table.test.ts; do not edit by hand.',
+    "<!-- Generated from the decoder's tables by test/decode/format-table.test.ts; do not edit by hand.",
     '     After changing a rule: npx vitest run test/decode/format-table.test.ts -u -->',
     '',
     'Every format the decoder (`GET /api/v1/packages/tracking/decode`) recognises, after the scan is',
@@ -29,19 +30,17 @@ export function renderFormatTable(): string {
   for (const code of CARRIER_CODES) {
     for (const f of byCarrier.get(code) ?? []) {
       const also = (f.alsoRead ?? []).map((c) => CARRIER_NAMES[c]).join(', ')
-      lines.push(`| ${cell(CARRIER_NAMES[code])} | ${cell(f.name)} | ${cell(f.layout)} | ${cell(CHECKS[f.check])} | ${cell(also)} |`)
+      lines.push(
+        `| ${cell(CARRIER_NAMES[code])} | ${cell(f.name)} | ${cell(f.layout)} | ${cell(CHECKS[f.check])} | ${cell(also)} |`,
+      )
     }
   }
-  lines.push(
-    '',
-    '## Tracking pages',
-    '',
-    '| Carrier | `trackingUrl` (`%s`: the number) |',
-    '| --- | --- |',
-  )
+  lines.push('', '## Tracking pages', '', '| Carrier | `trackingUrl` (`%s`: the number) |', '| --- | --- |')
   for (const code of CARRIER_CODES) {
     const url: string | undefined = CARRIERS[code].trackingUrl
-    lines.push(`| ${cell(CARRIER_NAMES[code])} | ${url === undefined ? '(none: mailroom\'s own numbers)' : `\`${url}\``} |`)
+    lines.push(
+      `| ${cell(CARRIER_NAMES[code])} | ${url === undefined ? "(none: mailroom's own numbers)" : `\`${url}\``} |`,
+    )
   }
   lines.push(
     '',

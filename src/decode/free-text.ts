@@ -31,7 +31,8 @@ const CARRIER_HOSTS: ReadonlyArray<readonly [string, CarrierCode]> = [
 ]
 
 /** Query parameters carriers use for the tracking number on their tracking pages. */
-const TRACKING_PARAMS = /^(?:tracknum|tracknums|tracknumbers|trackingnumber|trackingnumbers|trknbr|tlabels|tracking|track|pin|parcelnumber|id|number|pronumbers|searchid|search|searchvalue|searchfor|reference|barcode|tracking-id)$/i
+const TRACKING_PARAMS =
+  /^(?:tracknum|tracknums|tracknumbers|trackingnumber|trackingnumbers|trknbr|tlabels|tracking|track|pin|parcelnumber|id|number|pronumbers|searchid|search|searchvalue|searchfor|reference|barcode|tracking-id)$/i
 
 const URL_START = /^https?:\/\//i
 
@@ -55,7 +56,9 @@ function fromCarrierUrl(text: string): Match[] {
   if (carrier === undefined) return []
   const values = [...url.searchParams].filter(([k]) => TRACKING_PARAMS.test(k)).flatMap(([, v]) => v.split(','))
   // Single-page tracking sites keep the number in the fragment ("#/search?searchFor=…").
-  const tokens = [...values, ...url.pathname.split('/'), ...url.hash.split(/[/?&=#]/)].map(compactNumber).filter((t) => /^[0-9A-Z]{8,40}$/.test(t))
+  const tokens = [...values, ...url.pathname.split('/'), ...url.hash.split(/[/?&=#]/)]
+    .map(compactNumber)
+    .filter((t) => /^[0-9A-Z]{8,40}$/.test(t))
   for (const token of tokens) {
     const own = identifyTrackingNumber(token, { carrier })
     if (own.length > 0) return identifyNamed(token, carrier, undefined)

@@ -6,11 +6,7 @@
 export type { CarrierCode, DecodeResult } from './types.js'
 export { decodeScan, MAX_SCAN_LENGTH } from './decode-scan.js'
 export { DecodeError } from './errors.js'
-export {
-  CROCKFORD_ALPHABET,
-  isValidMailroomNumber,
-  mailroomCheckChar,
-} from './mailroom-number.js'
+export { CROCKFORD_ALPHABET, isValidMailroomNumber, mailroomCheckChar } from './mailroom-number.js'
 export {
   codePointTable,
   fedexCheckDigit,

@@ -15,7 +15,9 @@ export interface HousekeepingDeps {
 }
 
 /** One pass: uploads never attached within their 24 hours, and Idempotency-Keys past their lifetime. */
-export async function runHousekeeping(deps: Omit<HousekeepingDeps, 'log' | 'everyMs'>): Promise<{ images: number; idempotencyKeys: number }> {
+export async function runHousekeeping(
+  deps: Omit<HousekeepingDeps, 'log' | 'everyMs'>,
+): Promise<{ images: number; idempotencyKeys: number }> {
   let images = 0
   for (let n = await deps.images.purgeExpired(); n > 0; n = await deps.images.purgeExpired()) images += n
   const idempotencyKeys = await purgeIdempotencyKeys(deps.db, deps.clock)
@@ -44,10 +46,12 @@ export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
   // Folding is cheap and keeps counts cheap; one fold at a time per process.
   let folding: Promise<void> | undefined
   const fold = () => {
-    folding ??= foldTallies(deps.db).then(
-      () => undefined,
-      (err: unknown) => deps.log('tally fold failed', { err: err instanceof Error ? err.message : String(err) }),
-    ).finally(() => (folding = undefined))
+    folding ??= foldTallies(deps.db)
+      .then(
+        () => undefined,
+        (err: unknown) => deps.log('tally fold failed', { err: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => (folding = undefined))
   }
   const foldTimer = setInterval(fold, deps.foldEveryMs ?? 2_000)
   foldTimer.unref()

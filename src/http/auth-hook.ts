@@ -24,7 +24,12 @@ const REALM = 'mailroom'
 const BEARER = /^bearer /i
 
 /** RFC 6750 §3: 401 `{message}` with a WWW-Authenticate challenge; no error code when no credentials came. */
-function refuse(reply: FastifyReply, message: string, oauthError?: 'invalid_token' | 'insufficient_scope', allowBasic = false) {
+function refuse(
+  reply: FastifyReply,
+  message: string,
+  oauthError?: 'invalid_token' | 'insufficient_scope',
+  allowBasic = false,
+) {
   const status = oauthError === 'insufficient_scope' ? 403 : 401
   let challenge = `Bearer realm="${REALM}"`
   if (oauthError) challenge += `, error="${oauthError}", error_description="${message.replace(/"/g, "'")}"`
@@ -57,7 +62,8 @@ export function bearerAuthHook(deps: AuthHookDeps): onRequestHookHandler {
 function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const header = request.headers.authorization
-    if (!header) return refuse(reply, 'Authentication required: send Authorization: Bearer <access token>.', undefined, allowBasic)
+    if (!header)
+      return refuse(reply, 'Authentication required: send Authorization: Bearer <access token>.', undefined, allowBasic)
     const space = header.indexOf(' ')
     const scheme = space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase()
     const value = space > 0 ? header.slice(space + 1).trim() : ''
@@ -71,15 +77,32 @@ function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
       }
     }
     if (scheme === 'basic' && deps.basic) {
-      const check = await checkClientCredentials({ clients: deps.clients, limiter: deps.basic.limiter }, parseBasicAuth(header), request.ip)
+      const check = await checkClientCredentials(
+        { clients: deps.clients, limiter: deps.basic.limiter },
+        parseBasicAuth(header),
+        request.ip,
+      )
       if (check.outcome === 'limited') {
         reply.header('retry-after', String(check.retryAfterSeconds))
-        return sendError(reply, request, 'RATE_LIMITED', { description: `Too many failed attempts; retry in ${check.retryAfterSeconds} s.` })
+        return sendError(reply, request, 'RATE_LIMITED', {
+          description: `Too many failed attempts; retry in ${check.retryAfterSeconds} s.`,
+        })
       }
       if (check.outcome === 'invalid') return refuse(reply, 'Invalid client credentials.', 'invalid_token', allowBasic)
-      request.tenant = { clientId: check.client.clientId, subId: check.client.subId, scope: API_SCOPE, tokenId: '', expiresAt: new Date(8.64e15) }
+      request.tenant = {
+        clientId: check.client.clientId,
+        subId: check.client.subId,
+        scope: API_SCOPE,
+        tokenId: '',
+        expiresAt: new Date(8.64e15),
+      }
       return
     }
-    return refuse(reply, 'Unsupported authorization scheme: send Authorization: Bearer <access token>.', 'invalid_token', allowBasic)
+    return refuse(
+      reply,
+      'Unsupported authorization scheme: send Authorization: Bearer <access token>.',
+      'invalid_token',
+      allowBasic,
+    )
   }
 }

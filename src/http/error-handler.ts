@@ -16,7 +16,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const { status, items, headers } = toResponse(error, request)
     if (status >= 500) request.log.error({ err: error }, 'request failed')
-    else request.log.info({ err: { code: (error as FastifyError).code, message: error.message, detail: error instanceof AppError ? error.options.detail : undefined } }, 'request refused')
+    else
+      request.log.info(
+        {
+          err: {
+            code: (error as FastifyError).code,
+            message: error.message,
+            detail: error instanceof AppError ? error.options.detail : undefined,
+          },
+        },
+        'request refused',
+      )
     if (headers) void reply.headers(headers)
     return reply.code(status).type('application/json; charset=utf-8').send({ errors: items })
   })
@@ -26,18 +36,37 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A path that exists under other methods is a 405 naming them (RFC 9110 §15.5.6), not a 404.
     const allowed = routes.methodsOf(path)
     if (allowed.length > 0) {
-      return reply.code(405).header('allow', allowed.join(', ')).send({ errors: [item('METHOD_NOT_ALLOWED', request, { description: `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.` })] })
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          errors: [
+            item('METHOD_NOT_ALLOWED', request, {
+              description: `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
+            }),
+          ],
+        })
     }
-    return reply.code(404).send({ errors: [item('ROUTE_NOT_FOUND', request, { description: `No endpoint ${request.method} ${path}.` })] })
+    return reply
+      .code(404)
+      .send({ errors: [item('ROUTE_NOT_FOUND', request, { description: `No endpoint ${request.method} ${path}.` })] })
   })
 }
 
-function toResponse(error: FastifyError | Error, request: FastifyRequest): { status: number; items: Item[]; headers?: Record<string, string> } {
+function toResponse(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+): { status: number; items: Item[]; headers?: Record<string, string> } {
   if (error instanceof AppError) {
     return { status: error.status, items: [item(error.code, request, error.options)], headers: error.options.headers }
   }
   if (error instanceof ValidationErrors) {
-    return { status: 400, items: error.items.map((i) => item(i.code ?? 'VALIDATION_FAILED', request, { field: i.field, description: i.description })) }
+    return {
+      status: 400,
+      items: error.items.map((i) =>
+        item(i.code ?? 'VALIDATION_FAILED', request, { field: i.field, description: i.description }),
+      ),
+    }
   }
   const fe = error as FastifyError
   if (fe.validation) {
@@ -47,9 +76,19 @@ function toResponse(error: FastifyError | Error, request: FastifyRequest): { sta
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, items: [item('MALFORMED_BODY', request)] }
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, items: [item('MALFORMED_BODY', request, { description: 'The request body is empty; send a JSON document.' })] }
+      return {
+        status: 400,
+        items: [item('MALFORMED_BODY', request, { description: 'The request body is empty; send a JSON document.' })],
+      }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, items: [item('UNSUPPORTED_MEDIA_TYPE', request, { description: `Unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json.` })] }
+      return {
+        status: 415,
+        items: [
+          item('UNSUPPORTED_MEDIA_TYPE', request, {
+            description: `Unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json.`,
+          }),
+        ],
+      }
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, items: [item('BODY_TOO_LARGE', request)] }
   }
@@ -62,11 +101,19 @@ function toResponse(error: FastifyError | Error, request: FastifyRequest): { sta
   // Values PostgreSQL cannot hold (a character outside the encoding, a number past its type) are the
   // input's fault: the validators catch the known ones, this keeps any other from becoming a 500.
   if (typeof sqlState === 'string' && INPUT_SQLSTATES.has(sqlState)) {
-    return { status: 400, items: [item('VALIDATION_FAILED', request, { description: 'A value in the request cannot be stored (unsupported character or number out of range).' })] }
+    return {
+      status: 400,
+      items: [
+        item('VALIDATION_FAILED', request, {
+          description: 'A value in the request cannot be stored (unsupported character or number out of range).',
+        }),
+      ],
+    }
   }
   // Fastify's own 4xx (bad URL, invalid header…) carry safe messages.
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    const code: ErrorCode = fe.statusCode === 413 ? 'BODY_TOO_LARGE' : fe.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED'
+    const code: ErrorCode =
+      fe.statusCode === 413 ? 'BODY_TOO_LARGE' : fe.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED'
     return { status: lookupError(code).status, items: [item(code, request, { description: fe.message })] }
   }
   return { status: 500, items: [item('INTERNAL', request)] }
@@ -82,11 +129,17 @@ interface AjvIssue {
 function validationItem(v: AjvIssue, context: string | undefined, request: FastifyRequest): Item {
   // The validator's closing item of a capped list: no field, its own words.
   if (v.keyword === MORE_PROBLEMS) return item('VALIDATION_FAILED', request, { description: v.message })
-  const segments = v.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const segments = v.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (v.keyword === 'required' && typeof v.params.missingProperty === 'string') segments.push(v.params.missingProperty)
-  if (v.keyword === 'additionalProperties' && typeof v.params.additionalProperty === 'string') segments.push(v.params.additionalProperty)
+  if (v.keyword === 'additionalProperties' && typeof v.params.additionalProperty === 'string')
+    segments.push(v.params.additionalProperty)
   // Array positions in brackets (`images[0].tempURL`), as the services name fields.
-  const field = segments.reduce((path, seg) => (/^\d+$/.test(seg) ? `${path}[${seg}]` : path ? `${path}.${seg}` : seg), '') || (context === 'body' ? 'body' : context ?? 'request')
+  const field =
+    segments.reduce((path, seg) => (/^\d+$/.test(seg) ? `${path}[${seg}]` : path ? `${path}.${seg}` : seg), '') ||
+    (context === 'body' ? 'body' : (context ?? 'request'))
   let description: string
   switch (v.keyword) {
     case 'required':
@@ -104,12 +157,20 @@ function validationItem(v: AjvIssue, context: string | undefined, request: Fasti
   return item('VALIDATION_FAILED', request, { field, description })
 }
 
-function item(code: string, request: FastifyRequest, opts: { field?: string; description?: string; additionalInfo?: string } = {}): Item {
+function item(
+  code: string,
+  request: FastifyRequest,
+  opts: { field?: string; description?: string; additionalInfo?: string } = {},
+): Item {
   return errorItem(code, request.id, opts)
 }
 
 /** One item of the error model: all six fields, an empty string where nothing applies (CONTRACT §1). */
-export function errorItem(code: string, correlationID: string, opts: { field?: string; description?: string; additionalInfo?: string } = {}): Item {
+export function errorItem(
+  code: string,
+  correlationID: string,
+  opts: { field?: string; description?: string; additionalInfo?: string } = {},
+): Item {
   const entry = lookupError(code)
   return {
     errorCode: entry.errorCode,
@@ -121,6 +182,11 @@ export function errorItem(code: string, correlationID: string, opts: { field?: s
   }
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, opts: { description?: string; field?: string } = {}) {
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  opts: { description?: string; field?: string } = {},
+) {
   return reply.code(lookupError(code).status).send({ errors: [item(code, request, opts)] })
 }

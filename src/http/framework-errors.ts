@@ -12,7 +12,12 @@ import { errorItem } from './error-handler.js'
  * a timeout) through the server's `clientError`, where no request object exists yet.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const code: ErrorCode = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'PATH_TOO_LONG' : error.code === 'FST_ERR_BAD_URL' ? 'BAD_URL' : 'VALIDATION_FAILED'
+  const code: ErrorCode =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'PATH_TOO_LONG'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'BAD_URL'
+        : 'VALIDATION_FAILED'
   request.log.info({ err: { code: error.code, message: error.message } }, 'request refused')
   void reply
     .code(lookupError(code).status)
@@ -24,15 +29,23 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody to answer (Node's own handler does the same).
   if (err.code === 'ECONNRESET' || socket.destroyed) return
-  const code: ErrorCode = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : 'MALFORMED_REQUEST'
+  const code: ErrorCode =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? 'HEADERS_TOO_LARGE'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'REQUEST_TIMEOUT'
+        : 'MALFORMED_REQUEST'
   const status = lookupError(code).status
   const id = randomUUID()
-  this.log.info({ err: { code: err.code, message: err.message }, correlationID: id }, 'request refused by the HTTP parser')
+  this.log.info(
+    { err: { code: err.code, message: err.message }, correlationID: id },
+    'request refused by the HTTP parser',
+  )
   const body = JSON.stringify({ errors: [errorItem(code, id)] })
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Correlation-ID: ${id}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Correlation-ID: ${id}\r\nConnection: close\r\n\r\n${body}`,
     )
   }
   socket.destroy(err)
@@ -50,6 +63,15 @@ export function registerClosingAnswer(app: FastifyInstance): void {
   })
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) return done()
-    void reply.code(503).header('connection', 'close').send({ errors: [errorItem('SERVICE_UNAVAILABLE', request.id, { description: 'The service is shutting down; retry on another instance.' })] })
+    void reply
+      .code(503)
+      .header('connection', 'close')
+      .send({
+        errors: [
+          errorItem('SERVICE_UNAVAILABLE', request.id, {
+            description: 'The service is shutting down; retry on another instance.',
+          }),
+        ],
+      })
   })
 }

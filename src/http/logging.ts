@@ -22,7 +22,9 @@ function pathOf(route: string, params: unknown): string {
   return route.replace(/:([A-Za-z0-9_]+)|\*/g, (whole, name: string | undefined) => {
     if (name === undefined) return '*'
     const value = values[name]
-    return /(?:^|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : `{${name}}`
+    return /(?:^|[a-z])(?:id|Id|ID)$/.test(name) && typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value)
+      ? value
+      : `{${name}}`
   })
 }
 
@@ -39,10 +41,23 @@ function queryKeysOf(url: string): string {
  * `detail`.)
  */
 const REDACT_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization',
-  'err.detail', 'err.where', 'err.parameters',
-  ...['password', 'clientSecret', 'client_secret', 'apiKey', 'access_token', 'accessToken', 'token', 'secret', 'authorization']
-    .flatMap((k) => [k, `*.${k}`]),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'err.detail',
+  'err.where',
+  'err.parameters',
+  ...[
+    'password',
+    'clientSecret',
+    'client_secret',
+    'apiKey',
+    'access_token',
+    'accessToken',
+    'token',
+    'secret',
+    'authorization',
+  ].flatMap((k) => [k, `*.${k}`]),
 ]
 
 /** Fastify logger options with the serializers and redaction above; `false` stays silent. */

@@ -15,7 +15,10 @@ interface Operation extends Json {
   security?: Array<Record<string, string[]>>
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: Json; description?: string }>
   requestBody?: { required?: boolean; content: Record<string, { schema?: Json }> }
-  responses: Record<string, Json & { description?: string; headers?: Record<string, Json>; content?: Record<string, { schema?: Json }> }>
+  responses: Record<
+    string,
+    Json & { description?: string; headers?: Record<string, Json>; content?: Record<string, { schema?: Json }> }
+  >
 }
 
 export interface RouteFacts {
@@ -28,7 +31,11 @@ const ERROR_BODY = { $ref: '#/components/schemas/ErrorBody' }
 const UNAUTHORIZED = { $ref: '#/components/schemas/Unauthorized' }
 
 const header = (description: string, schema: Json, required = false): Json => ({ description, required, schema })
-const CORRELATION = header('The request id: yours when you sent a safe `X-Correlation-ID`, else one we made. Also `correlationID` of every error item.', { type: 'string' }, true)
+const CORRELATION = header(
+  'The request id: yours when you sent a safe `X-Correlation-ID`, else one we made. Also `correlationID` of every error item.',
+  { type: 'string' },
+  true,
+)
 const RATE_LIMIT_HEADERS: Record<string, Json> = {
   'RateLimit-Limit': header('Requests allowed in the current window (when a rate limit applies).', { type: 'integer' }),
   'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
@@ -36,13 +43,25 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
 }
 
 /** What a route reads or writes outside its schema, by the code that does it. */
-const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operation['parameters']; response?: Record<string, Json>; produces?: string[]; alsoProduces?: Record<string, Json>; optionalBody?: boolean }> = [
+const ROUTE_HEADERS: Array<{
+  methods: string[]
+  path: RegExp
+  request?: Operation['parameters']
+  response?: Record<string, Json>
+  produces?: string[]
+  alsoProduces?: Record<string, Json>
+  optionalBody?: boolean
+}> = [
   // search.routes.ts: `Accept: text/csv` streams the rows as CSV (content negotiation, so no Accept parameter).
   {
     methods: ['post'],
     path: /\/api\/v1\/packages\/search$/,
     response: { 'Content-Disposition': header('With CSV: `attachment; filename="packages.csv"`.', { type: 'string' }) },
-    alsoProduces: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV (CRLF), the labels of the mapping as header row.' } } },
+    alsoProduces: {
+      'text/csv': {
+        schema: { type: 'string', description: 'RFC 4180 CSV (CRLF), the labels of the mapping as header row.' },
+      },
+    },
   },
   // token.routes.ts: an empty body is a valid token request (CONTRACT §2).
   { methods: ['post'], path: /\/api\/v1\/token$/, optionalBody: true },
@@ -52,13 +71,30 @@ const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operatio
   {
     methods: ['post', 'put', 'patch'],
     path: /\/api\/v1\/packages(\/\{packageId\}(\/archive)?)?$/,
-    request: [{ name: 'X-User-Name', in: 'header', required: false, description: 'The clerk acting (userName, receiveClerk, deliveryClerk); default the API client id.', schema: { type: 'string', minLength: 1, maxLength: 100 } }],
+    request: [
+      {
+        name: 'X-User-Name',
+        in: 'header',
+        required: false,
+        description: 'The clerk acting (userName, receiveClerk, deliveryClerk); default the API client id.',
+        schema: { type: 'string', minLength: 1, maxLength: 100 },
+      },
+    ],
   },
   // packages.routes.ts ifMatchOf(): a conditional update.
   {
     methods: ['put'],
     path: /\/api\/v1\/packages\/\{packageId\}$/,
-    request: [{ name: 'If-Match', in: 'header', required: false, description: 'The package `version` the update was computed from (`3` or `"3"`); 412 when the package changed since.', schema: { type: 'string' } }],
+    request: [
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description:
+          'The package `version` the update was computed from (`3` or `"3"`); 412 when the package changed since.',
+        schema: { type: 'string' },
+      },
+    ],
   },
   // images.routes.ts serve(): the stored bytes with their hash.
   {
@@ -70,17 +106,26 @@ const ROUTE_HEADERS: Array<{ methods: string[]; path: RegExp; request?: Operatio
 ]
 
 /** Headers every response or many share, declared once under components.headers and referenced. */
-const SHARED_HEADERS: Record<string, Json> = { 'X-Correlation-ID': CORRELATION, ...RATE_LIMIT_HEADERS, 'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true) }
+const SHARED_HEADERS: Record<string, Json> = {
+  'X-Correlation-ID': CORRELATION,
+  ...RATE_LIMIT_HEADERS,
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+}
 const ref = (name: string): Json => ({ $ref: `#/components/headers/${name}` })
 
-export function completeDocument(doc: Json, opts: { serverPath: string; routeFacts: (method: string, path: string) => RouteFacts | undefined }): Json {
+export function completeDocument(
+  doc: Json,
+  opts: { serverPath: string; routeFacts: (method: string, path: string) => RouteFacts | undefined },
+): Json {
   const components = (doc.components ??= {}) as Json
   components.headers = { ...(components.headers as Json | undefined), ...SHARED_HEADERS }
   const commonResponses = (components.responses ??= {}) as Record<string, Json>
   // The data of webhook notifications: no route returns it, so the generator does not see it.
   const schemas = (components.schemas ??= {}) as Json
   schemas.PackageEventData = componentRefs(JSON.parse(JSON.stringify(PackageEventDataSchema)))
-  doc.servers = [{ url: opts.serverPath || '/', description: 'This server (relative to the address the document was read from).' }]
+  doc.servers = [
+    { url: opts.serverPath || '/', description: 'This server (relative to the address the document was read from).' },
+  ]
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>
   const usedIds = new Set<string>()
   for (const [path, item] of Object.entries(paths)) {
@@ -95,7 +140,13 @@ export function completeDocument(doc: Json, opts: { serverPath: string; routeFac
   return enumsFromConstants(doc) as Json
 }
 
-function completeOperation(op: Operation, method: string, path: string, facts: RouteFacts | undefined, commonResponses: Record<string, Json>): void {
+function completeOperation(
+  op: Operation,
+  method: string,
+  path: string,
+  facts: RouteFacts | undefined,
+  commonResponses: Record<string, Json>,
+): void {
   op.operationId ??= operationIdOf(method, path)
   // Public operations say so: an empty list overrides any document-wide requirement.
   op.security ??= []
@@ -109,9 +160,22 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
     // A parameter with a default is never needed (the validator fills it in).
     if (p.in !== 'path' && p.schema && 'default' in p.schema) p.required = false
   }
-  addParameter(op, { name: 'X-Correlation-ID', in: 'header', required: false, description: 'Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line.', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } })
+  addParameter(op, {
+    name: 'X-Correlation-ID',
+    in: 'header',
+    required: false,
+    description: 'Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  })
   if (facts?.idempotent && method === 'post') {
-    addParameter(op, { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409.', schema: { type: 'string', minLength: 1, maxLength: 255 } })
+    addParameter(op, {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    })
   }
   const extra = ROUTE_HEADERS.filter((r) => r.methods.includes(method) && r.path.test(path))
   for (const r of extra) for (const p of r.request ?? []) addParameter(op, p)
@@ -124,19 +188,39 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
   const add = (status: number, schema: Json, description: string) => {
     if (op.responses[status]) return
     const name = `Error${status}`
-    commonResponses[name] ??= { description, headers: { 'X-Correlation-ID': ref('X-Correlation-ID'), ...(status === 429 ? { 'Retry-After': ref('Retry-After'), ...rateLimitRefs() } : {}) }, content: { 'application/json': { schema } } }
+    commonResponses[name] ??= {
+      description,
+      headers: {
+        'X-Correlation-ID': ref('X-Correlation-ID'),
+        ...(status === 429 ? { 'Retry-After': ref('Retry-After'), ...rateLimitRefs() } : {}),
+      },
+      content: { 'application/json': { schema } },
+    }
     op.responses[status] = { $ref: `#/components/responses/${name}` }
   }
-  add(400, ERROR_BODY, 'Invalid request: a parameter or field (named in `additionalParameters`), or a URL that is not valid percent-encoding.')
+  add(
+    400,
+    ERROR_BODY,
+    'Invalid request: a parameter or field (named in `additionalParameters`), or a URL that is not valid percent-encoding.',
+  )
   if (bearer) {
-    add(401, UNAUTHORIZED, 'Missing, invalid or expired bearer token (RFC 6750): `{message}` and a `WWW-Authenticate` challenge.')
+    add(
+      401,
+      UNAUTHORIZED,
+      'Missing, invalid or expired bearer token (RFC 6750): `{message}` and a `WWW-Authenticate` challenge.',
+    )
     add(403, UNAUTHORIZED, 'The token lacks the psapi scope.')
   }
   if (hasPathParams) {
     add(404, ERROR_BODY, 'No such resource in this subscription.')
     add(414, ERROR_BODY, 'A path parameter is longer than 100 characters.')
   }
-  if (facts?.idempotent && method === 'post') add(409, ERROR_BODY, 'A conflict: the Idempotency-Key was used with another request or its first request is still running, or a conflict of the operation.')
+  if (facts?.idempotent && method === 'post')
+    add(
+      409,
+      ERROR_BODY,
+      'A conflict: the Idempotency-Key was used with another request or its first request is still running, or a conflict of the operation.',
+    )
   if (takesBody) {
     add(413, ERROR_BODY, 'The request body is over the limit.')
     add(415, ERROR_BODY, 'Unsupported content type.')
@@ -151,7 +235,11 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
     response.headers = { ...response.headers, 'X-Correlation-ID': ref('X-Correlation-ID') }
     if (bearer && (status.startsWith('2') || status === '429')) Object.assign(response.headers, rateLimitRefs())
     if (status === '429') response.headers['Retry-After'] = ref('Retry-After')
-    if (facts?.idempotent && method === 'post') response.headers['Idempotent-Replayed'] = header('`true` when this is the stored response of an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] })
+    if (facts?.idempotent && method === 'post')
+      response.headers['Idempotent-Replayed'] = header(
+        '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+        { type: 'string', enum: ['true'] },
+      )
     for (const r of extra) {
       if (!status.startsWith('2')) continue
       Object.assign(response.headers, r.response)
@@ -167,7 +255,8 @@ function completeOperation(op: Operation, method: string, path: string, facts: R
 const rateLimitRefs = () => Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, ref(name)]))
 
 function addParameter(op: Operation, p: NonNullable<Operation['parameters']>[number]): void {
-  if (!op.parameters!.some((q) => q.in === p.in && q.name.toLowerCase() === p.name.toLowerCase())) op.parameters!.push(p)
+  if (!op.parameters!.some((q) => q.in === p.in && q.name.toLowerCase() === p.name.toLowerCase()))
+    op.parameters!.push(p)
 }
 
 /** `GET /api/v1/packages/{packageId}` → `getPackagesByPackageId`; the mount prefix is part of it. */
@@ -198,9 +287,14 @@ function enumsFromConstants(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(enumsFromConstants)
   if (!node || typeof node !== 'object') return node
   const out: Json = {}
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'default' || k === 'example' || k === 'examples' ? v : enumsFromConstants(v)
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === 'default' || k === 'example' || k === 'examples' ? v : enumsFromConstants(v)
   const members = out.anyOf
-  if (Array.isArray(members) && members.length > 0 && members.every((m) => isConstant(m) && m.type === (members[0] as Json).type)) {
+  if (
+    Array.isArray(members) &&
+    members.length > 0 &&
+    members.every((m) => isConstant(m) && m.type === (members[0] as Json).type)
+  ) {
     const { anyOf: _, ...rest } = out
     return { ...rest, type: (members[0] as Json).type, enum: members.map(constantOf) }
   }
@@ -211,14 +305,22 @@ function enumsFromConstants(node: unknown): unknown {
 function componentRefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(componentRefs)
   if (!node || typeof node !== 'object') return node
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : componentRefs(v)]))
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : componentRefs(v),
+    ]),
+  )
 }
 
 /** `{const: x}` or, as @fastify/swagger writes it, `{enum: [x]}`. */
 function isConstant(m: unknown): m is Json & { type?: string } {
   if (!m || typeof m !== 'object') return false
   const one = 'const' in m || (Array.isArray((m as Json).enum) && ((m as Json).enum as unknown[]).length === 1)
-  return one && Object.keys(m).every((k) => k === 'const' || k === 'enum' || k === 'type' || k === 'description' || k === 'title')
+  return (
+    one &&
+    Object.keys(m).every((k) => k === 'const' || k === 'enum' || k === 'type' || k === 'description' || k === 'title')
+  )
 }
 
 function constantOf(m: unknown): unknown {

@@ -8,12 +8,16 @@ import { ErrorBodySchema, UnauthorizedSchema } from './schemas.js'
 
 /** The OpenAPI 3.1 document, generated from the route schemas, and an offline docs page. */
 /** `shared`: schemas with an $id that routes of several plugins reference (Package, SiteRef…). */
-export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; shared?: TSchema[] }): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  opts: { publicUrl: string; shared?: TSchema[] },
+): Promise<void> {
   for (const s of [ErrorBodySchema, UnauthorizedSchema, ...(opts.shared ?? [])]) app.addSchema(s)
   // Route options by method and OpenAPI path; hooks of inner scopes mark them later (idempotency).
   const routes = new Map<string, RouteOptions>()
   app.addHook('onRoute', (route) => {
-    for (const m of Array.isArray(route.method) ? route.method : [route.method]) routes.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, route)
+    for (const m of Array.isArray(route.method) ? route.method : [route.method])
+      routes.set(`${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, route)
   })
   const routeFacts = (method: string, path: string): RouteFacts | undefined => {
     const route = routes.get(`${method} ${path}`)
@@ -22,18 +26,34 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'mailroom', version: '0.1.0', description: describe(), license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+      info: {
+        title: 'mailroom',
+        version: '0.1.0',
+        description: describe(),
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST {auth}/api/v1/token, scope psapi.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An access token from POST {auth}/api/v1/token, scope psapi.',
+          },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Client id and client secret.' },
         },
       },
     },
     // The server URL is relative (the docs page works from any host name): the public URL's path.
-    transformObject: (documentObject) => completeDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, { serverPath: new URL(opts.publicUrl).pathname.replace(/\/$/, ''), routeFacts }) as never,
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documentObject) =>
+      completeDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject, {
+        serverPath: new URL(opts.publicUrl).pathname.replace(/\/$/, ''),
+        routeFacts,
+      }) as never,
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   })
   // swagger-ui serves its assets from the installed package: the page works without internet.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } })
@@ -42,7 +62,10 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
 
 function describe(): string {
   const rows = allErrorEntries()
-    .map(({ code, entry }) => `| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} | ${code} | ${entry.message} |`)
+    .map(
+      ({ code, entry }) =>
+        `| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} | ${code} | ${entry.message} |`,
+    )
     .join('\n')
   return [
     'Package receiving: decode barcodes, receive packages with a full activity history, issue OAuth2 access tokens, and push signed webhooks.',

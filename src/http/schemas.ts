@@ -2,17 +2,28 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 
 /** CONTRACT §1: the body of every 4xx/5xx of the receiving and webhook interfaces but 401. */
 export const ErrorItemSchema = Type.Object({
-  errorCode: Type.Union([Type.Literal('validation_error'), Type.Literal('not_found'), Type.Literal('already_exists'), Type.Literal('internal_error')]),
+  errorCode: Type.Union([
+    Type.Literal('validation_error'),
+    Type.Literal('not_found'),
+    Type.Literal('already_exists'),
+    Type.Literal('internal_error'),
+  ]),
   errorDescription: Type.String(),
   additionalCode: Type.String({ description: 'Stable code per error kind; see the catalogue in the API description.' }),
   additionalInfo: Type.String({ description: 'More about the error; empty when there is nothing more.' }),
   additionalParameters: Type.String({ description: 'The field at fault, as a dot path; empty when no one field is.' }),
   correlationID: Type.String(),
 })
-export const ErrorBodySchema = Type.Object({ errors: Type.Array(ErrorItemSchema) }, { $id: 'ErrorBody', title: 'ErrorBody' })
+export const ErrorBodySchema = Type.Object(
+  { errors: Type.Array(ErrorItemSchema) },
+  { $id: 'ErrorBody', title: 'ErrorBody' },
+)
 export type ErrorBody = Static<typeof ErrorBodySchema>
 
-export const UnauthorizedSchema = Type.Object({ message: Type.String() }, { $id: 'Unauthorized', title: 'Unauthorized' })
+export const UnauthorizedSchema = Type.Object(
+  { message: Type.String() },
+  { $id: 'Unauthorized', title: 'Unauthorized' },
+)
 
 const errorRef = Type.Ref('ErrorBody')
 

@@ -30,10 +30,14 @@ function docsCsp(publicUrl: string) {
  * X-Frame-Options, Referrer-Policy… and `Cache-Control: no-store` on every answer to a request
  * that carried credentials, unless the route chose its own caching. Register before the routes.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, opts: { publicUrl: string; docsPrefix: string }): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  opts: { publicUrl: string; docsPrefix: string },
+): Promise<void> {
   const docs = { contentSecurityPolicy: { useDefaults: false, directives: docsCsp(opts.publicUrl) } }
   app.addHook('onRoute', (route) => {
-    if (route.url === opts.docsPrefix || route.url.startsWith(`${opts.docsPrefix}/`)) route.config = { ...route.config, helmet: docs } as typeof route.config
+    if (route.url === opts.docsPrefix || route.url.startsWith(`${opts.docsPrefix}/`))
+      route.config = { ...route.config, helmet: docs } as typeof route.config
   })
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
@@ -42,7 +46,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, opts: { publ
     xFrameOptions: { action: 'deny' },
   })
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
+    if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store')
     return payload
   })
 }

@@ -22,7 +22,11 @@ declare module 'fastify' {
   }
 }
 
-const WHAT: Record<GateKind, string> = { searches: 'package searches', exports: 'CSV exports', bulkOperations: 'bulk operations' }
+const WHAT: Record<GateKind, string> = {
+  searches: 'package searches',
+  exports: 'CSV exports',
+  bulkOperations: 'bulk operations',
+}
 
 export interface Gates {
   perTenant: Record<GateKind, TenantGate>
@@ -38,7 +42,11 @@ export interface Gates {
  * bench: the quiet tenant's p99 2.6x idle with exports alone). Per batch, exports and searches take
  * turns.
  */
-const HEAVY: Record<GateKind, 'request' | 'batch'> = { searches: 'request', exports: 'batch', bulkOperations: 'request' }
+const HEAVY: Record<GateKind, 'request' | 'batch'> = {
+  searches: 'request',
+  exports: 'batch',
+  bulkOperations: 'request',
+}
 
 export function tenantGates(limits: Config['limits']): Gates {
   const { concurrent } = limits
@@ -67,7 +75,14 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
     ['mailroom_heavy_slots_busy', 'Heavy-work slots in use (searches, bulk operations, export batches)', 'busy'],
     ['mailroom_heavy_slots_waiting', 'Requests waiting for a heavy-work slot', 'waiting'],
   ] as const) {
-    new Gauge({ name, help, registers: [metrics], collect() { this.set(gates.heavy.state[of]) } })
+    new Gauge({
+      name,
+      help,
+      registers: [metrics],
+      collect() {
+        this.set(gates.heavy.state[of])
+      },
+    })
   }
   app.addHook('preHandler', async (request, reply) => {
     const declared = request.routeOptions.config.tenantGate

@@ -16,8 +16,12 @@ const strictBodies = addFormats.default(new Ajv({ ...base, coerceTypes: false, r
 // The same, stopping at the first problem: every request is checked with these first, so the work
 // of a bad request is bounded (ajv's allErrors has no ceiling: a 1 MiB array of wrong-typed items
 // made 524,288 error objects, a 102 MB answer and 500 MB of memory).
-const coercingFirst = addFormats.default(new Ajv({ ...base, allErrors: false, coerceTypes: 'array', removeAdditional: false }))
-const strictBodiesFirst = addFormats.default(new Ajv({ ...base, allErrors: false, coerceTypes: false, removeAdditional: false }))
+const coercingFirst = addFormats.default(
+  new Ajv({ ...base, allErrors: false, coerceTypes: 'array', removeAdditional: false }),
+)
+const strictBodiesFirst = addFormats.default(
+  new Ajv({ ...base, allErrors: false, coerceTypes: false, removeAdditional: false }),
+)
 
 /** At most this many problems are listed in one response, then one item saying how many more. */
 export const MAX_LISTED_PROBLEMS = 50
@@ -37,20 +41,33 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return (data: unknown) => {
     if (!validate(data)) {
       const all = () => (validateAll ??= (httpPart === 'body' ? strictBodies : coercing).compile(schema as object))
-      return { error: Object.assign(new Error('validation failed'), { validation: boundedProblems(data, validate, all) }) }
+      return {
+        error: Object.assign(new Error('validation failed'), { validation: boundedProblems(data, validate, all) }),
+      }
     }
     const unstorable = unstorableText(data, '', allowNul, [])
     if (unstorable.length > MAX_LISTED_PROBLEMS) {
-      const note = { instancePath: '', keyword: MORE_PROBLEMS, params: {}, message: `More than ${MAX_LISTED_PROBLEMS} values hold text that cannot be stored: checking stopped there.` }
-      return { error: Object.assign(new Error('validation failed'), { validation: [...unstorable.slice(0, MAX_LISTED_PROBLEMS), note] }) }
+      const note = {
+        instancePath: '',
+        keyword: MORE_PROBLEMS,
+        params: {},
+        message: `More than ${MAX_LISTED_PROBLEMS} values hold text that cannot be stored: checking stopped there.`,
+      }
+      return {
+        error: Object.assign(new Error('validation failed'), {
+          validation: [...unstorable.slice(0, MAX_LISTED_PROBLEMS), note],
+        }),
+      }
     }
-    if (unstorable.length > 0) return { error: Object.assign(new Error('validation failed'), { validation: unstorable }) }
+    if (unstorable.length > 0)
+      return { error: Object.assign(new Error('validation failed'), { validation: unstorable }) }
     return { value: data }
   }
 }
 
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)'
-const SURROGATE_MESSAGE = 'must not contain a lone UTF-16 surrogate (U+D800 to U+DFFF without its pair): it is not a character'
+const SURROGATE_MESSAGE =
+  'must not contain a lone UTF-16 surrogate (U+D800 to U+DFFF without its pair): it is not a character'
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -66,7 +83,12 @@ function unstorableReason(text: string, allowNul: boolean): string | undefined {
  * surrogates (JSON's "\ud800" parses to one; jsonb refuses it with 22P02). JSON and URLs can carry
  * both; left alone they reach the database as a 500. Each item is an ajv-style error naming the path.
  */
-function unstorableText(value: unknown, path: string, allowNul: boolean, out: Array<{ instancePath: string; keyword: string; message: string; params: object }>) {
+function unstorableText(
+  value: unknown,
+  path: string,
+  allowNul: boolean,
+  out: Array<{ instancePath: string; keyword: string; message: string; params: object }>,
+) {
   // One past the listing bound is enough to say that more were found (capped); the walk stops there.
   if (out.length > MAX_LISTED_PROBLEMS) return out
   if (typeof value === 'string') {
@@ -91,9 +113,21 @@ function unstorableText(value: unknown, path: string, allowNul: boolean, out: Ar
  * MAX_VALUES_FULLY_CHECKED values); a larger input gets its first problem and a note that
  * checking stopped there. Either way at most MAX_LISTED_PROBLEMS items, then one saying how many more.
  */
-function boundedProblems(data: unknown, first: ValidateFunction, all: () => ValidateFunction): Array<Partial<ErrorObject>> {
+function boundedProblems(
+  data: unknown,
+  first: ValidateFunction,
+  all: () => ValidateFunction,
+): Array<Partial<ErrorObject>> {
   if (countValues(data, MAX_VALUES_FULLY_CHECKED) > MAX_VALUES_FULLY_CHECKED) {
-    return [...(first.errors ?? []), { instancePath: '', keyword: MORE_PROBLEMS, params: {}, message: `The request has more than ${MAX_VALUES_FULLY_CHECKED} values: checking stopped at its first problem.` }]
+    return [
+      ...(first.errors ?? []),
+      {
+        instancePath: '',
+        keyword: MORE_PROBLEMS,
+        params: {},
+        message: `The request has more than ${MAX_VALUES_FULLY_CHECKED} values: checking stopped at its first problem.`,
+      },
+    ]
   }
   const validateAll = all()
   validateAll(data)
@@ -104,7 +138,15 @@ function boundedProblems(data: unknown, first: ValidateFunction, all: () => Vali
 function capped<T extends Partial<ErrorObject>>(problems: T[]): Array<T | Partial<ErrorObject>> {
   if (problems.length <= MAX_LISTED_PROBLEMS) return problems
   const more = problems.length - MAX_LISTED_PROBLEMS
-  return [...problems.slice(0, MAX_LISTED_PROBLEMS), { instancePath: '', keyword: MORE_PROBLEMS, params: { more }, message: `…and ${more} more problem${more === 1 ? '' : 's'} not listed.` }]
+  return [
+    ...problems.slice(0, MAX_LISTED_PROBLEMS),
+    {
+      instancePath: '',
+      keyword: MORE_PROBLEMS,
+      params: { more },
+      message: `…and ${more} more problem${more === 1 ? '' : 's'} not listed.`,
+    },
+  ]
 }
 
 /** How many values (scalars, arrays, objects) the input holds, or `ceiling + 1` as soon as it is sure there are more. */

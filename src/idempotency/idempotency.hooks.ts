@@ -30,7 +30,9 @@ declare module 'fastify' {
 }
 
 function hashOf(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex')
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex')
 }
 
 /**
@@ -46,7 +48,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
   const aadOf = (subId: string, key: string) => `idempotency:${subId}:${key}`
   const sealFor = (subId: string, key: string) => (body: string) => seal(deps.sealKey, body, aadOf(subId, key))
   // Answers stored before sealing began (at most 24 hours of them) are plain JSON, which never starts with "v1.".
-  const openStored = (subId: string, key: string, body: string) => (body.startsWith('v1.') ? open(deps.sealKey, body, aadOf(subId, key)) : body)
+  const openStored = (subId: string, key: string, body: string) =>
+    body.startsWith('v1.') ? open(deps.sealKey, body, aadOf(subId, key)) : body
 
   // Attached to the POST routes only, so that reads pay for no hook (and no promise) at all.
   app.addHook('onRoute', (route) => {
@@ -62,11 +65,15 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (request.method !== 'POST') return
     const header = request.headers['idempotency-key']
     if (header === undefined) return
-    if (typeof header !== 'string' || !KEY.test(header)) throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.')
+    if (typeof header !== 'string' || !KEY.test(header))
+      throw invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.')
     const { subId } = request.tenant
     const hash = hashOf(request)
     const now = deps.clock.now()
-    const cutoffs = { expiredBefore: new Date(now.getTime() - IDEMPOTENCY_TTL_MS), abandonedBefore: new Date(now.getTime() - IDEMPOTENCY_ABANDONED_MS) }
+    const cutoffs = {
+      expiredBefore: new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
+      abandonedBefore: new Date(now.getTime() - IDEMPOTENCY_ABANDONED_MS),
+    }
     if (await repo.claimKey(deps.db, subId, header, hash, now, cutoffs)) {
       request.idempotencyKey = header
       request.idempotencyClaim = { at: now, recorded: false, seal: sealFor(subId, header) }
@@ -77,7 +84,11 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' })
     if (stored.status_code === null) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', { field: 'Idempotency-Key' })
     const body = stored.response_body === null ? stored.response_body : openStored(subId, header, stored.response_body)
-    return reply.code(stored.status_code).header('idempotent-replayed', 'true').type(stored.response_type ?? 'application/json').send(body)
+    return reply
+      .code(stored.status_code)
+      .header('idempotent-replayed', 'true')
+      .type(stored.response_type ?? 'application/json')
+      .send(body)
   }
 
   async function complete(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
@@ -92,7 +103,12 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     // failed) leaves the claim unanswered, and this stores or frees it like any other.
     if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, subId, key, claim.at)
     // Recorded and committed (the usual success): nothing left to store.
-    else if (!(claim.recorded && reply.statusCode < 400)) await repo.completeKey(deps.db, subId, key, claim.at, { status: reply.statusCode, body: claim.seal(payload), type: String(reply.getHeader('content-type') ?? 'application/json') })
+    else if (!(claim.recorded && reply.statusCode < 400))
+      await repo.completeKey(deps.db, subId, key, claim.at, {
+        status: reply.statusCode,
+        body: claim.seal(payload),
+        type: String(reply.getHeader('content-type') ?? 'application/json'),
+      })
     return payload
   }
 }
@@ -102,13 +118,23 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
  * service's result, serialized by the route's own response schema, stored in the write's
  * transaction. Undefined when the request carries no key. The route must send that result as is.
  */
-export function outcomeOf<R>(request: FastifyRequest, reply: FastifyReply, status: number): RecordOutcome<R> | undefined {
+export function outcomeOf<R>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+): RecordOutcome<R> | undefined {
   const key = request.idempotencyKey
   const claim = request.idempotencyClaim
   if (!key || !claim) return undefined
   return async (trx, result) => {
     const body = claim.seal(reply.serializeInput(result as Record<string, unknown>, String(status)) as string)
-    if (!(await repo.completeClaim(trx, request.tenant.subId, key, claim.at, { status, body, type: 'application/json; charset=utf-8' }))) {
+    if (
+      !(await repo.completeClaim(trx, request.tenant.subId, key, claim.at, {
+        status,
+        body,
+        type: 'application/json; charset=utf-8',
+      }))
+    ) {
       throw claimLost()
     }
     claim.recorded = true

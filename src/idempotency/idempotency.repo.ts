@@ -13,21 +13,48 @@ export interface StoredResponse {
  * past its lifetime, or claimed by a request that never completed (its process died), is claimed
  * anew: the upsert's WHERE makes the takeover atomic, so two retries cannot both win it.
  */
-export async function claimKey(db: Executor, subId: string, key: string, requestHash: string, at: Date, cutoffs: { expiredBefore: Date; abandonedBefore: Date }): Promise<boolean> {
-  const r = await db.insertInto('idempotency_keys').values({ sub_id: subId, idempotency_key: key, request_hash: requestHash, created_at: at })
-    .onConflict((oc) => oc.columns(['sub_id', 'idempotency_key'])
-      .doUpdateSet({ request_hash: requestHash, created_at: at, status_code: null, response_body: null, response_type: null })
-      .where((eb) => eb.or([
-        eb('idempotency_keys.created_at', '<', cutoffs.expiredBefore),
-        eb.and([eb('idempotency_keys.status_code', 'is', null), eb('idempotency_keys.created_at', '<', cutoffs.abandonedBefore)]),
-      ])))
+export async function claimKey(
+  db: Executor,
+  subId: string,
+  key: string,
+  requestHash: string,
+  at: Date,
+  cutoffs: { expiredBefore: Date; abandonedBefore: Date },
+): Promise<boolean> {
+  const r = await db
+    .insertInto('idempotency_keys')
+    .values({ sub_id: subId, idempotency_key: key, request_hash: requestHash, created_at: at })
+    .onConflict((oc) =>
+      oc
+        .columns(['sub_id', 'idempotency_key'])
+        .doUpdateSet({
+          request_hash: requestHash,
+          created_at: at,
+          status_code: null,
+          response_body: null,
+          response_type: null,
+        })
+        .where((eb) =>
+          eb.or([
+            eb('idempotency_keys.created_at', '<', cutoffs.expiredBefore),
+            eb.and([
+              eb('idempotency_keys.status_code', 'is', null),
+              eb('idempotency_keys.created_at', '<', cutoffs.abandonedBefore),
+            ]),
+          ]),
+        ),
+    )
     .executeTakeFirst()
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0
 }
 
 export async function findKey(db: Executor, subId: string, key: string): Promise<StoredResponse | undefined> {
-  return db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response_body', 'response_type'])
-    .where('sub_id', '=', subId).where('idempotency_key', '=', key).executeTakeFirst()
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'status_code', 'response_body', 'response_type'])
+    .where('sub_id', '=', subId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst()
 }
 
 /**
@@ -36,9 +63,20 @@ export async function findKey(db: Executor, subId: string, key: string): Promise
  * outlived its claim (taken over by a retry after IDEMPOTENCY_ABANDONED_MS) must not overwrite the
  * retry's answer; one whose transaction already stored the answer leaves it as it is.
  */
-export async function completeKey(db: Executor, subId: string, key: string, claimedAt: Date, res: { status: number; body: string; type: string }): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ status_code: res.status, response_body: res.body, response_type: res.type })
-    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+export async function completeKey(
+  db: Executor,
+  subId: string,
+  key: string,
+  claimedAt: Date,
+  res: { status: number; body: string; type: string },
+): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status_code: res.status, response_body: res.body, response_type: res.type })
+    .where('sub_id', '=', subId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '=', claimedAt)
+    .where('status_code', 'is', null)
     .execute()
 }
 
@@ -47,9 +85,20 @@ export async function completeKey(db: Executor, subId: string, key: string, clai
  * `claimedAt` is still unanswered (a retry that took an abandoned claim over made a new one).
  * False when it no longer is.
  */
-export async function completeClaim(trx: Executor, subId: string, key: string, claimedAt: Date, res: { status: number; body: string; type: string }): Promise<boolean> {
-  const r = await trx.updateTable('idempotency_keys').set({ status_code: res.status, response_body: res.body, response_type: res.type })
-    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+export async function completeClaim(
+  trx: Executor,
+  subId: string,
+  key: string,
+  claimedAt: Date,
+  res: { status: number; body: string; type: string },
+): Promise<boolean> {
+  const r = await trx
+    .updateTable('idempotency_keys')
+    .set({ status_code: res.status, response_body: res.body, response_type: res.type })
+    .where('sub_id', '=', subId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '=', claimedAt)
+    .where('status_code', 'is', null)
     .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
@@ -59,8 +108,12 @@ export async function completeClaim(trx: Executor, subId: string, key: string, c
  * (its write committed) or no longer this request's (a retry took it over, and may have answered).
  */
 export async function releaseKey(db: Executor, subId: string, key: string, claimedAt: Date): Promise<void> {
-  await db.deleteFrom('idempotency_keys')
-    .where('sub_id', '=', subId).where('idempotency_key', '=', key).where('created_at', '=', claimedAt).where('status_code', 'is', null)
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('sub_id', '=', subId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '=', claimedAt)
+    .where('status_code', 'is', null)
     .execute()
 }
 

@@ -17,7 +17,12 @@ export type RecordOutcome<R> = (trx: Executor, result: R) => Promise<void>
  * a key the write runs as it did (one statement needs no transaction). `result` is what the service
  * will return, known before the write (ids are made by the service, not the database).
  */
-export async function writeRecorded<R>(db: Db, outcome: RecordOutcome<R> | undefined, result: R, write: (executor: Executor) => Promise<unknown>): Promise<R> {
+export async function writeRecorded<R>(
+  db: Db,
+  outcome: RecordOutcome<R> | undefined,
+  result: R,
+  write: (executor: Executor) => Promise<unknown>,
+): Promise<R> {
   if (!outcome) {
     await write(db)
     return result
@@ -31,10 +36,17 @@ export async function writeRecorded<R>(db: Db, outcome: RecordOutcome<R> | undef
 
 /** What a RecordOutcome throws when the key is no longer the request's: its write rolls back. */
 export function claimLost(): AppError {
-  return new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', { field: 'Idempotency-Key', detail: 'the claim was taken over by a retry' })
+  return new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', {
+    field: 'Idempotency-Key',
+    detail: 'the claim was taken over by a retry',
+  })
 }
 
 /** Whether `e` is claimLost()'s: nothing of the transaction it ended was written. */
 export function isClaimLost(e: unknown): boolean {
-  return e instanceof AppError && e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS' && e.options.detail === 'the claim was taken over by a retry'
+  return (
+    e instanceof AppError &&
+    e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS' &&
+    e.options.detail === 'the claim was taken over by a retry'
+  )
 }

@@ -22,13 +22,27 @@ export function localImagesDir(dataDir: string): string {
  * version kept in the data directory, so an upgrade serves them before `mailroom images migrate`
  * has moved them (nothing is written there any more).
  */
-export function createBlobStore(deps: { config: { blobStore: BlobStoreConfig; dataDir: string }; db: Db; engine: DbEngine }): BlobStore {
+export function createBlobStore(deps: {
+  config: { blobStore: BlobStoreConfig; dataDir: string }
+  db: Db
+  engine: DbEngine
+}): BlobStore {
   const local = new LocalDirBlobStore(localImagesDir(deps.config.dataDir))
-  const store = storeOfKind(deps.config.blobStore, resolveBlobStoreKind(deps.config.blobStore, deps.engine), deps.db, local)
+  const store = storeOfKind(
+    deps.config.blobStore,
+    resolveBlobStoreKind(deps.config.blobStore, deps.engine),
+    deps.db,
+    local,
+  )
   return store === local ? local : new WithLocalFallback(store, local)
 }
 
-export function storeOfKind(config: BlobStoreConfig, kind: BlobStore['kind'], db: Db, local: LocalDirBlobStore): BlobStore {
+export function storeOfKind(
+  config: BlobStoreConfig,
+  kind: BlobStore['kind'],
+  db: Db,
+  local: LocalDirBlobStore,
+): BlobStore {
   switch (kind) {
     case 'local':
       return local
@@ -45,7 +59,10 @@ export function storeOfKind(config: BlobStoreConfig, kind: BlobStore['kind'], db
 }
 
 class WithLocalFallback implements BlobStore {
-  constructor(private readonly store: BlobStore, private readonly legacy: LocalDirBlobStore) {}
+  constructor(
+    private readonly store: BlobStore,
+    private readonly legacy: LocalDirBlobStore,
+  ) {}
 
   get kind() {
     return this.store.kind

@@ -3,10 +3,41 @@ export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'
 export type ImageContentType = (typeof IMAGE_TYPES)[number]
 
 export function sniffImageType(b: Uint8Array): ImageContentType | undefined {
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'image/png'
+  if (
+    b.length >= 8 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  )
+    return 'image/png'
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'
-  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return 'image/gif'
-  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'image/webp'
+  if (
+    b.length >= 6 &&
+    b[0] === 0x47 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x38 &&
+    (b[4] === 0x37 || b[4] === 0x39) &&
+    b[5] === 0x61
+  )
+    return 'image/gif'
+  if (
+    b.length >= 12 &&
+    b[0] === 0x52 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x46 &&
+    b[8] === 0x57 &&
+    b[9] === 0x45 &&
+    b[10] === 0x42 &&
+    b[11] === 0x50
+  )
+    return 'image/webp'
   return undefined
 }
 
@@ -15,7 +46,9 @@ export type DataUrlProblem = 'not_a_data_url' | 'unsupported_type' | 'bad_base64
 const DATA_URL = /^data:(image\/(?:png|jpeg|jpg|gif|webp));base64,/i
 
 /** Parses `data:image/<type>;base64,<data>` strictly: malformed base64 is refused, never guessed at. */
-export function parseDataUrl(s: string): { ok: true; declared: ImageContentType; base64: string } | { ok: false; problem: DataUrlProblem } {
+export function parseDataUrl(
+  s: string,
+): { ok: true; declared: ImageContentType; base64: string } | { ok: false; problem: DataUrlProblem } {
   const m = DATA_URL.exec(s)
   if (!m) return { ok: false, problem: /^data:/i.test(s) ? 'unsupported_type' : 'not_a_data_url' }
   const declared = m[1]!.toLowerCase().replace('image/jpg', 'image/jpeg') as ImageContentType

@@ -19,7 +19,14 @@ export interface MoveCounts {
  * copy is removed (unless `keepSource`) only after the target holds the bytes, so an interrupted
  * run loses nothing and the next run takes up where it stopped.
  */
-export async function moveImages(deps: { db: Db; from: BlobStore; to: BlobStore; keepSource?: boolean; batch?: number; onBatch?: (counts: MoveCounts) => void }): Promise<MoveCounts> {
+export async function moveImages(deps: {
+  db: Db
+  from: BlobStore
+  to: BlobStore
+  keepSource?: boolean
+  batch?: number
+  onBatch?: (counts: MoveCounts) => void
+}): Promise<MoveCounts> {
   const { db, from, to } = deps
   const counts: MoveCounts = { moved: 0, alreadyThere: 0, missing: 0, removed: 0 }
   let after = ''

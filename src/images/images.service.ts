@@ -12,7 +12,12 @@ import { limitReached, type WindowQuota } from '../ratelimit/quotas.js'
 
 export const IMAGE_ERRORS = registerErrors({
   IMAGE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'IMG-4040', message: 'No such image.' },
-  IMAGE_TOO_LARGE: { status: 413, errorCode: 'validation_error', additionalCode: 'IMG-4130', message: 'The image is larger than the limit.' },
+  IMAGE_TOO_LARGE: {
+    status: 413,
+    errorCode: 'validation_error',
+    additionalCode: 'IMG-4130',
+    message: 'The image is larger than the limit.',
+  },
 })
 
 const TEMP_LIFETIME_MS = 24 * 3600 * 1000
@@ -64,10 +69,15 @@ export function createImagesService(deps: ImagesServiceDeps) {
     // Decoding before the size check is bounded: the route's body limit keeps the text near maxBytes.
     const bytes = decodeStrict(parsed.base64)
     if (!bytes) throw invalid('base64', PROBLEMS.bad_base64)
-    if (bytes.length > deps.maxBytes) throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, { field: 'base64', description: `The image is larger than ${deps.maxBytes} bytes.` })
+    if (bytes.length > deps.maxBytes)
+      throw new AppError(IMAGE_ERRORS.IMAGE_TOO_LARGE, {
+        field: 'base64',
+        description: `The image is larger than ${deps.maxBytes} bytes.`,
+      })
     const actual = sniffImageType(bytes)
     if (!actual) throw invalid('base64', `The bytes are not a ${parsed.declared} image.`)
-    if (actual !== parsed.declared) throw invalid('base64', `The bytes are ${actual} but ${parsed.declared} was declared.`)
+    if (actual !== parsed.declared)
+      throw invalid('base64', `The bytes are ${actual} but ${parsed.declared} was declared.`)
     return { bytes, contentType: actual }
   }
 
@@ -89,7 +99,10 @@ export function createImagesService(deps: ImagesServiceDeps) {
       const quotas = deps.quotas
       if (quotas) {
         if ((await repo.countHeldTemp(db, subId, now)) >= quotas.tempHeld) {
-          throw limitReached(`${quotas.tempHeld} unattached images per subscription`, `This subscription holds ${quotas.tempHeld} uploaded images no package has taken, the most it may: attach them (images[].tempURL) or let them expire (24 h) first.`)
+          throw limitReached(
+            `${quotas.tempHeld} unattached images per subscription`,
+            `This subscription holds ${quotas.tempHeld} uploaded images no package has taken, the most it may: attach them (images[].tempURL) or let them expire (24 h) first.`,
+          )
         }
         await quotas.uploads.take(subId)
         await quotas.bytes.take(subId, bytes.length)
@@ -99,10 +112,18 @@ export function createImagesService(deps: ImagesServiceDeps) {
       // Bytes first, row second: a crash in between leaves an orphan file, never a row without bytes.
       await blobs.put(storageKey, bytes)
       try {
-        return await writeRecorded(db, outcome, { imageId, tempURL: tempUrlOf(imageId), contentType: actual }, (ex) => repo.insertImage(ex, {
-          image_id: imageId, sub_id: subId, content_type: actual, byte_size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
-          storage_key: storageKey, created_at: now, expires_at: new Date(now.getTime() + TEMP_LIFETIME_MS),
-        }))
+        return await writeRecorded(db, outcome, { imageId, tempURL: tempUrlOf(imageId), contentType: actual }, (ex) =>
+          repo.insertImage(ex, {
+            image_id: imageId,
+            sub_id: subId,
+            content_type: actual,
+            byte_size: bytes.length,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            storage_key: storageKey,
+            created_at: now,
+            expires_at: new Date(now.getTime() + TEMP_LIFETIME_MS),
+          }),
+        )
       } catch (e) {
         await blobs.delete(storageKey).catch(() => {})
         throw e
@@ -122,21 +143,41 @@ export function createImagesService(deps: ImagesServiceDeps) {
      * Attaches uploaded images to a package inside the caller's transaction; each failure is a 400
      * naming `images[i].…`. `activityId` is the activity this change appends.
      */
-    async attach(trx: Executor, subId: string, packageId: string, activityId: string, images: Array<{ imageLevel: 'ASSET' | 'ACTIVITY'; imageType: string; tempURL: string; contentType?: string }>): Promise<ImageRef[]> {
+    async attach(
+      trx: Executor,
+      subId: string,
+      packageId: string,
+      activityId: string,
+      images: Array<{ imageLevel: 'ASSET' | 'ACTIVITY'; imageType: string; tempURL: string; contentType?: string }>,
+    ): Promise<ImageRef[]> {
       const out: ImageRef[] = []
       for (const [i, img] of images.entries()) {
         const id = TEMP_URL.exec(img.tempURL)?.[1]
-        if (!id) throw invalid(`images[${i}].tempURL`, 'tempURL must be the temp/images/<imageId> returned by the image upload.')
+        if (!id)
+          throw invalid(
+            `images[${i}].tempURL`,
+            'tempURL must be the temp/images/<imageId> returned by the image upload.',
+          )
         const claimed = await repo.claimTempImage(trx, subId, id, clock.now(), {
           // Every image remembers the change that brought it, whatever its level: the history shows
           // which activity added a DAMAGE photo to the package.
-          package_id: packageId, activity_id: activityId, image_level: img.imageLevel, image_type: img.imageType,
+          package_id: packageId,
+          activity_id: activityId,
+          image_level: img.imageLevel,
+          image_type: img.imageType,
         })
         if (!claimed) throw invalid(`images[${i}].tempURL`, `No unattached, unexpired uploaded image ${id}.`)
         if (img.contentType && img.contentType.toLowerCase() !== claimed.content_type) {
           throw invalid(`images[${i}].contentType`, `The image is ${claimed.content_type}, not ${img.contentType}.`)
         }
-        out.push({ imageId: id, imageLevel: img.imageLevel, imageType: img.imageType, contentType: claimed.content_type, tempURL: tempUrlOf(id), activityId })
+        out.push({
+          imageId: id,
+          imageLevel: img.imageLevel,
+          imageType: img.imageType,
+          contentType: claimed.content_type,
+          tempURL: tempUrlOf(id),
+          activityId,
+        })
       }
       return out
     },
@@ -144,7 +185,11 @@ export function createImagesService(deps: ImagesServiceDeps) {
     async listForPackage(subId: string, packageId: string): Promise<ImageRef[]> {
       const rows = await repo.listPackageImages(db, subId, packageId)
       return rows.map((r) => ({
-        imageId: r.image_id, imageLevel: r.image_level ?? 'ASSET', imageType: r.image_type ?? 'OTHER', contentType: r.content_type, tempURL: tempUrlOf(r.image_id),
+        imageId: r.image_id,
+        imageLevel: r.image_level ?? 'ASSET',
+        imageType: r.image_type ?? 'OTHER',
+        contentType: r.content_type,
+        tempURL: tempUrlOf(r.image_id),
         ...(r.activity_id ? { activityId: r.activity_id } : {}),
       }))
     },

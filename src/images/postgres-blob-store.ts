@@ -19,7 +19,8 @@ export class PostgresBlobStore implements BlobStore {
     checkKey(key)
     const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     const parts: Buffer[] = []
-    for (let at = 0; at < whole.length; at += PostgresBlobStore.PART_BYTES) parts.push(whole.subarray(at, at + PostgresBlobStore.PART_BYTES))
+    for (let at = 0; at < whole.length; at += PostgresBlobStore.PART_BYTES)
+      parts.push(whole.subarray(at, at + PostgresBlobStore.PART_BYTES))
     // One transaction: a reader sees all the parts or none.
     await inTransaction(this.db, (trx) => repo.replaceBlobParts(trx, key, parts))
   }

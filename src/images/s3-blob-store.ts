@@ -1,4 +1,11 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
 import type { Readable } from 'node:stream'
 import type { BlobStoreConfig } from '../config.js'
 import { checkKey, type BlobStore, type OpenedBlob } from './blob-store.js'
@@ -6,7 +13,9 @@ import { checkKey, type BlobStore, type OpenedBlob } from './blob-store.js'
 /** BLOB_STORE_URL and the credentials, as config.ts parsed them. */
 type S3Location = Omit<Extract<BlobStoreConfig, { kind: 's3' }>, 'kind'>
 
-const isMissing = (e: unknown) => e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata.httpStatusCode === 404)
+const isMissing = (e: unknown) =>
+  e instanceof S3ServiceException &&
+  (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata.httpStatusCode === 404)
 
 /** Image bytes in an S3-compatible bucket (BLOB_STORE_URL=s3://…): shared by every process, streamed on read. */
 export class S3BlobStore implements BlobStore {
@@ -31,7 +40,14 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
-    await this.#client.send(new PutObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key), Body: bytes, ContentLength: bytes.byteLength }))
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.at.bucket,
+        Key: this.#key(key),
+        Body: bytes,
+        ContentLength: bytes.byteLength,
+      }),
+    )
   }
 
   async open(key: string): Promise<OpenedBlob | undefined> {

@@ -11,8 +11,18 @@ import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const LOCATION_ERRORS = registerErrors({
   LOCATION_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'LOC-4040', message: 'No such location.' },
-  LOCATION_NAME_TAKEN: { status: 409, errorCode: 'already_exists', additionalCode: 'LOC-4090', message: 'A location with this name already exists.' },
-  LOCATION_IN_USE: { status: 409, errorCode: 'validation_error', additionalCode: 'LOC-4091', message: 'Inbound sites are placed at this location; delete them first.' },
+  LOCATION_NAME_TAKEN: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'LOC-4090',
+    message: 'A location with this name already exists.',
+  },
+  LOCATION_IN_USE: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'LOC-4091',
+    message: 'Inbound sites are placed at this location; delete them first.',
+  },
 })
 
 /** A location as other domains read it (the API record). */
@@ -59,12 +69,23 @@ function checked(address: Address | undefined, timezone: string | undefined): { 
   let out: Address | undefined
   if (address) {
     const country = address.country.toUpperCase()
-    if (!isAlpha2Country(country)) problems.push({ field: 'address.country', description: `${address.country} is not an ISO 3166-1 alpha-2 country code` })
-    out = { line1: address.line1.trim(), city: address.city.trim(), state: address.state.trim(), postalCode: address.postalCode.trim().toUpperCase(), country }
+    if (!isAlpha2Country(country))
+      problems.push({
+        field: 'address.country',
+        description: `${address.country} is not an ISO 3166-1 alpha-2 country code`,
+      })
+    out = {
+      line1: address.line1.trim(),
+      city: address.city.trim(),
+      state: address.state.trim(),
+      postalCode: address.postalCode.trim().toUpperCase(),
+      country,
+    }
     if (address.line2?.trim()) out.line2 = address.line2.trim()
   }
   const zone = timezone === undefined ? undefined : checkTimezone(timezone)
-  if (timezone !== undefined && zone === undefined) problems.push({ field: 'timezone', description: `${timezone} is not an IANA time zone (e.g. America/New_York)` })
+  if (timezone !== undefined && zone === undefined)
+    problems.push({ field: 'timezone', description: `${timezone} is not an IANA time zone (e.g. America/New_York)` })
   if (problems.length > 0) throw new ValidationErrors(problems)
   return { address: out, timezone: zone }
 }
@@ -83,7 +104,12 @@ export function createLocationsService(deps: LocationsServiceDeps) {
     }
   }
 
-  async function mustFind(trx: Parameters<typeof repo.findLocation>[0], subId: string, id: string, forUpdate = false): Promise<repo.LocationRow> {
+  async function mustFind(
+    trx: Parameters<typeof repo.findLocation>[0],
+    subId: string,
+    id: string,
+    forUpdate = false,
+  ): Promise<repo.LocationRow> {
     const row = await repo.findLocation(trx, subId, id, { forUpdate })
     if (!row) throw new AppError(LOCATION_ERRORS.LOCATION_NOT_FOUND, { detail: { id } })
     return row
@@ -93,8 +119,29 @@ export function createLocationsService(deps: LocationsServiceDeps) {
     async createLocation(subId: string, input: CreateLocation, outcome?: RecordOutcome<Location>): Promise<Location> {
       const { address, timezone } = checked(input.address, input.timezone)
       const at = clock.now()
-      const row: repo.LocationRow = { location_id: ids('loc_'), sub_id: subId, name: input.name.trim(), address: address!, timezone: timezone!, carrier_ids: [], created_at: at, updated_at: at, deleted_at: null }
-      return nameGuard(() => writeRecorded(db, outcome, toLocation(row), (ex) => repo.insertLocation(ex, { location_id: row.location_id, sub_id: subId, name: row.name, address: row.address, timezone: row.timezone, at })))
+      const row: repo.LocationRow = {
+        location_id: ids('loc_'),
+        sub_id: subId,
+        name: input.name.trim(),
+        address: address!,
+        timezone: timezone!,
+        carrier_ids: [],
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      }
+      return nameGuard(() =>
+        writeRecorded(db, outcome, toLocation(row), (ex) =>
+          repo.insertLocation(ex, {
+            location_id: row.location_id,
+            sub_id: subId,
+            name: row.name,
+            address: row.address,
+            timezone: row.timezone,
+            at,
+          }),
+        ),
+      )
     },
 
     async getLocation(subId: string, id: string): Promise<Location> {
@@ -104,13 +151,26 @@ export function createLocationsService(deps: LocationsServiceDeps) {
     /** Merges: fields given replace (the address as a whole), fields absent stay. */
     async updateLocation(subId: string, id: string, input: UpdateLocation): Promise<Location> {
       const { address, timezone } = checked(input.address, input.timezone)
-      return nameGuard(() => inTransaction(db, async (trx) => {
-        const cur = await mustFind(trx, subId, id, true)
-        const at = clock.now()
-        const next: repo.LocationRow = { ...cur, name: input.name?.trim() ?? cur.name, address: address ?? cur.address, timezone: timezone ?? cur.timezone, updated_at: at }
-        await repo.updateLocation(trx, subId, id, { name: next.name, address: next.address, timezone: next.timezone, at })
-        return toLocation(next)
-      }))
+      return nameGuard(() =>
+        inTransaction(db, async (trx) => {
+          const cur = await mustFind(trx, subId, id, true)
+          const at = clock.now()
+          const next: repo.LocationRow = {
+            ...cur,
+            name: input.name?.trim() ?? cur.name,
+            address: address ?? cur.address,
+            timezone: timezone ?? cur.timezone,
+            updated_at: at,
+          }
+          await repo.updateLocation(trx, subId, id, {
+            name: next.name,
+            address: next.address,
+            timezone: next.timezone,
+            at,
+          })
+          return toLocation(next)
+        }),
+      )
     },
 
     /** Replaces the carriers enabled at the location; each must be visible to the subscription. */
@@ -120,11 +180,18 @@ export function createLocationsService(deps: LocationsServiceDeps) {
       await mustFind(db, subId, id)
       const visible = await carriers.getVisible(subId, carrierIds)
       const unknown = carrierIds.map((c, i) => ({ c, i })).filter(({ c }) => !visible.has(c))
-      if (unknown.length > 0) throw new ValidationErrors(unknown.map(({ c, i }) => ({ field: `[${i}]`, description: `No carrier ${c} in the catalogue.` })))
+      if (unknown.length > 0)
+        throw new ValidationErrors(
+          unknown.map(({ c, i }) => ({ field: `[${i}]`, description: `No carrier ${c} in the catalogue.` })),
+        )
       return inTransaction(db, async (trx) => {
         const cur = await mustFind(trx, subId, id, true)
         // Stored as our canonical ids, whatever name matched (`FedEx` is FEDEX, carrier-aliases.ts).
-        const next: repo.LocationRow = { ...cur, carrier_ids: [...new Set(carrierIds.map((c) => visible.get(c)!.carrierId))], updated_at: clock.now() }
+        const next: repo.LocationRow = {
+          ...cur,
+          carrier_ids: [...new Set(carrierIds.map((c) => visible.get(c)!.carrierId))],
+          updated_at: clock.now(),
+        }
         await repo.updateLocation(trx, subId, id, { carrier_ids: next.carrier_ids, at: next.updated_at })
         return toLocation(next)
       })
@@ -135,7 +202,10 @@ export function createLocationsService(deps: LocationsServiceDeps) {
       await inTransaction(db, async (trx) => {
         await mustFind(trx, subId, id, true)
         const sites = await repo.countLiveSitesAt(trx, subId, id)
-        if (sites > 0) throw new AppError(LOCATION_ERRORS.LOCATION_IN_USE, { description: `${sites} inbound site(s) are placed at this location; delete them first.` })
+        if (sites > 0)
+          throw new AppError(LOCATION_ERRORS.LOCATION_IN_USE, {
+            description: `${sites} inbound site(s) are placed at this location; delete them first.`,
+          })
         const at = clock.now()
         await repo.updateLocation(trx, subId, id, { deleted_at: at, at })
       })
@@ -150,7 +220,11 @@ export function createLocationsService(deps: LocationsServiceDeps) {
      * By id. Deleted locations are left out unless `includeDeleted` (for display of history, such as
      * a package's locationZip at a site deleted with its location).
      */
-    async getByIds(subId: string, locationIds: string[], opts: { includeDeleted?: boolean } = {}): Promise<Map<string, LocationRecord>> {
+    async getByIds(
+      subId: string,
+      locationIds: string[],
+      opts: { includeDeleted?: boolean } = {},
+    ): Promise<Map<string, LocationRecord>> {
       const rows = await repo.findLocations(db, subId, [...new Set(locationIds)], opts)
       return new Map(rows.map((r) => [r.location_id, toLocation(r)]))
     },

@@ -17,32 +17,58 @@ export type PackageRow = Selectable<PackageTable>
 /** How a plain column reads: its record member, its CSV cell and its event value follow from this. */
 export type ValueKind = 'string' | 'text' | 'integer' | 'integerOrNull' | 'boolean' | 'instant' | 'instantOrNull'
 
-type RecordSchemaOf<V extends ValueKind> =
-  V extends 'string' ? TString : V extends 'text' ? TOptional<TString> : V extends 'integer' ? TInteger : V extends 'integerOrNull' ? TOptional<TInteger>
-    : V extends 'boolean' ? TBoolean : V extends 'instant' ? TString : TOptional<TString>
+type RecordSchemaOf<V extends ValueKind> = V extends 'string'
+  ? TString
+  : V extends 'text'
+    ? TOptional<TString>
+    : V extends 'integer'
+      ? TInteger
+      : V extends 'integerOrNull'
+        ? TOptional<TInteger>
+        : V extends 'boolean'
+          ? TBoolean
+          : V extends 'instant'
+            ? TString
+            : TOptional<TString>
 
 function recordSchemaOf(kind: ValueKind, description?: string): TSchema {
   const d = description ? { description } : {}
   switch (kind) {
-    case 'string': return Type.String(d)
-    case 'text': return Type.Optional(Type.String(d))
-    case 'integer': return Type.Integer(d)
-    case 'integerOrNull': return Type.Optional(Type.Integer(d))
-    case 'boolean': return Type.Boolean(d)
-    case 'instant': return Type.String({ format: 'date-time', ...d })
-    case 'instantOrNull': return Type.Optional(Type.String({ format: 'date-time', ...d }))
-    default: return unhandled(kind)
+    case 'string':
+      return Type.String(d)
+    case 'text':
+      return Type.Optional(Type.String(d))
+    case 'integer':
+      return Type.Integer(d)
+    case 'integerOrNull':
+      return Type.Optional(Type.Integer(d))
+    case 'boolean':
+      return Type.Boolean(d)
+    case 'instant':
+      return Type.String({ format: 'date-time', ...d })
+    case 'instantOrNull':
+      return Type.Optional(Type.String({ format: 'date-time', ...d }))
+    default:
+      return unhandled(kind)
   }
 }
 
 /** How the record reads a plain column (undefined: the member is absent); the kind is looked at once, not per row. */
 export function plainReader(kind: ValueKind, column: PackageColumn): (r: PackageRow) => unknown {
   switch (kind) {
-    case 'string': case 'integer': case 'boolean': return (r) => r[column]
-    case 'text': case 'integerOrNull': return (r) => r[column] ?? undefined
-    case 'instant': return (r) => (r[column] as Date).toISOString()
-    case 'instantOrNull': return (r) => (r[column] as Date | null | undefined)?.toISOString()
-    default: return unhandled(kind)
+    case 'string':
+    case 'integer':
+    case 'boolean':
+      return (r) => r[column]
+    case 'text':
+    case 'integerOrNull':
+      return (r) => r[column] ?? undefined
+    case 'instant':
+      return (r) => (r[column] as Date).toISOString()
+    case 'instantOrNull':
+      return (r) => (r[column] as Date | null | undefined)?.toISOString()
+    default:
+      return unhandled(kind)
   }
 }
 
@@ -50,11 +76,19 @@ export function plainReader(kind: ValueKind, column: PackageColumn): (r: Package
 export function plainCell(kind: ValueKind, column: PackageColumn): DirectCell {
   const cell = ((): ((v: unknown) => Cell) => {
     switch (kind) {
-      case 'string': case 'integer': case 'boolean': return (v) => v as Cell
-      case 'text': case 'integerOrNull': return (v) => (v ?? '') as Cell
-      case 'instant': return (v) => (v as Date).toISOString()
-      case 'instantOrNull': return (v) => (v as Date | null | undefined)?.toISOString() ?? ''
-      default: return unhandled(kind)
+      case 'string':
+      case 'integer':
+      case 'boolean':
+        return (v) => v as Cell
+      case 'text':
+      case 'integerOrNull':
+        return (v) => (v ?? '') as Cell
+      case 'instant':
+        return (v) => (v as Date).toISOString()
+      case 'instantOrNull':
+        return (v) => (v as Date | null | undefined)?.toISOString() ?? ''
+      default:
+        return unhandled(kind)
     }
   })()
   return { columns: [column], cell: (r) => cell(r[column]) }
@@ -124,6 +158,11 @@ export interface FieldSpec {
 }
 
 /** A plain column, its record member derived from its kind. */
-export function plain<C extends PackageColumn, V extends ValueKind, W extends WrittenBy>(column: C, value: V, writtenBy: W, description?: string) {
+export function plain<C extends PackageColumn, V extends ValueKind, W extends WrittenBy>(
+  column: C,
+  value: V,
+  writtenBy: W,
+  description?: string,
+) {
   return { column, value, writtenBy, record: recordSchemaOf(value, description) as RecordSchemaOf<V> }
 }

@@ -37,5 +37,10 @@ export interface PackageReaders {
   customFields: { listDefinitions(subId: string): Promise<readonly CustomFieldDefLike[]> }
   locations: { getByIds(subId: string, ids: string[]): Promise<Map<string, { address?: { postalCode?: string } }>> }
   /** Merges and validates custom field values (the customfields domain's rules). */
-  checkCustomFieldValues(defs: readonly CustomFieldDefLike[], input: Array<{ customFieldId: string; value: unknown }> | undefined, existing: Array<{ customFieldId: string; value: string }>, fieldPrefix: string): Array<{ customFieldId: string; value: string }>
+  checkCustomFieldValues(
+    defs: readonly CustomFieldDefLike[],
+    input: Array<{ customFieldId: string; value: unknown }> | undefined,
+    existing: Array<{ customFieldId: string; value: string }>,
+    fieldPrefix: string,
+  ): Array<{ customFieldId: string; value: string }>
 }

@@ -43,7 +43,11 @@ function trackingEvents(t: Transition): TrackingEventName[] {
   const announced = t.previousStatus === null && t.status === 'IN_TRANSIT'
   const out: TrackingEventName[] = announced ? ['Manifest'] : []
   if (!t.wasAtSite && hasReachedSite(false, t.status)) out.push('Acceptance')
-  if (t.previousStatus === 'OUT_FOR_DELIVERY' && (t.status === 'OUT_FOR_DELIVERY' || isOneOf(UNDELIVERED_RETURN, t.status))) out.push('DeliveryAttempt')
+  if (
+    t.previousStatus === 'OUT_FOR_DELIVERY' &&
+    (t.status === 'OUT_FOR_DELIVERY' || isOneOf(UNDELIVERED_RETURN, t.status))
+  )
+    out.push('DeliveryAttempt')
   if (changed && !announced && isStatus(t.status)) out.push(STATUS_EVENT[t.status])
   if (t.damaged && !t.wasDamaged && !out.includes('Exception')) out.push('Exception')
   return out.length > 0 ? out : ['Updated']

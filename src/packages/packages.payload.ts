@@ -10,24 +10,44 @@ import { PACKAGE_STATUSES } from './statuses.js'
  */
 
 type EventValue = (s: EventSource) => unknown
-const MEMBERS: ReadonlyArray<{ name: string; schema: TSchema; value: EventValue }> = FIELD_ENTRIES.flatMap(([name, f]) => {
-  if (!f.event) return []
-  if (f.event !== true) return [{ name, schema: f.event.schema, value: f.event.value }]
-  if (!f.value || !f.column) throw new Error(`package field ${name}: event true needs a plain column`)
-  const read = plainReader(f.value, f.column) as (r: unknown) => unknown
-  return [{ name, schema: f.record, value: (s: EventSource) => read(s.row) }]
-})
+const MEMBERS: ReadonlyArray<{ name: string; schema: TSchema; value: EventValue }> = FIELD_ENTRIES.flatMap(
+  ([name, f]) => {
+    if (!f.event) return []
+    if (f.event !== true) return [{ name, schema: f.event.schema, value: f.event.value }]
+    if (!f.value || !f.column) throw new Error(`package field ${name}: event true needs a plain column`)
+    const read = plainReader(f.value, f.column) as (r: unknown) => unknown
+    return [{ name, schema: f.record, value: (s: EventSource) => read(s.row) }]
+  },
+)
 
-export const PackageEventDataSchema = Type.Object({
-  ...Object.fromEntries(MEMBERS.map((m) => [m.name, m.schema])),
-  previousStatus: Type.Union([lit(PACKAGE_STATUSES), Type.Null()], { description: 'The status before the change; null for the add.' }),
-  sequence: Type.Integer({ minimum: 1, description: 'Orders one package\'s events, across both variants.' }),
-  depositedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Locker reminders and expiries: when the package was deposited.' })),
-}, { title: 'PackageEventData', description: 'The `data` of a package event: the package as the change left it.', additionalProperties: false })
+export const PackageEventDataSchema = Type.Object(
+  {
+    ...Object.fromEntries(MEMBERS.map((m) => [m.name, m.schema])),
+    previousStatus: Type.Union([lit(PACKAGE_STATUSES), Type.Null()], {
+      description: 'The status before the change; null for the add.',
+    }),
+    sequence: Type.Integer({ minimum: 1, description: "Orders one package's events, across both variants." }),
+    depositedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Locker reminders and expiries: when the package was deposited.',
+      }),
+    ),
+  },
+  {
+    title: 'PackageEventData',
+    description: 'The `data` of a package event: the package as the change left it.',
+    additionalProperties: false,
+  },
+)
 export type PackageEventData = Static<typeof PackageEventDataSchema>
 
 /** The data of one event of a change (`sequence`: the event's number for its package). */
-export function eventData(source: EventSource, previousStatus: string | null, sequence: number): Record<string, unknown> {
+export function eventData(
+  source: EventSource,
+  previousStatus: string | null,
+  sequence: number,
+): Record<string, unknown> {
   const data: Record<string, unknown> = {}
   for (const m of MEMBERS) {
     const v = m.value(source)

@@ -15,15 +15,32 @@ export function createPackageQueries(deps: { db: Db; readers: PackageReaders; im
   const { db, readers, images } = deps
 
   /** DETAILED records by one column; concurrent requests' single reads go as one query (see batchPerSubscription). */
-  const recordsBy = (filter: (keys: string[]) => RecordFilter, keyOf: (row: repo.PackageRow) => string): SubscriptionLookup<PackageRecord> =>
+  const recordsBy =
+    (
+      filter: (keys: string[]) => RecordFilter,
+      keyOf: (row: repo.PackageRow) => string,
+    ): SubscriptionLookup<PackageRecord> =>
     async (subId, keys) => {
       const { rows, ctx } = await loadRecords(db, readers, subId, filter(keys))
       return new Map(rows.map((r) => [keyOf(r), toRecord(ctx, r)]))
     }
   /** The package row as it is now, outside any transaction; concurrent requests' reads go as one query. */
-  const rowById = batchPerSubscription(async (subId, packageIds) => new Map((await repo.findPackages(db, subId, packageIds)).map((r) => [r.package_id, r])))
-  const recordById = batchPerSubscription(recordsBy((packageIds) => ({ packageIds }), (r) => r.package_id))
-  const recordByTrackingNumber = batchPerSubscription(recordsBy((trackingNumbers) => ({ trackingNumbers }), (r) => r.tracking_number))
+  const rowById = batchPerSubscription(
+    async (subId, packageIds) =>
+      new Map((await repo.findPackages(db, subId, packageIds)).map((r) => [r.package_id, r])),
+  )
+  const recordById = batchPerSubscription(
+    recordsBy(
+      (packageIds) => ({ packageIds }),
+      (r) => r.package_id,
+    ),
+  )
+  const recordByTrackingNumber = batchPerSubscription(
+    recordsBy(
+      (trackingNumbers) => ({ trackingNumbers }),
+      (r) => r.tracking_number,
+    ),
+  )
 
   async function existingRow(subId: string, packageId: string): Promise<repo.PackageRow> {
     const row = await rowById(subId, packageId)
@@ -51,7 +68,11 @@ export function createPackageQueries(deps: { db: Db; readers: PackageReaders; im
     },
 
     /** The active package with this number (archived ones too when `includeArchived`), or undefined. */
-    async findByTrackingNumber(subId: string, trackingNumber: string, includeArchived = false): Promise<PackageRecord | undefined> {
+    async findByTrackingNumber(
+      subId: string,
+      trackingNumber: string,
+      includeArchived = false,
+    ): Promise<PackageRecord | undefined> {
       const rec = await recordByTrackingNumber(subId, normalizeTrackingNumber(trackingNumber))
       return rec && (!rec.archived || includeArchived) ? rec : undefined
     },
@@ -64,15 +85,38 @@ export function createPackageQueries(deps: { db: Db; readers: PackageReaders; im
 
     async getActivities(subId: string, packageId: string) {
       const row = await existingRow(subId, packageId)
-      const [acts, imgs] = await Promise.all([repo.listActivities(db, subId, packageId), images.listForPackage(subId, packageId)])
-      const sites = await readers.sites.getInfos(subId, acts.map((a) => a.site_id).filter((x): x is string => !!x))
+      const [acts, imgs] = await Promise.all([
+        repo.listActivities(db, subId, packageId),
+        images.listForPackage(subId, packageId),
+      ])
+      const sites = await readers.sites.getInfos(
+        subId,
+        acts.map((a) => a.site_id).filter((x): x is string => !!x),
+      )
       return {
-        packageId, trackingNumber: row.tracking_number,
+        packageId,
+        trackingNumber: row.tracking_number,
         activities: acts.map((a) => ({
-          activityId: a.activity_id, sequence: a.sequence, status: a.status, location: siteRefOf(a.site_id ? sites.get(a.site_id) : undefined),
-          packageLocation: a.package_location ?? undefined, lockerBank: a.locker_bank ?? undefined, lockerUnit: a.locker_unit ?? undefined,
-          damaged: a.damaged, comment: a.comment ?? undefined, userName: a.user_name, ...(a.reported_by ? { reportedBy: a.reported_by } : {}), occurredAt: a.occurred_at.toISOString(),
-          images: imgs.filter((i) => i.activityId === a.activity_id).map((i) => ({ imageId: i.imageId, tempURL: i.tempURL, contentType: i.contentType, imageType: i.imageType })),
+          activityId: a.activity_id,
+          sequence: a.sequence,
+          status: a.status,
+          location: siteRefOf(a.site_id ? sites.get(a.site_id) : undefined),
+          packageLocation: a.package_location ?? undefined,
+          lockerBank: a.locker_bank ?? undefined,
+          lockerUnit: a.locker_unit ?? undefined,
+          damaged: a.damaged,
+          comment: a.comment ?? undefined,
+          userName: a.user_name,
+          ...(a.reported_by ? { reportedBy: a.reported_by } : {}),
+          occurredAt: a.occurred_at.toISOString(),
+          images: imgs
+            .filter((i) => i.activityId === a.activity_id)
+            .map((i) => ({
+              imageId: i.imageId,
+              tempURL: i.tempURL,
+              contentType: i.contentType,
+              imageType: i.imageType,
+            })),
         })),
       }
     },

@@ -22,7 +22,8 @@ export type RefTable = Readonly<Record<string, TSchema>>
 const STRUCTURE = new Set(['type', 'properties', 'required', 'items', 'anyOf', '$id', 'title', 'additionalProperties'])
 const annotations = (s: TSchema): Record<string, unknown> =>
   Object.fromEntries(Object.entries(s).filter(([k]) => !STRUCTURE.has(k)))
-const keepOptional = <T extends TSchema>(from: TSchema, to: T): T => (KindGuard.IsOptional(from) ? (Type.Optional(to) as unknown as T) : to)
+const keepOptional = <T extends TSchema>(from: TSchema, to: T): T =>
+  KindGuard.IsOptional(from) ? (Type.Optional(to) as unknown as T) : to
 
 /** A read-only member as a write may carry it: the record's type, members optional, objects closed. */
 function readOnly(read: TSchema, refs: RefTable): TSchema {
@@ -32,11 +33,17 @@ function readOnly(read: TSchema, refs: RefTable): TSchema {
     return readOnly(target, refs)
   }
   if (KindGuard.IsObject(read)) {
-    const props = Object.fromEntries(Object.entries(read.properties).map(([k, v]) => [k, Type.Optional(readOnly(v, refs))]))
+    const props = Object.fromEntries(
+      Object.entries(read.properties).map(([k, v]) => [k, Type.Optional(readOnly(v, refs))]),
+    )
     return Type.Object(props, { ...annotations(read), additionalProperties: false })
   }
   if (KindGuard.IsArray(read)) return Type.Array(readOnly(read.items, refs), annotations(read))
-  if (KindGuard.IsUnion(read)) return Type.Union(read.anyOf.map((m) => readOnly(m, refs)), annotations(read))
+  if (KindGuard.IsUnion(read))
+    return Type.Union(
+      read.anyOf.map((m) => readOnly(m, refs)),
+      annotations(read),
+    )
   return read
 }
 
@@ -46,8 +53,13 @@ function widen(write: TSchema, read: TSchema | undefined, refs: RefTable): TSche
   const target = KindGuard.IsRef(read) ? refs[read.$ref] : read
   if (target === undefined) return write
   let out: TSchema = write
-  if (KindGuard.IsUnion(write)) out = Type.Union(write.anyOf.map((m) => widen(m, target, refs)), annotations(write))
-  else if (KindGuard.IsArray(write) && KindGuard.IsArray(target)) out = Type.Array(widen(write.items, target.items, refs), annotations(write))
+  if (KindGuard.IsUnion(write))
+    out = Type.Union(
+      write.anyOf.map((m) => widen(m, target, refs)),
+      annotations(write),
+    )
+  else if (KindGuard.IsArray(write) && KindGuard.IsArray(target))
+    out = Type.Array(widen(write.items, target.items, refs), annotations(write))
   else if (KindGuard.IsObject(write) && KindGuard.IsObject(target)) out = acceptReadOnly(write, target, refs)
   return keepOptional(write, out)
 }
@@ -56,7 +68,12 @@ function widen(write: TSchema, read: TSchema | undefined, refs: RefTable): TSche
  * `write` widened to accept the read-only members of `read` (see the module comment). Typed as
  * `write`: the members it adds are ignored by everything downstream.
  */
-export function acceptReadOnly<T extends TObject>(write: T, read: TObject, refs: RefTable = {}, note = READ_ONLY_NOTE): T {
+export function acceptReadOnly<T extends TObject>(
+  write: T,
+  read: TObject,
+  refs: RefTable = {},
+  note = READ_ONLY_NOTE,
+): T {
   const props: Record<string, TSchema> = {}
   for (const [k, w] of Object.entries(write.properties)) props[k] = widen(w, read.properties[k], refs)
   for (const [k, r] of Object.entries(read.properties)) {

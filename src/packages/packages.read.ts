@@ -16,7 +16,8 @@ import type { PackageRow } from './packages.repo.js'
  */
 // Scalar subqueries rather than a join: each is one primary-key lookup, and the planner does not
 // search join orders.
-const contactById = (idExpr: string) => sql.raw(`(select jsonb_build_object(
+const contactById = (idExpr: string) =>
+  sql.raw(`(select jsonb_build_object(
   'contactId', c.contact_id, 'contactType', c.contact_type, 'name', c.name, 'company', c.company, 'email', c.email, 'phone', c.phone,
   'personalId', c.personal_id, 'locationSiteId', c.location_site_id, 'mailStopSiteId', c.mail_stop_site_id, 'status', c.status,
   'deleted', c.deleted_at is not null)
@@ -79,9 +80,20 @@ export function recordQuery(subId: string, by: RecordFilter) {
  * `by.packageIds` (search pages are sorted); each tracking number gives one row at most: its active
  * package, else its latest archived one.
  */
-export async function loadRecords(db: Executor, refs: RecordReferences, subId: string, by: RecordFilter): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
+export async function loadRecords(
+  db: Executor,
+  refs: RecordReferences,
+  subId: string,
+  by: RecordFilter,
+): Promise<{ rows: PackageRow[]; ctx: RecordContext }> {
   const { rows } = await recordQuery(subId, by).execute(db)
-  const ctx: RecordContext = { sites: new Map(), contacts: new Map(), carriers: new Map(), customFields: new Map(), zips: new Map() }
+  const ctx: RecordContext = {
+    sites: new Map(),
+    contacts: new Map(),
+    carriers: new Map(),
+    customFields: new Map(),
+    zips: new Map(),
+  }
   const siteIds = new Set<string>()
   const carrierIds = new Set<string>()
   const byId = new Map<string, PackageRow>()
@@ -101,10 +113,15 @@ export async function loadRecords(db: Executor, refs: RecordReferences, subId: s
   }
   const [sites, carriers] = await Promise.all([
     siteIds.size ? refs.sites.getInfos(subId, [...siteIds]) : new Map<string, SiteInfo>(),
-    carrierIds.size ? refs.carriers.getVisible(subId, [...carrierIds]) : new Map<string, { carrierId: string; name: string }>(),
+    carrierIds.size
+      ? refs.carriers.getVisible(subId, [...carrierIds])
+      : new Map<string, { carrierId: string; name: string }>(),
   ])
   ctx.sites = sites
   ctx.carriers = carriers
-  const ordered = 'packageIds' in by ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r) : [...byId.values()]
+  const ordered =
+    'packageIds' in by
+      ? [...new Set(by.packageIds)].map((id) => byId.get(id)).filter((r): r is PackageRow => !!r)
+      : [...byId.values()]
   return { rows: ordered, ctx }
 }

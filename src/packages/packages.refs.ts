@@ -17,13 +17,20 @@ export function siteRefOf(s: SiteInfo | undefined) {
   return ref
 }
 
-export const siteRef = (ctx: RecordContext, id: string | null | undefined) => siteRefOf(id ? ctx.sites.get(id) : undefined)
+export const siteRef = (ctx: RecordContext, id: string | null | undefined) =>
+  siteRefOf(id ? ctx.sites.get(id) : undefined)
 
 export function contactRef(ctx: RecordContext, id: string | null) {
   const c = id ? ctx.contacts.get(id) : undefined
   if (!c) return undefined
   return {
-    contactId: c.contactId, name: c.name, company: c.company ?? undefined, email: c.email ?? undefined, phone: c.phone ?? undefined,
-    personalId: c.personalId ?? undefined, location: siteRef(ctx, c.locationSiteId), mailStopLocation: siteRef(ctx, c.mailStopSiteId),
+    contactId: c.contactId,
+    name: c.name,
+    company: c.company ?? undefined,
+    email: c.email ?? undefined,
+    phone: c.phone ?? undefined,
+    personalId: c.personalId ?? undefined,
+    location: siteRef(ctx, c.locationSiteId),
+    mailStopLocation: siteRef(ctx, c.mailStopSiteId),
   }
 }

@@ -36,7 +36,11 @@ const CONTACT_RULES = {
  * Loads and checks every reference of an Add or Update at once (carrier, contacts and their
  * types, site, custom field values), reporting all problems in one 400 rather than the first.
  */
-export async function resolveReferences(readers: PackageReaders, subId: string, input: ReferenceInput): Promise<Resolved> {
+export async function resolveReferences(
+  readers: PackageReaders,
+  subId: string,
+  input: ReferenceInput,
+): Promise<Resolved> {
   const problems: Problem[] = []
   const contactIds = (['sender', 'receiver', 'givenTo'] as const).map((k) => input[k]).filter((x): x is string => !!x)
   const [carriers, contacts, sites, defs] = await Promise.all([
@@ -48,7 +52,8 @@ export async function resolveReferences(readers: PackageReaders, subId: string, 
   const out: Resolved = { contacts, customFieldDefs: defs }
   if (input.carrierId) {
     out.carrier = carriers.get(input.carrierId)
-    if (!out.carrier) problems.push({ field: 'package.carrier.carrierId', description: `No carrier ${input.carrierId}.` })
+    if (!out.carrier)
+      problems.push({ field: 'package.carrier.carrierId', description: `No carrier ${input.carrierId}.` })
   }
   for (const role of ['sender', 'receiver', 'givenTo'] as const) {
     const id = input[role]
@@ -56,17 +61,25 @@ export async function resolveReferences(readers: PackageReaders, subId: string, 
     const c = contacts.get(id)
     const field = `package.${role}.contactId`
     if (!c || c.deleted) problems.push({ field, description: `No contact ${id}.` })
-    else if (!(CONTACT_RULES[role].allowed as readonly string[]).includes(c.contactType)) problems.push({ field, description: `${role} must be ${CONTACT_RULES[role].what}; ${id} is ${c.contactType}.` })
+    else if (!(CONTACT_RULES[role].allowed as readonly string[]).includes(c.contactType))
+      problems.push({ field, description: `${role} must be ${CONTACT_RULES[role].what}; ${id} is ${c.contactType}.` })
     else if (c.status !== 'active') problems.push({ field, description: `Contact ${id} is inactive.` })
   }
   if (input.siteId) {
     out.site = sites.get(input.siteId)
-    if (!out.site || out.site.deleted) problems.push({ field: input.siteField, description: `No inbound site ${input.siteId}.` })
-    else if (out.site.status !== 'active') problems.push({ field: input.siteField, description: `Inbound site ${input.siteId} is inactive.` })
+    if (!out.site || out.site.deleted)
+      problems.push({ field: input.siteField, description: `No inbound site ${input.siteId}.` })
+    else if (out.site.status !== 'active')
+      problems.push({ field: input.siteField, description: `Inbound site ${input.siteId} is inactive.` })
   }
   if (input.checkCustomFields) {
     try {
-      out.customFields = readers.checkCustomFieldValues(defs, input.customFields, input.existingCustomFields, 'package.customFields')
+      out.customFields = readers.checkCustomFieldValues(
+        defs,
+        input.customFields,
+        input.existingCustomFields,
+        'package.customFields',
+      )
     } catch (e) {
       if (e instanceof ValidationErrors) problems.push(...e.items)
       else throw e

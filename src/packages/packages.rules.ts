@@ -33,15 +33,27 @@ export type Body = AddPackage | UpdatePackage
 export type NextState = Pick<PackageRow, Exclude<ChangeColumn, 'version' | 'updated_at'> | 'archived_at'>
 
 /** The `replace` inputs of the registry (fields.ts): given replaces, `null` clears, absent keeps. */
-const REPLACED = FIELD_ENTRIES.flatMap(([name, f]) => (f.input?.rule === 'replace' && f.column ? [[f.input.name ?? name, f.column] as const] : []))
-function replacedColumns(current: PackageRow | undefined, given: Record<string, unknown>): Pick<PackageRow, ReplacedColumn> {
+const REPLACED = FIELD_ENTRIES.flatMap(([name, f]) =>
+  f.input?.rule === 'replace' && f.column ? [[f.input.name ?? name, f.column] as const] : [],
+)
+function replacedColumns(
+  current: PackageRow | undefined,
+  given: Record<string, unknown>,
+): Pick<PackageRow, ReplacedColumn> {
   const out: Record<string, unknown> = {}
-  for (const [input, column] of REPLACED) out[column] = given[input] !== undefined ? given[input] : current ? current[column] : null
+  for (const [input, column] of REPLACED)
+    out[column] = given[input] !== undefined ? given[input] : current ? current[column] : null
   return out as Pick<PackageRow, ReplacedColumn>
 }
 
 /** The new state a change produces, from the current row (none for an add), the body and the resolved references. */
-export function nextState(current: PackageRow | undefined, body: Body, resolved: Resolved, actor: Actor, now: Date): NextState {
+export function nextState(
+  current: PackageRow | undefined,
+  body: Body,
+  resolved: Resolved,
+  actor: Actor,
+  now: Date,
+): NextState {
   const p = body.package
   const act = body.lastActivity
   const status = act?.status ?? (current ? current.current_status : 'RECEIVED')
@@ -57,13 +69,20 @@ export function nextState(current: PackageRow | undefined, body: Body, resolved:
   }
   const lockerBank = act?.location?.lockerBank ?? (status === 'IN_LOCKER' ? (current?.locker_bank ?? null) : null)
   const lockerUnit = act?.location?.lockerUnit ?? (status === 'IN_LOCKER' ? (current?.locker_unit ?? null) : null)
-  if (status === 'IN_LOCKER' && (!lockerBank || !lockerUnit)) throw invalid('lastActivity.location.lockerBank', 'IN_LOCKER needs lastActivity.location.lockerBank and lockerUnit.')
+  if (status === 'IN_LOCKER' && (!lockerBank || !lockerUnit))
+    throw invalid(
+      'lastActivity.location.lockerBank',
+      'IN_LOCKER needs lastActivity.location.lockerBank and lockerUnit.',
+    )
   const damaged = status === 'DAMAGED' || (p.damaged ?? current?.damaged ?? false)
   // The clerk who received it: unset while an announced package has not reached a site (see packages.events.ts).
-  const receiveClerk = hasReachedSite(current ? current.receive_clerk !== null : false, status) ? (current?.receive_clerk ?? actor.clerk) : null
+  const receiveClerk = hasReachedSite(current ? current.receive_clerk !== null : false, status)
+    ? (current?.receive_clerk ?? actor.clerk)
+    : null
   return {
     ...replacedColumns(current, p),
-    tracking_number: p.trackingNumber !== undefined ? normalizeTrackingNumber(p.trackingNumber) : current!.tracking_number,
+    tracking_number:
+      p.trackingNumber !== undefined ? normalizeTrackingNumber(p.trackingNumber) : current!.tracking_number,
     asset_type: p.assetType ?? current?.asset_type ?? 'PACKAGE',
     carrier_id: p.carrier === undefined ? (current?.carrier_id ?? null) : (resolved.carrier?.carrierId ?? null),
     current_status: status,
@@ -78,7 +97,8 @@ export function nextState(current: PackageRow | undefined, body: Body, resolved:
     package_location: act?.location?.packageLocation ?? pick('package_location', p.packageLocation),
     locker_bank: lockerBank,
     locker_unit: lockerUnit,
-    current_route: p.currentRoute === undefined ? (current?.current_route ?? null) : (p.currentRoute?.routeName ?? null),
+    current_route:
+      p.currentRoute === undefined ? (current?.current_route ?? null) : (p.currentRoute?.routeName ?? null),
     delivery_time: delivering ? now : handedOver ? (current?.delivery_time ?? now) : null,
     delivery_clerk: delivering ? actor.clerk : handedOver ? (current?.delivery_clerk ?? actor.clerk) : null,
     receive_clerk: receiveClerk,
@@ -98,13 +118,26 @@ export interface PackageBefore {
 }
 
 export const beforeChange = (row: PackageRow): PackageBefore => ({
-  package_id: row.package_id, version: row.version, activity_count: row.activity_count, event_count: row.event_count,
-  previousStatus: row.current_status, wasAtSite: row.receive_clerk !== null, wasDamaged: row.damaged, previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
+  package_id: row.package_id,
+  version: row.version,
+  activity_count: row.activity_count,
+  event_count: row.event_count,
+  previousStatus: row.current_status,
+  wasAtSite: row.receive_clerk !== null,
+  wasDamaged: row.damaged,
+  previousLocker: { bank: row.locker_bank, unit: row.locker_unit },
 })
 
 /** A package not written yet. */
 export const beforeAdd = (packageId: string): PackageBefore => ({
-  package_id: packageId, version: 0, activity_count: 0, event_count: 0, previousStatus: null, wasAtSite: false, wasDamaged: false, previousLocker: { bank: null, unit: null },
+  package_id: packageId,
+  version: 0,
+  activity_count: 0,
+  event_count: 0,
+  previousStatus: null,
+  wasAtSite: false,
+  wasDamaged: false,
+  previousLocker: { bank: null, unit: null },
 })
 
 export interface ChangeRows {
@@ -113,8 +146,24 @@ export interface ChangeRows {
 }
 
 /** The activity a change appends and the outbox events it raises, with their data: rows to write, nothing written yet. */
-export function changeRows(ids: IdGenerator, actor: Actor, pkg: PackageBefore, state: NextState, body: Body, resolved: Resolved, now: Date): ChangeRows {
-  const events = eventsFor({ previousStatus: pkg.previousStatus, status: state.current_status, wasAtSite: pkg.wasAtSite, wasDamaged: pkg.wasDamaged, damaged: state.damaged, previousLocker: pkg.previousLocker, locker: { bank: state.locker_bank, unit: state.locker_unit } })
+export function changeRows(
+  ids: IdGenerator,
+  actor: Actor,
+  pkg: PackageBefore,
+  state: NextState,
+  body: Body,
+  resolved: Resolved,
+  now: Date,
+): ChangeRows {
+  const events = eventsFor({
+    previousStatus: pkg.previousStatus,
+    status: state.current_status,
+    wasAtSite: pkg.wasAtSite,
+    wasDamaged: pkg.wasDamaged,
+    damaged: state.damaged,
+    previousLocker: pkg.previousLocker,
+    locker: { bank: state.locker_bank, unit: state.locker_unit },
+  })
   const source = {
     row: { ...state, package_id: pkg.package_id },
     site: resolved.site,
@@ -123,24 +172,56 @@ export function changeRows(ids: IdGenerator, actor: Actor, pkg: PackageBefore, s
   }
   return {
     activity: {
-      activity_id: ids('act_'), sub_id: actor.subId, package_id: pkg.package_id, sequence: pkg.activity_count + 1, status: state.current_status,
-      site_id: state.site_id, package_location: state.package_location, locker_bank: state.locker_bank, locker_unit: state.locker_unit,
-      damaged: state.damaged, comment: body.lastActivity?.comment ?? null, user_name: actor.userName, reported_by: actor.reportedBy ?? null, occurred_at: now,
+      activity_id: ids('act_'),
+      sub_id: actor.subId,
+      package_id: pkg.package_id,
+      sequence: pkg.activity_count + 1,
+      status: state.current_status,
+      site_id: state.site_id,
+      package_location: state.package_location,
+      locker_bank: state.locker_bank,
+      locker_unit: state.locker_unit,
+      damaged: state.damaged,
+      comment: body.lastActivity?.comment ?? null,
+      user_name: actor.userName,
+      reported_by: actor.reportedBy ?? null,
+      occurred_at: now,
     },
-    events: eventRows(events.map((e, i) => ({
-      eventId: ids('evt_'), subId: actor.subId, packageId: pkg.package_id, variant: e.variant, eventName: e.eventName,
-      sequence: pkg.event_count + i + 1, occurredAt: now, data: eventData(source, pkg.previousStatus, pkg.event_count + i + 1),
-    }))),
+    events: eventRows(
+      events.map((e, i) => ({
+        eventId: ids('evt_'),
+        subId: actor.subId,
+        packageId: pkg.package_id,
+        variant: e.variant,
+        eventName: e.eventName,
+        sequence: pkg.event_count + i + 1,
+        occurredAt: now,
+        data: eventData(source, pkg.previousStatus, pkg.event_count + i + 1),
+      })),
+    ),
   }
 }
 
 /** The rows one change to an existing package writes: its columns after the change (a version on), the activity, its events. */
-export function changeOf(ids: IdGenerator, actor: Actor, pkg: PackageBefore, state: NextState, body: Body, resolved: Resolved, now: Date): PackageChange {
+export function changeOf(
+  ids: IdGenerator,
+  actor: Actor,
+  pkg: PackageBefore,
+  state: NextState,
+  body: Body,
+  resolved: Resolved,
+  now: Date,
+): PackageChange {
   const { activity, events } = changeRows(ids, actor, pkg, state, body, resolved, now)
   return {
     package: {
-      ...state, package_id: pkg.package_id, sub_id: actor.subId,
-      version: pkg.version + 1, activity_count: pkg.activity_count + 1, event_count: pkg.event_count + events.length, updated_at: now,
+      ...state,
+      package_id: pkg.package_id,
+      sub_id: actor.subId,
+      version: pkg.version + 1,
+      activity_count: pkg.activity_count + 1,
+      event_count: pkg.event_count + events.length,
+      updated_at: now,
     },
     activity,
     events,
@@ -149,14 +230,28 @@ export function changeOf(ids: IdGenerator, actor: Actor, pkg: PackageBefore, sta
 }
 
 /** The rows an add writes: the package at version 1, its first activity, its events. */
-export function newPackageOf(ids: IdGenerator, actor: Actor, body: AddPackage, resolved: Resolved, now: Date): NewPackage {
+export function newPackageOf(
+  ids: IdGenerator,
+  actor: Actor,
+  body: AddPackage,
+  resolved: Resolved,
+  now: Date,
+): NewPackage {
   const state = nextState(undefined, body, resolved, actor, now)
   const packageId = ids('pkg_')
   const { activity, events } = changeRows(ids, actor, beforeAdd(packageId), state, body, resolved, now)
   return {
     package: {
-      ...state, package_id: packageId, sub_id: actor.subId, custom_fields: JSON.stringify(state.custom_fields), user_name: actor.userName,
-      version: 1, activity_count: 1, event_count: events.length, created_at: now, updated_at: now,
+      ...state,
+      package_id: packageId,
+      sub_id: actor.subId,
+      custom_fields: JSON.stringify(state.custom_fields),
+      user_name: actor.userName,
+      version: 1,
+      activity_count: 1,
+      event_count: events.length,
+      created_at: now,
+      updated_at: now,
     },
     activity,
     events,

@@ -38,14 +38,24 @@ export interface PackagesServiceDeps {
 const OPTIMISTIC_ATTEMPTS = 2
 
 const writeResult = (row: { package_id: string; tracking_number: string }, attached: Attached): WriteResult => ({
-  packageId: row.package_id, trackingNumber: row.tracking_number,
-  images: attached.map((a) => ({ imageId: a.imageId, tempURL: a.tempURL, contentType: a.contentType, imageType: a.imageType })),
+  packageId: row.package_id,
+  trackingNumber: row.tracking_number,
+  images: attached.map((a) => ({
+    imageId: a.imageId,
+    tempURL: a.tempURL,
+    contentType: a.contentType,
+    imageType: a.imageType,
+  })),
 })
 
 /** Where a write's site comes from, for the field a problem with it names. */
-const siteFieldOf = (body: AddPackage | UpdatePackage) => (body.lastActivity?.location?.inboundSiteId ? 'lastActivity.location.inboundSiteId' : 'package.inboundSiteId')
+const siteFieldOf = (body: AddPackage | UpdatePackage) =>
+  body.lastActivity?.location?.inboundSiteId ? 'lastActivity.location.inboundSiteId' : 'package.inboundSiteId'
 const partiesOf = (body: AddPackage | UpdatePackage) => ({
-  carrierId: body.package.carrier?.carrierId, sender: body.package.sender?.contactId, receiver: body.package.receiver?.contactId, givenTo: body.package.givenTo?.contactId,
+  carrierId: body.package.carrier?.carrierId,
+  sender: body.package.sender?.contactId,
+  receiver: body.package.receiver?.contactId,
+  givenTo: body.package.givenTo?.contactId,
 })
 
 export type PackagesService = ReturnType<typeof createPackagesService>
@@ -69,8 +79,12 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   async function withCurrentParties(subId: string, resolved: Resolved, row: repo.PackageRow): Promise<Resolved> {
     const receiverId = row.receiver_id
     const [contacts, carriers] = await Promise.all([
-      receiverId && !resolved.contacts.has(receiverId) ? readers.contacts.getByIds(subId, [receiverId]) : Promise.resolve(new Map<string, never>()),
-      row.carrier_id && !resolved.carrier ? readers.carriers.getVisible(subId, [row.carrier_id]) : Promise.resolve(new Map<string, never>()),
+      receiverId && !resolved.contacts.has(receiverId)
+        ? readers.contacts.getByIds(subId, [receiverId])
+        : Promise.resolve(new Map<string, never>()),
+      row.carrier_id && !resolved.carrier
+        ? readers.carriers.getVisible(subId, [row.carrier_id])
+        : Promise.resolve(new Map<string, never>()),
     ])
     for (const [id, c] of contacts) resolved.contacts.set(id, c)
     return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }
@@ -79,16 +93,30 @@ export function createPackagesService(deps: PackagesServiceDeps) {
   /** Add, resolve: the number's shape, the site (default the primary one), every reference. */
   async function resolveAdd(actor: Actor, body: AddPackage): Promise<Resolved> {
     checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
-    const siteId = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId ?? (await readers.sites.primarySiteId(actor.subId))
+    const siteId =
+      body.lastActivity?.location?.inboundSiteId ??
+      body.package.inboundSiteId ??
+      (await readers.sites.primarySiteId(actor.subId))
     return resolveReferences(readers, actor.subId, {
-      ...partiesOf(body), siteId, siteField: siteFieldOf(body), customFields: body.package.customFields, existingCustomFields: [], checkCustomFields: true,
+      ...partiesOf(body),
+      siteId,
+      siteField: siteFieldOf(body),
+      customFields: body.package.customFields,
+      existingCustomFields: [],
+      checkCustomFields: true,
     })
   }
 
   /** Add, write: with images in a transaction around their claims, else gathered with concurrent adds. False: the number is taken. */
-  async function writeAdd(actor: Actor, add: repo.NewPackage, toAttach: AddPackage['images'], outcome: RecordOutcome<WriteResult> | undefined): Promise<Attached | undefined> {
+  async function writeAdd(
+    actor: Actor,
+    add: repo.NewPackage,
+    toAttach: AddPackage['images'],
+    outcome: RecordOutcome<WriteResult> | undefined,
+  ): Promise<Attached | undefined> {
     const packageId = add.package.package_id
-    if (!toAttach?.length) return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
+    if (!toAttach?.length)
+      return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
       if (!(await repo.insertNewPackages(trx, [add])).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
@@ -99,25 +127,46 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
   /** Update, resolve: the row as it is, the references the body names, the parties its events carry. */
   async function resolveUpdate(actor: Actor, packageId: string, body: UpdatePackage) {
-    if (body.package.trackingNumber !== undefined) checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
+    if (body.package.trackingNumber !== undefined)
+      checkTrackingNumber(body.package.trackingNumber, 'package.trackingNumber')
     const current = await queries.rowById(actor.subId, packageId)
     if (!current) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
     const givenSite = body.lastActivity?.location?.inboundSiteId ?? body.package.inboundSiteId
-    const resolved = await withCurrentParties(actor.subId, await resolveReferences(readers, actor.subId, {
-      ...partiesOf(body), siteId: givenSite, siteField: siteFieldOf(body),
-      customFields: body.package.customFields, existingCustomFields: current.custom_fields, checkCustomFields: body.package.customFields !== undefined,
-    }), current)
+    const resolved = await withCurrentParties(
+      actor.subId,
+      await resolveReferences(readers, actor.subId, {
+        ...partiesOf(body),
+        siteId: givenSite,
+        siteField: siteFieldOf(body),
+        customFields: body.package.customFields,
+        existingCustomFields: current.custom_fields,
+        checkCustomFields: body.package.customFields !== undefined,
+      }),
+      current,
+    )
     return { current, givenSite, resolved }
   }
 
   /** Update, compute: the change made from `row`, checked against it (If-Match, archived), its custom fields merged into the row's. */
-  function computeUpdate(actor: Actor, body: UpdatePackage, row: repo.PackageRow | undefined, resolved: Resolved, ifMatch: number | undefined): repo.PackageChange {
+  function computeUpdate(
+    actor: Actor,
+    body: UpdatePackage,
+    row: repo.PackageRow | undefined,
+    resolved: Resolved,
+    ifMatch: number | undefined,
+  ): repo.PackageChange {
     if (!row) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
-    if (ifMatch !== undefined && row.version !== ifMatch) throw new AppError('STALE_VERSION', { description: `The package is at version ${row.version}, not ${ifMatch}.` })
+    if (ifMatch !== undefined && row.version !== ifMatch)
+      throw new AppError('STALE_VERSION', { description: `The package is at version ${row.version}, not ${ifMatch}.` })
     if (row.archived) throw new AppError(PACKAGE_ERRORS.PACKAGE_ARCHIVED)
     const change: Resolved = { ...resolved }
     if (body.package.customFields !== undefined) {
-      change.customFields = readers.checkCustomFieldValues(resolved.customFieldDefs, body.package.customFields, row.custom_fields, 'package.customFields')
+      change.customFields = readers.checkCustomFieldValues(
+        resolved.customFieldDefs,
+        body.package.customFields,
+        row.custom_fields,
+        'package.customFields',
+      )
     }
     const now = clock.now()
     return changeOf(ids, actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now)
@@ -151,11 +200,21 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       // An update that does not move the package keeps the site of the row it is computed from
       // (which a concurrent move may have changed since the first read), and shows it in its
       // events: its details are read outside any transaction, for the row last read.
-      const siteOf = async (row: repo.PackageRow) => (row.site_id ? (await readers.sites.getInfos(actor.subId, [row.site_id])).get(row.site_id) : undefined)
+      const siteOf = async (row: repo.PackageRow) =>
+        row.site_id ? (await readers.sites.getInfos(actor.subId, [row.site_id])).get(row.site_id) : undefined
       let rowSite = givenSite ? undefined : await siteOf(current)
       // Under the row lock the site may have moved past the details read: the event then names it by id.
       const changeFrom = (row: repo.PackageRow | undefined) =>
-        computeUpdate(actor, body, row, { ...resolved, site: givenSite ? resolved.site : rowSite?.inboundSiteId === row?.site_id ? rowSite : undefined }, ifMatch)
+        computeUpdate(
+          actor,
+          body,
+          row,
+          {
+            ...resolved,
+            site: givenSite ? resolved.site : rowSite?.inboundSiteId === row?.site_id ? rowSite : undefined,
+          },
+          ifMatch,
+        )
       const done = (change: repo.PackageChange, attached: Attached) => {
         committed()
         return writeResult(change.package, attached)
@@ -185,17 +244,29 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     async setArchived(actor: Actor, packageId: string, archived: boolean): Promise<{ packageId: string }> {
       const before = await queries.rowById(actor.subId, packageId)
       if (!before) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
-      const sites = before.site_id ? await readers.sites.getInfos(actor.subId, [before.site_id]) : new Map<string, SiteInfo>()
-      const parties = await withCurrentParties(actor.subId, { contacts: new Map(), site: sites.get(before.site_id ?? ''), customFieldDefs: [] }, before)
+      const sites = before.site_id
+        ? await readers.sites.getInfos(actor.subId, [before.site_id])
+        : new Map<string, SiteInfo>()
+      const parties = await withCurrentParties(
+        actor.subId,
+        { contacts: new Map(), site: sites.get(before.site_id ?? ''), customFieldDefs: [] },
+        before,
+      )
       try {
         await inTransaction(db, async (trx) => {
           const cur = await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true })
           if (!cur) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
           if (cur.archived === archived) return
           const now = clock.now()
-          const status = archived ? 'ARCHIVED' : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
+          const status = archived
+            ? 'ARCHIVED'
+            : ((await repo.lastStatusBefore(trx, actor.subId, packageId, 'ARCHIVED')) ?? 'RECEIVED')
           const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null }
-          await writer.recordLocked(trx, changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now), undefined)
+          await writer.recordLocked(
+            trx,
+            changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now),
+            undefined,
+          )
         })
         committed()
       } catch (e) {

@@ -10,7 +10,11 @@ import { asError, gather } from '../shared/batch.js'
  * own answer: one bad item never fails the others. Any other failure (the connection lost, the
  * commit's outcome unknown) is every item's answer: writing them again could write them twice.
  */
-export function writeTogether<T>(write: (items: readonly T[]) => Promise<Set<string>>, idOf: (item: T) => string, refused: (e: unknown) => boolean): (item: T) => Promise<boolean> {
+export function writeTogether<T>(
+  write: (items: readonly T[]) => Promise<Set<string>>,
+  idOf: (item: T) => string,
+  refused: (e: unknown) => boolean,
+): (item: T) => Promise<boolean> {
   const alone = (item: T) => write([item]).then((ids) => ids.has(idOf(item)), asError)
   return gather<T, boolean>(async (items) => {
     if (items.length === 1) return [await alone(items[0]!)]

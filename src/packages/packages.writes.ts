@@ -24,26 +24,38 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService }) 
      */
     async recordLocked(trx: Executor, change: repo.PackageChange, toAttach: Body['images']) {
       const packageId = change.package.package_id
-      if (!(await repo.writeChanges(trx, [change])).has(packageId)) throw new Error(`package ${packageId} changed under its row lock`)
-      return toAttach?.length ? images.attach(trx, change.package.sub_id, packageId, change.activity.activity_id, toAttach) : []
+      if (!(await repo.writeChanges(trx, [change])).has(packageId))
+        throw new Error(`package ${packageId} changed under its row lock`)
+      return toAttach?.length
+        ? images.attach(trx, change.package.sub_id, packageId, change.activity.activity_id, toAttach)
+        : []
     },
 
     /** Concurrent updates without images: one statement, one commit (see writeTogether). */
-    changeTogether: writeTogether<repo.PackageChange>((changes) => repo.writeChanges(db, changes), (c) => c.package.package_id, isStatementError),
+    changeTogether: writeTogether<repo.PackageChange>(
+      (changes) => repo.writeChanges(db, changes),
+      (c) => c.package.package_id,
+      isStatementError,
+    ),
 
     /**
      * Concurrent adds without images: one statement, one commit (see writeTogether). The answers of
      * those with an Idempotency-Key are stored in the same transaction; a key lost to a retry fails
      * the batch before its commit, and then each add is written alone.
      */
-    addTogether: writeTogether<NewAdd<R>>(async (items) => {
-      const adds = items.map((i) => i.add)
-      if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds)
-      return inTransaction(db, async (trx) => {
-        const written = await repo.insertNewPackages(trx, adds)
-        for (const { add, outcome, result } of items) if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
-        return written
-      })
-    }, (i) => i.add.package.package_id, (e) => isStatementError(e) || isClaimLost(e)),
+    addTogether: writeTogether<NewAdd<R>>(
+      async (items) => {
+        const adds = items.map((i) => i.add)
+        if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds)
+        return inTransaction(db, async (trx) => {
+          const written = await repo.insertNewPackages(trx, adds)
+          for (const { add, outcome, result } of items)
+            if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
+          return written
+        })
+      },
+      (i) => i.add.package.package_id,
+      (e) => isStatementError(e) || isClaimLost(e),
+    ),
   }
 }

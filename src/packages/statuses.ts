@@ -2,14 +2,30 @@
  * The status vocabulary of a package, declared once: the write schema, the search filter, the
  * rules and the events are typed from it. Statuses are API: never renamed.
  */
-export const PACKAGE_STATUSES = ['RECEIVED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'READY_FOR_PICKUP', 'IN_LOCKER', 'DELIVERED', 'PICKED_UP', 'DAMAGED', 'RETURNED_TO_SENDER', 'ARCHIVED'] as const
+export const PACKAGE_STATUSES = [
+  'RECEIVED',
+  'IN_TRANSIT',
+  'OUT_FOR_DELIVERY',
+  'READY_FOR_PICKUP',
+  'IN_LOCKER',
+  'DELIVERED',
+  'PICKED_UP',
+  'DAMAGED',
+  'RETURNED_TO_SENDER',
+  'ARCHIVED',
+] as const
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number]
 
 /** Statuses that hand the package over: they set deliveryTime and deliveryClerk, and need givenTo. */
 export const HANDED_OVER = ['DELIVERED', 'PICKED_UP'] as const satisfies readonly PackageStatus[]
 
 /** Statuses of a package that is done with (the search filter's UNDELIVERED is every other one, CONTRACT §3). */
-export const FINISHED = ['DELIVERED', 'PICKED_UP', 'RETURNED_TO_SENDER', 'ARCHIVED'] as const satisfies readonly PackageStatus[]
+export const FINISHED = [
+  'DELIVERED',
+  'PICKED_UP',
+  'RETURNED_TO_SENDER',
+  'ARCHIVED',
+] as const satisfies readonly PackageStatus[]
 
 /** Statuses of a package that has not reached a site yet (or never will): no Acceptance. */
 export const NOT_AT_A_SITE = ['IN_TRANSIT', 'ARCHIVED'] as const satisfies readonly PackageStatus[]

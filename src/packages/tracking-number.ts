@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto'
-import { CROCKFORD_ALPHABET, MAILROOM_BODY_LENGTH, MAILROOM_PREFIX, mailroomCheckChar } from '../decode/mailroom-number.js'
+import {
+  CROCKFORD_ALPHABET,
+  MAILROOM_BODY_LENGTH,
+  MAILROOM_PREFIX,
+  mailroomCheckChar,
+} from '../decode/mailroom-number.js'
 import { invalid } from '../shared/errors.js'
 
 /**
@@ -19,7 +24,8 @@ const TRACKING_SHAPE = /^[\x21-\x7E]{1,64}$/
 /** The number a package is written with, normalised; a 400 on `field` when it is not 1 to 64 printable characters. */
 export function checkTrackingNumber(raw: string, field: string): string {
   const tn = normalizeTrackingNumber(raw)
-  if (!TRACKING_SHAPE.test(tn)) throw invalid(field, 'trackingNumber must be 1 to 64 printable characters once spaces are removed.')
+  if (!TRACKING_SHAPE.test(tn))
+    throw invalid(field, 'trackingNumber must be 1 to 64 printable characters once spaces are removed.')
   return tn
 }
 

@@ -8,8 +8,18 @@ import type { WindowCounter } from './window-counter.js'
  * limit in `additionalInfo` ("limit: 50 webhook configurations per subscription").
  */
 export const QUOTA_ERRORS = registerErrors({
-  QUOTA_EXCEEDED: { status: 429, errorCode: 'validation_error', additionalCode: 'QTA-4290', message: 'A quota of this subscription is used up for now; retry later.' },
-  LIMIT_REACHED: { status: 400, errorCode: 'validation_error', additionalCode: 'QTA-4000', message: 'A limit of this subscription is reached.' },
+  QUOTA_EXCEEDED: {
+    status: 429,
+    errorCode: 'validation_error',
+    additionalCode: 'QTA-4290',
+    message: 'A quota of this subscription is used up for now; retry later.',
+  },
+  LIMIT_REACHED: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'QTA-4000',
+    message: 'A limit of this subscription is reached.',
+  },
 })
 
 export function limitReached(limit: string, description: string): AppError {

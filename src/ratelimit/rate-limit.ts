@@ -24,14 +24,19 @@ export function rateLimitKey(request: FastifyRequest): string {
  * database; without one in this process's memory (PGlite is one process by construction).
  * Registered before the routes: the plugin adds its hook to each route as it is declared.
  */
-export async function registerRateLimits(app: FastifyInstance, rate: RateConfig, counter: WindowCounter | undefined): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  rate: RateConfig,
+  counter: WindowCounter | undefined,
+): Promise<void> {
   const windowMs = rate.windowSeconds * 1000
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     enableDraftSpec: true,
     timeWindow: windowMs,
-    max: (request: FastifyRequest) => (request.tenant ? rate.overrides.get(request.tenant.subId) : undefined) ?? rate.max,
+    max: (request: FastifyRequest) =>
+      (request.tenant ? rate.overrides.get(request.tenant.subId) : undefined) ?? rate.max,
     keyGenerator: rateLimitKey,
     allowList: (request: FastifyRequest) => EXEMPT_ROUTES.has(request.routeOptions.url ?? ''),
     // A counter the database cannot bump lets the request through: the limit protects the
@@ -39,10 +44,11 @@ export async function registerRateLimits(app: FastifyInstance, rate: RateConfig,
     skipOnError: true,
     cache: 10_000,
     ...(counter ? { store: databaseStore(counter) } : {}),
-    errorResponseBuilder: (request, context) => new AppError('RATE_LIMITED', {
-      description: `Too many requests: at most ${context.max} per ${rate.windowSeconds} s for this ${request.tenant ? 'subscription' : 'address'}; retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`,
-      additionalInfo: `limit: ${context.max} requests per ${rate.windowSeconds} s`,
-    }),
+    errorResponseBuilder: (request, context) =>
+      new AppError('RATE_LIMITED', {
+        description: `Too many requests: at most ${context.max} per ${rate.windowSeconds} s for this ${request.tenant ? 'subscription' : 'address'}; retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`,
+        additionalInfo: `limit: ${context.max} requests per ${rate.windowSeconds} s`,
+      }),
   })
 }
 
@@ -58,7 +64,13 @@ export async function registerRateLimits(app: FastifyInstance, rate: RateConfig,
 const FLUSH_MS = 50
 
 function databaseStore(counter: WindowCounter) {
-  interface Entry { hits: number; endsAt: number; pending: number; timer?: NodeJS.Timeout; windowMs: number }
+  interface Entry {
+    hits: number
+    endsAt: number
+    pending: number
+    timer?: NodeJS.Timeout
+    windowMs: number
+  }
   const entries = new Map<string, Entry>()
 
   async function flush(key: string, entry: Entry, extra: number): Promise<Entry> {
@@ -73,7 +85,12 @@ function databaseStore(counter: WindowCounter) {
   }
 
   return class DatabaseRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
       const now = counter.now()
       let entry = entries.get(key)
       if (!entry || entry.endsAt <= now) {

@@ -2,7 +2,6 @@ import type { Db } from '../db/database.js'
 import type { Clock } from '../shared/clock.js'
 import * as windows from './windows.repo.js'
 
-
 /**
  * Fixed-window counters in the database, so every process of a deployment counts into the same
  * window (the API rate limit, the per-minute quotas). One atomic upsert per hit; ended windows are

@@ -22,7 +22,10 @@ export async function hit(db: Db, key: string, windowMs: number, now: number, am
 
 /** The current count of `key` without counting (0 when its window ended). */
 export async function peek(db: Db, key: string, now: number): Promise<WindowCount> {
-  const { rows } = await sql<{ hits: number; window_ends_at: number }>`select hits, window_ends_at from rate_limit_windows where key = ${key} and window_ends_at > ${now}`.execute(db)
+  const { rows } = await sql<{
+    hits: number
+    window_ends_at: number
+  }>`select hits, window_ends_at from rate_limit_windows where key = ${key} and window_ends_at > ${now}`.execute(db)
   const row = rows[0]
   return row ? { hits: Number(row.hits), endsAt: Number(row.window_ends_at) } : { hits: 0, endsAt: now }
 }

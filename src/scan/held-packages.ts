@@ -5,7 +5,11 @@ import type { DecodeContact } from './scan.schemas.js'
 import type { HeldPackage, ScanDeps } from './scan.service.js'
 
 /** The package a subscription holds under one number, read through a gathered lookup (see batchPerSubscription). */
-export type FindHeldRecord = (subId: string, trackingNumber: string, includeArchived: boolean) => Promise<PackageRecord | undefined>
+export type FindHeldRecord = (
+  subId: string,
+  trackingNumber: string,
+  includeArchived: boolean,
+) => Promise<PackageRecord | undefined>
 
 /**
  * `ScanDeps.findPackages` over the packages domain's gathered record read: every number a scan
@@ -27,7 +31,11 @@ export function heldPackagesFrom(find: FindHeldRecord): ScanDeps['findPackages']
 }
 
 function toHeld(r: PackageRecord): HeldPackage {
-  const held: HeldPackage = { packageId: r.packageId, currentStatus: r.currentStatus, currentLocation: r.currentLocation }
+  const held: HeldPackage = {
+    packageId: r.packageId,
+    currentStatus: r.currentStatus,
+    currentLocation: r.currentLocation,
+  }
   const sender = decodeContact(r.sender)
   const receiver = decodeContact(r.receiver)
   const givenTo = decodeContact(r.givenTo)
@@ -50,7 +58,11 @@ function decodeContact(c: PackageRecord['sender']): DecodeContact | undefined {
 }
 
 /** Site references from the sites domain's in-memory infos (what a reference shows, not the site's own status). */
-export async function siteRefsOf(sites: { getInfos(subId: string, ids: string[]): Promise<Map<string, SiteInfo>> }, subId: string, siteIds: string[]): Promise<Map<string, SiteRef>> {
+export async function siteRefsOf(
+  sites: { getInfos(subId: string, ids: string[]): Promise<Map<string, SiteInfo>> },
+  subId: string,
+  siteIds: string[],
+): Promise<Map<string, SiteRef>> {
   const infos = await sites.getInfos(subId, siteIds)
   return new Map([...infos].map(([id, { locationId: _l, status: _s, deleted: _d, ...ref }]) => [id, ref]))
 }

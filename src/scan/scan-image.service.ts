@@ -1,6 +1,12 @@
 import {
-  ImageDecodeBusyError, ImageDecodeError, ImageDecodePool, ImageDecodeTimeoutError, ImageTooLargeError, UnsupportedImageFormatError,
-  type FoundBarcode, type ImageDecodePoolOptions,
+  ImageDecodeBusyError,
+  ImageDecodeError,
+  ImageDecodePool,
+  ImageDecodeTimeoutError,
+  ImageTooLargeError,
+  UnsupportedImageFormatError,
+  type FoundBarcode,
+  type ImageDecodePoolOptions,
 } from '../decode/image/index.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
 import { TenantGate } from '../shared/tenant-gate.js'
@@ -8,8 +14,18 @@ import type { DecodeResponse } from './scan.schemas.js'
 import type { ScanService } from './scan.service.js'
 
 export const SCAN_IMAGE_ERRORS = registerErrors({
-  IMAGE_DECODE_BUSY: { status: 503, errorCode: 'internal_error', additionalCode: 'DEC-5031', message: 'Every image decode thread is busy; retry later.' },
-  IMAGE_DECODE_TIMEOUT: { status: 503, errorCode: 'internal_error', additionalCode: 'DEC-5032', message: 'The image was not decoded within its time budget.' },
+  IMAGE_DECODE_BUSY: {
+    status: 503,
+    errorCode: 'internal_error',
+    additionalCode: 'DEC-5031',
+    message: 'Every image decode thread is busy; retry later.',
+  },
+  IMAGE_DECODE_TIMEOUT: {
+    status: 503,
+    errorCode: 'internal_error',
+    additionalCode: 'DEC-5032',
+    message: 'The image was not decoded within its time budget.',
+  },
 })
 
 export interface ImageSource {
@@ -54,10 +70,16 @@ export function createScanImageService(deps: ScanImageDeps) {
     try {
       return await gate.run(subId, () => reader.read(bytes))
     } catch (e) {
-      if (e instanceof ImageTooLargeError) throw new AppError('VALIDATION_FAILED', { field, description: e.message, additionalInfo: `limit: ${e.maxPixels} pixels` })
+      if (e instanceof ImageTooLargeError)
+        throw new AppError('VALIDATION_FAILED', {
+          field,
+          description: e.message,
+          additionalInfo: `limit: ${e.maxPixels} pixels`,
+        })
       if (e instanceof UnsupportedImageFormatError) throw invalid(field, e.message)
       if (e instanceof ImageDecodeError) throw invalid(field, `The image cannot be read: ${e.message}`)
-      if (e instanceof ImageDecodeBusyError) throw new AppError(SCAN_IMAGE_ERRORS.IMAGE_DECODE_BUSY, { headers: { 'retry-after': '1' } })
+      if (e instanceof ImageDecodeBusyError)
+        throw new AppError(SCAN_IMAGE_ERRORS.IMAGE_DECODE_BUSY, { headers: { 'retry-after': '1' } })
       if (e instanceof ImageDecodeTimeoutError) {
         throw new AppError(SCAN_IMAGE_ERRORS.IMAGE_DECODE_TIMEOUT, {
           description: `${e.message}: it was stopped. Send a smaller photo or a crop of the label, or retry later.`,
@@ -70,9 +92,14 @@ export function createScanImageService(deps: ScanImageDeps) {
   }
 
   return {
-    async decodeImage(subId: string, input: { base64?: string; imageId?: string }): Promise<{ barcodes: FoundAndDecoded[] }> {
+    async decodeImage(
+      subId: string,
+      input: { base64?: string; imageId?: string },
+    ): Promise<{ barcodes: FoundAndDecoded[] }> {
       if (!input.base64 === !input.imageId) throw invalid('base64', 'Send either base64 (a data URL) or imageId.')
-      const bytes = input.base64 ? deps.images.decodeDataUrl(input.base64).bytes : (await deps.images.read(subId, input.imageId!)).bytes
+      const bytes = input.base64
+        ? deps.images.decodeDataUrl(input.base64).bytes
+        : (await deps.images.read(subId, input.imageId!)).bytes
       const found = await readBarcodes(subId, bytes, input.base64 ? 'base64' : 'imageId')
       const barcodes: FoundAndDecoded[] = []
       for (const b of found) {

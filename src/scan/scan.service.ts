@@ -15,13 +15,23 @@ export interface HeldPackage {
 }
 
 export const SCAN_ERRORS = registerErrors({
-  SCAN_UNREADABLE: { status: 400, errorCode: 'validation_error', additionalCode: 'DEC-4000', message: 'The scanned text cannot be decoded.' },
+  SCAN_UNREADABLE: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'DEC-4000',
+    message: 'The scanned text cannot be decoded.',
+  },
 })
 
 /** A contact a ship-to matched, as the contacts domain keeps it (sites by id). */
 export type ContactMatch = {
-  contactId: string; name: string; company?: string | null; personalId?: string | null; phone?: string | null
-  locationSiteId?: string | null; mailStopSiteId?: string | null
+  contactId: string
+  name: string
+  company?: string | null
+  personalId?: string | null
+  phone?: string | null
+  locationSiteId?: string | null
+  mailStopSiteId?: string | null
 }
 
 export interface ScanDeps {
@@ -63,7 +73,12 @@ function lookupNumbers(r: DecodeResult): { primary?: string; others: string[] } 
  * candidates' numbers only when they lead to one package. Several (two full 1Z numbers that fit one
  * MaxiCode short field, both on file) is a doubt for the clerk, not a match.
  */
-async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, includeArchived: boolean): Promise<HeldPackage | undefined> {
+async function findExisting(
+  deps: ScanDeps,
+  subId: string,
+  r: DecodeResult,
+  includeArchived: boolean,
+): Promise<HeldPackage | undefined> {
   const { primary, others } = lookupNumbers(r)
   const numbers = primary === undefined ? others : [primary, ...others]
   if (numbers.length === 0) return undefined
@@ -79,7 +94,12 @@ async function findExisting(deps: ScanDeps, subId: string, r: DecodeResult, incl
  * label names only a company, by that company as the contact's name (how a business recipient is
  * kept as a contact).
  */
-async function matchReceiver(deps: ScanDeps, subId: string, name: string | undefined, company: string | undefined): Promise<ContactMatch[]> {
+async function matchReceiver(
+  deps: ScanDeps,
+  subId: string,
+  name: string | undefined,
+  company: string | undefined,
+): Promise<ContactMatch[]> {
   if (name) return deps.findContacts(subId, name, company)
   if (company) return deps.findCompanyContacts(subId, company)
   return []
@@ -89,12 +109,17 @@ export type ScanService = ReturnType<typeof createScanService>
 
 export function createScanService(deps: ScanDeps) {
   return {
-    async decode(subId: string, raw: string, opts: { expectedPackage?: boolean; editflow?: boolean } = {}): Promise<DecodeResponse> {
+    async decode(
+      subId: string,
+      raw: string,
+      opts: { expectedPackage?: boolean; editflow?: boolean } = {},
+    ): Promise<DecodeResponse> {
       let r: DecodeResult
       try {
         r = decodeScan(raw)
       } catch (e) {
-        if (e instanceof DecodeError) throw new AppError(SCAN_ERRORS.SCAN_UNREADABLE, { field: 'trackingNumber', description: e.message })
+        if (e instanceof DecodeError)
+          throw new AppError(SCAN_ERRORS.SCAN_UNREADABLE, { field: 'trackingNumber', description: e.message })
         throw e
       }
       // The decoder states a carrier only from a strong reading (see DecodeResult.carrier).
@@ -102,14 +127,24 @@ export function createScanService(deps: ScanDeps) {
       const out: DecodeResponse = {
         package: {
           trackingNumber: r.trackingNumber,
-          carrier: carrier ? { carrierId: carrier.carrierId, name: carrier.name, ...(carrier.scac ? { scac: carrier.scac } : {}) } : undefined,
+          carrier: carrier
+            ? { carrierId: carrier.carrierId, name: carrier.name, ...(carrier.scac ? { scac: carrier.scac } : {}) }
+            : undefined,
           service: carrier?.service,
           assetType: 'PACKAGE',
           destination: r.destination,
           packageCount: r.packageCount,
           weight: r.weight,
         },
-        decodedCarriers: r.candidates.map((c) => ({ carrierId: c.carrierId, name: c.name, service: c.service, scac: c.scac, checkDigitValid: c.checkDigitValid, trackingNumber: c.trackingNumber, trackingUrl: c.trackingUrl })),
+        decodedCarriers: r.candidates.map((c) => ({
+          carrierId: c.carrierId,
+          name: c.name,
+          service: c.service,
+          scac: c.scac,
+          checkDigitValid: c.checkDigitValid,
+          trackingNumber: c.trackingNumber,
+          trackingUrl: c.trackingUrl,
+        })),
         barcode: { format: r.format, envelope: r.envelope, fields: r.fields },
       }
       if (r.receiver) {
@@ -126,8 +161,14 @@ export function createScanService(deps: ScanDeps) {
         // The package on file names its receiver: that is who it is for, whatever the label's spelling.
         out.package.receiver = existing.receiver
       } else if (out.package.receiver) {
-        if (matches.length === 1) out.package.receiver = { ...out.package.receiver, ...(await contactShape(deps, subId, matches[0]!)) }
-        else if (matches.length > 1) out.package.receiverCandidates = matches.map((m) => ({ contactId: m.contactId, name: m.name, company: m.company ?? undefined }))
+        if (matches.length === 1)
+          out.package.receiver = { ...out.package.receiver, ...(await contactShape(deps, subId, matches[0]!)) }
+        else if (matches.length > 1)
+          out.package.receiverCandidates = matches.map((m) => ({
+            contactId: m.contactId,
+            name: m.name,
+            company: m.company ?? undefined,
+          }))
       }
       if (existing) {
         out.package.packageId = existing.packageId

@@ -18,7 +18,8 @@ export interface TrackingLookup {
 export function asTrackingLookup(f: ListFilter, sort: Sort, offset: number, limit: number): TrackingLookup | undefined {
   const s = f.search
   if (!s || s.field !== 'trackingNumber' || s.position === 'contains' || offset !== 0) return undefined
-  if (f.statuses || f.siteId || f.startDate || f.endDate || sort.field !== 'insertTimestamp' || !sort.desc) return undefined
+  if (f.statuses || f.siteId || f.startDate || f.endDate || sort.field !== 'insertTimestamp' || !sort.desc)
+    return undefined
   const value = normalizeTrackingNumber(s.value)
   return PRINTABLE_ASCII.test(value) ? { position: s.position, value, limit } : undefined
 }
@@ -41,7 +42,13 @@ const boundFor = (limit: number) => Math.max(LOOKUP_MAX_MATCHES, limit)
  * prefix alone) answers undefined, for the page query to answer. The page of each value, in
  * page order, by value.
  */
-export async function trackingLookupPages(db: Executor, subId: string, position: TrackingLookup['position'], limit: number, values: string[]): Promise<Map<string, string[] | undefined>> {
+export async function trackingLookupPages(
+  db: Executor,
+  subId: string,
+  position: TrackingLookup['position'],
+  limit: number,
+  values: string[],
+): Promise<Map<string, string[] | undefined>> {
   const bound = boundFor(limit)
   const { rows } = await trackingLookupQuery(subId, position, limit, values).execute(db)
   const pages = new Map<string, string[] | undefined>(values.map((v) => [v, []]))
@@ -53,7 +60,12 @@ export async function trackingLookupPages(db: Executor, subId: string, position:
 }
 
 /** The statement of trackingLookupPages (bench/explain-search.ts checks its plan). */
-export function trackingLookupQuery(subId: string, position: TrackingLookup['position'], limit: number, values: string[]) {
+export function trackingLookupQuery(
+  subId: string,
+  position: TrackingLookup['position'],
+  limit: number,
+  values: string[],
+) {
   const prefixes = values.map((v) => (position === 'ends' ? reversed(v) : v))
   const above = prefixes.map((p) => p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1))
   const key = position === 'ends' ? sql`reverse(p.tracking_number)` : sql`p.tracking_number`

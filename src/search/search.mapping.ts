@@ -14,7 +14,8 @@ function collect(schema: TSchema, prefix: string, out: Set<string>): void {
   const resolved = schema.$ref === 'SiteRef' ? SiteRefSchema : schema
   if (prefix) out.add(prefix)
   if (resolved.type === 'object' && resolved.properties) {
-    for (const [k, v] of Object.entries(resolved.properties as Record<string, TSchema>)) collect(v, prefix ? `${prefix}.${k}` : k, out)
+    for (const [k, v] of Object.entries(resolved.properties as Record<string, TSchema>))
+      collect(v, prefix ? `${prefix}.${k}` : k, out)
   }
   for (const member of (resolved.anyOf as TSchema[] | undefined) ?? []) collect(member, prefix, out)
 }
@@ -42,11 +43,15 @@ export function checkMapping(body: Record<string, unknown>): Column[] {
   for (const [path, label] of Object.entries(body)) {
     if (!isMappable(path)) problems.push({ field: path, description: `${path} is not a field of the package record.` })
     if (typeof label !== 'string' || label.trim() === '' || label.length > 200) {
-      problems.push({ field: path, description: `The label of ${path} must be a non-empty string of at most 200 characters.` })
+      problems.push({
+        field: path,
+        description: `The label of ${path} must be a non-empty string of at most 200 characters.`,
+      })
       continue
     }
     const first = seen.get(label)
-    if (first !== undefined) problems.push({ field: path, description: `The label "${label}" is already used for ${first}.` })
+    if (first !== undefined)
+      problems.push({ field: path, description: `The label "${label}" is already used for ${first}.` })
     seen.set(label, path)
     columns.push({ path, label })
   }
@@ -95,6 +100,10 @@ export function mappedPageJson(columns: Column[], rows: Cell[][], totalCount: nu
 export function csvCell(v: Cell): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
   // Array items are JSON values: objects (and null) go to JSON.stringify, String() sees only primitives.
-  const s = Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x as string | number | boolean))).join('|') : typeof v === 'object' ? JSON.stringify(v) : String(v)
+  const s = Array.isArray(v)
+    ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x as string | number | boolean))).join('|')
+    : typeof v === 'object'
+      ? JSON.stringify(v)
+      : String(v)
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s
 }

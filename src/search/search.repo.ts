@@ -5,7 +5,15 @@ import { normalizeTrackingNumber, reversed } from '../packages/tracking-number.j
 import { contactsNamed, likePattern, sitesUnder, statusList } from './search.conditions.js'
 import type { FieldColumn } from '../packages/fields.js'
 import { unhandled } from '../packages/field-kinds.js'
-import { SEARCHABLE, SORTABLE, type FieldSort, type ListFilter, type ParsedSearch, type Sort, type SortField } from './search.parse.js'
+import {
+  SEARCHABLE,
+  SORTABLE,
+  type FieldSort,
+  type ListFilter,
+  type ParsedSearch,
+  type Sort,
+  type SortField,
+} from './search.parse.js'
 import { tallyCountQuery } from './tallies.repo.js'
 
 /**
@@ -16,9 +24,10 @@ import { tallyCountQuery } from './tallies.repo.js'
  */
 function customValueMatch(subId: string, lowered: string, pat: string, fieldName?: string): Expression<SqlBool> {
   const indexed = sql`package_custom_values(p.custom_fields) like ${likePattern(JSON.stringify(lowered).slice(1, -1), 'contains')}`
-  const exact = fieldName === undefined
-    ? sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat})`
-    : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${fieldName} where lower(cf->>'value') like ${pat})`
+  const exact =
+    fieldName === undefined
+      ? sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat})`
+      : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${fieldName} where lower(cf->>'value') like ${pat})`
   return sql<SqlBool>`(${indexed} and ${exact})`
 }
 
@@ -49,7 +58,8 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
     // indexes. Ids are generated lower case, so the value is lowered and the column left bare.
     case 'opaqueId':
       if (s.position === 'starts') return sql<SqlBool>`${column} like ${likePattern(lowered, 'starts')}`
-      if (s.position === 'ends') return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(lowered), 'starts')}`
+      if (s.position === 'ends')
+        return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(lowered), 'starts')}`
       return sql<SqlBool>`${column} = ${lowered}`
     case 'text':
       return sql<SqlBool>`lower(${column}) like ${pat}`
@@ -63,7 +73,9 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
       const ref = sql.ref(`p.${field.column}`)
       // Second tier: the same text in the contact's email, personal id or company, or in any custom-field value.
       const contactMatch = sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
-      const contacts = filter.secondTier ? sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}` : contactsNamed(subId, pat)
+      const contacts = filter.secondTier
+        ? sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}`
+        : contactsNamed(subId, pat)
       if (!filter.secondTier) return sql<SqlBool>`${ref} in (${contacts})`
       // = any(array(…)): the contacts are read once, and the OR becomes a BitmapOr of two package
       // indexes (an IN subquery under an OR can only be checked row by row).
@@ -83,7 +95,8 @@ function filtered(db: Executor, subId: string, f: ListFilter) {
   if (f.startDate || f.endDate) {
     const { startDate: start, endDate: end } = f
     q = q.where((eb) => {
-      const within = (col: 'p.created_at' | 'p.updated_at') => eb.and([...(start ? [eb(col, '>=', start)] : []), ...(end ? [eb(col, '<=', end)] : [])])
+      const within = (col: 'p.created_at' | 'p.updated_at') =>
+        eb.and([...(start ? [eb(col, '>=', start)] : []), ...(end ? [eb(col, '<=', end)] : [])])
       return eb.or([within('p.created_at'), within('p.updated_at')])
     })
   }
@@ -119,21 +132,42 @@ interface Phase {
 function phasesOf({ column, kind }: FieldSort): Phase[] {
   const key = sql.raw(`p.${column}`)
   switch (kind) {
-    case 'key': return [{ key }]
-    case 'nullableKey': return [{ key, where: sql<SqlBool>`${key} is not null` }, { key: null, where: sql<SqlBool>`${key} is null` }]
-    case 'contactName': return [{ key: sql`lower(r.name)`, joinReceiver: column }, { key: null, where: sql<SqlBool>`${key} is null` }]
-    default: return unhandled(kind)
+    case 'key':
+      return [{ key }]
+    case 'nullableKey':
+      return [
+        { key, where: sql<SqlBool>`${key} is not null` },
+        { key: null, where: sql<SqlBool>`${key} is null` },
+      ]
+    case 'contactName':
+      return [
+        { key: sql`lower(r.name)`, joinReceiver: column },
+        { key: null, where: sql<SqlBool>`${key} is null` },
+      ]
+    default:
+      return unhandled(kind)
   }
 }
 const PHASES = new Map([...SORTABLE].map(([field, sort]) => [field, phasesOf(sort)]))
 const phases = (field: SortField): Phase[] => PHASES.get(field)!
 
 /** One phase's rows in order; `after` continues from a row's (key, id) as export batches do. */
-function phaseQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, phase: Phase, after?: { key: string | null; id: string }) {
+function phaseQuery(
+  db: Executor,
+  subId: string,
+  f: ListFilter,
+  sort: Sort,
+  phase: Phase,
+  after?: { key: string | null; id: string },
+) {
   const dir = sort.desc ? 'desc' : 'asc'
   const past = sort.desc ? sql`<` : sql`>`
   let q = filtered(db, subId, f)
-    .$if(phase.joinReceiver !== undefined, (qb) => qb.innerJoin('contacts as r', 'r.contact_id', `p.${phase.joinReceiver as 'receiver_id'}`).where('r.sub_id', '=', subId))
+    .$if(phase.joinReceiver !== undefined, (qb) =>
+      qb
+        .innerJoin('contacts as r', 'r.contact_id', `p.${phase.joinReceiver as 'receiver_id'}`)
+        .where('r.sub_id', '=', subId),
+    )
     .$if(phase.where !== undefined, (qb) => qb.where(phase.where!))
   if (after && phase.key) {
     q = q.where(sql<SqlBool>`(${phase.key}, p.package_id) ${past} (${after.key}, ${after.id})`)
@@ -147,19 +181,42 @@ function phaseQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, phas
 }
 
 /** The page's ids in order, compiled; also run under EXPLAIN by bench/explain-search.ts and its test. */
-export function pageQuery(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): CompiledQuery<{ package_id: string }> {
+export function pageQuery(
+  db: Executor,
+  subId: string,
+  f: ListFilter,
+  sort: Sort,
+  offset: number,
+  limit: number,
+): CompiledQuery<{ package_id: string }> {
   const [first, second] = phases(sort.field)
-  if (!second) return phaseQuery(db, subId, f, sort, first!).select('p.package_id').offset(offset).limit(limit).compile()
+  if (!second)
+    return phaseQuery(db, subId, f, sort, first!).select('p.package_id').offset(offset).limit(limit).compile()
   // Two phases: each gives its first offset + limit rows in its own index order; the page is cut
   // from the rows of the first phase followed by those of the second.
   const dir = sort.desc ? sql`desc` : sql`asc`
-  const a = phaseQuery(db, subId, f, sort, first!).select(['p.package_id', sql<number>`0`.as('phase'), first!.key!.as('k')]).limit(offset + limit)
-  const b = phaseQuery(db, subId, f, sort, second).select(['p.package_id', sql<number>`1`.as('phase'), sql`null`.as('k')]).limit(offset + limit)
-  return sql<{ package_id: string }>`select u.package_id from (${a} union all ${b}) u order by u.phase, u.k ${dir}, u.package_id ${dir} offset ${offset} limit ${limit}`.compile(db)
+  const a = phaseQuery(db, subId, f, sort, first!)
+    .select(['p.package_id', sql<number>`0`.as('phase'), first!.key!.as('k')])
+    .limit(offset + limit)
+  const b = phaseQuery(db, subId, f, sort, second)
+    .select(['p.package_id', sql<number>`1`.as('phase'), sql`null`.as('k')])
+    .limit(offset + limit)
+  return sql<{
+    package_id: string
+  }>`select u.package_id from (${a} union all ${b}) u order by u.phase, u.k ${dir}, u.package_id ${dir} offset ${offset} limit ${limit}`.compile(
+    db,
+  )
 }
 
 /** The ids of one page of matches, in the sort's order. */
-export async function searchIds(db: Executor, subId: string, f: ListFilter, sort: Sort, offset: number, limit: number): Promise<string[]> {
+export async function searchIds(
+  db: Executor,
+  subId: string,
+  f: ListFilter,
+  sort: Sort,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
   const { rows } = await db.executeQuery(pageQuery(db, subId, f, sort, offset, limit))
   return rows.map((r) => r.package_id)
 }
@@ -175,7 +232,14 @@ export async function countMatches(db: Executor, subId: string, f: ListFilter): 
  * any size in bounded memory: each batch continues after the (key, id) of the previous batch's last
  * row, so each is one index range whatever its depth.
  */
-export async function* searchAllRows(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000, columns?: readonly (keyof PackageRow)[]): AsyncGenerator<PackageRow[]> {
+export async function* searchAllRows(
+  db: Executor,
+  subId: string,
+  f: ListFilter,
+  sort: Sort,
+  batch = 1000,
+  columns?: readonly (keyof PackageRow)[],
+): AsyncGenerator<PackageRow[]> {
   // Only the columns asked for, when some are (an export of a few columns parses a fraction of
   // each row); those rows hold just those columns and package_id.
   const wanted = columns && [...new Set(['package_id', ...columns])].map((c) => sql.ref<unknown>(`p.${c}`).as(c))
@@ -185,9 +249,14 @@ export async function* searchAllRows(db: Executor, subId: string, f: ListFilter,
       // The key travels as text so a timestamp keeps its microseconds across the round trip.
       const q = phaseQuery(db, subId, f, sort, phase, after)
       const sortKey = sql<string | null>`${phase.key ? sql`(${phase.key})::text` : sql`null`}`.as('sort_key')
-      const rows = (wanted
-        ? await q.select([...wanted, sortKey]).limit(batch).execute()
-        : await q.selectAll('p').select(sortKey).limit(batch).execute()) as Array<PackageRow & { sort_key: string | null }>
+      const rows = (
+        wanted
+          ? await q
+              .select([...wanted, sortKey])
+              .limit(batch)
+              .execute()
+          : await q.selectAll('p').select(sortKey).limit(batch).execute()
+      ) as Array<PackageRow & { sort_key: string | null }>
       if (rows.length === 0) break
       yield rows
       if (rows.length < batch) break
@@ -198,7 +267,13 @@ export async function* searchAllRows(db: Executor, subId: string, f: ListFilter,
 }
 
 /** The ids alone, batch by batch (searchAllRows). */
-export async function* searchAll(db: Executor, subId: string, f: ListFilter, sort: Sort, batch = 1000): AsyncGenerator<string[]> {
+export async function* searchAll(
+  db: Executor,
+  subId: string,
+  f: ListFilter,
+  sort: Sort,
+  batch = 1000,
+): AsyncGenerator<string[]> {
   for await (const rows of searchAllRows(db, subId, f, sort, batch)) yield rows.map((r) => r.package_id)
 }
 
@@ -210,18 +285,58 @@ export async function* searchAll(db: Executor, subId: string, f: ListFilter, sor
  */
 export async function exportReferences(db: Executor, subId: string) {
   const [sites, carriers, fields, zips] = await Promise.all([
-    db.selectFrom('inbound_sites').select(['site_id', 'sub_id', 'name', 'type', 'parent_id', 'location_id', 'ancestor_ids', 'path_names', 'status', 'is_primary', 'created_at', 'updated_at', 'deleted_at'])
-      .where('sub_id', '=', subId).execute(),
-    db.selectFrom('carriers').select(['carrier_id', 'name']).where((eb) => eb.or([eb('sub_id', 'is', null), eb('sub_id', '=', subId)])).execute(),
+    db
+      .selectFrom('inbound_sites')
+      .select([
+        'site_id',
+        'sub_id',
+        'name',
+        'type',
+        'parent_id',
+        'location_id',
+        'ancestor_ids',
+        'path_names',
+        'status',
+        'is_primary',
+        'created_at',
+        'updated_at',
+        'deleted_at',
+      ])
+      .where('sub_id', '=', subId)
+      .execute(),
+    db
+      .selectFrom('carriers')
+      .select(['carrier_id', 'name'])
+      .where((eb) => eb.or([eb('sub_id', 'is', null), eb('sub_id', '=', subId)]))
+      .execute(),
     db.selectFrom('custom_fields').select(['custom_field_id', 'name', 'status']).where('sub_id', '=', subId).execute(),
-    db.selectFrom('locations').select(['location_id', sql<string | null>`address->>'postalCode'`.as('zip')]).where('sub_id', '=', subId).execute(),
+    db
+      .selectFrom('locations')
+      .select(['location_id', sql<string | null>`address->>'postalCode'`.as('zip')])
+      .where('sub_id', '=', subId)
+      .execute(),
   ])
   return { sites, carriers, fields, zips }
 }
 
 export async function exportContacts(db: Executor, subId: string, ids: string[]) {
   if (ids.length === 0) return []
-  return db.selectFrom('contacts')
-    .select(['contact_id', 'contact_type', 'name', 'company', 'email', 'phone', 'personal_id', 'location_site_id', 'mail_stop_site_id', 'status', 'deleted_at'])
-    .where('sub_id', '=', subId).where('contact_id', '=', sql<string>`any(${ids}::text[])`).execute()
+  return db
+    .selectFrom('contacts')
+    .select([
+      'contact_id',
+      'contact_type',
+      'name',
+      'company',
+      'email',
+      'phone',
+      'personal_id',
+      'location_site_id',
+      'mail_stop_site_id',
+      'status',
+      'deleted_at',
+    ])
+    .where('sub_id', '=', subId)
+    .where('contact_id', '=', sql<string>`any(${ids}::text[])`)
+    .execute()
 }

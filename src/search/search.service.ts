@@ -4,7 +4,15 @@ import type { Db } from '../db/database.js'
 import type { PackageRecord } from '../packages/packages.schemas.js'
 import { csvStream, type ExportLog } from './search.csv.js'
 import { checkMapping, csvCell, project, valueAt, type Cell, type Column } from './search.mapping.js'
-import { parseDate, parseSearch, parseSort, parseStatuses, throwIfProblems, type ListFilter, type Sort } from './search.parse.js'
+import {
+  parseDate,
+  parseSearch,
+  parseSort,
+  parseStatuses,
+  throwIfProblems,
+  type ListFilter,
+  type Sort,
+} from './search.parse.js'
 import { exportCells, exportRows, FULL_COLUMNS } from './search.export.js'
 import { batchPerSubscription } from '../shared/batch.js'
 import * as lookups from './lookup.repo.js'
@@ -36,17 +44,28 @@ export interface CustomQuery {
 
 export const DEFAULT_PAGE_SIZE = 25
 
-function baseFilter(q: { startDate?: string; endDate?: string; status?: string }, problems: Array<{ field: string; description: string }>): ListFilter {
+function baseFilter(
+  q: { startDate?: string; endDate?: string; status?: string },
+  problems: Array<{ field: string; description: string }>,
+): ListFilter {
   const startDate = parseDate(q.startDate, 'startDate', problems)
   const endDate = parseDate(q.endDate, 'endDate', problems, true)
-  if (startDate && endDate && startDate > endDate) problems.push({ field: 'endDate', description: 'endDate is before startDate.' })
-  return { secondTier: false, includeEmptyPackageLocation: false, statuses: parseStatuses(q.status, problems), startDate, endDate }
+  if (startDate && endDate && startDate > endDate)
+    problems.push({ field: 'endDate', description: 'endDate is before startDate.' })
+  return {
+    secondTier: false,
+    includeEmptyPackageLocation: false,
+    statuses: parseStatuses(q.status, problems),
+    startDate,
+    endDate,
+  }
 }
 
 export type SearchService = ReturnType<typeof createSearchService>
 
 /** A page of a custom search: full records for `{}`, else the mapping's columns and one row of cells per package. */
-export type CustomPage = { packages: PackageRecord[]; totalCount: number } | { columns: Column[]; rows: Cell[][]; totalCount: number }
+export type CustomPage =
+  { packages: PackageRecord[]; totalCount: number } | { columns: Column[]; rows: Cell[][]; totalCount: number }
 
 export interface SearchDeps {
   db: Db
@@ -73,9 +92,12 @@ export function createSearchService(deps: SearchDeps) {
       groups.get(group)!.values.push(value)
     }
     const out = new Map<string, string[] | undefined>()
-    await Promise.all([...groups.values()].map(async (g) => {
-      for (const [value, ids] of await lookups.trackingLookupPages(db, subId, g.position, g.limit, g.values)) out.set(JSON.stringify([g.position, g.limit, value]), ids)
-    }))
+    await Promise.all(
+      [...groups.values()].map(async (g) => {
+        for (const [value, ids] of await lookups.trackingLookupPages(db, subId, g.position, g.limit, g.values))
+          out.set(JSON.stringify([g.position, g.limit, value]), ids)
+      }),
+    )
     return out
   })
 
@@ -84,14 +106,24 @@ export function createSearchService(deps: SearchDeps) {
    * matches, so its position is the count; otherwise the count runs alongside the records' read,
    * and a page costs the slower of the two rather than their sum.
    */
-  async function page(subId: string, filter: ListFilter, sort: Sort, q: { page?: number; size?: number }): Promise<{ recs: PackageRecord[]; total: number }> {
+  async function page(
+    subId: string,
+    filter: ListFilter,
+    sort: Sort,
+    q: { page?: number; size?: number },
+  ): Promise<{ recs: PackageRecord[]; total: number }> {
     const size = q.size ?? DEFAULT_PAGE_SIZE
     const offset = ((q.page ?? 1) - 1) * size
     const lookup = lookups.asTrackingLookup(filter, sort, offset, size)
     // A lookup too common for the gathered read (undefined) goes the way of any other search.
-    const ids = (lookup && (await trackingLookup(subId, JSON.stringify([lookup.position, lookup.limit, lookup.value])))) ?? await repo.searchIds(db, subId, filter, sort, offset, size)
+    const ids =
+      (lookup && (await trackingLookup(subId, JSON.stringify([lookup.position, lookup.limit, lookup.value])))) ??
+      (await repo.searchIds(db, subId, filter, sort, offset, size))
     const lastPage = ids.length < size && (ids.length > 0 || offset === 0)
-    const [recs, total] = await Promise.all([records(subId, ids), lastPage ? offset + ids.length : repo.countMatches(db, subId, filter)])
+    const [recs, total] = await Promise.all([
+      records(subId, ids),
+      lastPage ? offset + ids.length : repo.countMatches(db, subId, filter),
+    ])
     return { recs, total }
   }
 
@@ -123,7 +155,9 @@ export function createSearchService(deps: SearchDeps) {
       const columns = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
       const { recs, total } = await page(subId, filter, sort, q)
-      return columns.length ? { columns, rows: recs.map((r) => project(r, columns)), totalCount: total } : { packages: recs, totalCount: total }
+      return columns.length
+        ? { columns, rows: recs.map((r) => project(r, columns)), totalCount: total }
+        : { packages: recs, totalCount: total }
     },
 
     /**
@@ -133,7 +167,13 @@ export function createSearchService(deps: SearchDeps) {
      * batch is read before anything is sent, so a database that fails at once gives a 500, not a
      * truncated file. `heavyTurn`, when given, is taken for each batch (see tenant-gates.ts).
      */
-    async exportCsv(subId: string, q: CustomQuery, mapping: Record<string, unknown>, log: ExportLog, heavyTurn?: () => Promise<() => void>): Promise<Readable> {
+    async exportCsv(
+      subId: string,
+      q: CustomQuery,
+      mapping: Record<string, unknown>,
+      log: ExportLog,
+      heavyTurn?: () => Promise<() => void>,
+    ): Promise<Readable> {
       let columns: Column[] = checkMapping(mapping)
       const { filter, sort } = customFilter(q)
       if (columns.length === 0) columns = FULL_COLUMNS
@@ -142,7 +182,11 @@ export function createSearchService(deps: SearchDeps) {
       const fromRecords = (recs: PackageRecord[]) => recs.map((r) => columns.map((c) => csvCell(valueAt(r, c.path))))
       const fromRows = exportCells(columns)
       const cellBatches = paged
-        ? (async function* () { yield fromRecords(await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size))) })()
+        ? (async function* () {
+            yield fromRecords(
+              await records(subId, await repo.searchIds(db, subId, filter, sort, ((q.page ?? 1) - 1) * size, size)),
+            )
+          })()
         : (async function* () {
             const source = exportRows(db, subId, filter, sort, exportBatchSize, fromRows.columns)
             try {

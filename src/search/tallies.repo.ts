@@ -61,12 +61,18 @@ export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): Raw
     dim = 'site'
     keys = f.siteId ? sitesUnder(db, subId, f.siteId) : undefined
   }
-  const where = sql.join([
-    sql`t.sub_id = ${subId}`, sql`t.dim = ${dim}`,
-    // = any(array(…)): the keys are read once and the tallies probed by their primary key (an IN
-    // subquery is planned as a join, which for a common name fragment scans every tally row).
-    ...(keys ? [sql`t.key = any(array(${keys}))`] : []),
-    ...(f.statuses ? [sql`t.status = any(${statusList(f.statuses)}::text[])`] : []),
-  ], sql` and `)
-  return sql<{ n: string }>`select coalesce(sum(x.n), 0) as n from (select t.n from package_tallies t where ${where} union all select t.n from package_tally_deltas t where ${where}) x`
+  const where = sql.join(
+    [
+      sql`t.sub_id = ${subId}`,
+      sql`t.dim = ${dim}`,
+      // = any(array(…)): the keys are read once and the tallies probed by their primary key (an IN
+      // subquery is planned as a join, which for a common name fragment scans every tally row).
+      ...(keys ? [sql`t.key = any(array(${keys}))`] : []),
+      ...(f.statuses ? [sql`t.status = any(${statusList(f.statuses)}::text[])`] : []),
+    ],
+    sql` and `,
+  )
+  return sql<{
+    n: string
+  }>`select coalesce(sum(x.n), 0) as n from (select t.n from package_tallies t where ${where} union all select t.n from package_tally_deltas t where ${where}) x`
 }

@@ -6,10 +6,26 @@ import type { Executor } from '../db/transaction.js'
  * the same SQL on PostgreSQL and PGlite.
  */
 export interface PackageBatch {
-  package_id: string[]; tracking_number: string[]; carrier_id: string[]; current_status: string[]; damaged: boolean[]; archived: boolean[]
-  receiver_id: string[]; sender_id: (string | null)[]; given_to_id: (string | null)[]; site_id: string[]; package_location: (string | null)[]
-  locker_bank: (string | null)[]; locker_unit: (string | null)[]; custom_fields: string[]
-  comment: (string | null)[]; user_name: string[]; delivery_time: (string | null)[]; created_at: string[]; updated_at: string[]; activity_count: number[]
+  package_id: string[]
+  tracking_number: string[]
+  carrier_id: string[]
+  current_status: string[]
+  damaged: boolean[]
+  archived: boolean[]
+  receiver_id: string[]
+  sender_id: (string | null)[]
+  given_to_id: (string | null)[]
+  site_id: string[]
+  package_location: (string | null)[]
+  locker_bank: (string | null)[]
+  locker_unit: (string | null)[]
+  custom_fields: string[]
+  comment: (string | null)[]
+  user_name: string[]
+  delivery_time: (string | null)[]
+  created_at: string[]
+  updated_at: string[]
+  activity_count: number[]
 }
 
 export async function insertPackages(db: Executor, subId: string, b: PackageBatch): Promise<void> {
@@ -24,12 +40,22 @@ export async function insertPackages(db: Executor, subId: string, b: PackageBatc
                   ${b.receiver_id}::text[], ${b.sender_id}::text[], ${b.given_to_id}::text[], ${b.site_id}::text[], ${b.package_location}::text[],
                   ${b.locker_bank}::text[], ${b.locker_unit}::text[], ${b.custom_fields}::text[], ${b.comment}::text[],
                   ${b.user_name}::text[], ${b.delivery_time}::timestamptz[], ${b.created_at}::timestamptz[], ${b.updated_at}::timestamptz[], ${b.activity_count}::int[])
-           as u(id, tn, carrier, status, damaged, archived, receiver, sender, given_to, site, ploc, bank, unit, fields, comment, usr, delivered, created, updated, acts)`.execute(db)
+           as u(id, tn, carrier, status, damaged, archived, receiver, sender, given_to, site, ploc, bank, unit, fields, comment, usr, delivered, created, updated, acts)`.execute(
+    db,
+  )
 }
 
 export interface ActivityBatch {
-  activity_id: string[]; package_id: string[]; sequence: number[]; status: string[]; site_id: string[]; damaged: boolean[]; user_name: string[]; occurred_at: string[]
-  locker_bank: (string | null)[]; locker_unit: (string | null)[]
+  activity_id: string[]
+  package_id: string[]
+  sequence: number[]
+  status: string[]
+  site_id: string[]
+  damaged: boolean[]
+  user_name: string[]
+  occurred_at: string[]
+  locker_bank: (string | null)[]
+  locker_unit: (string | null)[]
 }
 
 export async function insertActivities(db: Executor, subId: string, b: ActivityBatch): Promise<void> {
@@ -42,7 +68,14 @@ export async function insertActivities(db: Executor, subId: string, b: ActivityB
 }
 
 export interface ContactBatch {
-  contact_id: string[]; contact_type: string[]; name: string[]; company: (string | null)[]; email: string[]; personal_id: string[]; match_name: string[]; match_company: (string | null)[]
+  contact_id: string[]
+  contact_type: string[]
+  name: string[]
+  company: (string | null)[]
+  email: string[]
+  personal_id: string[]
+  match_name: string[]
+  match_company: (string | null)[]
 }
 
 export async function insertContacts(db: Executor, subId: string, b: ContactBatch, at: Date): Promise<void> {
@@ -90,14 +123,20 @@ export async function dropSecondaryIndexes(db: Executor, tables: string[]): Prom
        and not i.indisprimary and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
      order by c.relname`.execute(db)
   for (const r of rows) await sql`drop index ${sql.id(r.name)}`.execute(db)
-  return rows.map((r) => ({ ...r, statistics: typeof r.statistics === 'string' ? (JSON.parse(r.statistics) as Array<[number, number]>) : r.statistics }))
+  return rows.map((r) => ({
+    ...r,
+    statistics: typeof r.statistics === 'string' ? (JSON.parse(r.statistics) as Array<[number, number]>) : r.statistics,
+  }))
 }
 
 export async function createIndexes(db: Executor, indexes: DroppedIndex[]): Promise<void> {
   await sql`set local maintenance_work_mem = '256MB'`.execute(db)
   for (const i of indexes) {
     await sql.raw(i.definition).execute(db)
-    for (const [column, target] of i.statistics) await sql`alter index ${sql.id(i.name)} alter column ${sql.raw(String(column))} set statistics ${sql.raw(String(target))}`.execute(db)
+    for (const [column, target] of i.statistics)
+      await sql`alter index ${sql.id(i.name)} alter column ${sql.raw(String(column))} set statistics ${sql.raw(String(target))}`.execute(
+        db,
+      )
   }
 }
 
@@ -106,7 +145,10 @@ export async function createIndexes(db: Executor, indexes: DroppedIndex[]): Prom
  * row they cost three times the insert itself; re-added, each is one join over the loaded rows
  * (PostgreSQL manual, "Populating a Database"). Run in the transaction that loads.
  */
-export async function dropForeignKeys(db: Executor, tables: string[]): Promise<Array<{ table: string; name: string; definition: string }>> {
+export async function dropForeignKeys(
+  db: Executor,
+  tables: string[],
+): Promise<Array<{ table: string; name: string; definition: string }>> {
   const { rows } = await sql<{ table: string; name: string; definition: string }>`
     select t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
       from pg_constraint k join pg_class t on t.oid = k.conrelid
@@ -116,8 +158,12 @@ export async function dropForeignKeys(db: Executor, tables: string[]): Promise<A
   return rows
 }
 
-export async function addForeignKeys(db: Executor, keys: Array<{ table: string; name: string; definition: string }>): Promise<void> {
-  for (const k of keys) await sql`alter table ${sql.table(k.table)} add constraint ${sql.id(k.name)} ${sql.raw(k.definition)}`.execute(db)
+export async function addForeignKeys(
+  db: Executor,
+  keys: Array<{ table: string; name: string; definition: string }>,
+): Promise<void> {
+  for (const k of keys)
+    await sql`alter table ${sql.table(k.table)} add constraint ${sql.id(k.name)} ${sql.raw(k.definition)}`.execute(db)
 }
 
 /**
@@ -125,22 +171,77 @@ export async function addForeignKeys(db: Executor, keys: Array<{ table: string; 
  * index-only scan skips the table only for pages vacuum has marked all-visible).
  */
 export async function vacuumAnalyze(db: Executor): Promise<void> {
-  for (const table of ['packages', 'package_activities', 'contacts', 'package_tallies']) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db)
+  for (const table of ['packages', 'package_activities', 'contacts', 'package_tallies'])
+    await sql`vacuum (analyze) ${sql.table(table)}`.execute(db)
 }
 
-export async function insertCustomField(db: Executor, row: { custom_field_id: string; sub_id: string; name: string; data_type: 'TEXT' | 'LIST'; options: string[] | null; at: Date }): Promise<void> {
+export async function insertCustomField(
+  db: Executor,
+  row: {
+    custom_field_id: string
+    sub_id: string
+    name: string
+    data_type: 'TEXT' | 'LIST'
+    options: string[] | null
+    at: Date
+  },
+): Promise<void> {
   const { at, options, ...rest } = row
-  await db.insertInto('custom_fields').values({ ...rest, status: 'ACTIVE', required: false, options: options ? JSON.stringify(options) : null, created_at: at, updated_at: at }).execute()
+  await db
+    .insertInto('custom_fields')
+    .values({
+      ...rest,
+      status: 'ACTIVE',
+      required: false,
+      options: options ? JSON.stringify(options) : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute()
 }
 
-export async function insertLocation(db: Executor, row: { location_id: string; sub_id: string; name: string; postalCode: string; city: string; at: Date }): Promise<void> {
-  await db.insertInto('locations').values({
-    location_id: row.location_id, sub_id: row.sub_id, name: row.name, timezone: 'America/New_York', created_at: row.at, updated_at: row.at,
-    address: JSON.stringify({ line1: '1 Main St', city: row.city, state: 'NY', postalCode: row.postalCode, country: 'US' }),
-  }).execute()
+export async function insertLocation(
+  db: Executor,
+  row: { location_id: string; sub_id: string; name: string; postalCode: string; city: string; at: Date },
+): Promise<void> {
+  await db
+    .insertInto('locations')
+    .values({
+      location_id: row.location_id,
+      sub_id: row.sub_id,
+      name: row.name,
+      timezone: 'America/New_York',
+      created_at: row.at,
+      updated_at: row.at,
+      address: JSON.stringify({
+        line1: '1 Main St',
+        city: row.city,
+        state: 'NY',
+        postalCode: row.postalCode,
+        country: 'US',
+      }),
+    })
+    .execute()
 }
 
-export async function insertSite(db: Executor, row: { site_id: string; sub_id: string; name: string; type: 'site' | 'building' | 'floor' | 'shelf' | 'locker'; parent_id: string | null; location_id: string; ancestor_ids: string[]; path_names: string[]; is_primary: boolean; at: Date }): Promise<void> {
+export async function insertSite(
+  db: Executor,
+  row: {
+    site_id: string
+    sub_id: string
+    name: string
+    type: 'site' | 'building' | 'floor' | 'shelf' | 'locker'
+    parent_id: string | null
+    location_id: string
+    ancestor_ids: string[]
+    path_names: string[]
+    is_primary: boolean
+    at: Date
+  },
+): Promise<void> {
   const { at, ...rest } = row
-  await db.insertInto('inbound_sites').values({ ...rest, status: 'active', created_at: at, updated_at: at }).execute()
+  await db
+    .insertInto('inbound_sites')
+    .values({ ...rest, status: 'active', created_at: at, updated_at: at })
+    .execute()
 }

@@ -1,4 +1,12 @@
-import { fedexCheckDigit, gs1CheckDigit, iso7064Mod37_36CheckChar, luhnCheckDigit, mod7CheckDigit, s10CheckDigit, upsCheckDigit } from '../decode/index.js'
+import {
+  fedexCheckDigit,
+  gs1CheckDigit,
+  iso7064Mod37_36CheckChar,
+  luhnCheckDigit,
+  mod7CheckDigit,
+  s10CheckDigit,
+  upsCheckDigit,
+} from '../decode/index.js'
 
 /**
  * Real-format tracking numbers with valid check digits, for seed data and benchmarks: one format per

@@ -17,7 +17,10 @@ export type SubscriptionLookup<V> = (subId: string, keys: string[]) => Promise<M
  * Nothing is cached: each lookup reads the database after it was asked. A lookup that fails
  * fails only the keys of its own subscription.
  */
-export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchSize = 64): (subId: string, key: string) => Promise<V | undefined> {
+export function batchPerSubscription<V>(
+  lookup: SubscriptionLookup<V>,
+  maxBatchSize = 64,
+): (subId: string, key: string) => Promise<V | undefined> {
   const load = gather<readonly [string, string], V | undefined>(async (pairs) => {
     const bySub = new Map<string, Set<string>>()
     for (const [subId, key] of pairs) {
@@ -26,8 +29,14 @@ export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchS
       keys.add(key)
     }
     const found = new Map<string, Map<string, V> | Error>()
-    await Promise.all([...bySub].map(([subId, keys]) =>
-      lookup(subId, [...keys]).then((m) => found.set(subId, m), (e: unknown) => found.set(subId, asError(e)))))
+    await Promise.all(
+      [...bySub].map(([subId, keys]) =>
+        lookup(subId, [...keys]).then(
+          (m) => found.set(subId, m),
+          (e: unknown) => found.set(subId, asError(e)),
+        ),
+      ),
+    )
     return pairs.map(([subId, key]) => {
       const m = found.get(subId)!
       return m instanceof Error ? m : m.get(key)
@@ -41,7 +50,14 @@ export function batchPerSubscription<V>(lookup: SubscriptionLookup<V>, maxBatchS
  * gets them all (at most maxBatchSize at a time) and answers each, in order, with its result or
  * the Error that item alone fails with.
  */
-export function gather<K, V>(run: (items: readonly K[]) => Promise<ReadonlyArray<V | Error>>, maxBatchSize = 64): (item: K) => Promise<V> {
-  const loader = new DataLoader<K, V>(run, { cache: false, maxBatchSize, batchScheduleFn: (dispatch) => setImmediate(dispatch) })
+export function gather<K, V>(
+  run: (items: readonly K[]) => Promise<ReadonlyArray<V | Error>>,
+  maxBatchSize = 64,
+): (item: K) => Promise<V> {
+  const loader = new DataLoader<K, V>(run, {
+    cache: false,
+    maxBatchSize,
+    batchScheduleFn: (dispatch) => setImmediate(dispatch),
+  })
   return (item) => loader.load(item)
 }

@@ -13,26 +13,122 @@ interface CatalogueEntry {
 }
 
 export const ERROR_CATALOGUE = {
-  VALIDATION_FAILED: { status: 400, errorCode: 'validation_error', additionalCode: 'GEN-4000', message: 'The request is invalid.' },
-  MALFORMED_BODY: { status: 400, errorCode: 'validation_error', additionalCode: 'GEN-4001', message: 'The request body is not well-formed JSON.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, errorCode: 'validation_error', additionalCode: 'GEN-4150', message: 'Unsupported content type; send application/json.' },
-  BODY_TOO_LARGE: { status: 413, errorCode: 'validation_error', additionalCode: 'GEN-4130', message: 'The request body is too large.' },
+  VALIDATION_FAILED: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4000',
+    message: 'The request is invalid.',
+  },
+  MALFORMED_BODY: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4001',
+    message: 'The request body is not well-formed JSON.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4150',
+    message: 'Unsupported content type; send application/json.',
+  },
+  BODY_TOO_LARGE: {
+    status: 413,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4130',
+    message: 'The request body is too large.',
+  },
   ROUTE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'GEN-4040', message: 'No such endpoint.' },
-  METHOD_NOT_ALLOWED: { status: 405, errorCode: 'validation_error', additionalCode: 'GEN-4050', message: 'Method not allowed on this endpoint.' },
-  BAD_URL: { status: 400, errorCode: 'validation_error', additionalCode: 'GEN-4002', message: 'The URL is not validly percent-encoded.' },
-  PATH_TOO_LONG: { status: 414, errorCode: 'validation_error', additionalCode: 'GEN-4140', message: 'A path parameter is longer than 100 characters.' },
-  MALFORMED_REQUEST: { status: 400, errorCode: 'validation_error', additionalCode: 'GEN-4003', message: 'The HTTP request is malformed.' },
-  REQUEST_TIMEOUT: { status: 408, errorCode: 'validation_error', additionalCode: 'GEN-4080', message: 'The request was not received in time.' },
-  HEADERS_TOO_LARGE: { status: 431, errorCode: 'validation_error', additionalCode: 'GEN-4310', message: 'The request headers are too large.' },
-  RATE_LIMITED: { status: 429, errorCode: 'validation_error', additionalCode: 'GEN-4290', message: 'Too many requests; retry later.' },
-  TENANT_BUSY: { status: 429, errorCode: 'validation_error', additionalCode: 'GEN-4291', message: 'Too many concurrent expensive operations for this subscription; retry later.' },
-  STALE_VERSION: { status: 412, errorCode: 'validation_error', additionalCode: 'GEN-4120', message: 'The resource changed since the version given in If-Match.' },
-  IDEMPOTENCY_KEY_REUSED: { status: 409, errorCode: 'validation_error', additionalCode: 'GEN-4091', message: 'This Idempotency-Key was already used with a different request.' },
-  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, errorCode: 'validation_error', additionalCode: 'GEN-4092', message: 'A request with this Idempotency-Key is still being processed.' },
-  INTERNAL: { status: 500, errorCode: 'internal_error', additionalCode: 'GEN-5000', message: 'An unexpected error occurred.' },
-  SERVICE_UNAVAILABLE: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5030', message: 'The service is not ready.' },
-  SERVICE_BUSY: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5032', message: 'The service is busy with heavy requests; retry later.' },
-  DATABASE_TIMEOUT: { status: 503, errorCode: 'internal_error', additionalCode: 'GEN-5031', message: 'The request took too long in the database and was stopped; retry later, or narrow it (a shorter search, a date range).' },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4050',
+    message: 'Method not allowed on this endpoint.',
+  },
+  BAD_URL: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4002',
+    message: 'The URL is not validly percent-encoded.',
+  },
+  PATH_TOO_LONG: {
+    status: 414,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4140',
+    message: 'A path parameter is longer than 100 characters.',
+  },
+  MALFORMED_REQUEST: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4003',
+    message: 'The HTTP request is malformed.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4080',
+    message: 'The request was not received in time.',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4310',
+    message: 'The request headers are too large.',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4290',
+    message: 'Too many requests; retry later.',
+  },
+  TENANT_BUSY: {
+    status: 429,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4291',
+    message: 'Too many concurrent expensive operations for this subscription; retry later.',
+  },
+  STALE_VERSION: {
+    status: 412,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4120',
+    message: 'The resource changed since the version given in If-Match.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4091',
+    message: 'This Idempotency-Key was already used with a different request.',
+  },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'GEN-4092',
+    message: 'A request with this Idempotency-Key is still being processed.',
+  },
+  INTERNAL: {
+    status: 500,
+    errorCode: 'internal_error',
+    additionalCode: 'GEN-5000',
+    message: 'An unexpected error occurred.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    errorCode: 'internal_error',
+    additionalCode: 'GEN-5030',
+    message: 'The service is not ready.',
+  },
+  SERVICE_BUSY: {
+    status: 503,
+    errorCode: 'internal_error',
+    additionalCode: 'GEN-5032',
+    message: 'The service is busy with heavy requests; retry later.',
+  },
+  DATABASE_TIMEOUT: {
+    status: 503,
+    errorCode: 'internal_error',
+    additionalCode: 'GEN-5031',
+    message:
+      'The request took too long in the database and was stopped; retry later, or narrow it (a shorter search, a date range).',
+  },
 } as const satisfies Record<string, CatalogueEntry>
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE
@@ -45,7 +141,8 @@ export function registerErrors<const T extends Record<string, CatalogueEntry>>(e
   for (const [code, entry] of Object.entries(entries)) {
     if (code in ERROR_CATALOGUE || extraEntries.has(code)) throw new Error(`error code ${code} registered twice`)
     for (const e of allErrorEntries()) {
-      if (e.entry.additionalCode === entry.additionalCode) throw new Error(`additionalCode ${entry.additionalCode} registered twice`)
+      if (e.entry.additionalCode === entry.additionalCode)
+        throw new Error(`additionalCode ${entry.additionalCode} registered twice`)
     }
     extraEntries.set(code, entry)
     ;(keys as Record<string, string>)[code] = code

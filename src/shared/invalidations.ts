@@ -89,7 +89,10 @@ export function pgInvalidations(opts: PgInvalidationOptions): Invalidations {
           if (client === c) client = undefined
           void c.end().catch(() => {})
           if (stopped) return
-          log?.('invalidation listener lost its connection; reconnecting', { delayMs: delay, error: error instanceof Error ? error.message : undefined })
+          log?.('invalidation listener lost its connection; reconnecting', {
+            delayMs: delay,
+            error: error instanceof Error ? error.message : undefined,
+          })
           timer = setTimeout(() => void connect(), delay)
           timer.unref()
           delay = Math.min(delay * 2, maxBackoffMs)

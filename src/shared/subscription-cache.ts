@@ -21,7 +21,11 @@ export class SubscriptionCache<V> {
   /** The tick of the last invalidation of everything: a floor under every subscription's generation. */
   #allAt = 0
 
-  constructor(private readonly clock: Clock, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   /** For Invalidations.on: one subscription's entry, or (undefined) everything. */
   readonly drop: Drop = (subId) => (subId === undefined ? this.invalidateAll() : this.invalidate(subId))
@@ -56,7 +60,8 @@ export class SubscriptionCache<V> {
   /** Keeps `value` as loaded under `generation` at time `at`, unless the subscription changed since. */
   store(subId: string, value: V, generation: number, at = this.clock.now().getTime()): void {
     if (this.ttlMs <= 0 || this.generation(subId) !== generation) return
-    if (this.#entries.size >= this.maxEntries && !this.#entries.has(subId)) this.#entries.delete(this.#entries.keys().next().value!)
+    if (this.#entries.size >= this.maxEntries && !this.#entries.has(subId))
+      this.#entries.delete(this.#entries.keys().next().value!)
     this.#entries.set(subId, { at, value })
   }
 

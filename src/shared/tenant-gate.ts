@@ -18,7 +18,8 @@ export class TenantGate {
     readonly maxPerTenant: number,
     readonly retryAfterSeconds = 1,
   ) {
-    if (!Number.isInteger(maxPerTenant) || maxPerTenant < 1) throw new Error(`TenantGate ${what}: maxPerTenant must be a positive integer`)
+    if (!Number.isInteger(maxPerTenant) || maxPerTenant < 1)
+      throw new Error(`TenantGate ${what}: maxPerTenant must be a positive integer`)
   }
 
   /** Runs `work` holding one of the tenant's slots, or throws TENANT_BUSY (429) when none is free. */

@@ -38,7 +38,13 @@ export class WorkSlots {
         const at = this.#waiting.indexOf(entry)
         if (at < 0) return
         this.#waiting.splice(at, 1)
-        reject(new AppError('SERVICE_BUSY', { description: `The service is busy with heavy requests; retry in a few seconds.`, additionalInfo: `waited ${this.maxWaitMs} ms for one of ${this.slots} slots`, headers: { 'retry-after': '2' } }))
+        reject(
+          new AppError('SERVICE_BUSY', {
+            description: `The service is busy with heavy requests; retry in a few seconds.`,
+            additionalInfo: `waited ${this.maxWaitMs} ms for one of ${this.slots} slots`,
+            headers: { 'retry-after': '2' },
+          }),
+        )
       }, this.maxWaitMs)
       timer.unref?.()
       entry.grant = () => {

@@ -64,22 +64,35 @@ const stderrLog: WorkerLog = {
   info: () => {},
   error: (obj, msg) => {
     const err = (obj as { err?: unknown }).err
-    process.stderr.write(`${JSON.stringify({ level: 'error', msg, ...obj, err: err instanceof Error ? { message: err.message, stack: err.stack } : err })}\n`)
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', msg, ...obj, err: err instanceof Error ? { message: err.message, stack: err.stack } : err })}\n`,
+    )
   },
 }
 
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const { db, clock, ids, sealKey, config } = deps
-  const rules = destinationRules({ allowHttp: config.webhooks.allowHttp, allowCidrs: config.webhooks.allowCidrs, lookup: deps.lookup })
+  const rules = destinationRules({
+    allowHttp: config.webhooks.allowHttp,
+    allowCidrs: config.webhooks.allowCidrs,
+    lookup: deps.lookup,
+  })
   const sender = deps.sender ?? createGuardedSender(rules)
   const jobs = createJobs({
-    db, clock, ids,
+    db,
+    clock,
+    ids,
     lockerReminderHours: config.webhooks.lockerReminderHours,
     lockerExpiryDays: config.webhooks.lockerExpiryDays,
     retentionDays: config.webhooks.retentionDays,
   })
   const worker = createWorker({
-    db, clock, ids, sealKey, sender, jobs,
+    db,
+    clock,
+    ids,
+    sealKey,
+    sender,
+    jobs,
     tokens: new TokenCache(sender, clock),
     random: deps.random ?? Math.random,
     log: deps.log ?? stderrLog,
@@ -92,7 +105,17 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   })
   return {
     configs: createConfigsService({ db, clock, ids, sealKey, rules, maxConfigs: config.limits.webhooks.configs }),
-    deliveries: createDeliveriesService({ db, clock, ids, testQuota: new WindowQuota(new WindowCounter(db, clock), 'webhook test sends', config.limits.webhooks.testsPerMinute, 60) }),
+    deliveries: createDeliveriesService({
+      db,
+      clock,
+      ids,
+      testQuota: new WindowQuota(
+        new WindowCounter(db, clock),
+        'webhook test sends',
+        config.limits.webhooks.testsPerMinute,
+        60,
+      ),
+    }),
     start: () => {
       const stop = worker.start()
       return async () => {

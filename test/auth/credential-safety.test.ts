@@ -23,7 +23,12 @@ describe('credentials with a NUL', () => {
       const header = makeHeader()
       const statuses: number[] = []
       for (let i = 0; i < 4; i++) {
-        const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: header }, remoteAddress: address })
+        const res = await t.inject({
+          method: 'POST',
+          url: TOKEN_URL,
+          headers: { authorization: header },
+          remoteAddress: address,
+        })
         statuses.push(res.statusCode)
         if (res.statusCode === 401) expect(res.json().error).toBe('invalid_client')
       }
@@ -36,7 +41,12 @@ describe('credentials with a NUL', () => {
       const header = makeHeader()
       const statuses: number[] = []
       for (let i = 0; i < 4; i++) {
-        const res = await t.inject({ method: 'GET', url: '/webhooks/tracking/api/v1/webhookConfig', headers: { authorization: header }, remoteAddress: address })
+        const res = await t.inject({
+          method: 'GET',
+          url: '/webhooks/tracking/api/v1/webhookConfig',
+          headers: { authorization: header },
+          remoteAddress: address,
+        })
         statuses.push(res.statusCode)
       }
       expect(statuses).toEqual([401, 401, 401, 429])

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DatabaseFailureLimiter, MemoryFailureLimiter, type FailureLimiter, type FailurePolicy } from '../../src/auth/failure-limiter.js'
+import {
+  DatabaseFailureLimiter,
+  MemoryFailureLimiter,
+  type FailureLimiter,
+  type FailurePolicy,
+} from '../../src/auth/failure-limiter.js'
 import type { DatabaseHandle } from '../../src/db/database.js'
 import { ManualClock } from '../../src/shared/clock.js'
 import { createTestDatabase } from '../support/test-db.js'
@@ -20,9 +25,13 @@ let run = 0
 function limiterOn(kind: 'memory' | 'database', clock: ManualClock) {
   // Each test its own key space: the table is shared by the whole file.
   const ns = `t${++run}-`
-  const instances: FailureLimiter[] = kind === 'memory'
-    ? [new MemoryFailureLimiter(clock, POLICY)]
-    : [new DatabaseFailureLimiter(db.handle.db, clock, POLICY), new DatabaseFailureLimiter(db.handle.db, clock, POLICY)]
+  const instances: FailureLimiter[] =
+    kind === 'memory'
+      ? [new MemoryFailureLimiter(clock, POLICY)]
+      : [
+          new DatabaseFailureLimiter(db.handle.db, clock, POLICY),
+          new DatabaseFailureLimiter(db.handle.db, clock, POLICY),
+        ]
   let turn = 0
   const next = () => instances[turn++ % instances.length]!
   const id = (clientId: string | undefined) => (clientId === undefined ? undefined : ns + clientId)
@@ -113,18 +122,27 @@ describe('database failure limiter', () => {
     clock.advance(10 * 60_000)
     for (let i = 0; i < 5; i++) await l.recordFailure('sweeper', '192.0.2.1')
     await new Promise((r) => setTimeout(r, 200)) // the sweep is not awaited by the failure that starts it
-    const left = await db.handle.db.selectFrom('auth_failures' as never).select('key' as never).execute() as Array<{ key: string }>
+    const left = (await db.handle.db
+      .selectFrom('auth_failures' as never)
+      .select('key' as never)
+      .execute()) as Array<{ key: string }>
     expect(left.filter((r) => r.key.includes('sweep') && !r.key.includes('sweeper'))).toEqual([])
   })
 
   it('costs a client that never fails no write: success deletes only a pair seen failing', async () => {
     const clock = new ManualClock('2026-03-01T00:00:00Z')
-    const [p1, p2] = [new DatabaseFailureLimiter(db.handle.db, clock, POLICY), new DatabaseFailureLimiter(db.handle.db, clock, POLICY)]
+    const [p1, p2] = [
+      new DatabaseFailureLimiter(db.handle.db, clock, POLICY),
+      new DatabaseFailureLimiter(db.handle.db, clock, POLICY),
+    ]
     await p1.recordFailure('seen', '192.0.2.9')
     // The other process learns of the pair from its own check, and deletes it on success.
     expect(await p2.retryAfter('seen', '192.0.2.9')).toBe(0)
     await p2.recordSuccess('seen', '192.0.2.9')
-    const rows = await db.handle.db.selectFrom('auth_failures' as never).select('key' as never).execute() as Array<{ key: string }>
+    const rows = (await db.handle.db
+      .selectFrom('auth_failures' as never)
+      .select('key' as never)
+      .execute()) as Array<{ key: string }>
     expect(rows.map((r) => r.key).filter((k) => k.includes('seen'))).toEqual(['c:seen'])
   })
 })

@@ -46,9 +46,22 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
   beforeAll(async () => {
     db = await createTestDatabase()
     dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-inval-'))
-    const config = loadConfig({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: dataDir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', CLIENT_STATUS_CACHE_SECONDS: '30', REFERENCE_CACHE_SECONDS: '60' })
+    const config = loadConfig({
+      MAILROOM_ENV: 'development',
+      MAILROOM_DATA_DIR: dataDir,
+      MAILROOM_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'silent',
+      CLIENT_STATUS_CACHE_SECONDS: '30',
+      REFERENCE_CACHE_SECONDS: '60',
+    })
     for (let i = 0; i < 2; i++) {
-      const ctx = createContext({ config, database: db.handle, masterSecret: TEST_SECRET, clock, invalidations: pgInvalidations({ url: db.url!, backoffMs: 50 }) })
+      const ctx = createContext({
+        config,
+        database: db.handle,
+        masterSecret: TEST_SECRET,
+        clock,
+        invalidations: pgInvalidations({ url: db.url!, backoffMs: 50 }),
+      })
       await ctx.keys.init()
       const app = await buildApp(ctx, { logger: false })
       await app.ready()
@@ -74,10 +87,11 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
   }
 
   it('refuses a client disabled through one process in the other within a second', async () => {
-    const [a, b] = nodes as [typeof nodes[0], typeof nodes[0]]
+    const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const client = await a.ctx.clients.createClient({ subscription: 'disable-me' })
     const { access_token: token } = await a.ctx.tokens.issueToken({ ...client, status: 'active' })
-    const get = (n: typeof a) => n.app.inject({ method: 'GET', url: '/api/v1/locations', headers: { authorization: `Bearer ${token}` } })
+    const get = (n: typeof a) =>
+      n.app.inject({ method: 'GET', url: '/api/v1/locations', headers: { authorization: `Bearer ${token}` } })
     expect((await get(b)).statusCode).toBe(200) // b holds the status for 30 s
     await a.ctx.clients.setStatus(client.clientId, 'disabled')
     expect(await within(1000, async () => (await get(b)).statusCode === 401)).toBe(true)
@@ -85,23 +99,39 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
     expect(await within(1000, async () => (await get(b)).statusCode === 200)).toBe(true)
   })
 
-  it('shows a site renamed through one process in the other\'s records within a second', async () => {
-    const [a, b] = nodes as [typeof nodes[0], typeof nodes[0]]
+  it("shows a site renamed through one process in the other's records within a second", async () => {
+    const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const client = await a.ctx.clients.createClient({ subscription: 'rename-me' })
     const { access_token: token } = await a.ctx.tokens.issueToken({ ...client, status: 'active' })
-    const call = (n: typeof a, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => n.app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}` } })
-    const { locationId } = (await call(a, 'POST', '/api/v1/locations', { name: 'Tower', address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' }, timezone: 'America/New_York' })).json()
-    const { inboundSiteId } = (await call(a, 'POST', '/api/v1/inboundsites', { type: 'site', name: 'HQ', locationId })).json()
-    const added = await call(b, 'POST', '/api/v1/packages', { package: { trackingNumber: 'INVAL-1' }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId } } })
+    const call = (n: typeof a, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+      n.app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}` } })
+    const { locationId } = (
+      await call(a, 'POST', '/api/v1/locations', {
+        name: 'Tower',
+        address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
+        timezone: 'America/New_York',
+      })
+    ).json()
+    const { inboundSiteId } = (
+      await call(a, 'POST', '/api/v1/inboundsites', { type: 'site', name: 'HQ', locationId })
+    ).json()
+    const added = await call(b, 'POST', '/api/v1/packages', {
+      package: { trackingNumber: 'INVAL-1' },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },
+    })
     expect(added.statusCode, added.body).toBe(201)
-    const hierarchy = async () => (await call(b, 'GET', `/api/v1/packages/${added.json().packageId}?type=DETAILED`)).json().currentLocation.locationHierarchy
+    const hierarchy = async () =>
+      (await call(b, 'GET', `/api/v1/packages/${added.json().packageId}?type=DETAILED`)).json().currentLocation
+        .locationHierarchy
     expect(await hierarchy()).toBe('HQ')
-    expect((await call(a, 'PUT', `/api/v1/inboundsites/${inboundSiteId}`, { name: 'Head Office' })).statusCode).toBeLessThan(300)
+    expect(
+      (await call(a, 'PUT', `/api/v1/inboundsites/${inboundSiteId}`, { name: 'Head Office' })).statusCode,
+    ).toBeLessThan(300)
     expect(await within(1000, async () => (await hierarchy()) === 'Head Office')).toBe(true)
   })
 
   it('announces nothing for a write that rolls back', async () => {
-    const [a, b] = nodes as [typeof nodes[0], typeof nodes[0]]
+    const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const heard: Array<string | undefined> = []
     b.ctx.invalidations.on('sites', (key) => heard.push(key))
     await inTransaction(a.ctx.db, async (trx) => {
@@ -114,21 +144,33 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
   })
 
   it('reconnects a lost listener and drops every cache, since announcements may have been missed', async () => {
-    const [, b] = nodes as [typeof nodes[0], typeof nodes[0]]
+    const [, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const drops: Array<string | undefined> = []
     b.ctx.invalidations.on('carriers', (key) => drops.push(key))
     const admin = new pg.Client({ connectionString: db.url })
     await admin.connect()
     try {
-      const killed = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mailroom-invalidation' and datname = current_database()`)
+      const killed = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mailroom-invalidation' and datname = current_database()`,
+      )
       expect(killed.rowCount).toBe(2)
       expect(await within(5000, async () => drops.includes(undefined))).toBe(true)
       // Listening again: a change is heard as before.
-      expect(await within(5000, async () => (await admin.query(`select 1 from pg_stat_activity where application_name = 'mailroom-invalidation' and datname = current_database()`)).rowCount === 2)).toBe(true)
+      expect(
+        await within(
+          5000,
+          async () =>
+            (
+              await admin.query(
+                `select 1 from pg_stat_activity where application_name = 'mailroom-invalidation' and datname = current_database()`,
+              )
+            ).rowCount === 2,
+        ),
+      ).toBe(true)
     } finally {
       await admin.end()
     }
-    const [a] = nodes as [typeof nodes[0]]
+    const [a] = nodes as [(typeof nodes)[0]]
     await a.ctx.invalidations.announce(a.ctx.db, 'carriers', 'sub_after_reconnect')
     expect(await within(1000, async () => drops.includes('sub_after_reconnect'))).toBe(true)
   })

@@ -21,7 +21,12 @@ async function newCreds() {
 describe('POST /auth/api/v1/token', () => {
   it('issues a 4-hour psapi token for an empty body, exactly as the contract says', async () => {
     const c = await newCreds()
-    const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const res = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: from(),
+    })
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
     const body = res.json()
@@ -29,22 +34,44 @@ describe('POST /auth/api/v1/token', () => {
     expect(body).toMatchObject({ expires_in: 14400, scope: 'psapi', token_type: 'Bearer' })
 
     const jwks = await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })
-    const { payload, protectedHeader } = await jwtVerify(body.access_token, createLocalJWKSet(jwks.json()), { issuer: t.ctx.issuer, currentDate: t.clock.now() })
+    const { payload, protectedHeader } = await jwtVerify(body.access_token, createLocalJWKSet(jwks.json()), {
+      issuer: t.ctx.issuer,
+      currentDate: t.clock.now(),
+    })
     expect(protectedHeader.alg).toBe('ES256')
     expect(protectedHeader.kid).toBe(t.ctx.keys.signingKey().kid)
-    expect(payload).toMatchObject({ iss: 'http://localhost:8080/auth/us', sub: c.clientId, subId: c.subId, scope: 'psapi' })
+    expect(payload).toMatchObject({
+      iss: 'http://localhost:8080/auth/us',
+      sub: c.clientId,
+      subId: c.subId,
+      scope: 'psapi',
+    })
     expect(payload.exp! - payload.iat!).toBe(14400)
     expect(typeof payload.jti).toBe('string')
   })
 
   it('accepts a JSON body, an empty JSON body and a form body with the psapi scope', async () => {
     const c = await newCreds()
-    const json = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, payload: { grant_type: 'client_credentials' }, remoteAddress: from() })
+    const json = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      payload: { grant_type: 'client_credentials' },
+      remoteAddress: from(),
+    })
     expect(json.statusCode).toBe(200)
-    const empty = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization, 'content-type': 'application/json' }, payload: '', remoteAddress: from() })
+    const empty = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization, 'content-type': 'application/json' },
+      payload: '',
+      remoteAddress: from(),
+    })
     expect(empty.statusCode).toBe(200)
     const form = await t.inject({
-      method: 'POST', url: TOKEN_URL, remoteAddress: from(),
+      method: 'POST',
+      url: TOKEN_URL,
+      remoteAddress: from(),
       headers: { authorization: c.authorization, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'grant_type=client_credentials&scope=psapi',
     })
@@ -55,16 +82,40 @@ describe('POST /auth/api/v1/token', () => {
   it('refuses other grant types, other scopes and unreadable bodies with OAuth errors', async () => {
     const c = await newCreds()
     const h = { authorization: c.authorization, 'content-type': 'application/x-www-form-urlencoded' }
-    const grant = await t.inject({ method: 'POST', url: TOKEN_URL, headers: h, payload: 'grant_type=password&username=a&password=b', remoteAddress: from() })
+    const grant = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: h,
+      payload: 'grant_type=password&username=a&password=b',
+      remoteAddress: from(),
+    })
     expect(grant.statusCode).toBe(400)
     expect(grant.json()).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) })
-    const scope = await t.inject({ method: 'POST', url: TOKEN_URL, headers: h, payload: 'grant_type=client_credentials&scope=admin', remoteAddress: from() })
+    const scope = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: h,
+      payload: 'grant_type=client_credentials&scope=admin',
+      remoteAddress: from(),
+    })
     expect(scope.statusCode).toBe(400)
     expect(scope.json().error).toBe('invalid_scope')
-    const bad = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization, 'content-type': 'application/json' }, payload: '{"grant_type":', remoteAddress: from() })
+    const bad = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization, 'content-type': 'application/json' },
+      payload: '{"grant_type":',
+      remoteAddress: from(),
+    })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().error).toBe('invalid_request')
-    const xml = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization, 'content-type': 'application/xml' }, payload: '<a/>', remoteAddress: from() })
+    const xml = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization, 'content-type': 'application/xml' },
+      payload: '<a/>',
+      remoteAddress: from(),
+    })
     expect(xml.statusCode).toBe(415)
     expect(xml.json().error).toBe('invalid_request')
   })
@@ -72,7 +123,13 @@ describe('POST /auth/api/v1/token', () => {
   it('refuses a JSON body with another grant type, and JSON that is not an object', async () => {
     const c = await newCreds()
     const h = { authorization: c.authorization, 'content-type': 'application/json' }
-    const grant = await t.inject({ method: 'POST', url: TOKEN_URL, headers: h, payload: { grant_type: 'authorization_code' }, remoteAddress: from() })
+    const grant = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: h,
+      payload: { grant_type: 'authorization_code' },
+      remoteAddress: from(),
+    })
     expect(grant.statusCode).toBe(400)
     expect(grant.json()).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) })
     for (const payload of ['[]', '"client_credentials"', '42']) {
@@ -86,7 +143,9 @@ describe('POST /auth/api/v1/token', () => {
   it('refuses a body over the limit with 413 and an OAuth error', async () => {
     const c = await newCreds()
     const res = await t.inject({
-      method: 'POST', url: TOKEN_URL, remoteAddress: from(),
+      method: 'POST',
+      url: TOKEN_URL,
+      remoteAddress: from(),
       headers: { authorization: c.authorization, 'content-type': 'application/x-www-form-urlencoded' },
       payload: `grant_type=client_credentials&pad=${'x'.repeat(2 * 1024 * 1024)}`,
     })
@@ -113,7 +172,12 @@ describe('POST /auth/api/v1/token', () => {
   ])('answers %s with the contract 401 body', async (_label, header) => {
     const c = await newCreds()
     const authorization = header(c)
-    const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: authorization ? { authorization } : {}, remoteAddress: from() })
+    const res = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: authorization ? { authorization } : {},
+      remoteAddress: from(),
+    })
     expect(res.statusCode).toBe(401)
     expect(res.headers['www-authenticate']).toMatch(/^Basic realm="mailroom"/)
     expect(res.headers['cache-control']).toBe('no-store')
@@ -123,7 +187,12 @@ describe('POST /auth/api/v1/token', () => {
   it('refuses a disabled client', async () => {
     const c = await newCreds()
     await t.ctx.clients.setStatus(c.clientId, 'disabled')
-    const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const res = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: from(),
+    })
     expect(res.statusCode).toBe(401)
     expect(res.json()).toEqual(invalidClientBody)
   })
@@ -132,27 +201,55 @@ describe('POST /auth/api/v1/token', () => {
     const c = await newCreds()
     const guesser = from()
     for (let i = 0; i < 5; i++) {
-      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(c.clientId, `wrong-${i}`) }, remoteAddress: guesser })
+      const res = await t.inject({
+        method: 'POST',
+        url: TOKEN_URL,
+        headers: { authorization: basic(c.clientId, `wrong-${i}`) },
+        remoteAddress: guesser,
+      })
       expect(res.statusCode).toBe(401)
     }
-    const blocked = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: guesser })
+    const blocked = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: guesser,
+    })
     expect(blocked.statusCode).toBe(429)
-    expect(blocked.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/retry in \d+ s/) })
+    expect(blocked.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(/retry in \d+ s/),
+    })
     expect(blocked.headers['cache-control']).toBe('no-store')
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60)
     t.clock.advance(61_000)
-    const after = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: guesser })
+    const after = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: guesser,
+    })
     expect(after.statusCode).toBe(200)
   })
 
   it('does not lock the real client out when others guess its secret from elsewhere', async () => {
     const c = await newCreds()
     for (let i = 0; i < 20; i++) {
-      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(c.clientId, `wrong-${i}`) }, remoteAddress: `198.51.100.${i}` })
+      const res = await t.inject({
+        method: 'POST',
+        url: TOKEN_URL,
+        headers: { authorization: basic(c.clientId, `wrong-${i}`) },
+        remoteAddress: `198.51.100.${i}`,
+      })
       expect(res.statusCode).toBe(401)
     }
-    const own = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const own = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: from(),
+    })
     expect(own.statusCode).toBe(200)
     t.clock.advance(61_000)
   })
@@ -161,7 +258,12 @@ describe('POST /auth/api/v1/token', () => {
     const address = from()
     const statuses: number[] = []
     for (let i = 0; i < ADDRESS_LIMIT + 2; i++) {
-      const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(`mrc_xff${i}`, 'nope-nope'), 'x-forwarded-for': `192.0.2.${i}` }, remoteAddress: address })
+      const res = await t.inject({
+        method: 'POST',
+        url: TOKEN_URL,
+        headers: { authorization: basic(`mrc_xff${i}`, 'nope-nope'), 'x-forwarded-for': `192.0.2.${i}` },
+        remoteAddress: address,
+      })
       statuses.push(res.statusCode)
     }
     expect(statuses).toEqual([...Array<number>(ADDRESS_LIMIT).fill(401), 429, 429])
@@ -171,13 +273,28 @@ describe('POST /auth/api/v1/token', () => {
   it('rate limits repeated failures from one address across client ids', async () => {
     const address = from()
     for (let i = 0; i < ADDRESS_LIMIT; i++) {
-      await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: basic(`mrc_guess${i}`, 'nope-nope') }, remoteAddress: address })
+      await t.inject({
+        method: 'POST',
+        url: TOKEN_URL,
+        headers: { authorization: basic(`mrc_guess${i}`, 'nope-nope') },
+        remoteAddress: address,
+      })
     }
     const c = await newCreds()
-    const blocked = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: address })
+    const blocked = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: address,
+    })
     expect(blocked.statusCode).toBe(429)
     expect(blocked.json().error).toBe('temporarily_unavailable')
-    const elsewhere = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const elsewhere = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: from(),
+    })
     expect(elsewhere.statusCode).toBe(200)
     t.clock.advance(61_000)
   })
@@ -197,7 +314,10 @@ describe('discovery and keys', () => {
       response_types_supported: [],
     })
     // RFC 8414 §3: also at the address derived from the issuer, where standard clients look.
-    const derived = await t.inject({ method: 'GET', url: `/.well-known/oauth-authorization-server${new URL(t.ctx.issuer).pathname}` })
+    const derived = await t.inject({
+      method: 'GET',
+      url: `/.well-known/oauth-authorization-server${new URL(t.ctx.issuer).pathname}`,
+    })
     expect(derived.statusCode).toBe(200)
     expect(derived.json()).toEqual(res.json())
   })
@@ -207,7 +327,9 @@ describe('discovery and keys', () => {
     const oldKid = decodeProtectedHeader(c.token).kid
     const newKid = await t.ctx.keys.rotate()
     expect(newKid).not.toBe(oldKid)
-    const jwks = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{ keys: Array<{ kid: string; d?: string }> }>()
+    const jwks = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{
+      keys: Array<{ kid: string; d?: string }>
+    }>()
     expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]))
     expect(jwks.keys.every((k) => k.d === undefined)).toBe(true)
     expect((await t.inject({ method: 'GET', url: '/api/v1/session', headers: c.auth })).statusCode).toBe(200)
@@ -217,7 +339,9 @@ describe('discovery and keys', () => {
     // Once every token of the old key has expired, the key is no longer published.
     t.clock.advance(5 * 3600 * 1000)
     await t.ctx.keys.reload()
-    const later = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{ keys: Array<{ kid: string }> }>()
+    const later = (await t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' })).json<{
+      keys: Array<{ kid: string }>
+    }>()
     expect(later.keys.map((k) => k.kid)).toEqual([newKid])
     t.clock.advance(-5 * 3600 * 1000)
     await t.ctx.keys.reload()
@@ -225,16 +349,28 @@ describe('discovery and keys', () => {
 
   it('honours tokens across a restart: a new process on the same database verifies them', async () => {
     const c = await t.newClient()
-    const restarted = createContext({ config: t.config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
+    const restarted = createContext({
+      config: t.config,
+      database: t.ctx.database,
+      masterSecret: TEST_SECRET,
+      clock: t.clock,
+    })
     await restarted.keys.init()
-    await expect(restarted.tokens.verifyAccessToken(c.token)).resolves.toMatchObject({ clientId: c.clientId, subId: c.subId })
+    await expect(restarted.tokens.verifyAccessToken(c.token)).resolves.toMatchObject({
+      clientId: c.clientId,
+      subId: c.subId,
+    })
   })
 
   it('refuses tokens of a client disabled by another process within the status cache time', async () => {
     const c = await t.newClient()
     expect((await t.inject({ method: 'GET', url: '/api/v1/session', headers: c.auth })).statusCode).toBe(200)
     // As `mailroom clients disable` does from its own process: straight to the database.
-    await t.ctx.db.updateTable('api_clients').set({ status: 'disabled', disabled_at: new Date() }).where('client_id', '=', c.clientId).execute()
+    await t.ctx.db
+      .updateTable('api_clients')
+      .set({ status: 'disabled', disabled_at: new Date() })
+      .where('client_id', '=', c.clientId)
+      .execute()
     t.clock.advance(t.config.clientStatusCacheSeconds * 1000 + 1)
     const res = await t.inject({ method: 'GET', url: '/api/v1/session', headers: c.auth })
     expect(res.statusCode).toBe(401)
@@ -244,10 +380,28 @@ describe('discovery and keys', () => {
 
   it('issues no new token to a client disabled by another process once the status cache time has passed', async () => {
     const c = await newCreds()
-    expect((await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })).statusCode).toBe(200)
-    await t.ctx.db.updateTable('api_clients').set({ status: 'disabled', disabled_at: new Date() }).where('client_id', '=', c.clientId).execute()
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: TOKEN_URL,
+          headers: { authorization: c.authorization },
+          remoteAddress: from(),
+        })
+      ).statusCode,
+    ).toBe(200)
+    await t.ctx.db
+      .updateTable('api_clients')
+      .set({ status: 'disabled', disabled_at: new Date() })
+      .where('client_id', '=', c.clientId)
+      .execute()
     t.clock.advance(t.config.clientStatusCacheSeconds * 1000 + 1)
-    const res = await t.inject({ method: 'POST', url: TOKEN_URL, headers: { authorization: c.authorization }, remoteAddress: from() })
+    const res = await t.inject({
+      method: 'POST',
+      url: TOKEN_URL,
+      headers: { authorization: c.authorization },
+      remoteAddress: from(),
+    })
     expect(res.statusCode).toBe(401)
   })
 })

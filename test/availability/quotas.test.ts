@@ -7,22 +7,36 @@ import { configBody, hooks } from '../webhooks/support/helpers.js'
 /** Issue 14.4: uploads, held images, webhook configurations and test sends bounded per subscription, each refusal naming its limit. */
 describe('quotas', () => {
   const t = useTestApp({
-    IMAGE_UPLOADS_PER_HOUR: '2', IMAGE_UPLOAD_BYTES_PER_HOUR: '2048', IMAGE_TEMP_MAX: '3',
-    WEBHOOK_CONFIGS_MAX: '2', WEBHOOK_TESTS_PER_MINUTE: '2',
-    MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    IMAGE_UPLOADS_PER_HOUR: '2',
+    IMAGE_UPLOAD_BYTES_PER_HOUR: '2048',
+    IMAGE_TEMP_MAX: '3',
+    WEBHOOK_CONFIGS_MAX: '2',
+    WEBHOOK_TESTS_PER_MINUTE: '2',
+    MAILROOM_WEBHOOK_ALLOW_HTTP: 'true',
+    MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
   })
 
   /** A JPEG of `size` bytes (the header, padding, the end marker). */
-  const jpeg = (size: number) => `data:image/jpeg;base64,${Buffer.concat([JPEG_BYTES.subarray(0, -2), Buffer.alloc(size - JPEG_BYTES.length), JPEG_BYTES.subarray(-2)]).toString('base64')}`
-  const upload = (c: TestClient, size = 100) => t.inject({ method: 'POST', url: '/api/v1/packages/images', headers: c.auth, payload: { base64: jpeg(size) } })
-  const refusal = (res: { statusCode: number; json(): { errors: Array<Record<string, unknown>> } }) => ({ status: res.statusCode, ...res.json().errors[0] })
+  const jpeg = (size: number) =>
+    `data:image/jpeg;base64,${Buffer.concat([JPEG_BYTES.subarray(0, -2), Buffer.alloc(size - JPEG_BYTES.length), JPEG_BYTES.subarray(-2)]).toString('base64')}`
+  const upload = (c: TestClient, size = 100) =>
+    t.inject({ method: 'POST', url: '/api/v1/packages/images', headers: c.auth, payload: { base64: jpeg(size) } })
+  const refusal = (res: { statusCode: number; json(): { errors: Array<Record<string, unknown>> } }) => ({
+    status: res.statusCode,
+    ...res.json().errors[0],
+  })
 
   it('refuses a third image upload in an hour with 429 and Retry-After, and takes uploads again in the next hour', async () => {
     const c = await t.newClient()
     expect((await upload(c)).statusCode).toBe(200)
     expect((await upload(c)).statusCode).toBe(200)
     const third = await upload(c)
-    expect(refusal(third)).toMatchObject({ status: 429, errorCode: 'validation_error', additionalCode: 'QTA-4290', additionalInfo: 'limit: 2 image uploads per hour' })
+    expect(refusal(third)).toMatchObject({
+      status: 429,
+      errorCode: 'validation_error',
+      additionalCode: 'QTA-4290',
+      additionalInfo: 'limit: 2 image uploads per hour',
+    })
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(3000)
     // Another subscription has its own quota.
     expect((await upload(await t.newClient())).statusCode).toBe(200)
@@ -33,7 +47,11 @@ describe('quotas', () => {
   it('refuses uploads past the bytes per hour', async () => {
     const c = await t.newClient()
     expect((await upload(c, 1500)).statusCode).toBe(200)
-    expect(refusal(await upload(c, 1000))).toMatchObject({ status: 429, additionalCode: 'QTA-4290', additionalInfo: 'limit: 2048 bytes of image uploads per hour' })
+    expect(refusal(await upload(c, 1000))).toMatchObject({
+      status: 429,
+      additionalCode: 'QTA-4290',
+      additionalInfo: 'limit: 2048 bytes of image uploads per hour',
+    })
   })
 
   it('refuses an upload while the subscription holds its most unattached images (400), until they expire', async () => {
@@ -41,7 +59,12 @@ describe('quotas', () => {
     for (let i = 0; i < 2; i++) expect((await upload(c)).statusCode).toBe(200)
     t.clock.advance(3_600_000)
     expect((await upload(c)).statusCode).toBe(200)
-    expect(refusal(await upload(c))).toMatchObject({ status: 400, errorCode: 'validation_error', additionalCode: 'QTA-4000', additionalInfo: 'limit: 3 unattached images per subscription' })
+    expect(refusal(await upload(c))).toMatchObject({
+      status: 400,
+      errorCode: 'validation_error',
+      additionalCode: 'QTA-4000',
+      additionalInfo: 'limit: 3 unattached images per subscription',
+    })
     t.clock.advance(25 * 3_600_000)
     expect((await upload(await t.refresh(c))).statusCode).toBe(200)
   })
@@ -53,7 +76,11 @@ describe('quotas', () => {
     const first = await tracking.create(configBody('http://127.0.0.1:9/a'))
     await locker.create(configBody('http://127.0.0.1:9/b', { type: 'locker', events: ['Deposited'] }))
     const third = await tracking.call('POST', '/webhookConfig', configBody('http://127.0.0.1:9/c'))
-    expect(refusal(third)).toMatchObject({ status: 400, additionalCode: 'QTA-4000', additionalInfo: 'limit: 2 webhook configurations per subscription' })
+    expect(refusal(third)).toMatchObject({
+      status: 400,
+      additionalCode: 'QTA-4000',
+      additionalInfo: 'limit: 2 webhook configurations per subscription',
+    })
     await tracking.ok('DELETE', `/webhookConfig/${first.webHookConfigID}`)
     await tracking.create(configBody('http://127.0.0.1:9/c'))
   })
@@ -65,7 +92,11 @@ describe('quotas', () => {
     await h.ok('POST', `/webhookConfig/${id}/test`)
     await h.ok('POST', `/webhookConfig/${id}/test`)
     const third = await h.call('POST', `/webhookConfig/${id}/test`)
-    expect(refusal(third)).toMatchObject({ status: 429, additionalCode: 'QTA-4290', additionalInfo: 'limit: 2 webhook test sends per minute' })
+    expect(refusal(third)).toMatchObject({
+      status: 429,
+      additionalCode: 'QTA-4290',
+      additionalInfo: 'limit: 2 webhook test sends per minute',
+    })
     expect(third.headers['retry-after']).toBe('60')
     t.clock.advance(60_000)
     await h.ok('POST', `/webhookConfig/${id}/test`)

@@ -19,7 +19,7 @@ describe('rate limits', () => {
 
   const get = (app: FastifyInstance, c: TestClient) => app.inject({ url: '/api/v1/contacts', headers: c.auth })
 
-  it('counts one subscription\'s requests through both processes into one window, then answers 429 with the contract body and headers', async () => {
+  it("counts one subscription's requests through both processes into one window, then answers 429 with the contract body and headers", async () => {
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) {
       const res = await get(i % 2 === 0 ? t.app : other, a)
@@ -32,7 +32,15 @@ describe('rate limits', () => {
       } else {
         expect(res.headers['retry-after']).toBe('60')
         expect(res.headers['ratelimit-reset']).toBe('60')
-        expect(res.json()).toEqual({ errors: [expect.objectContaining({ errorCode: 'validation_error', additionalCode: 'GEN-4290', additionalInfo: 'limit: 5 requests per 60 s' })] })
+        expect(res.json()).toEqual({
+          errors: [
+            expect.objectContaining({
+              errorCode: 'validation_error',
+              additionalCode: 'GEN-4290',
+              additionalInfo: 'limit: 5 requests per 60 s',
+            }),
+          ],
+        })
       }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
@@ -44,13 +52,20 @@ describe('rate limits', () => {
     for (let i = 0; i < 5; i++) expect((await get(i % 2 ? other : t.app, c)).statusCode).toBe(200)
     expect((await get(t.app, c)).statusCode).toBe(429)
     expect((await get(other, c)).statusCode).toBe(429)
-    const hitsInDb = async () => Number((await sql<{ hits: number }>`select hits from rate_limit_windows where key = ${`rate:sub:${c.subId}`}`.execute(t.ctx.db)).rows[0]!.hits)
+    const hitsInDb = async () =>
+      Number(
+        (
+          await sql<{ hits: number }>`select hits from rate_limit_windows where key = ${`rate:sub:${c.subId}`}`.execute(
+            t.ctx.db,
+          )
+        ).rows[0]!.hits,
+      )
     const before = await hitsInDb()
     for (let i = 0; i < 20; i++) expect((await get(i % 2 ? other : t.app, c)).statusCode).toBe(429)
     expect(await hitsInDb()).toBe(before)
   })
 
-  it('keeps each subscription\'s window its own, with its configured override', async () => {
+  it("keeps each subscription's window its own, with its configured override", async () => {
     const statuses: number[] = []
     for (let i = 0; i < 9; i++) statuses.push((await get(i % 2 === 0 ? other : t.app, vip)).statusCode)
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429])
@@ -65,14 +80,21 @@ describe('rate limits', () => {
 
   it('counts requests without a subscription per address, and never limits the probes', async () => {
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? other : t.app).inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.9' })).statusCode)
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await (i % 2 ? other : t.app).inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.9' }))
+          .statusCode,
+      )
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
     // The token mount answers in OAuth's words, with the same headers.
     const token = await t.app.inject({ method: 'POST', url: '/auth/api/v1/token', remoteAddress: '203.0.113.9' })
     expect(token.statusCode).toBe(429)
     expect(token.headers['retry-after']).toBe('60')
     expect(token.json()).toMatchObject({ error: 'temporarily_unavailable' })
-    expect((await t.app.inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.10' })).statusCode).toBe(200)
-    for (let i = 0; i < 8; i++) expect((await t.app.inject({ url: '/healthz', remoteAddress: '203.0.113.9' })).statusCode).toBe(200)
+    expect((await t.app.inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.10' })).statusCode).toBe(
+      200,
+    )
+    for (let i = 0; i < 8; i++)
+      expect((await t.app.inject({ url: '/healthz', remoteAddress: '203.0.113.9' })).statusCode).toBe(200)
   })
 })

@@ -4,7 +4,12 @@ import { useTestApp } from '../support/use-test-app.js'
 
 /** Issue 14.5: a client trickling bytes cannot hold a socket; tried with real sockets on a listening server. */
 describe('slow clients', () => {
-  const t = useTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_IDLE_TIMEOUT_MS: '3000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' })
+  const t = useTestApp({
+    HTTP_HEADERS_TIMEOUT_MS: '1000',
+    HTTP_REQUEST_TIMEOUT_MS: '2000',
+    HTTP_IDLE_TIMEOUT_MS: '3000',
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
+  })
   let port: number
   beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' })
@@ -12,7 +17,11 @@ describe('slow clients', () => {
   })
 
   /** Opens a socket, writes `head` at once, then one byte of `trickle` every 200 ms; resolves with when the server closed it (ms). */
-  function trickle(head: string, drip: string, giveUpMs = 8_000): Promise<{ closedAfterMs: number | undefined; received: string }> {
+  function trickle(
+    head: string,
+    drip: string,
+    giveUpMs = 8_000,
+  ): Promise<{ closedAfterMs: number | undefined; received: string }> {
     return new Promise((resolve) => {
       const started = Date.now()
       let received = ''
@@ -35,7 +44,10 @@ describe('slow clients', () => {
   }
 
   it('closes a socket whose headers arrive 5 bytes a second within the headers deadline', async () => {
-    const { closedAfterMs } = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n', 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n')
+    const { closedAfterMs } = await trickle(
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n',
+      'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n',
+    )
     expect(closedAfterMs).toBeDefined()
     // headers deadline 1 s, checked every second
     expect(closedAfterMs!).toBeLessThan(3_500)
@@ -44,7 +56,10 @@ describe('slow clients', () => {
   it('closes a socket whose body arrives 5 bytes a second within the request deadline', async () => {
     const { auth } = await t.newClient()
     const body = `[${'"x",'.repeat(200)}"x"]`
-    const { closedAfterMs, received } = await trickle(`POST /api/v1/carriers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body)
+    const { closedAfterMs, received } = await trickle(
+      `POST /api/v1/carriers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      body,
+    )
     expect(closedAfterMs).toBeDefined()
     expect(closedAfterMs!).toBeLessThan(4_500)
     expect(received).toMatch(/^HTTP\/1\.1 408/)

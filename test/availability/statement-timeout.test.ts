@@ -19,7 +19,9 @@ describe('statement timeout', () => {
       const res = await app.inject({ url })
       expect(res.statusCode).toBe(503)
       expect(res.headers['retry-after']).toBe('1')
-      expect(res.json().errors).toEqual([expect.objectContaining({ errorCode: 'internal_error', additionalCode: 'GEN-5031' })])
+      expect(res.json().errors).toEqual([
+        expect.objectContaining({ errorCode: 'internal_error', additionalCode: 'GEN-5031' }),
+      ])
     }
     await app.close()
   })

@@ -39,11 +39,22 @@ describe('per-subscription bounds on expensive operations', () => {
     }
   }
 
-  const search = (c: TestClient) => t.inject({ method: 'GET', url: '/api/v1/packages?search=receiver.name:smith&secondTierSearchSelected=true', headers: c.auth })
-  const exportCsv = (c: TestClient) => t.inject({ method: 'POST', url: '/api/v1/packages/search', headers: { ...c.auth, accept: 'text/csv', 'content-type': 'application/json' }, payload: '{}' })
+  const search = (c: TestClient) =>
+    t.inject({
+      method: 'GET',
+      url: '/api/v1/packages?search=receiver.name:smith&secondTierSearchSelected=true',
+      headers: c.auth,
+    })
+  const exportCsv = (c: TestClient) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/v1/packages/search',
+      headers: { ...c.auth, accept: 'text/csv', 'content-type': 'application/json' },
+      payload: '{}',
+    })
   const settle = () => new Promise((r) => setTimeout(r, 100))
 
-  it('refuses a third concurrent search of one subscription with 429 and Retry-After, not another subscription\'s', async () => {
+  it("refuses a third concurrent search of one subscription with 429 and Retry-After, not another subscription's", async () => {
     let pending: Array<Promise<{ statusCode: number }>> = []
     await whileDatabaseHeld(async () => {
       pending = [search(a), search(a)]
@@ -51,7 +62,13 @@ describe('per-subscription bounds on expensive operations', () => {
       const third = await search(a)
       expect(third.statusCode).toBe(429)
       expect(third.headers['retry-after']).toBe('1')
-      expect(third.json().errors).toEqual([expect.objectContaining({ errorCode: 'validation_error', additionalCode: 'GEN-4291', additionalInfo: 'limit: 2 concurrent package searches' })])
+      expect(third.json().errors).toEqual([
+        expect.objectContaining({
+          errorCode: 'validation_error',
+          additionalCode: 'GEN-4291',
+          additionalInfo: 'limit: 2 concurrent package searches',
+        }),
+      ])
       pending.push(search(b))
       await settle()
     })
@@ -82,7 +99,7 @@ describe('per-subscription bounds on expensive operations', () => {
     return { busy: gauge('mailroom_heavy_slots_busy'), waiting: gauge('mailroom_heavy_slots_waiting') }
   }
 
-  it('makes an export take the heavy slot for its batch, so another tenant\'s search waits its turn, and gives it back', async () => {
+  it("makes an export take the heavy slot for its batch, so another tenant's search waits its turn, and gives it back", async () => {
     let pending: Array<Promise<{ statusCode: number }>> = []
     await whileDatabaseHeld(async () => {
       pending = [exportCsv(a)]
@@ -115,7 +132,12 @@ describe('lookups are not searches', () => {
   })
 
   it('never bounds tracking-number and id lookups, which a clerk fires per scan', async () => {
-    const urls = ['trackingNumber:1Z&searchPosition=starts', 'trackingNumber:84&searchPosition=ends', 'packageId:pkg_x', 'trackingNumber:1Z9&searchPosition=starts']
+    const urls = [
+      'trackingNumber:1Z&searchPosition=starts',
+      'trackingNumber:84&searchPosition=ends',
+      'packageId:pkg_x',
+      'trackingNumber:1Z9&searchPosition=starts',
+    ]
     const res = await Promise.all(urls.map((q) => t.inject({ url: `/api/v1/packages?search=${q}`, headers: a.auth })))
     expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200])
   })

@@ -6,7 +6,13 @@ describe('validation problems are bounded', () => {
   const t = useTestApp()
   const c = useClient(t)
 
-  const post = (payload: string) => t.inject({ method: 'POST', url: '/api/v1/carriers', headers: { ...c.auth, 'content-type': 'application/json' }, payload })
+  const post = (payload: string) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/v1/carriers',
+      headers: { ...c.auth, 'content-type': 'application/json' },
+      payload,
+    })
 
   it('answers a 1 MiB array of wrong-typed items with its first problem and a note, not 524,288 items', async () => {
     const body = `[${Array(524_287).fill('1').join(',')}]`
@@ -16,7 +22,11 @@ describe('validation problems are bounded', () => {
     expect(res.body.length).toBeLessThan(2_000)
     const { errors } = res.json()
     expect(errors).toHaveLength(2)
-    expect(errors[0]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4000', additionalParameters: 'body' })
+    expect(errors[0]).toMatchObject({
+      errorCode: 'validation_error',
+      additionalCode: 'GEN-4000',
+      additionalParameters: 'body',
+    })
     expect(errors[0].errorDescription).toMatch(/200 items/)
     expect(errors[1]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4000' })
     expect(errors[1].errorDescription).toMatch(/checking stopped at its first problem/)
@@ -29,7 +39,9 @@ describe('validation problems are bounded', () => {
     expect(res.statusCode).toBe(400)
     const { errors } = res.json()
     expect(errors).toHaveLength(51)
-    expect(errors.slice(0, 50).map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(Array.from({ length: 50 }, (_, i) => `[${i}]`))
+    expect(errors.slice(0, 50).map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `[${i}]`),
+    )
     expect(errors[50].errorDescription).toBe('…and 130 more problems not listed.')
     expect(new Set(errors.map((e: { correlationID: string }) => e.correlationID)).size).toBe(1)
   })
@@ -37,6 +49,9 @@ describe('validation problems are bounded', () => {
   it('still lists every problem of a small input', async () => {
     const res = await post(JSON.stringify([1, 'ok', true]))
     expect(res.statusCode).toBe(400)
-    expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['[0]', '[2]'])
+    expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual([
+      '[0]',
+      '[2]',
+    ])
   })
 })

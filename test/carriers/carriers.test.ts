@@ -7,18 +7,45 @@ import { useTestApp } from '../support/use-test-app.js'
 const t = useTestApp()
 
 type Method = 'GET' | 'POST' | 'PUT'
-const call = (c: TestClient, method: Method, url: string, payload?: unknown) => t.inject({ method, url, payload: payload as never, headers: c.auth })
-const fields = (res: LightMyRequestResponse) => res.json().errors.map((e: { additionalParameters?: string }) => e.additionalParameters).sort()
+const call = (c: TestClient, method: Method, url: string, payload?: unknown) =>
+  t.inject({ method, url, payload: payload as never, headers: c.auth })
+const fields = (res: LightMyRequestResponse) =>
+  res
+    .json()
+    .errors.map((e: { additionalParameters?: string }) => e.additionalParameters)
+    .sort()
 const idsOf = (res: LightMyRequestResponse) => res.json().carriers.map((x: { carrierId: string }) => x.carrierId)
 
 /** By name: Amazon Logistics, Canada Post, Canpar, DHL eCommerce, DHL Express, DPD, FedEx, GOFO Express, Landmark Global, LaserShip, … */
 const BUILT_IN = [
-  'AMAZON', 'CANADA_POST', 'CANPAR', 'DHL_ECOMMERCE', 'DHL_EXPRESS', 'DPD', 'FEDEX', 'GOFO', 'LANDMARK', 'LASERSHIP', 'MAILROOM',
-  'OLD_DOMINION', 'ONTRAC', 'PUROLATOR', 'ROYAL_MAIL', 'SPEE_DEE', 'UPS', 'USPS', 'YODEL', 'YUNEXPRESS',
+  'AMAZON',
+  'CANADA_POST',
+  'CANPAR',
+  'DHL_ECOMMERCE',
+  'DHL_EXPRESS',
+  'DPD',
+  'FEDEX',
+  'GOFO',
+  'LANDMARK',
+  'LASERSHIP',
+  'MAILROOM',
+  'OLD_DOMINION',
+  'ONTRAC',
+  'PUROLATOR',
+  'ROYAL_MAIL',
+  'SPEE_DEE',
+  'UPS',
+  'USPS',
+  'YODEL',
+  'YUNEXPRESS',
 ]
 
 async function location(c: TestClient, name: string, carriers?: string[]): Promise<string> {
-  const res = await call(c, 'POST', '/api/v1/locations', { name, address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' }, timezone: 'America/Chicago' })
+  const res = await call(c, 'POST', '/api/v1/locations', {
+    name,
+    address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+    timezone: 'America/Chicago',
+  })
   expect(res.statusCode, res.body).toBe(201)
   const id = res.json().locationId
   if (carriers) expect((await call(c, 'PUT', `/api/v1/locations/${id}/carriers`, carriers)).statusCode).toBe(200)
@@ -32,11 +59,14 @@ async function courier(c: TestClient, body: Record<string, unknown>) {
 }
 
 describe('carrier catalogue', () => {
-  itRefusesBadTokens(() => t, [
-    { method: 'GET', url: '/api/v1/carriers/catalog' },
-    { method: 'POST', url: '/api/v1/carriers/catalog', payload: { name: 'x' } },
-    { method: 'POST', url: '/api/v1/carriers', payload: ['loc_x'] },
-  ])
+  itRefusesBadTokens(
+    () => t,
+    [
+      { method: 'GET', url: '/api/v1/carriers/catalog' },
+      { method: 'POST', url: '/api/v1/carriers/catalog', payload: { name: 'x' } },
+      { method: 'POST', url: '/api/v1/carriers', payload: ['loc_x'] },
+    ],
+  )
 
   it('lists the built-in carriers, sorted by name, with their services', async () => {
     const c = await t.newClient()
@@ -46,15 +76,34 @@ describe('carrier catalogue', () => {
     expect(body.totalCount).toBe(BUILT_IN.length)
     expect(idsOf(res)).toEqual(BUILT_IN)
     expect(body.carriers.find((x: { carrierId: string }) => x.carrierId === 'UPS')).toEqual({
-      carrierId: 'UPS', name: 'UPS', scac: 'UPSN', barcodeAware: true, builtIn: true,
-      services: ['Next Day Air', 'Next Day Air Early', 'Next Day Air Saver', '2nd Day Air', '2nd Day Air A.M.', '3 Day Select', 'Ground', 'Standard', 'Worldwide Express', 'Worldwide Expedited', 'Worldwide Saver', 'SurePost', 'Mail Innovations'],
+      carrierId: 'UPS',
+      name: 'UPS',
+      scac: 'UPSN',
+      barcodeAware: true,
+      builtIn: true,
+      services: [
+        'Next Day Air',
+        'Next Day Air Early',
+        'Next Day Air Saver',
+        '2nd Day Air',
+        '2nd Day Air A.M.',
+        '3 Day Select',
+        'Ground',
+        'Standard',
+        'Worldwide Express',
+        'Worldwide Expedited',
+        'Worldwide Saver',
+        'SurePost',
+        'Mail Innovations',
+      ],
     })
     expect(body.carriers.find((x: { carrierId: string }) => x.carrierId === 'ROYAL_MAIL')).not.toHaveProperty('scac')
     const page = await call(c, 'GET', '/api/v1/carriers/catalog?skip=2&limit=3')
     expect(page.json().totalCount).toBe(BUILT_IN.length)
     expect(idsOf(page)).toEqual(BUILT_IN.slice(2, 5))
     expect((await call(c, 'GET', '/api/v1/carriers/catalog')).json().carriers).toHaveLength(BUILT_IN.length)
-    for (const qs of ['?limit=201', '?skip=-1', '?barcodeAware=maybe']) expect((await call(c, 'GET', `/api/v1/carriers/catalog${qs}`)).statusCode, qs).toBe(400)
+    for (const qs of ['?limit=201', '?skip=-1', '?barcodeAware=maybe'])
+      expect((await call(c, 'GET', `/api/v1/carriers/catalog${qs}`)).statusCode, qs).toBe(400)
   })
 
   it('adds subscription-local couriers that only their subscription sees', async () => {
@@ -62,20 +111,48 @@ describe('carrier catalogue', () => {
     const other = await t.newClient()
     const bike = await courier(c, { name: ' Bike Couriers ', services: ['Same Hour', ' Same Day '] })
     expect(bike.carrierId).toMatch(/^car_[0-9a-z]+$/)
-    expect(bike).toEqual({ carrierId: bike.carrierId, name: 'Bike Couriers', barcodeAware: false, services: ['Same Hour', 'Same Day'], builtIn: false })
+    expect(bike).toEqual({
+      carrierId: bike.carrierId,
+      name: 'Bike Couriers',
+      barcodeAware: false,
+      services: ['Same Hour', 'Same Day'],
+      builtIn: false,
+    })
     const van = await courier(c, { name: 'Van Line', barcodeAware: true })
-    expect(van).toEqual({ carrierId: van.carrierId, name: 'Van Line', barcodeAware: true, services: [], builtIn: false })
+    expect(van).toEqual({
+      carrierId: van.carrierId,
+      name: 'Van Line',
+      barcodeAware: true,
+      services: [],
+      builtIn: false,
+    })
 
     const mine = await call(c, 'GET', '/api/v1/carriers/catalog?limit=200')
     expect(mine.json().totalCount).toBe(BUILT_IN.length + 2)
-    expect(idsOf(mine)).toEqual(['AMAZON', bike.carrierId, ...BUILT_IN.slice(1, -2), van.carrierId, 'YODEL', 'YUNEXPRESS'])
-    expect(idsOf(await call(c, 'GET', '/api/v1/carriers/catalog?barcodeAware=false&limit=200'))).toEqual([bike.carrierId])
+    expect(idsOf(mine)).toEqual([
+      'AMAZON',
+      bike.carrierId,
+      ...BUILT_IN.slice(1, -2),
+      van.carrierId,
+      'YODEL',
+      'YUNEXPRESS',
+    ])
+    expect(idsOf(await call(c, 'GET', '/api/v1/carriers/catalog?barcodeAware=false&limit=200'))).toEqual([
+      bike.carrierId,
+    ])
     expect((await call(other, 'GET', '/api/v1/carriers/catalog?limit=200')).json().totalCount).toBe(BUILT_IN.length)
 
     const visible = await t.ctx.companions.carriers.getVisible(c.subId, ['UPS', bike.carrierId, 'NOPE'])
     expect([...visible.keys()].sort()).toEqual([bike.carrierId, 'UPS'].sort())
-    expect(visible.get(bike.carrierId)).toEqual({ carrierId: bike.carrierId, name: 'Bike Couriers', barcodeAware: false, services: ['Same Hour', 'Same Day'] })
-    expect((await t.ctx.companions.carriers.getVisible(other.subId, [bike.carrierId, 'UPS'])).has(bike.carrierId)).toBe(false)
+    expect(visible.get(bike.carrierId)).toEqual({
+      carrierId: bike.carrierId,
+      name: 'Bike Couriers',
+      barcodeAware: false,
+      services: ['Same Hour', 'Same Day'],
+    })
+    expect((await t.ctx.companions.carriers.getVisible(other.subId, [bike.carrierId, 'UPS'])).has(bike.carrierId)).toBe(
+      false,
+    )
   })
 
   it('keeps courier names unique among built-ins and own ones, ignoring case (409)', async () => {
@@ -83,7 +160,16 @@ describe('carrier catalogue', () => {
     for (const name of ['ups', 'Dhl Express', 'FEDEX']) {
       const res = await call(c, 'POST', '/api/v1/carriers/catalog', { name })
       expect(res.statusCode, name).toBe(409)
-      expect(res.json().errors).toEqual([{ errorCode: 'already_exists', errorDescription: 'A carrier with this name already exists in the catalogue.', additionalCode: 'CAR-4090', additionalInfo: '', additionalParameters: 'name', correlationID: expect.any(String) }])
+      expect(res.json().errors).toEqual([
+        {
+          errorCode: 'already_exists',
+          errorDescription: 'A carrier with this name already exists in the catalogue.',
+          additionalCode: 'CAR-4090',
+          additionalInfo: '',
+          additionalParameters: 'name',
+          correlationID: expect.any(String),
+        },
+      ])
     }
     await courier(c, { name: 'Local Runner' })
     expect((await call(c, 'POST', '/api/v1/carriers/catalog', { name: 'LOCAL RUNNER' })).statusCode).toBe(409)
@@ -114,7 +200,7 @@ describe('carrier catalogue', () => {
 })
 
 describe('POST /api/v1/carriers: carriers at locations', () => {
-  it('returns the union of the locations\' carriers, sorted by name, with exactly the contract fields (201)', async () => {
+  it("returns the union of the locations' carriers, sorted by name, with exactly the contract fields (201)", async () => {
     const c = await t.newClient()
     const bike = (await courier(c, { name: 'Bike Couriers', services: ['Same Hour'] })).carrierId
     const a = await location(c, 'A', ['UPS', 'USPS'])
@@ -125,14 +211,25 @@ describe('POST /api/v1/carriers: carriers at locations', () => {
       totalCount: 4,
       carriers: [
         { carrierId: bike, name: 'Bike Couriers', barcodeAware: false, services: ['Same Hour'] },
-        { carrierId: 'FEDEX', name: 'FedEx', barcodeAware: true, services: expect.arrayContaining(['Ground', 'Priority Overnight']) },
+        {
+          carrierId: 'FEDEX',
+          name: 'FedEx',
+          barcodeAware: true,
+          services: expect.arrayContaining(['Ground', 'Priority Overnight']),
+        },
         { carrierId: 'UPS', name: 'UPS', barcodeAware: true, services: expect.arrayContaining(['Ground']) },
         { carrierId: 'USPS', name: 'USPS', barcodeAware: true, services: expect.arrayContaining(['Priority Mail']) },
       ],
     })
-    for (const x of res.json().carriers) expect(Object.keys(x).sort()).toEqual(['barcodeAware', 'carrierId', 'name', 'services'])
+    for (const x of res.json().carriers)
+      expect(Object.keys(x).sort()).toEqual(['barcodeAware', 'carrierId', 'name', 'services'])
     // Comma-separated ids in one element, spaces and empty entries ignored, repeats harmless.
-    expect(idsOf(await call(c, 'POST', '/api/v1/carriers', [` ${a} , ${b},,`, a, '']))).toEqual([bike, 'FEDEX', 'UPS', 'USPS'])
+    expect(idsOf(await call(c, 'POST', '/api/v1/carriers', [` ${a} , ${b},,`, a, '']))).toEqual([
+      bike,
+      'FEDEX',
+      'UPS',
+      'USPS',
+    ])
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers', [a]))).toEqual(['UPS', 'USPS'])
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?barcodeAware=false', [a, b]))).toEqual([bike])
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?barcodeAware=true', [a, b]))).toEqual(['FEDEX', 'UPS', 'USPS'])
@@ -157,8 +254,17 @@ describe('POST /api/v1/carriers: carriers at locations', () => {
     expect(idsOf(first)).toEqual(BUILT_IN)
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=5&page=2', [bare]))).toEqual(BUILT_IN.slice(5, 10))
     expect(idsOf(await call(c, 'POST', '/api/v1/carriers?size=5&page=4', [bare]))).toEqual(BUILT_IN.slice(15))
-    expect((await call(c, 'POST', '/api/v1/carriers?size=5&page=5', [bare])).json()).toEqual({ carriers: [], totalCount: BUILT_IN.length })
-    for (const [qs, field] of [['?size=201', 'size'], ['?size=0', 'size'], ['?page=0', 'page'], ['?page=x', 'page'], ['?barcodeAware=yes', 'barcodeAware']] as const) {
+    expect((await call(c, 'POST', '/api/v1/carriers?size=5&page=5', [bare])).json()).toEqual({
+      carriers: [],
+      totalCount: BUILT_IN.length,
+    })
+    for (const [qs, field] of [
+      ['?size=201', 'size'],
+      ['?size=0', 'size'],
+      ['?page=0', 'page'],
+      ['?page=x', 'page'],
+      ['?barcodeAware=yes', 'barcodeAware'],
+    ] as const) {
       const res = await call(c, 'POST', `/api/v1/carriers${qs}`, [bare])
       expect(res.statusCode, qs).toBe(400)
       expect(fields(res), qs).toEqual([field])
@@ -175,7 +281,10 @@ describe('POST /api/v1/carriers: carriers at locations', () => {
     const res = await call(c, 'POST', '/api/v1/carriers', [mine, `${mine},loc_missing`, theirs, gone])
     expect(res.statusCode).toBe(400)
     expect(fields(res)).toEqual(['[1]', '[2]', '[3]'])
-    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', errorDescription: 'No location loc_missing.' })
+    expect(res.json().errors[0]).toMatchObject({
+      errorCode: 'validation_error',
+      errorDescription: 'No location loc_missing.',
+    })
     const cases: Array<[unknown, string[]]> = [
       [[], ['body']],
       [[' , '], ['[0]']],

@@ -8,8 +8,14 @@ describe('the committed API description and typed client', () => {
   it('are what `npm run client:generate` makes from the routes now', { timeout: 180_000 }, async () => {
     const fresh = await generate()
     // Compared whole: a stale file is regenerated, never edited by hand.
-    expect(readFileSync(DOCUMENT_PATH, 'utf8') === fresh.document, 'docs/openapi.json is stale: run npm run client:generate').toBe(true)
-    expect(readFileSync(SCHEMA_PATH, 'utf8') === fresh.schema, 'clients/typescript/schema.d.ts is stale: run npm run client:generate').toBe(true)
+    expect(
+      readFileSync(DOCUMENT_PATH, 'utf8') === fresh.document,
+      'docs/openapi.json is stale: run npm run client:generate',
+    ).toBe(true)
+    expect(
+      readFileSync(SCHEMA_PATH, 'utf8') === fresh.schema,
+      'clients/typescript/schema.d.ts is stale: run npm run client:generate',
+    ).toBe(true)
   })
 })
 

@@ -23,7 +23,12 @@ beforeAll(async () => {
     ['dave', 'RECEIVER', { name: 'Dave' }],
   ]
   for (const [key, contactType, extra] of people) {
-    const res = await t.inject({ method: 'POST', url: '/api/v1/contacts', payload: { contactType, ...extra }, headers: c.auth })
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      payload: { contactType, ...extra },
+      headers: c.auth,
+    })
     expect(res.statusCode, res.body).toBe(201)
     ids[key] = res.json().contactId
   }
@@ -57,20 +62,34 @@ describe('contact typeahead and filters', () => {
   })
 
   it('pages with skip and limit and counts every match', async () => {
-    expect(await list('?limit=2')).toMatchObject({ totalCount: 7, contacts: [{ name: 'Abe Corp' }, { name: 'Ada Lovelace' }] })
-    expect(await list('?skip=2&limit=2')).toMatchObject({ totalCount: 7, contacts: [{ name: 'adam smith' }, { name: 'Bob Ada' }] })
+    expect(await list('?limit=2')).toMatchObject({
+      totalCount: 7,
+      contacts: [{ name: 'Abe Corp' }, { name: 'Ada Lovelace' }],
+    })
+    expect(await list('?skip=2&limit=2')).toMatchObject({
+      totalCount: 7,
+      contacts: [{ name: 'adam smith' }, { name: 'Bob Ada' }],
+    })
     expect(await list('?skip=7')).toEqual({ contacts: [], totalCount: 7 })
     expect((await list('')).contacts).toHaveLength(7)
   })
 
   it('refuses bad list parameters', async () => {
     for (const [qs, field] of [
-      ['?limit=201', 'limit'], ['?limit=0', 'limit'], ['?limit=ten', 'limit'], ['?skip=-1', 'skip'],
-      ['?contactType=BOTH', 'contactType'], ['?status=deleted', 'status'], [`?query=${'x'.repeat(101)}`, 'query'],
+      ['?limit=201', 'limit'],
+      ['?limit=0', 'limit'],
+      ['?limit=ten', 'limit'],
+      ['?skip=-1', 'skip'],
+      ['?contactType=BOTH', 'contactType'],
+      ['?status=deleted', 'status'],
+      [`?query=${'x'.repeat(101)}`, 'query'],
     ] as const) {
       const res = await t.inject({ method: 'GET', url: `/api/v1/contacts${qs}`, headers: c.auth })
       expect(res.statusCode, qs).toBe(400)
-      expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters), qs).toEqual([field])
+      expect(
+        res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters),
+        qs,
+      ).toEqual([field])
     }
   })
 })
@@ -79,7 +98,12 @@ describe('findMatches (decode links a ship-to name to a contact)', () => {
   it('matches the normalised name of active RECEIVER and ALL contacts, and narrows by company when it can', async () => {
     const m = await t.newClient()
     const make = async (contactType: string, name: string, extra: Record<string, unknown> = {}) => {
-      const res = await t.inject({ method: 'POST', url: '/api/v1/contacts', payload: { contactType, name, ...extra }, headers: m.auth })
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/contacts',
+        payload: { contactType, name, ...extra },
+        headers: m.auth,
+      })
       return res.json().contactId as string
     }
     const jose = await make('RECEIVER', 'José  O’Brien-Smith', { company: 'Acme, Inc.' })
@@ -89,13 +113,21 @@ describe('findMatches (decode links a ship-to name to a contact)', () => {
     const gone = await make('RECEIVER', 'JOSE O BRIEN SMITH')
     await t.inject({ method: 'DELETE', url: `/api/v1/contacts/${gone}`, headers: m.auth })
 
-    const find = (name: string, company?: string) => t.ctx.companions.contacts.findMatches(m.subId, name, company).then((r) => r.map((x) => x.contactId).sort())
+    const find = (name: string, company?: string) =>
+      t.ctx.companions.contacts.findMatches(m.subId, name, company).then((r) => r.map((x) => x.contactId).sort())
     expect(await find('JOSE O BRIEN-SMITH')).toEqual([jose, twin].sort())
     expect(await find('JOSE O BRIEN SMITH', 'ACME INC')).toEqual([jose])
     expect(await find('jose o brien smith', 'Initech')).toEqual([jose, twin].sort())
     expect(await find('JOSE OBRIEN SMITH')).toEqual([])
     expect(await find(' ,. ')).toEqual([])
     const [record] = await t.ctx.companions.contacts.findMatches(m.subId, 'jose o brien smith', 'acme inc')
-    expect(record).toEqual({ contactId: jose, contactType: 'RECEIVER', name: 'José  O’Brien-Smith', company: 'Acme, Inc.', status: 'active', deleted: false })
+    expect(record).toEqual({
+      contactId: jose,
+      contactType: 'RECEIVER',
+      name: 'José  O’Brien-Smith',
+      company: 'Acme, Inc.',
+      status: 'active',
+      deleted: false,
+    })
   })
 })

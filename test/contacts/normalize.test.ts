@@ -26,6 +26,7 @@ describe('normalizeForMatch', () => {
   })
 
   it('is idempotent', () => {
-    for (const s of ['José  O’Brien-Smith', 'ÅNGSTRÖM & co.', 'x']) expect(normalizeForMatch(normalizeForMatch(s))).toBe(normalizeForMatch(s))
+    for (const s of ['José  O’Brien-Smith', 'ÅNGSTRÖM & co.', 'x'])
+      expect(normalizeForMatch(normalizeForMatch(s))).toBe(normalizeForMatch(s))
   })
 })

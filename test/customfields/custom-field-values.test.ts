@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { checkCustomFieldValues, type CustomFieldDef } from '../../src/customfields/customfields.service.js'
 import { ValidationErrors } from '../../src/shared/errors.js'
 
-const def = (customFieldId: string, dataType: CustomFieldDef['dataType'], extra: Partial<CustomFieldDef> = {}): CustomFieldDef =>
-  ({ customFieldId, name: customFieldId.replace(/^cf_/, '').toUpperCase(), status: 'ACTIVE', dataType, required: false, ...extra })
+const def = (
+  customFieldId: string,
+  dataType: CustomFieldDef['dataType'],
+  extra: Partial<CustomFieldDef> = {},
+): CustomFieldDef => ({
+  customFieldId,
+  name: customFieldId.replace(/^cf_/, '').toUpperCase(),
+  status: 'ACTIVE',
+  dataType,
+  required: false,
+  ...extra,
+})
 
 const TEXT = def('cf_text', 'TEXT')
 const NUM = def('cf_num', 'NUMBER')
@@ -44,15 +54,62 @@ describe('checkCustomFieldValues: one value per type', () => {
   })
 
   it('NUMBER: finite decimals, stored without a leading + and without exponents', () => {
-    for (const [input, out] of [[42, '42'], [-3.5, '-3.5'], [0, '0'], ['17', '17'], [' -0.25 ', '-0.25'], ['+8', '8'], ['.5', '.5'], ['007', '007'], [1e21, '1000000000000000000000'], [1.5e-7, '0.00000015']] as const) {
+    for (const [input, out] of [
+      [42, '42'],
+      [-3.5, '-3.5'],
+      [0, '0'],
+      ['17', '17'],
+      [' -0.25 ', '-0.25'],
+      ['+8', '8'],
+      ['.5', '.5'],
+      ['007', '007'],
+      [1e21, '1000000000000000000000'],
+      [1.5e-7, '0.00000015'],
+    ] as const) {
       stored(NUM, input).toBe(out)
     }
-    for (const bad of ['abc', '1e5', '1,5', '1.2.3', '--1', 'NaN', 'Infinity', '0x10', true, Number.NaN, Number.POSITIVE_INFINITY]) refused(NUM, bad)
+    for (const bad of [
+      'abc',
+      '1e5',
+      '1,5',
+      '1.2.3',
+      '--1',
+      'NaN',
+      'Infinity',
+      '0x10',
+      true,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ])
+      refused(NUM, bad)
   })
 
   it('DATE: a calendar date YYYY-MM-DD or an ISO 8601 timestamp with a zone', () => {
-    for (const ok of ['2024-11-27', '2024-02-29', '2024-11-27T18:30:00.000Z', '2024-11-27T18:30Z', '2024-11-27T18:30:00+05:30', '2024-11-27T23:59:59.123456-08:00']) stored(DATE, ok).toBe(ok)
-    for (const bad of ['2023-02-29', '2024-13-01', '2024-00-10', '2024-11-31', '27/11/2024', '2024-11-27T18:30:00', '2024-11-27T24:00:00Z', '2024-11-27T18:60Z', '2024-11-27T18:30:00+25:00', '2024-1-5', 'tomorrow', 20241127, true]) refused(DATE, bad)
+    for (const ok of [
+      '2024-11-27',
+      '2024-02-29',
+      '2024-11-27T18:30:00.000Z',
+      '2024-11-27T18:30Z',
+      '2024-11-27T18:30:00+05:30',
+      '2024-11-27T23:59:59.123456-08:00',
+    ])
+      stored(DATE, ok).toBe(ok)
+    for (const bad of [
+      '2023-02-29',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-11-31',
+      '27/11/2024',
+      '2024-11-27T18:30:00',
+      '2024-11-27T24:00:00Z',
+      '2024-11-27T18:60Z',
+      '2024-11-27T18:30:00+25:00',
+      '2024-1-5',
+      'tomorrow',
+      20241127,
+      true,
+    ])
+      refused(DATE, bad)
   })
 
   it('BOOLEAN: JSON booleans or the strings true/false (any case), stored lower case', () => {
@@ -63,7 +120,7 @@ describe('checkCustomFieldValues: one value per type', () => {
     for (const bad of ['yes', '1', 1, 0, 'truth']) refused(BOOL, bad)
   })
 
-  it('LIST: one of the options ignoring case, stored in the option\'s spelling', () => {
+  it("LIST: one of the options ignoring case, stored in the option's spelling", () => {
     stored(LIST, 'red').toBe('Red')
     stored(LIST, ' BLUE ').toBe('Blue')
     stored(LIST, 10).toBe('10')
@@ -82,11 +139,28 @@ describe('checkCustomFieldValues: one value per type', () => {
 })
 
 describe('checkCustomFieldValues: merging and definitions', () => {
-  const existing = [{ customFieldId: 'cf_text', value: 'old' }, { customFieldId: 'cf_gone', value: 'kept from a deleted field' }, { customFieldId: 'cf_num', value: '1' }]
+  const existing = [
+    { customFieldId: 'cf_text', value: 'old' },
+    { customFieldId: 'cf_gone', value: 'kept from a deleted field' },
+    { customFieldId: 'cf_num', value: '1' },
+  ]
 
   it('replaces entries in place, appends new ones, removes emptied ones, keeps the rest as stored', () => {
-    const out = checkCustomFieldValues(DEFS, [{ customFieldId: 'cf_bool', value: true }, { customFieldId: 'cf_text', value: 'new' }, { customFieldId: 'cf_num', value: '' }], existing, P)
-    expect(out).toEqual([{ customFieldId: 'cf_text', value: 'new' }, { customFieldId: 'cf_gone', value: 'kept from a deleted field' }, { customFieldId: 'cf_bool', value: 'true' }])
+    const out = checkCustomFieldValues(
+      DEFS,
+      [
+        { customFieldId: 'cf_bool', value: true },
+        { customFieldId: 'cf_text', value: 'new' },
+        { customFieldId: 'cf_num', value: '' },
+      ],
+      existing,
+      P,
+    )
+    expect(out).toEqual([
+      { customFieldId: 'cf_text', value: 'new' },
+      { customFieldId: 'cf_gone', value: 'kept from a deleted field' },
+      { customFieldId: 'cf_bool', value: 'true' },
+    ])
   })
 
   it('returns the stored values unchanged when the input is undefined or empty', () => {
@@ -103,13 +177,18 @@ describe('checkCustomFieldValues: merging and definitions', () => {
   it('refuses unknown (or deleted) ids, INACTIVE fields and repeated ids, naming the element', () => {
     const inactive = def('cf_off', 'TEXT', { status: 'INACTIVE' })
     try {
-      checkCustomFieldValues([...DEFS, inactive], [
-        { customFieldId: 'cf_text', value: 'ok' },
-        { customFieldId: 'cf_nope', value: 'x' },
-        { customFieldId: 'cf_off', value: 'x' },
-        { customFieldId: 'cf_text', value: 'again' },
-        { customFieldId: 'cf_num', value: 'abc' },
-      ], [], P)
+      checkCustomFieldValues(
+        [...DEFS, inactive],
+        [
+          { customFieldId: 'cf_text', value: 'ok' },
+          { customFieldId: 'cf_nope', value: 'x' },
+          { customFieldId: 'cf_off', value: 'x' },
+          { customFieldId: 'cf_text', value: 'again' },
+          { customFieldId: 'cf_num', value: 'abc' },
+        ],
+        [],
+        P,
+      )
       expect.unreachable()
     } catch (e) {
       expect(e).toBeInstanceOf(ValidationErrors)
@@ -128,15 +207,35 @@ describe('checkCustomFieldValues: merging and definitions', () => {
     const reqText = def('cf_badge', 'TEXT', { required: true, name: 'Badge number' })
     const reqOff = def('cf_old', 'TEXT', { required: true, status: 'INACTIVE' })
     const defs = [reqText, reqOff, NUM]
-    expect(checkCustomFieldValues(defs, [{ customFieldId: 'cf_badge', value: 'B-1' }], [], P)).toEqual([{ customFieldId: 'cf_badge', value: 'B-1' }])
-    expect(checkCustomFieldValues(defs, [{ customFieldId: 'cf_num', value: 2 }], [{ customFieldId: 'cf_badge', value: 'B-0' }], P))
-      .toEqual([{ customFieldId: 'cf_badge', value: 'B-0' }, { customFieldId: 'cf_num', value: '2' }])
-    for (const [input, existingValues] of [[undefined, []], [[{ customFieldId: 'cf_badge', value: '  ' }], [{ customFieldId: 'cf_badge', value: 'B-0' }]]] as const) {
+    expect(checkCustomFieldValues(defs, [{ customFieldId: 'cf_badge', value: 'B-1' }], [], P)).toEqual([
+      { customFieldId: 'cf_badge', value: 'B-1' },
+    ])
+    expect(
+      checkCustomFieldValues(
+        defs,
+        [{ customFieldId: 'cf_num', value: 2 }],
+        [{ customFieldId: 'cf_badge', value: 'B-0' }],
+        P,
+      ),
+    ).toEqual([
+      { customFieldId: 'cf_badge', value: 'B-0' },
+      { customFieldId: 'cf_num', value: '2' },
+    ])
+    for (const [input, existingValues] of [
+      [undefined, []],
+      [[{ customFieldId: 'cf_badge', value: '  ' }], [{ customFieldId: 'cf_badge', value: 'B-0' }]],
+    ] as const) {
       try {
         checkCustomFieldValues(defs, input as never, existingValues as never, P)
         expect.unreachable()
       } catch (e) {
-        expect((e as ValidationErrors).items).toEqual([{ field: P, description: 'Custom field "Badge number" (cf_badge) is required.', code: 'CUSTOM_FIELD_REQUIRED' }])
+        expect((e as ValidationErrors).items).toEqual([
+          {
+            field: P,
+            description: 'Custom field "Badge number" (cf_badge) is required.',
+            code: 'CUSTOM_FIELD_REQUIRED',
+          },
+        ])
       }
     }
   })
@@ -145,7 +244,15 @@ describe('checkCustomFieldValues: merging and definitions', () => {
     const reqNum = def('cf_floor', 'NUMBER', { required: true })
     const reqDate = def('cf_due', 'DATE', { required: true })
     try {
-      checkCustomFieldValues([reqNum, reqDate, BOOL], [{ customFieldId: 'cf_floor', value: 'ten' }, { customFieldId: 'cf_bool', value: 'maybe' }], [], 'x')
+      checkCustomFieldValues(
+        [reqNum, reqDate, BOOL],
+        [
+          { customFieldId: 'cf_floor', value: 'ten' },
+          { customFieldId: 'cf_bool', value: 'maybe' },
+        ],
+        [],
+        'x',
+      )
       expect.unreachable()
     } catch (e) {
       expect((e as ValidationErrors).items.map((i) => i.field)).toEqual(['x[0].value', 'x[1].value', 'x'])

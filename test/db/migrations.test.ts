@@ -7,7 +7,11 @@ import { useTestDatabase } from '../support/use-test-app.js'
 const db = useTestDatabase({ migrate: false })
 
 async function tables(): Promise<string[]> {
-  const { rows } = await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' order by 1`.execute(db.handle.db)
+  const { rows } = await sql<{
+    t: string
+  }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' order by 1`.execute(
+    db.handle.db,
+  )
   return rows.map((r) => r.t)
 }
 

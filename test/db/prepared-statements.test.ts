@@ -12,8 +12,15 @@ describe('prepared statement names', () => {
 
   it('leaves transaction control and DDL unnamed', () => {
     const names = new StatementNames()
-    for (const text of ['begin', 'commit', 'rollback', 'create table t (id int)', 'savepoint "s"']) expect(names.nameOf(text)).toBeUndefined()
-    for (const text of ['SELECT 1', ' with x as (select 1) select * from x', 'insert into t values ($1)', 'update t set a = $1', 'delete from t']) {
+    for (const text of ['begin', 'commit', 'rollback', 'create table t (id int)', 'savepoint "s"'])
+      expect(names.nameOf(text)).toBeUndefined()
+    for (const text of [
+      'SELECT 1',
+      ' with x as (select 1) select * from x',
+      'insert into t values ($1)',
+      'update t set a = $1',
+      'delete from t',
+    ]) {
       expect(names.nameOf(text)).toBeDefined()
     }
   })

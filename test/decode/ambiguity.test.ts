@@ -35,14 +35,19 @@ describe('ambiguity is reported, never hidden', () => {
     expect(r93.carrier).toBeUndefined()
     for (const n of ['9400111201080805483016', '9505511069605048600624', '9101123456789000000013']) {
       const r = decodeScan(n)
-      expect(r.candidates.map((c) => c.carrierId), n).toEqual(['USPS'])
+      expect(
+        r.candidates.map((c) => c.carrierId),
+        n,
+      ).toEqual(['USPS'])
       expect(r.carrier?.carrierId, n).toBe('USPS')
     }
   })
 
   it('a UPS tracking URL holding a 92 IMpb names UPS', () => {
     const r = decodeScan('https://www.ups.com/track?tracknum=9261292700768711948021')
-    expect(r.candidates).toEqual([expect.objectContaining({ carrierId: 'UPS', checkDigitValid: true, trackingNumber: '9261292700768711948021' })])
+    expect(r.candidates).toEqual([
+      expect.objectContaining({ carrierId: 'UPS', checkDigitValid: true, trackingNumber: '9261292700768711948021' }),
+    ])
     expect(r.carrier?.carrierId).toBe('UPS')
   })
 
@@ -54,16 +59,22 @@ describe('ambiguity is reported, never hidden', () => {
 
   it('a 12-digit number starting 6–9 is no Purolator PIN (published PINs start 0–5)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...'6789'), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 11, maxLength: 11 }), (first, rest) => {
-        return decodeScan(first + rest).candidates.every((c) => c.carrierId !== 'PUROLATOR')
-      }),
+      fc.property(
+        fc.constantFrom(...'6789'),
+        fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 11, maxLength: 11 }),
+        (first, rest) => {
+          return decodeScan(first + rest).candidates.every((c) => c.carrierId !== 'PUROLATOR')
+        },
+      ),
     )
     expect(decodeScan('320595463938').candidates.map((c) => c.carrierId)).toContain('PUROLATOR')
   })
 
   it('16 digits: Canada Post (mod 10) and the FedEx airbill form (12 + form code) both appear', () => {
     const r = decodeScan('8077152042820402') // FedEx airbill barcode: 807715204282 + form 0402
-    expect(r.candidates).toContainEqual(expect.objectContaining({ carrierId: 'FEDEX', trackingNumber: '807715204282', checkDigitValid: true }))
+    expect(r.candidates).toContainEqual(
+      expect.objectContaining({ carrierId: 'FEDEX', trackingNumber: '807715204282', checkDigitValid: true }),
+    )
     expect(r.candidates.some((c) => c.carrierId === 'CANADA_POST')).toBe(true)
   })
 
@@ -99,7 +110,9 @@ describe('ambiguity is reported, never hidden', () => {
       fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 10, maxLength: 34 }), (n) => {
         const r = decodeScan(n)
         // Only the 14-digit forms define no check (DHL eCommerce; a DPD parcel number without its check character).
-        return r.candidates.every((c) => (typeof c.checkDigitValid === 'boolean' || n.length === 14) && c.scac === undefined)
+        return r.candidates.every(
+          (c) => (typeof c.checkDigitValid === 'boolean' || n.length === 14) && c.scac === undefined,
+        )
       }),
     )
   })

@@ -16,7 +16,9 @@ describe('every format of the public catalogue, on its own example numbers', () 
 
     // An example the catalogue lists as invalid for this format may be a valid number of another of
     // the courier's formats (a Purolator 12-digit PIN is no "alpha + 9" PIN): those are left out.
-    const otherValid = new Set(CATALOGUE_EXAMPLES.filter((x) => x.courier === e.courier).flatMap((x) => x.valid.map(compactNumber)))
+    const otherValid = new Set(
+      CATALOGUE_EXAMPLES.filter((x) => x.courier === e.courier).flatMap((x) => x.valid.map(compactNumber)),
+    )
     const invalid = e.invalid.filter((n) => !otherValid.has(compactNumber(n)))
     if (invalid.length > 0) {
       it.each(invalid.map((n) => [n]))('invalid %j is not accepted as its carrier', (n) => {

@@ -153,7 +153,8 @@ describe('Luhn (Purolator)', () => {
 
 describe('mod 7 (DHL Express waybills)', () => {
   it('matches published numbers', () => {
-    for (const n of ['3318810025', '8487135506', '1099255990', '3821724944', '73891051146']) expect(isValidMod7(n)).toBe(true)
+    for (const n of ['3318810025', '8487135506', '1099255990', '3821724944', '73891051146'])
+      expect(isValidMod7(n)).toBe(true)
     expect(isValidMod7('3318810010')).toBe(false)
   })
 
@@ -203,14 +204,17 @@ describe('UPU S10', () => {
             const whole = `${svc}${serial}${s10CheckDigit(serial)}${cc}`
             return fc.tuple(
               fc.constant(whole),
-              fc.record({ i: fc.integer({ min: 2, max: 10 }), c: fc.constantFrom(...DIGITS) }).filter(({ i, c }) => whole[i] !== c),
+              fc
+                .record({ i: fc.integer({ min: 2, max: 10 }), c: fc.constantFrom(...DIGITS) })
+                .filter(({ i, c }) => whole[i] !== c),
             )
           }),
         ([whole, { i, c }]) => {
           const mutated = whole.slice(0, i) + c + whole.slice(i + 1)
           const before = s10Remainder(whole.slice(2, 10))
           const after = i === 10 ? -1 : s10Remainder(mutated.slice(2, 10))
-          const unnoticed = after >= 0 && new Set([before, after]).size === 2 && [before, after].every((r) => r === 0 || r === 6)
+          const unnoticed =
+            after >= 0 && new Set([before, after]).size === 2 && [before, after].every((r) => r === 0 || r === 6)
           return isValidS10(whole) && isValidS10(mutated) === unnoticed
         },
       ),

@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decodeScan, gs1CheckDigit, mailroomCheckChar, s10CheckDigit, upsCheckDigit, type CarrierCode } from '../../src/decode/index.js'
+import {
+  decodeScan,
+  gs1CheckDigit,
+  mailroomCheckChar,
+  s10CheckDigit,
+  upsCheckDigit,
+  type CarrierCode,
+} from '../../src/decode/index.js'
 import { UPS_1Z_SERVICE_CODES } from '../../src/decode/tables/services.js'
 import { confidentMatch, isStrong, RANK, type Match } from '../../src/decode/tracking/match.js'
 
@@ -10,7 +17,12 @@ const EOT = '\u0004'
 const DIGIT = fc.constantFrom(...'0123456789')
 const digits = (n: number) => fc.string({ unit: DIGIT, minLength: n, maxLength: n })
 
-const match = (carrierId: CarrierCode, rank: number, checkDigitValid: boolean, trackingNumber = 'N1'): Match => ({ carrierId, rank, checkDigitValid, trackingNumber })
+const match = (carrierId: CarrierCode, rank: number, checkDigitValid: boolean, trackingNumber = 'N1'): Match => ({
+  carrierId,
+  rank,
+  checkDigitValid,
+  trackingNumber,
+})
 
 describe('what makes a reading strong', () => {
   it('every rank × check verdict', () => {
@@ -28,7 +40,8 @@ describe('what makes a reading strong', () => {
       [RANK.WEAK, true, false],
       [RANK.WEAK, false, false],
     ]
-    for (const [rank, valid, strong] of cases) expect(isStrong(match('UPS', rank, valid)), `${rank} ${valid}`).toBe(strong)
+    for (const [rank, valid, strong] of cases)
+      expect(isStrong(match('UPS', rank, valid)), `${rank} ${valid}`).toBe(strong)
   })
 
   it('a strong top reading is stated only when no other carrier reads the number validly or strongly', () => {
@@ -36,16 +49,29 @@ describe('what makes a reading strong', () => {
     expect(confidentMatch([match('UPS', RANK.PREFIX_CHECK, true)])?.carrierId).toBe('UPS')
     expect(confidentMatch([match('FEDEX', RANK.SHAPE_CHECK, true)])).toBeUndefined()
     // Same carrier, other numbers (MaxiCode fits): still that carrier.
-    expect(confidentMatch([match('UPS', RANK.NAMED, true, 'A'), match('UPS', RANK.NAMED, true, 'B')])?.carrierId).toBe('UPS')
+    expect(confidentMatch([match('UPS', RANK.NAMED, true, 'A'), match('UPS', RANK.NAMED, true, 'B')])?.carrierId).toBe(
+      'UPS',
+    )
     // Another carrier reading the same number with a valid check.
-    expect(confidentMatch([match('USPS', RANK.PREFIX_CHECK, true), match('FEDEX', RANK.ALTERNATE, true)])).toBeUndefined()
+    expect(
+      confidentMatch([match('USPS', RANK.PREFIX_CHECK, true), match('FEDEX', RANK.ALTERNATE, true)]),
+    ).toBeUndefined()
     // … with a failed check: no competition.
-    expect(confidentMatch([match('USPS', RANK.PREFIX_CHECK, true), match('FEDEX', RANK.ALTERNATE, false)])?.carrierId).toBe('USPS')
+    expect(
+      confidentMatch([match('USPS', RANK.PREFIX_CHECK, true), match('FEDEX', RANK.ALTERNATE, false)])?.carrierId,
+    ).toBe('USPS')
     // A weak valid reading of another number (an SSCC beside an IMpb) does not compete.
-    expect(confidentMatch([match('USPS', RANK.PREFIX_CHECK, true, 'PIC'), match('FEDEX', RANK.ALTERNATE, true, 'SSCC')])?.carrierId).toBe('USPS')
+    expect(
+      confidentMatch([match('USPS', RANK.PREFIX_CHECK, true, 'PIC'), match('FEDEX', RANK.ALTERNATE, true, 'SSCC')])
+        ?.carrierId,
+    ).toBe('USPS')
     // A strong reading of another carrier's number does.
-    expect(confidentMatch([match('UPS', RANK.PREFIX_CHECK, true, 'A'), match('AMAZON', RANK.PREFIX, true, 'B')])).toBeUndefined()
-    expect(confidentMatch([match('UPS', RANK.PREFIX_CHECK, true, 'A'), match('FEDEX', RANK.NAMED, false, 'B')])).toBeUndefined()
+    expect(
+      confidentMatch([match('UPS', RANK.PREFIX_CHECK, true, 'A'), match('AMAZON', RANK.PREFIX, true, 'B')]),
+    ).toBeUndefined()
+    expect(
+      confidentMatch([match('UPS', RANK.PREFIX_CHECK, true, 'A'), match('FEDEX', RANK.NAMED, false, 'B')]),
+    ).toBeUndefined()
   })
 })
 
@@ -69,9 +95,12 @@ describe('a carrier is stated only from a strong reading', () => {
     expect(r.carrier?.service).toEqual(service)
   })
 
-  it('mailroom numbers name the catalogue\'s carrier, by its catalogue name', () => {
+  it("mailroom numbers name the catalogue's carrier, by its catalogue name", () => {
     const body = 'ABCDEF123456'
-    expect(decodeScan(`MR${body}${mailroomCheckChar(body)}`).carrier).toEqual({ carrierId: 'MAILROOM', name: 'Mailroom (internal)' })
+    expect(decodeScan(`MR${body}${mailroomCheckChar(body)}`).carrier).toEqual({
+      carrierId: 'MAILROOM',
+      name: 'Mailroom (internal)',
+    })
   })
 
   it.each([
@@ -102,7 +131,10 @@ describe('a carrier is stated only from a strong reading', () => {
 
   it('no digits-only scan of 10 to 21 digits ever states a carrier: shapes and routing codes only', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 10, max: 21 }).chain((n) => digits(n)), (n) => decodeScan(n).carrier === undefined),
+      fc.property(
+        fc.integer({ min: 10, max: 21 }).chain((n) => digits(n)),
+        (n) => decodeScan(n).carrier === undefined,
+      ),
       { numRuns: 3000 },
     )
   })
@@ -120,20 +152,32 @@ describe('a carrier is stated only from a strong reading', () => {
   it('any 1Z number with a valid check states UPS', () => {
     const alnum = fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')
     fc.assert(
-      fc.property(fc.string({ unit: alnum, minLength: 6, maxLength: 6 }), fc.constantFrom(...UPS_1Z_SERVICE_CODES), digits(7), (shipper, code, pkg) => {
-        const data = `${shipper}${code}${pkg}`
-        const r = decodeScan(`1Z${data}${upsCheckDigit(data)}`)
-        return r.carrier?.carrierId === 'UPS' && r.trackingNumber === `1Z${data}${upsCheckDigit(data)}`
-      }),
+      fc.property(
+        fc.string({ unit: alnum, minLength: 6, maxLength: 6 }),
+        fc.constantFrom(...UPS_1Z_SERVICE_CODES),
+        digits(7),
+        (shipper, code, pkg) => {
+          const data = `${shipper}${code}${pkg}`
+          const r = decodeScan(`1Z${data}${upsCheckDigit(data)}`)
+          return r.carrier?.carrierId === 'UPS' && r.trackingNumber === `1Z${data}${upsCheckDigit(data)}`
+        },
+      ),
     )
   })
 
   it('any UPU S10 number of USPS, Canada Post or Royal Mail with a valid check states that post', () => {
     const posts = { US: 'USPS', CA: 'CANADA_POST', GB: 'ROYAL_MAIL' } as const
     fc.assert(
-      fc.property(fc.constantFrom('EA', 'RB', 'CP', 'LZ'), digits(8), fc.constantFrom('US', 'CA', 'GB'), (indicator, serial, country) => {
-        return decodeScan(`${indicator}${serial}${s10CheckDigit(serial)}${country}`).carrier?.carrierId === posts[country]
-      }),
+      fc.property(
+        fc.constantFrom('EA', 'RB', 'CP', 'LZ'),
+        digits(8),
+        fc.constantFrom('US', 'CA', 'GB'),
+        (indicator, serial, country) => {
+          return (
+            decodeScan(`${indicator}${serial}${s10CheckDigit(serial)}${country}`).carrier?.carrierId === posts[country]
+          )
+        },
+      ),
     )
   })
 
@@ -142,7 +186,9 @@ describe('a carrier is stated only from a strong reading', () => {
       fc.property(fc.constantFrom('92', '93', '94'), digits(19), (channel, rest) => {
         const body = channel + rest
         const r = decodeScan(body + gs1CheckDigit(body))
-        return channel === '94' ? r.carrier?.carrierId === 'USPS' : r.carrier === undefined && r.candidates[0]?.carrierId === 'USPS'
+        return channel === '94'
+          ? r.carrier?.carrierId === 'USPS'
+          : r.carrier === undefined && r.candidates[0]?.carrierId === 'USPS'
       }),
     )
   })
@@ -165,7 +211,7 @@ describe('a carrier is stated only from a strong reading', () => {
     expect(r.candidates.map((c) => c.carrierId)).toEqual(['LASERSHIP', 'ONTRAC'])
   })
 
-  it('two carriers\' numbers in one QR text: both listed, neither stated', () => {
+  it("two carriers' numbers in one QR text: both listed, neither stated", () => {
     const r = decodeScan('UPS 1Z999AA10123456784 / Amazon TBA502887274000')
     expect(r.candidates.map((c) => c.carrierId).sort()).toEqual(['AMAZON', 'UPS'])
     expect(r.carrier).toBeUndefined()

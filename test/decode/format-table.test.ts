@@ -4,7 +4,7 @@ import { ALL_RULES } from '../../src/decode/tracking/identify.js'
 import { CARRIER_CODES } from '../../src/decode/tables/carriers.js'
 
 describe('docs/tracking-formats.md', () => {
-  it('is the table the decoder\'s rules render (update with -u after changing a rule)', async () => {
+  it("is the table the decoder's rules render (update with -u after changing a rule)", async () => {
     await expect(renderFormatTable()).toMatchFileSnapshot('../../docs/tracking-formats.md')
   })
 

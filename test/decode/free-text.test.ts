@@ -4,13 +4,23 @@ import { decodeScan } from '../../src/decode/index.js'
 describe('QR payloads and free text', () => {
   it('a carrier tracking URL names the carrier', () => {
     const r = decodeScan('https://www.ups.com/track?loc=en_US&tracknum=1Z5R89390357567127&requester=ST/')
-    expect(r.candidates[0]).toMatchObject({ carrierId: 'UPS', trackingNumber: '1Z5R89390357567127', checkDigitValid: true })
+    expect(r.candidates[0]).toMatchObject({
+      carrierId: 'UPS',
+      trackingNumber: '1Z5R89390357567127',
+      checkDigitValid: true,
+    })
   })
 
   it('a carrier URL with a number that fits no rule still names its carrier, flagged', () => {
     const r = decodeScan('https://www.fedex.com/fedextrack/?trknbr=123ABC456DEF')
     expect(r.candidates).toEqual([
-      { carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: false, trackingNumber: '123ABC456DEF', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=123ABC456DEF' },
+      {
+        carrierId: 'FEDEX',
+        name: 'FedEx',
+        checkDigitValid: false,
+        trackingNumber: '123ABC456DEF',
+        trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=123ABC456DEF',
+      },
     ])
   })
 

@@ -66,31 +66,59 @@ describe('GS1 element strings', () => {
     expect(r.fields.ai00).toBe(SSCC)
     expect(r.trackingNumber).toBe(SSCC)
     // An SSCC is the shipper's number: FedEx Ground tracks by it, so FedEx is a candidate, never more.
-    expect(r.candidates).toEqual([{ carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: `00${SSCC}`, trackingUrl: `https://www.fedex.com/fedextrack/?trknbr=00${SSCC}` }])
+    expect(r.candidates).toEqual([
+      {
+        carrierId: 'FEDEX',
+        name: 'FedEx',
+        checkDigitValid: true,
+        trackingNumber: `00${SSCC}`,
+        trackingUrl: `https://www.fedex.com/fedextrack/?trknbr=00${SSCC}`,
+      },
+    ])
     expect(r.carrier).toBeUndefined()
     const bad = SSCC.slice(0, -1) + String((Number(SSCC.slice(-1)) + 1) % 10)
     expect(decodeScan(`]C100${bad}`).candidates[0]?.checkDigitValid).toBe(false)
   })
 
-  it('the reviewer\'s SSCC 00340434161094042557 states no carrier', () => {
-    for (const scan of ['00340434161094042557', ']C100340434161094042557', '(00)340434161094042557', '(00) 3 4043416 109404255 7']) {
+  it("the reviewer's SSCC 00340434161094042557 states no carrier", () => {
+    for (const scan of [
+      '00340434161094042557',
+      ']C100340434161094042557',
+      '(00)340434161094042557',
+      '(00) 3 4043416 109404255 7',
+    ]) {
       const r = decodeScan(scan)
       expect(r.format, scan).toBe('GS1')
       expect(r.trackingNumber, scan).toBe('340434161094042557')
       expect(r.carrier, scan).toBeUndefined()
       // Bare, the same 20 digits are a USPS 20-digit number as well (leading zeros leave its check as it is).
-      expect(r.candidates.map((c) => c.carrierId), scan).toEqual(scan.startsWith('00') ? ['FEDEX', 'USPS'] : ['FEDEX'])
+      expect(
+        r.candidates.map((c) => c.carrierId),
+        scan,
+      ).toEqual(scan.startsWith('00') ? ['FEDEX', 'USPS'] : ['FEDEX'])
     }
   })
 
   it('any SSCC, however written, never becomes a stated carrier', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 17, maxLength: 17 }), fc.constantFrom('', ']C1', ']d2', '(00)'), (body, prefix) => {
-        const sscc = body + gs1CheckDigit(body)
-        const r = decodeScan(prefix === '(00)' ? `(00)${sscc}` : `${prefix}00${sscc}`)
-        // Bare "00" + SSCC also reads as a USPS 20-digit number, listed after FedEx.
-        return r.carrier === undefined && r.trackingNumber === sscc && r.candidates[0]?.carrierId === 'FEDEX' && r.candidates.every((c) => c.checkDigitValid === true && (c.carrierId === 'FEDEX' || (prefix === '' && c.carrierId === 'USPS')))
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 17, maxLength: 17 }),
+        fc.constantFrom('', ']C1', ']d2', '(00)'),
+        (body, prefix) => {
+          const sscc = body + gs1CheckDigit(body)
+          const r = decodeScan(prefix === '(00)' ? `(00)${sscc}` : `${prefix}00${sscc}`)
+          // Bare "00" + SSCC also reads as a USPS 20-digit number, listed after FedEx.
+          return (
+            r.carrier === undefined &&
+            r.trackingNumber === sscc &&
+            r.candidates[0]?.carrierId === 'FEDEX' &&
+            r.candidates.every(
+              (c) =>
+                c.checkDigitValid === true && (c.carrierId === 'FEDEX' || (prefix === '' && c.carrierId === 'USPS')),
+            )
+          )
+        },
+      ),
     )
   })
 
@@ -136,14 +164,30 @@ describe('GS1 element strings', () => {
   it('percent-encoded ship-to AIs (pcenc) are decoded as UTF-8', () => {
     const scan = `]d2${GS}00${SSCC}4300M%C3%BCller%20%26%20Co${GS}4301Jos%C3%A9 Garc%C3%ADa${GS}4302Stra%C3%9Fe 1${GS}4303%25 off${GS}4305K%C3%B6ln${GS}4306NRW${GS}4307DE`
     const r = decodeScan(scan)
-    expect(r.receiver).toEqual({ company: 'Müller & Co', name: 'José García', line1: 'Straße 1', line2: '% off', city: 'Köln', state: 'NRW', country: 'DE' })
+    expect(r.receiver).toEqual({
+      company: 'Müller & Co',
+      name: 'José García',
+      line1: 'Straße 1',
+      line2: '% off',
+      city: 'Köln',
+      state: 'NRW',
+      country: 'DE',
+    })
     expect(r.destination).toEqual({ city: 'Köln', state: 'NRW', country: 'DE' })
     expect(r.fields).toMatchObject({ ai4300: 'Müller & Co', ai4305: 'Köln' })
   })
 
   it('return-to (4310–4316) and service description (4320) are decoded too; other AIs are left as read', () => {
-    const r = decodeScan(`]d2${GS}00${SSCC}4311Ren%C3%A9${GS}4316%C3%8Ele${GS}4320Livraison%20rapide${GS}4308%2B1 555${GS}400PO%2012`)
-    expect(r.fields).toMatchObject({ ai4311: 'René', ai4316: 'Île', ai4320: 'Livraison rapide', ai4308: '%2B1 555', ai400: 'PO%2012' })
+    const r = decodeScan(
+      `]d2${GS}00${SSCC}4311Ren%C3%A9${GS}4316%C3%8Ele${GS}4320Livraison%20rapide${GS}4308%2B1 555${GS}400PO%2012`,
+    )
+    expect(r.fields).toMatchObject({
+      ai4311: 'René',
+      ai4316: 'Île',
+      ai4320: 'Livraison rapide',
+      ai4308: '%2B1 555',
+      ai400: 'PO%2012',
+    })
     // Return-to is not the receiver.
     expect(r.receiver).toBeUndefined()
   })
@@ -194,7 +238,11 @@ describe('GS1 element strings', () => {
 
   it('a carrier barcode printed as GS1-128 is still read as that carrier', () => {
     const r = decodeScan(']C19611020987654312345672')
-    expect(r.candidates[0]).toMatchObject({ carrierId: 'FEDEX', trackingNumber: '987654312345672', checkDigitValid: true })
+    expect(r.candidates[0]).toMatchObject({
+      carrierId: 'FEDEX',
+      trackingNumber: '987654312345672',
+      checkDigitValid: true,
+    })
   })
 
   it('falls back to a plain reading when the data is not a valid element string', () => {

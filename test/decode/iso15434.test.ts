@@ -11,7 +11,23 @@ const els = (...elements: string[]) => elements.join(GS)
 // UPS MaxiCode mode 2 as in UPS's "Guide to Bar Coding" examples, reproduced in printer manuals
 // (Honeywell DPL reference, Avery Dennison Monarch packet reference): class 001, shipper 12345E.
 const UPS_MODE2 = env(
-  els('01', '96841706672', '840', '001', '1Z12345675', 'UPSN', '12345E', '089', '', '1/1', '10.1', 'Y', '634 ALPHA DR', 'PITTSBURGH', 'PA'),
+  els(
+    '01',
+    '96841706672',
+    '840',
+    '001',
+    '1Z12345675',
+    'UPSN',
+    '12345E',
+    '089',
+    '',
+    '1/1',
+    '10.1',
+    'Y',
+    '634 ALPHA DR',
+    'PITTSBURGH',
+    'PA',
+  ),
 )
 // The full numbers the short field "1Z12345675" and shipper 12345E fit: 1Z service codes 01, 44 and
 // A0 all give the same check digit, so the symbol alone cannot tell them apart.
@@ -39,7 +55,13 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
       shipToState: 'PA',
     })
     expect(r.destination).toEqual({ postalCode: '84170-6672', country: 'US', city: 'PITTSBURGH', state: 'PA' })
-    expect(r.receiver).toEqual({ line1: '634 ALPHA DR', city: 'PITTSBURGH', state: 'PA', postalCode: '84170-6672', country: 'US' })
+    expect(r.receiver).toEqual({
+      line1: '634 ALPHA DR',
+      city: 'PITTSBURGH',
+      state: 'PA',
+      postalCode: '84170-6672',
+      country: 'US',
+    })
     expect(r.packageCount).toEqual({ n: 1, of: 1 })
     expect(r.weight).toBe('10.1')
   })
@@ -49,7 +71,15 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     expect(r.trackingNumber).toBe('1Z12345675')
     const service = { code: '001', name: 'Next Day Air' }
     expect(r.candidates).toEqual(
-      MODE2_FITS.map((trackingNumber) => ({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service, checkDigitValid: true, trackingNumber, trackingUrl: `https://www.ups.com/track?tracknum=${trackingNumber}` })),
+      MODE2_FITS.map((trackingNumber) => ({
+        carrierId: 'UPS',
+        name: 'UPS',
+        scac: 'UPSN',
+        service,
+        checkDigitValid: true,
+        trackingNumber,
+        trackingUrl: `https://www.ups.com/track?tracknum=${trackingNumber}`,
+      })),
     )
     // UPS is certain (its SCAC), and so is the class of service; which 1Z service code is not.
     expect(r.carrier).toEqual({ carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service })
@@ -67,16 +97,29 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
     ['12', '012', '3 Day Select'],
     ['78', '003', 'Ground'],
     ['A9', '014', 'Next Day Air Early'],
-  ])('exactly one 1Z service code fits (%s): that full number is the tracking number', (code, serviceClass, className) => {
-    const data = `12345E${code}1234567`
-    const full = `1Z${data}${upsCheckDigit(data)}`
-    const r = decodeScan(env(els('01', '96841706672', '840', serviceClass, `1Z${full.slice(10)}`, 'UPSN', '12345E', '089')))
-    expect(r.trackingNumber).toBe(full)
-    expect(r.candidates).toEqual([
-      { carrierId: 'UPS', name: 'UPS', scac: 'UPSN', service: { code: serviceClass, name: className }, checkDigitValid: true, trackingNumber: full, trackingUrl: `https://www.ups.com/track?tracknum=${full}` },
-    ])
-    expect(r.fields).toMatchObject({ upsShipperNumber: '12345E', upsServiceCode: code })
-  })
+  ])(
+    'exactly one 1Z service code fits (%s): that full number is the tracking number',
+    (code, serviceClass, className) => {
+      const data = `12345E${code}1234567`
+      const full = `1Z${data}${upsCheckDigit(data)}`
+      const r = decodeScan(
+        env(els('01', '96841706672', '840', serviceClass, `1Z${full.slice(10)}`, 'UPSN', '12345E', '089')),
+      )
+      expect(r.trackingNumber).toBe(full)
+      expect(r.candidates).toEqual([
+        {
+          carrierId: 'UPS',
+          name: 'UPS',
+          scac: 'UPSN',
+          service: { code: serviceClass, name: className },
+          checkDigitValid: true,
+          trackingNumber: full,
+          trackingUrl: `https://www.ups.com/track?tracknum=${full}`,
+        },
+      ])
+      expect(r.fields).toMatchObject({ upsShipperNumber: '12345E', upsServiceCode: code })
+    },
+  )
 
   it('without a SCAC the rebuilt numbers are read on their own, each with its 1Z service', () => {
     const r = decodeScan(env(els('01', '96841706672', '840', '001', '1Z12345675', '', '12345E', '089')))
@@ -91,12 +134,34 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
   })
 
   it('mode 3: alphanumeric postal code, ISO numeric country 124', () => {
-    const scan = env(els('01', '96V6C3E2', '124', '066', '1Z12345679', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y', '', 'TORONTO', 'ON'))
+    const scan = env(
+      els(
+        '01',
+        '96V6C3E2',
+        '124',
+        '066',
+        '1Z12345679',
+        'UPSN',
+        '12345E',
+        '089',
+        '',
+        '1/1',
+        '10',
+        'Y',
+        '',
+        'TORONTO',
+        'ON',
+      ),
+    )
     const r = decodeScan(scan)
     expect(r.destination).toEqual({ postalCode: 'V6C3E2', country: 'CA', city: 'TORONTO', state: 'ON' })
     // 42, 66 and A8 fit alike.
     expect(r.trackingNumber).toBe('1Z12345679')
-    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(['1Z12345E4212345679', '1Z12345E6612345679', '1Z12345EA812345679'])
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual([
+      '1Z12345E4212345679',
+      '1Z12345E6612345679',
+      '1Z12345EA812345679',
+    ])
     expect(r.candidates.every((c) => c.checkDigitValid)).toBe(true)
   })
 
@@ -116,16 +181,24 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
   })
 
   it('secondary message on its own, primary message sent before "[)>" (reader-dependent order)', () => {
-    const secondary = env(els('01', '961Z00004951', 'UPSN', '06X610', '159', '1234567', '1/1', '', 'Y', '634 ALPHA DR', 'PITTSBURGH', 'PA'))
+    const secondary = env(
+      els('01', '961Z00004951', 'UPSN', '06X610', '159', '1234567', '1/1', '', 'Y', '634 ALPHA DR', 'PITTSBURGH', 'PA'),
+    )
     const r = decodeScan(els('152382802', '840', '001', secondary))
     expect(r.trackingNumber).toBe('1Z00004951')
-    expect(r.candidates.map((c) => c.trackingNumber)).toEqual(['1Z06X6100100004951', '1Z06X6104400004951', '1Z06X610A000004951'])
+    expect(r.candidates.map((c) => c.trackingNumber)).toEqual([
+      '1Z06X6100100004951',
+      '1Z06X6104400004951',
+      '1Z06X610A000004951',
+    ])
     expect(r.fields).toMatchObject({ shipToPostalCode: '152382802', shipmentId: '1234567', shipToCity: 'PITTSBURGH' })
     expect(r.destination?.postalCode).toBe('15238-2802')
   })
 
   it('a structured carrier message without any envelope', () => {
-    const r = decodeScan(els('841706672', '840', '001', '1Z12345675', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y', '', '', 'CT'))
+    const r = decodeScan(
+      els('841706672', '840', '001', '1Z12345675', 'UPSN', '12345E', '089', '', '1/1', '10', 'Y', '', '', 'CT'),
+    )
     expect(r.format).toBe('ISO15434')
     expect(r.envelope).toEqual({ formats: ['01'] })
     expect(r.trackingNumber).toBe('1Z12345675')
@@ -163,7 +236,23 @@ describe('ISO/IEC 15434 format 01 — UPS MaxiCode', () => {
 
 describe('ISO/IEC 15434 format 01 — FedEx PDF417', () => {
   const FEDEX = env(
-    els('01', '0238017', '840', '01', '986578788855', 'FDEB', '123456789', '200', '', '1/2', '7.00LB', 'N', '9185 GRANT AVE', 'COLLIERVILLE', 'TN'),
+    els(
+      '01',
+      '0238017',
+      '840',
+      '01',
+      '986578788855',
+      'FDEB',
+      '123456789',
+      '200',
+      '',
+      '1/2',
+      '7.00LB',
+      'N',
+      '9185 GRANT AVE',
+      'COLLIERVILLE',
+      'TN',
+    ),
     els('06', '10ZED008', '11ZJOHN DOE', '12Z9015551234'),
   )
 
@@ -172,10 +261,25 @@ describe('ISO/IEC 15434 format 01 — FedEx PDF417', () => {
     expect(r.envelope).toEqual({ formats: ['01', '06'], header: '02' })
     expect(r.trackingNumber).toBe('986578788855')
     expect(r.candidates).toEqual([
-      { carrierId: 'FEDEX', name: 'FedEx', scac: 'FDEB', service: { code: '01' }, checkDigitValid: true, trackingNumber: '986578788855', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=986578788855' },
+      {
+        carrierId: 'FEDEX',
+        name: 'FedEx',
+        scac: 'FDEB',
+        service: { code: '01' },
+        checkDigitValid: true,
+        trackingNumber: '986578788855',
+        trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=986578788855',
+      },
     ])
     expect(r.fields).toMatchObject({ '10Z': 'ED008', '11Z': 'JOHN DOE', '12Z': '9015551234' })
-    expect(r.receiver).toMatchObject({ name: 'JOHN DOE', line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN', postalCode: '38017', country: 'US' })
+    expect(r.receiver).toMatchObject({
+      name: 'JOHN DOE',
+      line1: '9185 GRANT AVE',
+      city: 'COLLIERVILLE',
+      state: 'TN',
+      postalCode: '38017',
+      country: 'US',
+    })
     expect(r.packageCount).toEqual({ n: 1, of: 2 })
     expect(r.weight).toBe('7.00LB')
   })
@@ -210,7 +314,12 @@ describe('ISO/IEC 15434 formats 05, 06, 09', () => {
 
   it('format 06: DHL licence plate and 2L routing (country + postcode + product)', () => {
     const r = decodeScan(env(els('06', 'JJD014600006281227283', '2LDE53113+70000000', '1P12345')))
-    expect(r.fields).toMatchObject({ J: 'JD014600006281227283', '2L': 'DE53113+70000000', '1P': '12345', routingCode: '70000000' })
+    expect(r.fields).toMatchObject({
+      J: 'JD014600006281227283',
+      '2L': 'DE53113+70000000',
+      '1P': '12345',
+      routingCode: '70000000',
+    })
     expect(r.destination).toEqual({ country: 'DE', postalCode: '53113' })
     expect(r.candidates[0]).toMatchObject({ carrierId: 'DHL_EXPRESS', trackingNumber: 'JD014600006281227283' })
   })
@@ -227,7 +336,11 @@ describe('ISO/IEC 15434 formats 05, 06, 09', () => {
     const scan = `[)>${RS}09${GS}label.bin${GS}none${GS}${bytes.length}${GS}${bytes}${RS}${els('06', '2L30301')}${RS}${EOT}`
     const r = decodeScan(scan)
     expect(r.envelope?.formats).toEqual(['09', '06'])
-    expect(r.fields).toMatchObject({ binaryFileType: 'label.bin', binaryCompression: 'none', binaryByteCount: String(bytes.length) })
+    expect(r.fields).toMatchObject({
+      binaryFileType: 'label.bin',
+      binaryCompression: 'none',
+      binaryByteCount: String(bytes.length),
+    })
     expect(Buffer.from(r.fields.binaryBase64 ?? '', 'base64').toString('latin1')).toBe(bytes)
     expect(r.fields['2L']).toBe('30301')
   })
@@ -240,7 +353,11 @@ describe('ISO/IEC 15434 formats 05, 06, 09', () => {
   })
 
   it('several segments keep their order in envelope.formats', () => {
-    const scan = env(els('06', '2L30301'), els('05', '42030301'), els('01', '96303010000', '840', '003', '1Z5R89390357567127', 'UPSN'))
+    const scan = env(
+      els('06', '2L30301'),
+      els('05', '42030301'),
+      els('01', '96303010000', '840', '003', '1Z5R89390357567127', 'UPSN'),
+    )
     expect(decodeScan(scan).envelope?.formats).toEqual(['06', '05', '01'])
   })
 })

@@ -31,17 +31,12 @@ describe('mailroom tracking numbers (MR + 12 Crockford base-32 + Luhn mod 32)', 
   // every single substitution changes the sum: the guarantee is total.
   it('any single-character change does not validate', () => {
     fc.assert(
-      fc.property(
-        body,
-        fc.nat({ max: 14 }),
-        fc.constantFrom(...(CROCKFORD_ALPHABET + PRINTABLE)),
-        (b, i, c) => {
-          const n = `MR${b}${mailroomCheckChar(b)}`
-          fc.pre(n[i]?.toUpperCase() !== c.toUpperCase())
-          const mutated = n.slice(0, i) + c + n.slice(i + 1)
-          return !isValidMailroomNumber(mutated)
-        },
-      ),
+      fc.property(body, fc.nat({ max: 14 }), fc.constantFrom(...(CROCKFORD_ALPHABET + PRINTABLE)), (b, i, c) => {
+        const n = `MR${b}${mailroomCheckChar(b)}`
+        fc.pre(n[i]?.toUpperCase() !== c.toUpperCase())
+        const mutated = n.slice(0, i) + c + n.slice(i + 1)
+        return !isValidMailroomNumber(mutated)
+      }),
     )
   })
 
@@ -74,7 +69,9 @@ describe('mailroom tracking numbers (MR + 12 Crockford base-32 + Luhn mod 32)', 
     const n = `MR${b}${mailroomCheckChar(b)}`
     const r = decodeScan(n)
     expect(r.trackingNumber).toBe(n)
-    expect(r.candidates).toEqual([{ carrierId: 'MAILROOM', name: 'Mailroom (internal)', checkDigitValid: true, trackingNumber: n }])
+    expect(r.candidates).toEqual([
+      { carrierId: 'MAILROOM', name: 'Mailroom (internal)', checkDigitValid: true, trackingNumber: n },
+    ])
     const bad = `${n.slice(0, -1)}${n.endsWith('0') ? '1' : '0'}`
     expect(decodeScan(bad).candidates[0]).toMatchObject({ carrierId: 'MAILROOM', checkDigitValid: false })
   })

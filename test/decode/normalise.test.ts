@@ -63,7 +63,9 @@ describe('DecodeError', () => {
   })
 
   it('input longer than any symbol is unreadable', () => {
-    expect(() => decodeScan('1'.repeat(MAX_SCAN_LENGTH + 1))).toThrow(expect.objectContaining({ code: 'UNREADABLE_SCAN' }))
+    expect(() => decodeScan('1'.repeat(MAX_SCAN_LENGTH + 1))).toThrow(
+      expect.objectContaining({ code: 'UNREADABLE_SCAN' }),
+    )
   })
 
   it('non-string input is refused with a DecodeError, not a TypeError', () => {

@@ -17,9 +17,26 @@ function encode(text: string): string {
 
 describe('GS1 percent-encoding (pcenc)', () => {
   it('the pcenc AIs of the GS1 Barcode Syntax Dictionary, and only those', () => {
-    const expected = ['4300', '4301', '4302', '4303', '4304', '4305', '4306', '4310', '4311', '4312', '4313', '4314', '4315', '4316', '4320']
+    const expected = [
+      '4300',
+      '4301',
+      '4302',
+      '4303',
+      '4304',
+      '4305',
+      '4306',
+      '4310',
+      '4311',
+      '4312',
+      '4313',
+      '4314',
+      '4315',
+      '4316',
+      '4320',
+    ]
     expect([...PERCENT_ENCODED_AIS].sort()).toEqual(expected)
-    for (const ai of ['4307', '4308', '4309', '4317', '4318', '4319', '4321', '420', '421', '400']) expect(PERCENT_ENCODED_AIS.has(ai), ai).toBe(false)
+    for (const ai of ['4307', '4308', '4309', '4317', '4318', '4319', '4321', '420', '421', '400'])
+      expect(PERCENT_ENCODED_AIS.has(ai), ai).toBe(false)
   })
 
   it.each([
@@ -37,15 +54,28 @@ describe('GS1 percent-encoding (pcenc)', () => {
     expect(decodePercentEncoding(encoded)).toBe(text)
   })
 
-  it.each(['%', '50%', '%4', '%G0', '%0G', 'ab%zz', '%C3', '%FF', '%C3%28', '%E2%82'])('malformed or not UTF-8, kept as read: %j', (value) => {
-    expect(decodePercentEncoding(value)).toBe(value)
-  })
+  it.each(['%', '50%', '%4', '%G0', '%0G', 'ab%zz', '%C3', '%FF', '%C3%28', '%E2%82'])(
+    'malformed or not UTF-8, kept as read: %j',
+    (value) => {
+      expect(decodePercentEncoding(value)).toBe(value)
+    },
+  )
 
   it('decoding undoes encoding, for any text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => decodePercentEncoding(encode(text)) === text))
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        (text) => decodePercentEncoding(encode(text)) === text,
+      ),
+    )
   })
 
   it('text without "%" is returned unchanged', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 70 }).filter((s) => !s.includes('%')), (s) => decodePercentEncoding(s) === s))
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 70 }).filter((s) => !s.includes('%')),
+        (s) => decodePercentEncoding(s) === s,
+      ),
+    )
   })
 })

@@ -5,7 +5,12 @@ import { decodeScan, type CarrierCode } from '../../src/decode/index.js'
  * The best candidate must be `carrier` with a valid check (null: its format defines none); the
  * tracking number as given.
  */
-function expectBest(scan: string, carrier: CarrierCode, trackingNumber: string, checkDigitValid: boolean | null = true) {
+function expectBest(
+  scan: string,
+  carrier: CarrierCode,
+  trackingNumber: string,
+  checkDigitValid: boolean | null = true,
+) {
   const r = decodeScan(scan)
   expect(r.format).toBe('PLAIN')
   expect(r.trackingNumber).toBe(trackingNumber)
@@ -94,7 +99,12 @@ describe('USPS', () => {
 
   it('parses the commercial construct: channel, service type code, mailer id, serial', () => {
     const r = decodeScan('9205590164917312751089')
-    expect(r.fields).toMatchObject({ impbChannel: '92', serviceTypeCode: '055', mailerId: '901649173', serialNumber: '1275108' })
+    expect(r.fields).toMatchObject({
+      impbChannel: '92',
+      serviceTypeCode: '055',
+      mailerId: '901649173',
+      serialNumber: '1275108',
+    })
     expect(r.candidates[0]?.service).toEqual({ code: '055' })
   })
 
@@ -142,7 +152,13 @@ describe('regional carriers', () => {
 
   it('OnTrac with a wrong check stays OnTrac, flagged', () => {
     expect(decodeScan('C11031500001889').candidates).toEqual([
-      { carrierId: 'ONTRAC', name: 'OnTrac', checkDigitValid: false, trackingNumber: 'C11031500001889', trackingUrl: 'https://www.ontrac.com/tracking/?number=C11031500001889' },
+      {
+        carrierId: 'ONTRAC',
+        name: 'OnTrac',
+        checkDigitValid: false,
+        trackingNumber: 'C11031500001889',
+        trackingUrl: 'https://www.ontrac.com/tracking/?number=C11031500001889',
+      },
     ])
   })
 
@@ -170,7 +186,13 @@ describe('regional carriers', () => {
 
   it('Purolator three letters + nine digits is only a shape', () => {
     expect(decodeScan('KYV009956937').candidates).toEqual([
-      { carrierId: 'PUROLATOR', name: 'Purolator', checkDigitValid: null, trackingNumber: 'KYV009956937', trackingUrl: 'https://www.purolator.com/en/shipping/tracker?searchValue=KYV009956937' },
+      {
+        carrierId: 'PUROLATOR',
+        name: 'Purolator',
+        checkDigitValid: null,
+        trackingNumber: 'KYV009956937',
+        trackingUrl: 'https://www.purolator.com/en/shipping/tracker?searchValue=KYV009956937',
+      },
     ])
   })
 
@@ -188,13 +210,20 @@ describe('regional carriers', () => {
 
   it('DPD label line with its MOD 37,36 check character', () => {
     expectBest('0081 827 0998 0000 0200 33 350 276 C', 'DPD', '09980000020033')
-    expect(decodeScan('008182709980000020033350276A').candidates[0]).toMatchObject({ carrierId: 'DPD', checkDigitValid: false })
+    expect(decodeScan('008182709980000020033350276A').candidates[0]).toMatchObject({
+      carrierId: 'DPD',
+      checkDigitValid: false,
+    })
   })
 
   it('an S10 of a post outside the catalogue names its posting operator and is a candidate for the local posts', () => {
     const r = decodeScan('RR123456785DE')
     expect(r.trackingNumber).toBe('RR123456785DE')
-    expect(r.candidates.map((c) => [c.carrierId, c.checkDigitValid])).toEqual([['USPS', true], ['CANADA_POST', true], ['ROYAL_MAIL', true]])
+    expect(r.candidates.map((c) => [c.carrierId, c.checkDigitValid])).toEqual([
+      ['USPS', true],
+      ['CANADA_POST', true],
+      ['ROYAL_MAIL', true],
+    ])
     expect(r.carrier).toBeUndefined()
     expect(r.fields).toMatchObject({ s10Country: 'DE', s10ServiceIndicator: 'RR', s10PostingOperator: 'Deutsche Post' })
   })

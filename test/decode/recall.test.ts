@@ -6,7 +6,7 @@ import { formatRecall, measureRecall } from './support/recall.js'
 describe('recall on fresh numbers generated from the catalogue rules (fixed seed)', () => {
   const report = measureRecall(20261124, 200)
 
-  it('recognises ≥ 97% of the major carriers\' numbers and ≥ 95% of all couriers\'', () => {
+  it("recognises ≥ 97% of the major carriers' numbers and ≥ 95% of all couriers'", () => {
     console.log(formatRecall(report))
     expect(report.major.found / report.major.numbers).toBeGreaterThanOrEqual(0.97)
     expect(report.all.found / report.all.numbers).toBeGreaterThanOrEqual(0.95)
@@ -20,7 +20,7 @@ describe('recall on fresh numbers generated from the catalogue rules (fixed seed
 })
 
 describe('tracking links', () => {
-  it('every candidate\'s trackingUrl, scanned as a QR code, names that carrier and number again', () => {
+  it("every candidate's trackingUrl, scanned as a QR code, names that carrier and number again", () => {
     const r = rng(7)
     for (const f of GENERATED_FORMATS) {
       for (let i = 0; i < 20; i++) {
@@ -30,7 +30,12 @@ describe('tracking links', () => {
           // LaserShip's numbers are tracked on OnTrac's page, which names OnTrac.
           const owner = c.carrierId === 'LASERSHIP' ? 'ONTRAC' : c.carrierId
           const back = decodeScan(c.trackingUrl).candidates
-          expect(back.some((b) => (b.carrierId === c.carrierId || b.carrierId === owner) && b.trackingNumber === c.trackingNumber), `${f.format} ${c.trackingUrl}`).toBe(true)
+          expect(
+            back.some(
+              (b) => (b.carrierId === c.carrierId || b.carrierId === owner) && b.trackingNumber === c.trackingNumber,
+            ),
+            `${f.format} ${c.trackingUrl}`,
+          ).toBe(true)
         }
       }
     }

@@ -2,7 +2,31 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeScan, DecodeError, type DecodeResult } from '../../src/decode/index.js'
 
-const PIECES = ['[)>', '\u001e', '\u001d', '\u0004', '01', '05', '06', '07', '09', '96', '02', '420', '92', '00', '1Z', ']C1', ']U1', '(', ')', ' ', 'UPSN', '3', '12345']
+const PIECES = [
+  '[)>',
+  '\u001e',
+  '\u001d',
+  '\u0004',
+  '01',
+  '05',
+  '06',
+  '07',
+  '09',
+  '96',
+  '02',
+  '420',
+  '92',
+  '00',
+  '1Z',
+  ']C1',
+  ']U1',
+  '(',
+  ')',
+  ' ',
+  'UPSN',
+  '3',
+  '12345',
+]
 
 /** Scanner-like noise: envelope fragments, separators, digits and arbitrary characters. */
 const noisyScan = fc.oneof(
@@ -12,7 +36,8 @@ const noisyScan = fc.oneof(
 
 function wellFormed(r: DecodeResult): boolean {
   if (!['PLAIN', 'ISO15434', 'GS1'].includes(r.format)) return false
-  if (r.trackingNumber !== null && (r.trackingNumber !== r.trackingNumber.toUpperCase() || /\s/.test(r.trackingNumber))) return false
+  if (r.trackingNumber !== null && (r.trackingNumber !== r.trackingNumber.toUpperCase() || /\s/.test(r.trackingNumber)))
+    return false
   if (Object.values(r.fields).some((v) => typeof v !== 'string')) return false
   for (const c of r.candidates) if (typeof c.checkDigitValid !== 'boolean' || c.trackingNumber === '') return false
   // Ranked: no invalid candidate ahead of a valid one.
@@ -35,7 +60,9 @@ describe('decodeScan on arbitrary input', () => {
   })
 
   it('a result is plain JSON data', () => {
-    const r = decodeScan('[)>\u001e01\u001d96841706672\u001d840\u001d001\u001d1Z12345675\u001dUPSN\u001d12345E\u001e\u0004')
+    const r = decodeScan(
+      '[)>\u001e01\u001d96841706672\u001d840\u001d001\u001d1Z12345675\u001dUPSN\u001d12345E\u001e\u0004',
+    )
     expect(JSON.parse(JSON.stringify(r))).toEqual(r)
   })
 })

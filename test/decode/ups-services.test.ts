@@ -25,11 +25,14 @@ describe('1Z service codes: only the 1Z table names them', () => {
     }
   })
 
-  it.each(['07', '08', '11', '14', '54', '59', '65', '70', '82', '96'])('%s is a UPS service code, not a 1Z one: no name', (code) => {
-    expect(ups1ZServiceName(code)).toBeUndefined()
-    const n = oneZ('5R8939', code, '0357567')
-    expect(decodeScan(n).candidates[0]?.service).toEqual({ code })
-  })
+  it.each(['07', '08', '11', '14', '54', '59', '65', '70', '82', '96'])(
+    '%s is a UPS service code, not a 1Z one: no name',
+    (code) => {
+      expect(ups1ZServiceName(code)).toBeUndefined()
+      const n = oneZ('5R8939', code, '0357567')
+      expect(decodeScan(n).candidates[0]?.service).toEqual({ code })
+    },
+  )
 
   it('the 1Z and the class-of-service lists differ where they overlap in code', () => {
     expect(ups1ZServiceName('15')).toBe('Next Day Air Early A.M.')
@@ -41,7 +44,11 @@ describe('1Z service codes: only the 1Z table names them', () => {
 
 describe('MaxiCode short tracking field → full 1Z number', () => {
   it('needs the short form and a six-character shipper number', () => {
-    expect(rebuildMaxiCodeTracking('1Z12345675', '12345E')).toEqual(['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012345675'])
+    expect(rebuildMaxiCodeTracking('1Z12345675', '12345E')).toEqual([
+      '1Z12345E0112345675',
+      '1Z12345E4412345675',
+      '1Z12345EA012345675',
+    ])
     expect(rebuildMaxiCodeTracking('1Z12345675', '')).toEqual([])
     expect(rebuildMaxiCodeTracking('1Z12345675', '12345')).toEqual([])
     expect(rebuildMaxiCodeTracking('1Z1234567', '12345E')).toEqual([])
@@ -58,7 +65,9 @@ describe('MaxiCode short tracking field → full 1Z number', () => {
         const full = oneZ(s, c, p)
         const short = `1Z${full.slice(10)}`
         const rebuilt = rebuildMaxiCodeTracking(short, s)
-        const expected = UPS_1Z_SERVICE_CODES.map((k) => `1Z${s}${k}${full.slice(10)}`).filter((n) => n === oneZ(s, n.slice(8, 10), p))
+        const expected = UPS_1Z_SERVICE_CODES.map((k) => `1Z${s}${k}${full.slice(10)}`).filter(
+          (n) => n === oneZ(s, n.slice(8, 10), p),
+        )
         return rebuilt.includes(full) && JSON.stringify(rebuilt) === JSON.stringify(expected)
       }),
     )
@@ -69,9 +78,12 @@ describe('MaxiCode short tracking field → full 1Z number', () => {
       fc.property(shipper, code, pkg, fc.constantFrom('UPSN', ''), (s, c, p, scac) => {
         const full = oneZ(s, c, p)
         const short = `1Z${full.slice(10)}`
-        const r = decodeScan(`[)>${RS}01${GS}96841706672${GS}840${GS}001${GS}${short}${GS}${scac}${GS}${s}${GS}089${RS}${EOT}`)
+        const r = decodeScan(
+          `[)>${RS}01${GS}96841706672${GS}840${GS}001${GS}${short}${GS}${scac}${GS}${s}${GS}089${RS}${EOT}`,
+        )
         const numbers = r.candidates.map((x) => x.trackingNumber)
-        if (!numbers.includes(full) || !r.candidates.every((x) => x.carrierId === 'UPS' && x.checkDigitValid)) return false
+        if (!numbers.includes(full) || !r.candidates.every((x) => x.carrierId === 'UPS' && x.checkDigitValid))
+          return false
         if (new Set(numbers).size !== numbers.length) return false
         if (r.carrier?.carrierId !== 'UPS') return false
         return numbers.length === 1 ? r.trackingNumber === full : r.trackingNumber === short

@@ -15,7 +15,13 @@ afterAll(() => target.close())
 
 it('covers every operation of the OpenAPI document', () => {
   expect(target.operations.length).toBeGreaterThan(60)
-  expect(target.operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['POST /api/v1/packages', 'POST /auth/api/v1/token', 'PUT /webhooks/locker/api/v1/webhookConfig/{webHookConfigID}']))
+  expect(target.operations.map((o) => `${o.method} ${o.path}`)).toEqual(
+    expect.arrayContaining([
+      'POST /api/v1/packages',
+      'POST /auth/api/v1/token',
+      'PUT /webhooks/locker/api/v1/webhookConfig/{webHookConfigID}',
+    ]),
+  )
 })
 
 it(`answers ${COUNT} generated requests without a 5xx, every error in the contract's shape`, async () => {

@@ -49,7 +49,11 @@ beforeAll(() => {
 
 /** A request to the route, its parameters filled with a placeholder: the token is checked before they are. */
 const call = (r: Route, authorization?: string): Promise<LightMyRequestResponse> =>
-  t.app.inject({ method: r.method, url: r.url.replace(/:\w+/g, 'x').replace('*', 'x'), headers: authorization === undefined ? {} : { authorization } })
+  t.app.inject({
+    method: r.method,
+    url: r.url.replace(/:\w+/g, 'x').replace('*', 'x'),
+    headers: authorization === undefined ? {} : { authorization },
+  })
 
 /** How a refusal differs from RFC 6750 §3 as the contract has it (401, or 403 for scope): `{message}` and a Bearer challenge. */
 function problems(res: LightMyRequestResponse, method: Method, status: 401 | 403, error?: string): string[] {
@@ -59,14 +63,20 @@ function problems(res: LightMyRequestResponse, method: Method, status: 401 | 403
   if (!challenge.startsWith('Bearer realm="mailroom"')) found.push(`challenge ${JSON.stringify(challenge)}`)
   if (error && !challenge.includes(`error="${error}"`)) found.push(`challenge without error="${error}"`)
   if (method !== 'HEAD') {
-    const keys = res.headers['content-type']?.toString().startsWith('application/json') ? Object.keys(res.json() as object) : []
+    const keys = res.headers['content-type']?.toString().startsWith('application/json')
+      ? Object.keys(res.json() as object)
+      : []
     if (keys.join() !== 'message') found.push(`body ${res.body.slice(0, 80)}`)
   }
   return found
 }
 
 /** Every protected route's answer to `authorization`, as the list of those that did not refuse it as they should. */
-async function notRefusing(authorization: string | undefined, status: 401 | 403 = 401, error?: string): Promise<string[]> {
+async function notRefusing(
+  authorization: string | undefined,
+  status: 401 | 403 = 401,
+  error?: string,
+): Promise<string[]> {
   const failures: string[] = []
   for (const r of protectedRoutes) {
     const found = problems(await call(r, authorization), r.method, status, error)
@@ -79,21 +89,32 @@ const HOURS_5 = 5 * 3600_000
 
 describe('the routes the app declares', () => {
   it('are found, every operation of the OpenAPI document among them', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> }
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
     const census = new Set(routes.map((r) => `${r.method} ${r.url}`))
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    )
     expect(operations.length).toBeGreaterThan(0)
     expect(operations.filter((o) => !census.has(o))).toEqual([])
     expect(protectedRoutes.length).toBeGreaterThan(0)
   })
 
   it('declare no public route that does not exist', () => {
-    expect(PUBLIC.filter(([m]) => !routes.some((r) => (typeof m === 'string' ? m === r.url : m.test(r.url)))).map(([m]) => String(m))).toEqual([])
+    expect(
+      PUBLIC.filter(([m]) => !routes.some((r) => (typeof m === 'string' ? m === r.url : m.test(r.url)))).map(([m]) =>
+        String(m),
+      ),
+    ).toEqual([])
   })
 
   it('are documented as needing a bearer token exactly when they are protected', () => {
     const wrong = routes.filter((r) => r.documented && r.security.some((s) => 'bearerAuth' in s) !== !isPublic(r.url))
-    expect(wrong.map((r) => `${r.method} ${r.url}`), 'protect the route, or declare it in PUBLIC with the reason').toEqual([])
+    expect(
+      wrong.map((r) => `${r.method} ${r.url}`),
+      'protect the route, or declare it in PUBLIC with the reason',
+    ).toEqual([])
   })
 })
 
@@ -109,11 +130,11 @@ describe('every protected route', () => {
     ['a bad signature', (c) => `Bearer ${tamper(c.token)}`],
     ['an unsigned token (alg none)', async (c, app) => `Bearer ${await signWith(app, c, { alg: 'none' })}`],
     ['another issuer', async (c, app) => `Bearer ${await signWith(app, c, { iss: 'https://evil.example/auth/us' })}`],
-  ])('refuses %s with the contract\'s 401', async (_label, authorization) => {
+  ])("refuses %s with the contract's 401", async (_label, authorization) => {
     expect(await notRefusing(await authorization(me, t), 401, 'invalid_token')).toEqual([])
   })
 
-  it('refuses an expired token with the contract\'s 401', async () => {
+  it("refuses an expired token with the contract's 401", async () => {
     const expiring = await t.newClient()
     t.clock.advance(HOURS_5)
     try {
@@ -123,17 +144,19 @@ describe('every protected route', () => {
     }
   })
 
-  it('refuses the token of a disabled client with the contract\'s 401', async () => {
+  it("refuses the token of a disabled client with the contract's 401", async () => {
     const disabled = await t.newClient()
     await t.ctx.clients.setStatus(disabled.clientId, 'disabled')
     expect(await notRefusing(disabled.auth.authorization, 401, 'invalid_token')).toEqual([])
   })
 
   it('refuses a token without the API scope with 403 and the same body (RFC 6750 §3.1 insufficient_scope)', async () => {
-    expect(await notRefusing(`Bearer ${await signWith(t, me, { scope: 'other' })}`, 403, 'insufficient_scope')).toEqual([])
+    expect(await notRefusing(`Bearer ${await signWith(t, me, { scope: 'other' })}`, 403, 'insufficient_scope')).toEqual(
+      [],
+    )
   })
 
-  it('lets a valid token through, so each refusal above is the token\'s', async () => {
+  it("lets a valid token through, so each refusal above is the token's", async () => {
     const refused: string[] = []
     for (const r of protectedRoutes) {
       const res = await call(r, me.auth.authorization)

@@ -11,7 +11,14 @@ beforeAll(async () => {
   port = (t.app.server.address() as { port: number }).port
 })
 
-const SIX = ['errorCode', 'errorDescription', 'additionalCode', 'additionalInfo', 'additionalParameters', 'correlationID']
+const SIX = [
+  'errorCode',
+  'errorDescription',
+  'additionalCode',
+  'additionalInfo',
+  'additionalParameters',
+  'correlationID',
+]
 
 function expectModel(body: unknown, additionalCode: string) {
   const items = (body as { errors: Array<Record<string, unknown>> }).errors
@@ -65,7 +72,11 @@ describe('every error answered in the error model, all six fields present', () =
   })
 
   it('bad URL encoding: 400', async () => {
-    const res = await t.inject({ method: 'GET', url: '/api/v1/packages/%E0%A4%A?type=DETAILED', headers: { 'x-correlation-id': 'bad-url-1' } })
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/v1/packages/%E0%A4%A?type=DETAILED',
+      headers: { 'x-correlation-id': 'bad-url-1' },
+    })
     expect(res.statusCode).toBe(400)
     expect(res.headers['x-correlation-id']).toBe('bad-url-1')
     expectModel(res.json(), 'GEN-4002')
@@ -93,10 +104,20 @@ describe('every error answered in the error model, all six fields present', () =
 
   it('malformed JSON and an unsupported content type', async () => {
     const c = await t.newClient()
-    const bad = await t.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...c.auth, 'content-type': 'application/json' }, payload: '{"name":' })
+    const bad = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...c.auth, 'content-type': 'application/json' },
+      payload: '{"name":',
+    })
     expect(bad.statusCode).toBe(400)
     expectModel(bad.json(), 'GEN-4001')
-    const xml = await t.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...c.auth, 'content-type': 'application/xml' }, payload: '<a/>' })
+    const xml = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...c.auth, 'content-type': 'application/xml' },
+      payload: '<a/>',
+    })
     expect(xml.statusCode).toBe(415)
     expectModel(xml.json(), 'GEN-4150')
   })

@@ -6,18 +6,37 @@ import { useTestApp, useClient } from '../support/use-test-app.js'
 const t = useTestApp()
 const client = useClient(t)
 
-const SIX = ['errorCode', 'errorDescription', 'additionalCode', 'additionalInfo', 'additionalParameters', 'correlationID']
+const SIX = [
+  'errorCode',
+  'errorDescription',
+  'additionalCode',
+  'additionalInfo',
+  'additionalParameters',
+  'correlationID',
+]
 
 describe('a body nested 100,000 levels deep', () => {
   const deep = '['.repeat(100_000) + ']'.repeat(100_000)
   it.each([
-    ['with an Idempotency-Key, on a POST without a body schema', '/api/v1/trackingNumbers', { 'idempotency-key': 'deep-1' }],
+    [
+      'with an Idempotency-Key, on a POST without a body schema',
+      '/api/v1/trackingNumbers',
+      { 'idempotency-key': 'deep-1' },
+    ],
     ['on a POST whose body is a record of strings', '/api/v1/packages/search', {}],
     ['on a POST whose body is an array', '/api/v1/carriers', {}],
   ])('%s is a 400, not a 500', async (_label, url, headers) => {
-    const res = await t.inject({ method: 'POST', url, payload: deep, headers: { ...client.auth, 'content-type': 'application/json', ...headers } })
+    const res = await t.inject({
+      method: 'POST',
+      url,
+      payload: deep,
+      headers: { ...client.auth, 'content-type': 'application/json', ...headers },
+    })
     expect(res.statusCode, res.body).toBe(400)
-    expect(res.json().errors[0]).toMatchObject({ additionalCode: 'GEN-4001', errorDescription: expect.stringContaining('nests deeper') })
+    expect(res.json().errors[0]).toMatchObject({
+      additionalCode: 'GEN-4001',
+      errorDescription: expect.stringContaining('nests deeper'),
+    })
   })
 
   it('the depth scan skips brackets inside strings and escapes', () => {
@@ -35,13 +54,19 @@ describe('every error item carries all six fields (CONTRACT §1)', () => {
   ])('%s', async (_label, method, url) => {
     const res = await t.inject({ method: method as 'GET', url, headers: client.auth })
     expect(res.statusCode).toBeGreaterThanOrEqual(400)
-    for (const item of res.json().errors) for (const f of SIX) expect(typeof item[f], `${f} in ${res.body}`).toBe('string')
+    for (const item of res.json().errors)
+      for (const f of SIX) expect(typeof item[f], `${f} in ${res.body}`).toBe('string')
   })
 
-  it('a path parameter over the router\'s length limit is a 414 in the contract\'s body, not Fastify\'s own', async () => {
+  it("a path parameter over the router's length limit is a 414 in the contract's body, not Fastify's own", async () => {
     const res = await t.inject({ method: 'GET', url: `/api/v1/contacts/${'x'.repeat(1000)}`, headers: client.auth })
     expect(res.statusCode).toBe(414)
-    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalCode: 'GEN-4140', additionalParameters: '', additionalInfo: '' })
+    expect(res.json().errors[0]).toMatchObject({
+      errorCode: 'validation_error',
+      additionalCode: 'GEN-4140',
+      additionalParameters: '',
+      additionalInfo: '',
+    })
     expect(res.headers['x-correlation-id']).toBe(res.json().errors[0].correlationID)
   })
 

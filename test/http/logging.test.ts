@@ -15,13 +15,26 @@ async function logged(run: () => Promise<unknown>) {
 
 describe('request logs', () => {
   it('name the route and its ids, and the query keys without their values', async () => {
-    const contact = await t.inject({ method: 'POST', url: '/api/v1/contacts', headers: me.auth, payload: { name: 'Ada Lovelace', contactType: 'RECEIVER', email: 'ada@example.com' } })
+    const contact = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: me.auth,
+      payload: { name: 'Ada Lovelace', contactType: 'RECEIVER', email: 'ada@example.com' },
+    })
     expect(contact.statusCode, contact.body).toBe(201)
     const contactId = contact.json().contactId as string
     const { text, entries } = await logged(async () => {
       await t.inject({ method: 'GET', url: '/api/v1/contacts?query=Lovelace&limit=5', headers: me.auth })
-      await t.inject({ method: 'GET', url: '/api/v1/packages?search=Ada%20Lovelace&secondTierSearchSelected=true', headers: me.auth })
-      await t.inject({ method: 'GET', url: `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent('[)>\u001e01\u001dAda Lovelace 12 Main St')}`, headers: me.auth })
+      await t.inject({
+        method: 'GET',
+        url: '/api/v1/packages?search=Ada%20Lovelace&secondTierSearchSelected=true',
+        headers: me.auth,
+      })
+      await t.inject({
+        method: 'GET',
+        url: `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent('[)>\u001e01\u001dAda Lovelace 12 Main St')}`,
+        headers: me.auth,
+      })
       await t.inject({ method: 'GET', url: `/api/v1/contacts/${contactId}`, headers: me.auth })
       await t.inject({ method: 'GET', url: '/api/v1/packages/tracking/1ZLOVELACE0001', headers: me.auth })
     })
@@ -42,18 +55,30 @@ describe('request logs', () => {
   it('never carry a credential sent in the URL or the headers, nor an unmatched path', async () => {
     const { text } = await logged(async () => {
       await t.inject({ method: 'GET', url: `/api/v1/inboundsites?access_token=${me.token}` })
-      await t.inject({ method: 'POST', url: `/auth/api/v1/token?client_secret=${me.clientSecret}`, headers: { authorization: basic(me.clientId, me.clientSecret) } })
+      await t.inject({
+        method: 'POST',
+        url: `/auth/api/v1/token?client_secret=${me.clientSecret}`,
+        headers: { authorization: basic(me.clientId, me.clientSecret) },
+      })
       await t.inject({ method: 'GET', url: `/no/such/Lovelace/${me.clientSecret}` })
       await t.inject({ method: 'GET', url: '/api/v1/inboundsites', headers: me.auth })
     })
     expect(text).toContain('access_token=[redacted]')
     expect(text).toContain('(no route)')
-    for (const secret of [me.token, me.clientSecret, 'Lovelace', basic(me.clientId, me.clientSecret).slice(6)]) expect(text).not.toContain(secret)
+    for (const secret of [me.token, me.clientSecret, 'Lovelace', basic(me.clientId, me.clientSecret).slice(6)])
+      expect(text).not.toContain(secret)
   })
 
   it('blank credentials inside any logged object', async () => {
     const { text } = await logged(async () => {
-      t.app.log.info({ authParams: { password: 'hunter2-password', apiKey: 'key-0001' }, clientSecret: 'cs-0001', err: { message: 'duplicate', detail: 'Key (name)=(Ada Lovelace) already exists.' } }, 'something')
+      t.app.log.info(
+        {
+          authParams: { password: 'hunter2-password', apiKey: 'key-0001' },
+          clientSecret: 'cs-0001',
+          err: { message: 'duplicate', detail: 'Key (name)=(Ada Lovelace) already exists.' },
+        },
+        'something',
+      )
     })
     expect(text).toContain('something')
     for (const secret of ['hunter2-password', 'key-0001', 'cs-0001', 'Ada Lovelace']) expect(text).not.toContain(secret)

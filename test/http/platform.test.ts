@@ -6,11 +6,24 @@ const t = useTestApp()
 
 describe('correlation id', () => {
   it('echoes a caller id in the header and the error body', async () => {
-    const res = await t.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: { 'x-correlation-id': 'abc-123' } })
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/v1/nothing-here',
+      headers: { 'x-correlation-id': 'abc-123' },
+    })
     expect(res.headers['x-correlation-id']).toBe('abc-123')
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({
-      errors: [{ errorCode: 'not_found', errorDescription: expect.any(String), additionalCode: 'GEN-4040', additionalInfo: '', additionalParameters: '', correlationID: 'abc-123' }],
+      errors: [
+        {
+          errorCode: 'not_found',
+          errorDescription: expect.any(String),
+          additionalCode: 'GEN-4040',
+          additionalInfo: '',
+          additionalParameters: '',
+          correlationID: 'abc-123',
+        },
+      ],
     })
   })
 
@@ -33,7 +46,9 @@ describe('operations endpoints', () => {
     const res = await t.inject({ method: 'GET', url: '/metrics' })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toContain('text/plain')
-    expect(res.body).toContain('mailroom_http_request_duration_seconds_bucket{le="0.001",method="GET",route="/healthz",status="200"}')
+    expect(res.body).toContain(
+      'mailroom_http_request_duration_seconds_bucket{le="0.001",method="GET",route="/healthz",status="200"}',
+    )
   })
 })
 
@@ -43,14 +58,17 @@ describe('OpenAPI', () => {
     expect(res.statusCode).toBe(200)
     const doc = res.json()
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/auth/api/v1/token', '/auth/.well-known/jwks.json', '/api/v1/session']))
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/auth/api/v1/token', '/auth/.well-known/jwks.json', '/api/v1/session']),
+    )
     expect(doc.components.securitySchemes).toHaveProperty('bearerAuth')
     expect(doc.paths['/api/v1/session'].get.responses).toHaveProperty('401')
   })
 
   it('documents every code of the error catalogue', async () => {
     const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json()
-    for (const { entry } of allErrorEntries()) expect(doc.info.description).toContain(`| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} |`)
+    for (const { entry } of allErrorEntries())
+      expect(doc.info.description).toContain(`| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} |`)
   })
 
   it('serves the docs page and its assets without the internet', async () => {

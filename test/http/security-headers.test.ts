@@ -5,10 +5,17 @@ import { useTestApp, useClient } from '../support/use-test-app.js'
 const t = useTestApp()
 const me = useClient(t)
 
-const cspOf = (h: Record<string, unknown>) => Object.fromEntries(String(h['content-security-policy']).split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-  const [name, ...values] = d.split(/\s+/)
-  return [name!, values]
-}))
+const cspOf = (h: Record<string, unknown>) =>
+  Object.fromEntries(
+    String(h['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/)
+        return [name!, values]
+      }),
+  )
 
 describe('security headers', () => {
   it('are on every response: success, 401, 404, 400, the token endpoint and the webhook interface', async () => {
@@ -17,7 +24,11 @@ describe('security headers', () => {
       t.inject({ method: 'GET', url: '/api/v1/inboundsites' }),
       t.inject({ method: 'GET', url: '/no/such/route' }),
       t.inject({ method: 'GET', url: '/api/v1/packages/pkg_x?type=NOPE', headers: me.auth }),
-      t.inject({ method: 'POST', url: '/auth/api/v1/token', headers: { authorization: basic(me.clientId, me.clientSecret) } }),
+      t.inject({
+        method: 'POST',
+        url: '/auth/api/v1/token',
+        headers: { authorization: basic(me.clientId, me.clientSecret) },
+      }),
       t.inject({ method: 'GET', url: '/webhooks/tracking/api/v1/webhookConfig', headers: me.auth }),
       t.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' }),
     ])
@@ -35,8 +46,16 @@ describe('security headers', () => {
     for (const res of await Promise.all([
       t.inject({ method: 'GET', url: '/api/v1/inboundsites', headers: me.auth }),
       t.inject({ method: 'GET', url: '/api/v1/packages/pkg_nope?type=DETAILED', headers: me.auth }),
-      t.inject({ method: 'GET', url: '/webhooks/tracking/api/v1/webhookConfig', headers: { authorization: basic(me.clientId, me.clientSecret) } }),
-      t.inject({ method: 'POST', url: '/auth/api/v1/token', headers: { authorization: basic(me.clientId, me.clientSecret) } }),
+      t.inject({
+        method: 'GET',
+        url: '/webhooks/tracking/api/v1/webhookConfig',
+        headers: { authorization: basic(me.clientId, me.clientSecret) },
+      }),
+      t.inject({
+        method: 'POST',
+        url: '/auth/api/v1/token',
+        headers: { authorization: basic(me.clientId, me.clientSecret) },
+      }),
     ])) {
       expect(res.headers['cache-control']).toBe('no-store')
     }

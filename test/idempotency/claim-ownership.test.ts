@@ -21,7 +21,9 @@ type CreateContact = (subId: string, input: { name: string }, outcome?: RecordOu
 const contacts = () => t.ctx.companions.contacts as unknown as { createContact: CreateContact }
 
 async function contactsNamed(name: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from contacts where sub_id = ${client.subId} and name = ${name}`.execute(t.ctx.db)
+  const r = await sql<{
+    n: number
+  }>`select count(*)::int as n from contacts where sub_id = ${client.subId} and name = ${name}`.execute(t.ctx.db)
   return r.rows[0]!.n
 }
 
@@ -29,7 +31,9 @@ async function contactsNamed(name: string): Promise<number> {
  * Replaces createContact for its next call; the original is back for every later one. Resolves
  * when that call is made: the request has claimed its key by then (the claim is a preHandler).
  */
-function once(replacement: (original: CreateContact, ...args: Parameters<CreateContact>) => Promise<unknown>): Promise<void> {
+function once(
+  replacement: (original: CreateContact, ...args: Parameters<CreateContact>) => Promise<unknown>,
+): Promise<void> {
   const service = contacts()
   const original = service.createContact
   return new Promise((called) => {
@@ -42,7 +46,7 @@ function once(replacement: (original: CreateContact, ...args: Parameters<CreateC
 }
 
 describe('an Idempotency-Key claim belongs to its request', () => {
-  it('a request that outlived its claim and then failed does not free the retry\'s answer: a third try replays it, nothing is written twice', async () => {
+  it("a request that outlived its claim and then failed does not free the retry's answer: a third try replays it, nothing is written twice", async () => {
     const body = { contactType: 'RECEIVER', name: 'Slow Starter' }
     let resume!: () => void
     const paused = new Promise<void>((r) => (resume = r))
@@ -66,7 +70,7 @@ describe('an Idempotency-Key claim belongs to its request', () => {
     expect(await contactsNamed('Slow Starter')).toBe(1)
   })
 
-  it('a request that outlived its claim and then was refused does not overwrite the retry\'s answer', async () => {
+  it("a request that outlived its claim and then was refused does not overwrite the retry's answer", async () => {
     const body = { contactType: 'RECEIVER', name: 'Late Refusal' }
     let resume!: () => void
     const paused = new Promise<void>((r) => (resume = r))
@@ -91,10 +95,19 @@ describe('an Idempotency-Key claim belongs to its request', () => {
     const body = { contactType: 'RECEIVER', name: 'Rolled Back' }
     // The answer is recorded in the write's transaction, then something in the same transaction refuses: all of it rolls back.
     void once((original, subId, input, outcome) =>
-      original(subId, input, outcome && (async (trx, result) => {
-        await outcome(trx, result)
-        throw new AppError('VALIDATION_FAILED', { field: 'name', description: 'refused after the answer was recorded' })
-      })))
+      original(
+        subId,
+        input,
+        outcome &&
+          (async (trx, result) => {
+            await outcome(trx, result)
+            throw new AppError('VALIDATION_FAILED', {
+              field: 'name',
+              description: 'refused after the answer was recorded',
+            })
+          }),
+      ),
+    )
     const first = await h.call('POST', '/api/v1/contacts', body, { 'idempotency-key': 'rolled-back' })
     expect(first.statusCode).toBe(400)
     expect(await contactsNamed('Rolled Back')).toBe(0)

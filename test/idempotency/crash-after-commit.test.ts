@@ -37,69 +37,196 @@ function dieAfterCommit(service: object, method: string): Promise<unknown> {
 }
 
 async function count(table: string, column: string, value: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where sub_id = ${client.subId} and ${sql.ref(column)} = ${value}`.execute(t.ctx.db)
+  const r = await sql<{
+    n: number
+  }>`select count(*)::int as n from ${sql.table(table)} where sub_id = ${client.subId} and ${sql.ref(column)} = ${value}`.execute(
+    t.ctx.db,
+  )
   return r.rows[0]!.n
 }
 
 let k = 0
-const cases: Array<{ label: string; service: () => object; method: string; url: string; body: () => unknown; status: number; id: string; rows: (answer: Record<string, unknown>) => Promise<number> }> = [
-  { label: 'contact', service: () => t.ctx.companions.contacts, method: 'createContact', url: '/api/v1/contacts', body: () => ({ contactType: 'RECEIVER', name: 'Crash Contact' }), status: 201, id: 'contactId', rows: () => count('contacts', 'name', 'Crash Contact') },
-  { label: 'location', service: () => t.ctx.companions.locations, method: 'createLocation', url: '/api/v1/locations', body: () => ({ name: 'Crash Loc', address: { line1: '1', city: 'NY', state: 'NY', postalCode: '1', country: 'US' }, timezone: 'UTC' }), status: 201, id: 'locationId', rows: () => count('locations', 'name', 'Crash Loc') },
-  { label: 'custom field', service: () => t.ctx.companions.customFields, method: 'createCustomField', url: '/api/v1/customfields', body: () => ({ name: 'Crash Field', dataType: 'TEXT', required: false }), status: 201, id: 'customFieldId', rows: () => count('custom_fields', 'name', 'Crash Field') },
-  { label: 'courier', service: () => t.ctx.companions.carriers, method: 'addCourier', url: '/api/v1/carriers/catalog', body: () => ({ name: 'Crash Courier' }), status: 201, id: 'carrierId', rows: () => count('carriers', 'name', 'Crash Courier') },
-  { label: 'site', service: () => t.ctx.receiving.sites, method: 'createSite', url: '/api/v1/inboundsites', body: () => ({ type: 'shelf', name: 'Crash Shelf', parent: ids.buildingId }), status: 200, id: 'inboundSiteId', rows: () => count('inbound_sites', 'name', 'Crash Shelf') },
-  { label: 'image', service: () => t.ctx.receiving.images, method: 'upload', url: '/api/v1/packages/images', body: () => ({ base64: PNG_1PX }), status: 200, id: 'imageId', rows: (a) => count('images', 'image_id', a.imageId as string) },
-  { label: 'webhook configuration', service: () => t.ctx.webhooks.configs, method: 'create', url: '/webhooks/tracking/api/v1/webhookConfig', body: () => ({ name: 'Crash Hook', type: 'tracking', events: ['Received'], url: 'http://127.0.0.1:9/hook', timeOut: 5, authParams: { authType: 'none' } }), status: 200, id: 'webHookConfigID', rows: () => count('webhook_configs', 'name', 'Crash Hook') },
-  { label: 'package (written together)', service: () => t.ctx.receiving.packages, method: 'addPackage', url: '/api/v1/packages', body: () => ({ package: { trackingNumber: 'CRASH0001', receiver: { contactId: ids.receiverId } } }), status: 201, id: 'packageId', rows: () => count('packages', 'tracking_number', 'CRASH0001') },
+const cases: Array<{
+  label: string
+  service: () => object
+  method: string
+  url: string
+  body: () => unknown
+  status: number
+  id: string
+  rows: (answer: Record<string, unknown>) => Promise<number>
+}> = [
+  {
+    label: 'contact',
+    service: () => t.ctx.companions.contacts,
+    method: 'createContact',
+    url: '/api/v1/contacts',
+    body: () => ({ contactType: 'RECEIVER', name: 'Crash Contact' }),
+    status: 201,
+    id: 'contactId',
+    rows: () => count('contacts', 'name', 'Crash Contact'),
+  },
+  {
+    label: 'location',
+    service: () => t.ctx.companions.locations,
+    method: 'createLocation',
+    url: '/api/v1/locations',
+    body: () => ({
+      name: 'Crash Loc',
+      address: { line1: '1', city: 'NY', state: 'NY', postalCode: '1', country: 'US' },
+      timezone: 'UTC',
+    }),
+    status: 201,
+    id: 'locationId',
+    rows: () => count('locations', 'name', 'Crash Loc'),
+  },
+  {
+    label: 'custom field',
+    service: () => t.ctx.companions.customFields,
+    method: 'createCustomField',
+    url: '/api/v1/customfields',
+    body: () => ({ name: 'Crash Field', dataType: 'TEXT', required: false }),
+    status: 201,
+    id: 'customFieldId',
+    rows: () => count('custom_fields', 'name', 'Crash Field'),
+  },
+  {
+    label: 'courier',
+    service: () => t.ctx.companions.carriers,
+    method: 'addCourier',
+    url: '/api/v1/carriers/catalog',
+    body: () => ({ name: 'Crash Courier' }),
+    status: 201,
+    id: 'carrierId',
+    rows: () => count('carriers', 'name', 'Crash Courier'),
+  },
+  {
+    label: 'site',
+    service: () => t.ctx.receiving.sites,
+    method: 'createSite',
+    url: '/api/v1/inboundsites',
+    body: () => ({ type: 'shelf', name: 'Crash Shelf', parent: ids.buildingId }),
+    status: 200,
+    id: 'inboundSiteId',
+    rows: () => count('inbound_sites', 'name', 'Crash Shelf'),
+  },
+  {
+    label: 'image',
+    service: () => t.ctx.receiving.images,
+    method: 'upload',
+    url: '/api/v1/packages/images',
+    body: () => ({ base64: PNG_1PX }),
+    status: 200,
+    id: 'imageId',
+    rows: (a) => count('images', 'image_id', a.imageId as string),
+  },
+  {
+    label: 'webhook configuration',
+    service: () => t.ctx.webhooks.configs,
+    method: 'create',
+    url: '/webhooks/tracking/api/v1/webhookConfig',
+    body: () => ({
+      name: 'Crash Hook',
+      type: 'tracking',
+      events: ['Received'],
+      url: 'http://127.0.0.1:9/hook',
+      timeOut: 5,
+      authParams: { authType: 'none' },
+    }),
+    status: 200,
+    id: 'webHookConfigID',
+    rows: () => count('webhook_configs', 'name', 'Crash Hook'),
+  },
+  {
+    label: 'package (written together)',
+    service: () => t.ctx.receiving.packages,
+    method: 'addPackage',
+    url: '/api/v1/packages',
+    body: () => ({ package: { trackingNumber: 'CRASH0001', receiver: { contactId: ids.receiverId } } }),
+    status: 201,
+    id: 'packageId',
+    rows: () => count('packages', 'tracking_number', 'CRASH0001'),
+  },
 ]
 
 describe('a crash between the commit and the stored answer', () => {
-  it.each(cases)('a $label: every retry gets the original answer, and it is written once', async ({ service, method, url, body, status, id, rows }) => {
-    const key = `crash-${++k}`
-    const committed = dieAfterCommit(service(), method)
-    void h.call('POST', url, body(), { 'idempotency-key': key })
-    const original = (await committed) as Record<string, unknown>
+  it.each(cases)(
+    'a $label: every retry gets the original answer, and it is written once',
+    async ({ service, method, url, body, status, id, rows }) => {
+      const key = `crash-${++k}`
+      const committed = dieAfterCommit(service(), method)
+      void h.call('POST', url, body(), { 'idempotency-key': key })
+      const original = (await committed) as Record<string, unknown>
 
-    const atOnce = await h.call('POST', url, body(), { 'idempotency-key': key })
-    expect(atOnce.statusCode, atOnce.body).toBe(status)
-    expect(atOnce.headers['idempotent-replayed']).toBe('true')
-    expect(atOnce.json()).toEqual(JSON.parse(JSON.stringify(original)))
-    t.clock.advance(IDEMPOTENCY_ABANDONED_MS + 60_000)
-    const later = await h.call('POST', url, body(), { 'idempotency-key': key })
-    expect(later.statusCode, later.body).toBe(status)
-    expect(later.json()[id]).toBe(original[id])
-    expect(await rows(original)).toBe(1)
-  })
+      const atOnce = await h.call('POST', url, body(), { 'idempotency-key': key })
+      expect(atOnce.statusCode, atOnce.body).toBe(status)
+      expect(atOnce.headers['idempotent-replayed']).toBe('true')
+      expect(atOnce.json()).toEqual(JSON.parse(JSON.stringify(original)))
+      t.clock.advance(IDEMPOTENCY_ABANDONED_MS + 60_000)
+      const later = await h.call('POST', url, body(), { 'idempotency-key': key })
+      expect(later.statusCode, later.body).toBe(status)
+      expect(later.json()[id]).toBe(original[id])
+      expect(await rows(original)).toBe(1)
+    },
+  )
 
-  it('a webhook configuration\'s replay still shows the signing secret it was created with', async () => {
+  it("a webhook configuration's replay still shows the signing secret it was created with", async () => {
     const committed = dieAfterCommit(t.ctx.webhooks.configs, 'create')
-    const body = { name: 'Crash Hook 2', type: 'tracking', events: ['Received'], url: 'http://127.0.0.1:9/hook', timeOut: 5, authParams: { authType: 'none' } }
+    const body = {
+      name: 'Crash Hook 2',
+      type: 'tracking',
+      events: ['Received'],
+      url: 'http://127.0.0.1:9/hook',
+      timeOut: 5,
+      authParams: { authType: 'none' },
+    }
     void h.call('POST', '/webhooks/tracking/api/v1/webhookConfig', body, { 'idempotency-key': 'crash-hook-2' })
     const original = (await committed) as { signingSecret: string }
-    const retry = await h.call('POST', '/webhooks/tracking/api/v1/webhookConfig', body, { 'idempotency-key': 'crash-hook-2' })
+    const retry = await h.call('POST', '/webhooks/tracking/api/v1/webhookConfig', body, {
+      'idempotency-key': 'crash-hook-2',
+    })
     expect(retry.json().signingSecret).toBe(original.signingSecret)
     expect(original.signingSecret).toMatch(/^whsec_/)
     // What the key keeps for the replay is sealed: the secret is nowhere in the database in the clear.
-    const stored = await sql<{ response_body: string }>`select response_body from idempotency_keys where idempotency_key = 'crash-hook-2'`.execute(t.ctx.db)
+    const stored = await sql<{
+      response_body: string
+    }>`select response_body from idempotency_keys where idempotency_key = 'crash-hook-2'`.execute(t.ctx.db)
     expect(stored.rows[0]!.response_body).toMatch(/^v1\./)
     expect(stored.rows[0]!.response_body).not.toContain(original.signingSecret)
   })
 
   it('an answer stored after the response (rotateSecret) is sealed too, and replays', async () => {
-    const created = await h.ok('POST', '/webhooks/tracking/api/v1/webhookConfig', { name: 'Seal Hook', type: 'tracking', events: ['Received'], url: 'http://127.0.0.1:9/hook', timeOut: 5, authParams: { authType: 'none' } }, 200)
+    const created = await h.ok(
+      'POST',
+      '/webhooks/tracking/api/v1/webhookConfig',
+      {
+        name: 'Seal Hook',
+        type: 'tracking',
+        events: ['Received'],
+        url: 'http://127.0.0.1:9/hook',
+        timeOut: 5,
+        authParams: { authType: 'none' },
+      },
+      200,
+    )
     const url = `/webhooks/tracking/api/v1/webhookConfig/${created.webHookConfigID}/rotateSecret`
     const first = await h.call('POST', url, undefined, { 'idempotency-key': 'seal-rotate' })
     expect(first.statusCode, first.body).toBe(200)
     const again = await h.call('POST', url, undefined, { 'idempotency-key': 'seal-rotate' })
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.json().signingSecret).toBe(first.json().signingSecret)
-    const stored = await sql<{ response_body: string }>`select response_body from idempotency_keys where idempotency_key = 'seal-rotate'`.execute(t.ctx.db)
+    const stored = await sql<{
+      response_body: string
+    }>`select response_body from idempotency_keys where idempotency_key = 'seal-rotate'`.execute(t.ctx.db)
     expect(stored.rows[0]!.response_body).not.toContain(first.json().signingSecret)
   })
 
   it('a package with images: the retry gets its packageId and images, not a 409', async () => {
     const image = (await h.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL
-    const body = { package: { trackingNumber: 'CRASH0002', receiver: { contactId: ids.receiverId } }, images: [{ imageLevel: 'ASSET', imageType: 'LABEL', tempURL: image }] }
+    const body = {
+      package: { trackingNumber: 'CRASH0002', receiver: { contactId: ids.receiverId } },
+      images: [{ imageLevel: 'ASSET', imageType: 'LABEL', tempURL: image }],
+    }
     const committed = dieAfterCommit(t.ctx.receiving.packages, 'addPackage')
     void h.call('POST', '/api/v1/packages', body, { 'idempotency-key': 'crash-images' })
     const original = (await committed) as { packageId: string; images: unknown[] }
@@ -125,20 +252,35 @@ describe('a crash between the commit and the stored answer', () => {
     }
     const body = (tn: string) => ({ package: { trackingNumber: tn, receiver: { contactId: ids.receiverId } } })
     // In one turn of the event loop, so the writer gathers them into one statement.
-    for (const [i, tn] of numbers.entries()) void h.call('POST', '/api/v1/packages', body(tn), { 'idempotency-key': `together-${i}` })
+    for (const [i, tn] of numbers.entries())
+      void h.call('POST', '/api/v1/packages', body(tn), { 'idempotency-key': `together-${i}` })
     await done
     packages.addPackage = original
     t.clock.advance(IDEMPOTENCY_ABANDONED_MS + 60_000)
-    const retries = await Promise.all(numbers.map((tn, i) => h.call('POST', '/api/v1/packages', body(tn), { 'idempotency-key': `together-${i}` })))
+    const retries = await Promise.all(
+      numbers.map((tn, i) => h.call('POST', '/api/v1/packages', body(tn), { 'idempotency-key': `together-${i}` })),
+    )
     expect(retries.map((r) => r.statusCode)).toEqual(numbers.map(() => 201))
-    expect(new Set(retries.map((r) => r.json().packageId))).toEqual(new Set(answers.map((a) => (a as { packageId: string }).packageId)))
+    expect(new Set(retries.map((r) => r.json().packageId))).toEqual(
+      new Set(answers.map((a) => (a as { packageId: string }).packageId)),
+    )
     for (const tn of numbers) expect(await count('packages', 'tracking_number', tn)).toBe(1)
   })
 
   it('a write refused (a 4xx) stores its answer after the response, as before', async () => {
-    const first = await h.call('POST', '/api/v1/customfields', { name: 'Bad', dataType: 'LIST', required: false }, { 'idempotency-key': 'refused' })
+    const first = await h.call(
+      'POST',
+      '/api/v1/customfields',
+      { name: 'Bad', dataType: 'LIST', required: false },
+      { 'idempotency-key': 'refused' },
+    )
     expect(first.statusCode).toBe(400)
-    const again = await h.call('POST', '/api/v1/customfields', { name: 'Bad', dataType: 'LIST', required: false }, { 'idempotency-key': 'refused' })
+    const again = await h.call(
+      'POST',
+      '/api/v1/customfields',
+      { name: 'Bad', dataType: 'LIST', required: false },
+      { 'idempotency-key': 'refused' },
+    )
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body).toBe(first.body)
   })

@@ -16,7 +16,18 @@ describe('strict base64 of a data URL', () => {
   })
 
   it('refuses every character outside the alphabet, base64url, padding inside, and a length not a multiple of 4', () => {
-    for (const s of ['iVBOR!!w0KGgo=', 'abc', 'A===', 'AA=A', 'ab-_', 'ab+/\tAAA', 'abcé', 'ab.d', '////====', 'AAAA\u0000AAA']) {
+    for (const s of [
+      'iVBOR!!w0KGgo=',
+      'abc',
+      'A===',
+      'AA=A',
+      'ab-_',
+      'ab+/\tAAA',
+      'abcé',
+      'ab.d',
+      '////====',
+      'AAAA\u0000AAA',
+    ]) {
       expect(base64Of(s), JSON.stringify(s)).toBe('bad_base64')
     }
   })

@@ -13,7 +13,10 @@ import { jpegDataUrl, jpegOf, otherProcess } from './processes.js'
 const t = useTestApp({ IMAGE_MAX_BYTES: String(2 * 1024 * 1024) })
 const me = useClient(t)
 
-const upload = async (call: (method: 'POST', url: string, payload: unknown) => Promise<{ statusCode: number; json(): any }>, bytes: Buffer) => {
+const upload = async (
+  call: (method: 'POST', url: string, payload: unknown) => Promise<{ statusCode: number; json(): any }>,
+  bytes: Buffer,
+) => {
   const res = await call('POST', '/api/v1/packages/images', { base64: jpegDataUrl(bytes) })
   expect(res.statusCode).toBe(200)
   return res.json() as { imageId: string; tempURL: string }
@@ -24,10 +27,29 @@ describe('BLOB_STORE configuration', () => {
   it('chooses auto by default, s3 when BLOB_STORE_URL is set, and parses the URL', () => {
     expect(loadConfig(base).blobStore).toEqual({ kind: 'auto' })
     expect(loadConfig({ ...base, BLOB_STORE: 'local' }).blobStore).toEqual({ kind: 'local' })
-    expect(loadConfig({ ...base, BLOB_STORE_URL: 's3://label-photos/mailroom/prod?endpoint=http://127.0.0.1:9000&region=eu-west-1', BLOB_STORE_ACCESS_KEY_ID: 'AKIA1', BLOB_STORE_SECRET_ACCESS_KEY: 'shh' }).blobStore).toEqual({
-      kind: 's3', bucket: 'label-photos', prefix: 'mailroom/prod/', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1', forcePathStyle: true, credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'shh' },
+    expect(
+      loadConfig({
+        ...base,
+        BLOB_STORE_URL: 's3://label-photos/mailroom/prod?endpoint=http://127.0.0.1:9000&region=eu-west-1',
+        BLOB_STORE_ACCESS_KEY_ID: 'AKIA1',
+        BLOB_STORE_SECRET_ACCESS_KEY: 'shh',
+      }).blobStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'label-photos',
+      prefix: 'mailroom/prod/',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'shh' },
     })
-    expect(loadConfig({ ...base, BLOB_STORE_URL: 's3://label-photos' }).blobStore).toMatchObject({ prefix: '', endpoint: undefined, region: 'us-east-1', forcePathStyle: false, credentials: undefined })
+    expect(loadConfig({ ...base, BLOB_STORE_URL: 's3://label-photos' }).blobStore).toMatchObject({
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      credentials: undefined,
+    })
   })
 
   it('reports every bad store setting at once, and never the secret key', () => {
@@ -41,9 +63,21 @@ describe('BLOB_STORE configuration', () => {
     }
     expect(problems({ BLOB_STORE: 's3' })).toMatch(/BLOB_STORE_URL: BLOB_STORE=s3 needs/)
     expect(problems({ BLOB_STORE: 'disk' })).toMatch(/BLOB_STORE=.*must be one of auto, local, postgres, s3/)
-    expect(problems({ BLOB_STORE: 'postgres', BLOB_STORE_URL: 's3://bucket' })).toMatch(/BLOB_STORE_URL: only for BLOB_STORE=s3/)
-    const many = problems({ BLOB_STORE_URL: 's3://user:pw@B_ad?endpoint=ftp://x&colour=red', BLOB_STORE_SECRET_ACCESS_KEY: 'very-secret-value' })
-    for (const m of [/credentials go in/, /not a bucket name/, /unknown option colour/, /endpoint=.*must be http/, /set both or neither/]) expect(many).toMatch(m)
+    expect(problems({ BLOB_STORE: 'postgres', BLOB_STORE_URL: 's3://bucket' })).toMatch(
+      /BLOB_STORE_URL: only for BLOB_STORE=s3/,
+    )
+    const many = problems({
+      BLOB_STORE_URL: 's3://user:pw@B_ad?endpoint=ftp://x&colour=red',
+      BLOB_STORE_SECRET_ACCESS_KEY: 'very-secret-value',
+    })
+    for (const m of [
+      /credentials go in/,
+      /not a bucket name/,
+      /unknown option colour/,
+      /endpoint=.*must be http/,
+      /set both or neither/,
+    ])
+      expect(many).toMatch(m)
     expect(many).not.toContain('very-secret-value')
     expect(problems({ BLOB_STORE_URL: 'http://bucket' })).toMatch(/BLOB_STORE_URL/)
   })
@@ -51,11 +85,17 @@ describe('BLOB_STORE configuration', () => {
 
 describe('images on the database (BLOB_STORE=postgres)', () => {
   it('by default (auto) keeps the bytes in the database on PostgreSQL, in the data directory on the embedded database', async () => {
-    const img = await upload((m, u, p) => t.inject({ method: m, url: u, payload: p as never, headers: me.auth }), jpegOf(5000))
+    const img = await upload(
+      (m, u, p) => t.inject({ method: m, url: u, payload: p as never, headers: me.auth }),
+      jpegOf(5000),
+    )
     const key = `${me.subId}/${img.imageId}`
-    const inDatabase = (await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', key).execute()).length > 0
+    const inDatabase =
+      (await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', key).execute()).length > 0
     const onDisk = await new LocalDirBlobStore(localImagesDir(t.config.dataDir)).has(key)
-    expect({ inDatabase, onDisk }).toEqual(t.ctx.database.engine === 'postgres' ? { inDatabase: true, onDisk: false } : { inDatabase: false, onDisk: true })
+    expect({ inDatabase, onDisk }).toEqual(
+      t.ctx.database.engine === 'postgres' ? { inDatabase: true, onDisk: false } : { inDatabase: false, onDisk: true },
+    )
   })
 
   it('two processes with their own disks: uploaded through A, attached and served through B', async () => {
@@ -65,7 +105,10 @@ describe('images on the database (BLOB_STORE=postgres)', () => {
       const bytes = jpegOf(700_000)
       const img = await upload((m, u, p) => a.call(me, m, u, p), bytes)
       expect(existsSync(path.join(a.dataDir, 'images'))).toBe(false)
-      const pkg = await b.call(me, 'POST', '/api/v1/packages', { package: { trackingNumber: `SHARED${Date.now()}` }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }] })
+      const pkg = await b.call(me, 'POST', '/api/v1/packages', {
+        package: { trackingNumber: `SHARED${Date.now()}` },
+        images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }],
+      })
       expect(pkg.statusCode, pkg.body).toBe(201)
       const served = await b.call(me, 'GET', `/api/v1/packages/images/${img.imageId}`)
       expect(served.statusCode).toBe(200)
@@ -74,7 +117,12 @@ describe('images on the database (BLOB_STORE=postgres)', () => {
       expect(served.headers.etag).toMatch(/^"[0-9a-f]{64}"$/)
       expect(served.rawPayload.equals(bytes)).toBe(true)
       // 700 kB in parts of 256 KiB: three rows, streamed one after the other.
-      const parts = await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', `${me.subId}/${img.imageId}`).orderBy('part').execute()
+      const parts = await t.ctx.db
+        .selectFrom('image_blobs')
+        .select('part')
+        .where('storage_key', '=', `${me.subId}/${img.imageId}`)
+        .orderBy('part')
+        .execute()
       expect(parts.map((p) => p.part)).toEqual([0, 1, 2])
       // Another subscription's token does not reach it.
       const stranger = await t.newClient()
@@ -109,7 +157,9 @@ describe('images on the database (BLOB_STORE=postgres)', () => {
       } finally {
         t.clock.advance(-(24 * 3600 * 1000 + 1))
       }
-      expect(await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', key).execute()).toEqual([])
+      expect(await t.ctx.db.selectFrom('image_blobs').select('part').where('storage_key', '=', key).execute()).toEqual(
+        [],
+      )
     } finally {
       await a.close()
     }

@@ -19,7 +19,12 @@ import { jpegDataUrl, jpegOf } from './processes.js'
 // one in the data directory, or the PostgreSQL database of TEST_DATABASE_URL.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-images-cli-'))
 let pgDb: Awaited<ReturnType<typeof createTestDatabase>> | undefined
-const env = () => ({ MAILROOM_DATA_DIR: dataDir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...(pgDb ? { DATABASE_URL: pgDb.url! } : {}) })
+const env = () => ({
+  MAILROOM_DATA_DIR: dataDir,
+  MAILROOM_SECRET: TEST_SECRET,
+  LOG_LEVEL: 'silent',
+  ...(pgDb ? { DATABASE_URL: pgDb.url! } : {}),
+})
 const open = async (): Promise<DatabaseHandle> => {
   if (pgDb) return { ...pgDb.handle, close: async () => {} }
   const handle = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
@@ -34,12 +39,26 @@ beforeAll(async () => {
   // Before the upgrade: one image kept in the data directory.
   const database = await open()
   try {
-    const ctx = createContext({ config: loadConfig({ ...env(), BLOB_STORE: 'local' }), database, masterSecret: TEST_SECRET, clock: new ManualClock(new Date()) })
+    const ctx = createContext({
+      config: loadConfig({ ...env(), BLOB_STORE: 'local' }),
+      database,
+      masterSecret: TEST_SECRET,
+      clock: new ManualClock(new Date()),
+    })
     await ctx.keys.init()
     const client = await ctx.clients.createClient({ subscription: 'cli' })
-    const { access_token: token } = await ctx.tokens.issueToken({ clientId: client.clientId, subId: client.subId, status: 'active' })
+    const { access_token: token } = await ctx.tokens.issueToken({
+      clientId: client.clientId,
+      subId: client.subId,
+      status: 'active',
+    })
     const app = await buildApp(ctx, { logger: false })
-    const res = await app.inject({ method: 'POST', url: '/api/v1/packages/images', headers: { authorization: `Bearer ${token}` }, payload: { base64: jpegDataUrl(bytes) } })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/packages/images',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { base64: jpegDataUrl(bytes) },
+    })
     expect(res.statusCode).toBe(200)
     key = `${client.subId}/${res.json().imageId}`
     await app.close()
@@ -64,12 +83,19 @@ describe('mailroom images migrate', () => {
 
   it('moves the local images into the database, prints the counts, and a second run finds nothing left to move', async () => {
     const first = runCli(['images', 'migrate', '--to', 'postgres'], env())
-    expect(first.stderr + first.stdout).toMatch(/images local → postgres: moved 1, already there 0, missing 0, removed from local 1/)
+    expect(first.stderr + first.stdout).toMatch(
+      /images local → postgres: moved 1, already there 0, missing 0, removed from local 1/,
+    )
     expect(first.status).toBe(0)
     expect(await new LocalDirBlobStore(localImagesDir(dataDir)).has(key)).toBe(false)
     const database = await open()
     try {
-      const parts = await database.db.selectFrom('image_blobs').select(['part', 'bytes']).where('storage_key', '=', key).orderBy('part').execute()
+      const parts = await database.db
+        .selectFrom('image_blobs')
+        .select(['part', 'bytes'])
+        .where('storage_key', '=', key)
+        .orderBy('part')
+        .execute()
       expect(Buffer.concat(parts.map((p) => p.bytes)).equals(bytes)).toBe(true)
     } finally {
       await database.close()

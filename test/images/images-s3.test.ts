@@ -38,14 +38,25 @@ describe('images in an S3-compatible store', () => {
     expect(up.statusCode).toBe(200)
     const img = up.json()
     expect(await store.has(`${me.subId}/${img.imageId}`)).toBe(true)
-    const pkg = await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: `S3${Date.now()}` }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }] })
-    const attached = await t.ctx.db.selectFrom('images').select('package_id').where('image_id', '=', img.imageId).executeTakeFirstOrThrow()
+    const pkg = await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: `S3${Date.now()}` },
+      images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }],
+    })
+    const attached = await t.ctx.db
+      .selectFrom('images')
+      .select('package_id')
+      .where('image_id', '=', img.imageId)
+      .executeTakeFirstOrThrow()
     expect(attached.package_id).toBe(pkg.packageId ?? pkg.package?.packageId)
     const res = await a.call('GET', `/api/v1/packages/images/${img.imageId}`)
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-length']).toBe(String(bytes.length))
     expect(res.headers['content-type']).toBe('image/jpeg')
-    const row = await t.ctx.db.selectFrom('images').select('sha256').where('image_id', '=', img.imageId).executeTakeFirstOrThrow()
+    const row = await t.ctx.db
+      .selectFrom('images')
+      .select('sha256')
+      .where('image_id', '=', img.imageId)
+      .executeTakeFirstOrThrow()
     expect(res.headers.etag).toBe(`"${row.sha256}"`)
     expect(res.rawPayload.equals(bytes)).toBe(true)
     // Nothing on this process's disk, nothing in the database's blob table.
@@ -57,7 +68,10 @@ describe('images in an S3-compatible store', () => {
     const b = await otherProcess(t, s3.env())
     try {
       const img = (await a.call('POST', '/api/v1/packages/images', { base64: PNG_1PX })).json()
-      const pkg = await b.call(me, 'POST', '/api/v1/packages', { package: { trackingNumber: `S3B${Date.now()}` }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }] })
+      const pkg = await b.call(me, 'POST', '/api/v1/packages', {
+        package: { trackingNumber: `S3B${Date.now()}` },
+        images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }],
+      })
       expect(pkg.statusCode, pkg.body).toBe(201)
       const res = await b.call(me, 'GET', `/${img.tempURL}`)
       expect(res.statusCode).toBe(200)

@@ -14,23 +14,39 @@ const upload = (base64: unknown) => a.call('POST', '/api/v1/packages/images', { 
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`
 
 describe('images', () => {
-  itRefusesBadTokens(() => t, [
-    { method: 'POST', url: '/api/v1/packages/images', payload: { base64: PNG_1PX } },
-    { method: 'GET', url: '/api/v1/packages/images/img_x' },
-    { method: 'GET', url: '/temp/images/img_x' },
-  ])
+  itRefusesBadTokens(
+    () => t,
+    [
+      { method: 'POST', url: '/api/v1/packages/images', payload: { base64: PNG_1PX } },
+      { method: 'GET', url: '/api/v1/packages/images/img_x' },
+      { method: 'GET', url: '/temp/images/img_x' },
+    ],
+  )
 
   it('stores png, jpeg, gif and webp whose bytes match the declared type, and serves them to the owner', async () => {
-    for (const [url, type] of [[PNG_1PX, 'image/png'], [dataUrl('image/jpeg', JPEG_BYTES), 'image/jpeg'], [GIF_1PX, 'image/gif'], [dataUrl('image/webp', WEBP_BYTES), 'image/webp']] as const) {
+    for (const [url, type] of [
+      [PNG_1PX, 'image/png'],
+      [dataUrl('image/jpeg', JPEG_BYTES), 'image/jpeg'],
+      [GIF_1PX, 'image/gif'],
+      [dataUrl('image/webp', WEBP_BYTES), 'image/webp'],
+    ] as const) {
       const res = await upload(url)
       expect(res.statusCode, type).toBe(200)
       const body = res.json()
-      expect(body).toEqual({ imageId: expect.stringMatching(/^img_/), tempURL: `temp/images/${body.imageId}`, contentType: type })
+      expect(body).toEqual({
+        imageId: expect.stringMatching(/^img_/),
+        tempURL: `temp/images/${body.imageId}`,
+        contentType: type,
+      })
       const bytes = await a.call('GET', `/api/v1/packages/images/${body.imageId}`)
       expect(bytes.statusCode).toBe(200)
       expect(bytes.headers['content-type']).toBe(type)
       expect(bytes.rawPayload.equals(Buffer.from(url.split(',')[1]!, 'base64'))).toBe(true)
-      const row = await t.ctx.db.selectFrom('images').select(['sha256', 'byte_size']).where('image_id', '=', body.imageId).executeTakeFirstOrThrow()
+      const row = await t.ctx.db
+        .selectFrom('images')
+        .select(['sha256', 'byte_size'])
+        .where('image_id', '=', body.imageId)
+        .executeTakeFirstOrThrow()
       expect(row.byte_size).toBe(bytes.rawPayload.length)
       expect(row.sha256).toMatch(/^[0-9a-f]{64}$/)
     }
@@ -53,7 +69,14 @@ describe('images', () => {
       expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'base64' })
       expect(res.json().errors[0].errorDescription).toMatch(message)
     }
-    expect(await t.ctx.db.selectFrom('images').select('image_id').where('sub_id', '=', me.subId).where('content_type', '=', 'image/jpeg').execute()).toHaveLength(1)
+    expect(
+      await t.ctx.db
+        .selectFrom('images')
+        .select('image_id')
+        .where('sub_id', '=', me.subId)
+        .where('content_type', '=', 'image/jpeg')
+        .execute(),
+    ).toHaveLength(1)
   })
 
   it('answers 413 above the size limit', async () => {
@@ -68,17 +91,27 @@ describe('images', () => {
   it('expires temporary images after 24 hours unless attached, and purges them', async () => {
     const temp = (await upload(PNG_1PX)).json()
     const kept = (await upload(PNG_1PX)).json()
-    const pkg = await a.call('POST', '/api/v1/packages', { package: { trackingNumber: `IMG${Date.now()}` }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: kept.tempURL }] })
+    const pkg = await a.call('POST', '/api/v1/packages', {
+      package: { trackingNumber: `IMG${Date.now()}` },
+      images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: kept.tempURL }],
+    })
     expect(pkg.statusCode).toBe(201)
     t.clock.advance(24 * 3600 * 1000 + 1)
     try {
       const later = api(t, await t.refresh(me))
       expect((await later.call('GET', `/${temp.tempURL}`)).statusCode).toBe(404)
       expect((await later.call('GET', `/${kept.tempURL}`)).statusCode).toBe(200)
-      const late = await later.call('POST', '/api/v1/packages', { package: { trackingNumber: `IMG2${Date.now()}` }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: temp.tempURL }] })
+      const late = await later.call('POST', '/api/v1/packages', {
+        package: { trackingNumber: `IMG2${Date.now()}` },
+        images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: temp.tempURL }],
+      })
       expect(late.statusCode).toBe(400)
       expect(await t.ctx.receiving.images.purgeExpired()).toBeGreaterThanOrEqual(1)
-      const left = await t.ctx.db.selectFrom('images').select('image_id').where('image_id', 'in', [temp.imageId, kept.imageId]).execute()
+      const left = await t.ctx.db
+        .selectFrom('images')
+        .select('image_id')
+        .where('image_id', 'in', [temp.imageId, kept.imageId])
+        .execute()
       expect(left.map((r) => r.image_id)).toEqual([kept.imageId])
     } finally {
       t.clock.advance(-(24 * 3600 * 1000 + 1))
@@ -87,8 +120,14 @@ describe('images', () => {
 
   it('lets one package take a temporary image, never two', async () => {
     const img = (await upload(PNG_1PX)).json()
-    const body = (n: string) => ({ package: { trackingNumber: n }, images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }] })
-    const [x, y] = await Promise.all([a.call('POST', '/api/v1/packages', body(`TWO${Date.now()}A`)), a.call('POST', '/api/v1/packages', body(`TWO${Date.now()}B`))])
+    const body = (n: string) => ({
+      package: { trackingNumber: n },
+      images: [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: img.tempURL }],
+    })
+    const [x, y] = await Promise.all([
+      a.call('POST', '/api/v1/packages', body(`TWO${Date.now()}A`)),
+      a.call('POST', '/api/v1/packages', body(`TWO${Date.now()}B`)),
+    ])
     expect([x.statusCode, y.statusCode].sort()).toEqual([201, 400])
   })
 })

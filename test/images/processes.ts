@@ -13,7 +13,14 @@ import { TEST_SECRET, type TestApp, type TestClient } from '../support/build-tes
  */
 export async function otherProcess(t: TestApp, env: Record<string, string>, dataDir?: string) {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), 'mailroom-other-'))
-  const config = loadConfig({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: dir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', IMAGE_MAX_BYTES: String(t.config.imageMaxBytes), ...env })
+  const config = loadConfig({
+    MAILROOM_ENV: 'development',
+    MAILROOM_DATA_DIR: dir,
+    MAILROOM_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    IMAGE_MAX_BYTES: String(t.config.imageMaxBytes),
+    ...env,
+  })
   const ctx: AppContext = createContext({ config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
   await ctx.keys.init()
   const app: FastifyInstance = await buildApp(ctx, { logger: false })
@@ -22,7 +29,8 @@ export async function otherProcess(t: TestApp, env: Record<string, string>, data
     app,
     ctx,
     dataDir: dir,
-    call: (client: TestClient, method: 'GET' | 'POST', url: string, payload?: unknown) => app.inject({ method, url, payload: payload as never, headers: client.auth }),
+    call: (client: TestClient, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      app.inject({ method, url, payload: payload as never, headers: client.auth }),
     async close() {
       await app.close()
       if (!dataDir) rmSync(dir, { recursive: true, force: true })
@@ -33,7 +41,8 @@ export async function otherProcess(t: TestApp, env: Record<string, string>, data
 /** A JPEG of `size` bytes (a JPEG's signature, then noise): what a label photo weighs. */
 export function jpegOf(size: number): Buffer {
   const bytes = Buffer.alloc(size)
-  for (let i = 0; i < size; i += 4) bytes.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 7)) >>> 0, Math.min(i, size - 4))
+  for (let i = 0; i < size; i += 4)
+    bytes.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 7)) >>> 0, Math.min(i, size - 4))
   bytes.set([0xff, 0xd8, 0xff, 0xe0], 0)
   return bytes
 }

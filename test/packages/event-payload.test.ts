@@ -22,10 +22,24 @@ const errorsOf = validatorOf(PackageEventDataSchema)
 describe('the data of package events', () => {
   it('is what PackageEventData describes, for every kind of change', async () => {
     const add = async (pkg: Record<string, unknown>, lastActivity: Record<string, unknown>) =>
-      (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber('EVP'), ...pkg }, lastActivity })).packageId as string
-    const update = (id: string, body: Record<string, unknown>) => a.ok('PUT', `/api/v1/packages/${id}`, { package: {}, ...body })
+      (
+        await a.ok('POST', '/api/v1/packages', {
+          package: { trackingNumber: trackingNumber('EVP'), ...pkg },
+          lastActivity,
+        })
+      ).packageId as string
+    const update = (id: string, body: Record<string, unknown>) =>
+      a.ok('PUT', `/api/v1/packages/${id}`, { package: {}, ...body })
 
-    const full = await add({ carrier: { carrierId: 'UPS' }, receiver: { contactId: m.receiverId }, sender: { contactId: m.senderId }, comment: 'fragile' }, { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } })
+    const full = await add(
+      {
+        carrier: { carrierId: 'UPS' },
+        receiver: { contactId: m.receiverId },
+        sender: { contactId: m.senderId },
+        comment: 'fragile',
+      },
+      { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } },
+    )
     await update(full, { lastActivity: { status: 'IN_LOCKER', location: { lockerBank: 'North', lockerUnit: '7' } } })
     await update(full, { lastActivity: { status: 'IN_LOCKER', location: { lockerBank: 'North', lockerUnit: '8' } } })
     await update(full, { lastActivity: { status: 'PICKED_UP' } })
@@ -33,12 +47,20 @@ describe('the data of package events', () => {
     await a.ok('PATCH', `/api/v1/packages/${full}/archive`, { archived: false })
 
     const announced = await add({}, { status: 'IN_TRANSIT' })
-    await update(announced, { package: { damaged: true }, lastActivity: { status: 'OUT_FOR_DELIVERY', location: { inboundSiteId: m.siteId } } })
+    await update(announced, {
+      package: { damaged: true },
+      lastActivity: { status: 'OUT_FOR_DELIVERY', location: { inboundSiteId: m.siteId } },
+    })
     await update(announced, { lastActivity: { status: 'READY_FOR_PICKUP' } })
     await update(announced, { package: { comment: null, receiver: { contactId: m.receiverId } } })
 
-    const rows = await t.ctx.db.selectFrom('package_events').select(['package_id', 'variant', 'event_name', 'sequence', 'data'])
-      .where('sub_id', '=', me.subId).orderBy('package_id').orderBy('sequence').execute()
+    const rows = await t.ctx.db
+      .selectFrom('package_events')
+      .select(['package_id', 'variant', 'event_name', 'sequence', 'data'])
+      .where('sub_id', '=', me.subId)
+      .orderBy('package_id')
+      .orderBy('sequence')
+      .execute()
     expect(new Set(rows.map((r) => r.package_id))).toEqual(new Set([full, announced]))
     expect(rows.length).toBeGreaterThan(12)
     for (const r of rows) {
@@ -48,6 +70,7 @@ describe('the data of package events', () => {
     }
     // What the schema lets be absent does go absent or present as the change says.
     const kinds = new Set(rows.flatMap((r) => Object.keys(r.data as object)))
-    for (const k of ['carrier', 'receiver', 'lockerBank', 'lockerUnit', 'currentLocation', 'previousStatus']) expect(kinds, k).toContain(k)
+    for (const k of ['carrier', 'receiver', 'lockerBank', 'lockerUnit', 'currentLocation', 'previousStatus'])
+      expect(kinds, k).toContain(k)
   })
 })

@@ -17,8 +17,31 @@ import { validatorOf } from './support-validate.js'
 // these check that what is built from it agrees with the record, and that every capability it
 // declares is served.
 
-const site = { inboundSiteId: 'site_1', name: 'Shelf', type: 'shelf', parent: 'site_0', locationHierarchy: 'HQ| Shelf', ancestorlist: ['site_0'], topTier: { inboundSiteId: 'site_0', name: 'HQ' }, locationId: 'loc_1', status: 'active' as const, deleted: false }
-const contact = (id: string) => ({ contactId: id, contactType: 'ALL' as const, name: `Name ${id}`, company: 'Co', email: `${id}@example.com`, phone: '1', personalId: 'P', locationSiteId: 'site_1', mailStopSiteId: null, status: 'active' as const, deleted: false })
+const site = {
+  inboundSiteId: 'site_1',
+  name: 'Shelf',
+  type: 'shelf',
+  parent: 'site_0',
+  locationHierarchy: 'HQ| Shelf',
+  ancestorlist: ['site_0'],
+  topTier: { inboundSiteId: 'site_0', name: 'HQ' },
+  locationId: 'loc_1',
+  status: 'active' as const,
+  deleted: false,
+}
+const contact = (id: string) => ({
+  contactId: id,
+  contactType: 'ALL' as const,
+  name: `Name ${id}`,
+  company: 'Co',
+  email: `${id}@example.com`,
+  phone: '1',
+  personalId: 'P',
+  locationSiteId: 'site_1',
+  mailStopSiteId: null,
+  status: 'active' as const,
+  deleted: false,
+})
 const ctx: RecordContext = {
   sites: new Map([['site_1', site]]),
   contacts: new Map(['con_s', 'con_r', 'con_g'].map((id) => [id, contact(id)])),
@@ -28,14 +51,57 @@ const ctx: RecordContext = {
 }
 const now = new Date('2026-01-02T03:04:05.678Z')
 const full: PackageRow = {
-  package_id: 'pkg_1', sub_id: 'sub_1', tracking_number: '1Z', asset_type: 'PACKAGE', carrier_id: 'ups', current_status: 'DELIVERED', damaged: true, archived: false,
-  timezone: -330, sender_id: 'con_s', receiver_id: 'con_r', given_to_id: 'con_g', comment: 'fragile', confirmation_type: 'SIGNATURE', additional_confirmation_type: 'PIN',
-  custom_fields: [{ customFieldId: 'cf_1', value: 'Sales' }], site_id: 'site_1', package_location: 'A1', locker_bank: 'North', locker_unit: '7', user_name: 'client',
-  receive_clerk: 'ann', delivery_clerk: 'bob', delivery_time: now, current_route: 'R1', version: 3, activity_count: 3, event_count: 5, created_at: now, updated_at: now, archived_at: null,
+  package_id: 'pkg_1',
+  sub_id: 'sub_1',
+  tracking_number: '1Z',
+  asset_type: 'PACKAGE',
+  carrier_id: 'ups',
+  current_status: 'DELIVERED',
+  damaged: true,
+  archived: false,
+  timezone: -330,
+  sender_id: 'con_s',
+  receiver_id: 'con_r',
+  given_to_id: 'con_g',
+  comment: 'fragile',
+  confirmation_type: 'SIGNATURE',
+  additional_confirmation_type: 'PIN',
+  custom_fields: [{ customFieldId: 'cf_1', value: 'Sales' }],
+  site_id: 'site_1',
+  package_location: 'A1',
+  locker_bank: 'North',
+  locker_unit: '7',
+  user_name: 'client',
+  receive_clerk: 'ann',
+  delivery_clerk: 'bob',
+  delivery_time: now,
+  current_route: 'R1',
+  version: 3,
+  activity_count: 3,
+  event_count: 5,
+  created_at: now,
+  updated_at: now,
+  archived_at: null,
 }
 const bare: PackageRow = {
-  ...full, carrier_id: null, timezone: null, sender_id: null, receiver_id: null, given_to_id: null, comment: null, confirmation_type: null, additional_confirmation_type: null,
-  custom_fields: [], site_id: null, package_location: null, locker_bank: null, locker_unit: null, receive_clerk: null, delivery_clerk: null, delivery_time: null, current_route: null,
+  ...full,
+  carrier_id: null,
+  timezone: null,
+  sender_id: null,
+  receiver_id: null,
+  given_to_id: null,
+  comment: null,
+  confirmation_type: null,
+  additional_confirmation_type: null,
+  custom_fields: [],
+  site_id: null,
+  package_location: null,
+  locker_bank: null,
+  locker_unit: null,
+  receive_clerk: null,
+  delivery_clerk: null,
+  delivery_time: null,
+  current_route: null,
 }
 
 describe('the package field registry and the Package record', () => {
@@ -47,7 +113,11 @@ describe('the package field registry and the Package record', () => {
     for (const row of [full, bare]) {
       const record = toRecord(ctx, row)
       expect(validatorOf(PackageRecordSchema)(record)).toEqual([])
-      expect(Object.keys(record).filter((k) => record[k as keyof typeof record] !== undefined).every((k) => k in PackageRecordSchema.properties)).toBe(true)
+      expect(
+        Object.keys(record)
+          .filter((k) => record[k as keyof typeof record] !== undefined)
+          .every((k) => k in PackageRecordSchema.properties),
+      ).toBe(true)
     }
     // Every member of the full row is present: no entry reads a column it does not have.
     const record = toRecord(ctx, full) as Record<string, unknown>
@@ -58,7 +128,10 @@ describe('the package field registry and the Package record', () => {
     for (const [name, f] of FIELD_ENTRIES) {
       expect(Boolean(f.read) || Boolean(f.value && f.column), name).toBe(true)
       // A plain nullable column is an optional member; a plain non-null one is required.
-      if (f.value) expect(KindGuard.IsOptional(f.record), name).toBe(f.value === 'text' || f.value === 'integerOrNull' || f.value === 'instantOrNull')
+      if (f.value)
+        expect(KindGuard.IsOptional(f.record), name).toBe(
+          f.value === 'text' || f.value === 'integerOrNull' || f.value === 'instantOrNull',
+        )
     }
   })
 
@@ -75,13 +148,24 @@ describe('the package field registry and the Package record', () => {
   })
 
   it('names only paths of the record in its search, sort and export lists', () => {
-    for (const path of [...SEARCH_FIELDS, ...SORT_FIELDS, ...FULL_COLUMNS.map((c) => c.path), ...Object.keys(DIRECT_CELLS)]) expect(isMappable(path), path).toBe(true)
+    for (const path of [
+      ...SEARCH_FIELDS,
+      ...SORT_FIELDS,
+      ...FULL_COLUMNS.map((c) => c.path),
+      ...Object.keys(DIRECT_CELLS),
+    ])
+      expect(isMappable(path), path).toBe(true)
   })
 })
 
 describe('search conditions from the registry', () => {
   const db = new Kysely<Database>({
-    dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (k) => new PostgresIntrospector(k),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
   })
   const base: ListFilter = { secondTier: false, includeEmptyPackageLocation: false }
 
@@ -97,7 +181,9 @@ describe('search conditions from the registry', () => {
     }
     const problems: Array<{ field: string; description: string }> = []
     const custom = parseSearch('customFields.Dept:sales', 'contains', problems)
-    expect(pageQuery(db, 'sub_1', { ...base, search: custom }, { field: 'insertTimestamp', desc: true }, 0, 25).sql).toContain('custom_fields')
+    expect(
+      pageQuery(db, 'sub_1', { ...base, search: custom }, { field: 'insertTimestamp', desc: true }, 0, 25).sql,
+    ).toContain('custom_fields')
   })
 
   it('orders by every sortable field', () => {

@@ -17,7 +17,15 @@ describe('reference data as package writes see it', () => {
   let mailroom: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
   let n = 0
   const add = (app: { inject: TestApp['inject'] }, extra: Record<string, unknown> = {}, siteId = mailroom.siteId) =>
-    app.inject({ method: 'POST', url: '/api/v1/packages', headers: c.auth, payload: { package: { trackingNumber: `REFCACHE${++n}`, ...extra }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } } } })
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/packages',
+      headers: c.auth,
+      payload: {
+        package: { trackingNumber: `REFCACHE${++n}`, ...extra },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } },
+      },
+    })
 
   beforeAll(async () => {
     a = api(t, c)
@@ -41,13 +49,21 @@ describe('reference data as package writes see it', () => {
     await a.ok('PUT', `/api/v1/inboundsites/${mailroom.buildingId}`, { name: 'Building Renamed' })
     const { packageId } = (await add(t, {}, shelf)).json()
     // The webhook payload of the add (its outbox row) names the site as it is now.
-    const event = await t.ctx.db.selectFrom('package_events').select('data').where('package_id', '=', packageId).executeTakeFirstOrThrow()
+    const event = await t.ctx.db
+      .selectFrom('package_events')
+      .select('data')
+      .where('package_id', '=', packageId)
+      .executeTakeFirstOrThrow()
     expect(JSON.stringify(event.data)).toContain('Building Renamed')
   })
 
   it('enforces a required custom field created through the same process at once', async () => {
     expect((await add(t)).statusCode).toBe(201)
-    const { customFieldId } = await a.ok('POST', '/api/v1/customfields', { name: `Badge ${n}`, dataType: 'TEXT', required: true })
+    const { customFieldId } = await a.ok('POST', '/api/v1/customfields', {
+      name: `Badge ${n}`,
+      dataType: 'TEXT',
+      required: true,
+    })
     const res = await add(t)
     expect(res.statusCode).toBe(400)
     expect(JSON.stringify(res.json().errors)).toContain(customFieldId)
@@ -65,7 +81,11 @@ describe('reference data as package writes see it', () => {
     const shelf = await a.site({ type: 'shelf', name: 'Shelf Read', parent: mailroom.buildingId })
     const { packageId } = (await add(t, {}, shelf)).json()
     const shown = async (app: { inject: TestApp['inject'] }) => {
-      const res = await app.inject({ method: 'GET', url: `/api/v1/packages/${packageId}?type=DETAILED`, headers: c.auth })
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/v1/packages/${packageId}?type=DETAILED`,
+        headers: c.auth,
+      })
       expect(res.statusCode).toBe(200)
       return res.json().currentLocation.locationHierarchy as string
     }

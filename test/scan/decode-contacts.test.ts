@@ -20,13 +20,22 @@ async function mailroom(label: string) {
   const siteId = await a.site({ type: 'site', name: `${label} Site`, locationId, primary: true })
   const floorId = await a.site({ type: 'floor', name: 'Floor 3', parent: siteId })
   const mailStopId = await a.site({ type: 'mailstop', name: 'MS 3-14', parent: floorId })
-  const senderId = await a.contact('SENDER', `${label} Supplies`, { company: `${label} Inc`, phone: '5550001', email: 'orders@example.com' })
+  const senderId = await a.contact('SENDER', `${label} Supplies`, {
+    company: `${label} Inc`,
+    phone: '5550001',
+    email: 'orders@example.com',
+  })
   const receiverId = await a.contact('RECEIVER', 'John Doe', {
-    company: `${label} Corp`, phone: '5551234', personalId: `${label}-jd1`, email: 'jd@example.com',
-    location: { inboundSiteId: floorId }, mailStopLocation: { inboundSiteId: mailStopId },
+    company: `${label} Corp`,
+    phone: '5551234',
+    personalId: `${label}-jd1`,
+    email: 'jd@example.com',
+    location: { inboundSiteId: floorId },
+    mailStopLocation: { inboundSiteId: mailStopId },
   })
   const colleagueId = await a.contact('ALL', `${label} Colleague`)
-  const decode = (raw: string) => a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}`)
+  const decode = (raw: string) =>
+    a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}`)
   return { a, siteId, floorId, mailStopId, senderId, receiverId, colleagueId, decode }
 }
 
@@ -37,7 +46,12 @@ describe('decode shows the contacts of a held package in PB shape', () => {
       package: { trackingNumber: UPS, sender: { contactId: m.senderId }, receiver: { contactId: m.receiverId } },
       lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId } },
     })
-    await m.a.ok('PUT', `/api/v1/packages/${packageId}`, { package: { givenTo: { contactId: m.colleagueId } }, lastActivity: { status: 'DELIVERED' } }, 200)
+    await m.a.ok(
+      'PUT',
+      `/api/v1/packages/${packageId}`,
+      { package: { givenTo: { contactId: m.colleagueId } }, lastActivity: { status: 'DELIVERED' } },
+      200,
+    )
 
     const res = await m.decode(UPS)
     expect(res.statusCode, res.body).toBe(200)
@@ -45,14 +59,28 @@ describe('decode shows the contacts of a held package in PB shape', () => {
     expect(pkg).toMatchObject({ packageId, currentStatus: 'DELIVERED', trackingNumber: UPS })
     expect(pkg.sender).toEqual({ contactId: m.senderId, name: 'Acme Supplies', company: 'Acme Inc', phone: '5550001' })
     expect(pkg.receiver).toEqual({
-      contactId: m.receiverId, name: 'John Doe', company: 'Acme Corp', phone: '5551234', personalId: 'Acme-jd1',
+      contactId: m.receiverId,
+      name: 'John Doe',
+      company: 'Acme Corp',
+      phone: '5551234',
+      personalId: 'Acme-jd1',
       location: {
-        inboundSiteId: m.floorId, name: 'Floor 3', type: 'floor', parent: m.siteId,
-        locationHierarchy: 'Acme Site| Floor 3', ancestorlist: [m.siteId], topTier: { inboundSiteId: m.siteId, name: 'Acme Site' },
+        inboundSiteId: m.floorId,
+        name: 'Floor 3',
+        type: 'floor',
+        parent: m.siteId,
+        locationHierarchy: 'Acme Site| Floor 3',
+        ancestorlist: [m.siteId],
+        topTier: { inboundSiteId: m.siteId, name: 'Acme Site' },
       },
       mailStopLocation: {
-        inboundSiteId: m.mailStopId, name: 'MS 3-14', type: 'mailstop', parent: m.floorId,
-        locationHierarchy: 'Acme Site| Floor 3| MS 3-14', ancestorlist: [m.siteId, m.floorId], topTier: { inboundSiteId: m.siteId, name: 'Acme Site' },
+        inboundSiteId: m.mailStopId,
+        name: 'MS 3-14',
+        type: 'mailstop',
+        parent: m.floorId,
+        locationHierarchy: 'Acme Site| Floor 3| MS 3-14',
+        ancestorlist: [m.siteId, m.floorId],
+        topTier: { inboundSiteId: m.siteId, name: 'Acme Site' },
       },
     })
     expect(pkg.givenTo).toEqual({ contactId: m.colleagueId, name: 'Acme Colleague' })
@@ -60,7 +88,10 @@ describe('decode shows the contacts of a held package in PB shape', () => {
 
   it('leaves givenTo out until the package is handed over, and shows nothing of a package it does not hold', async () => {
     const m = await mailroom('Bolt')
-    await m.a.ok('POST', '/api/v1/packages', { package: { trackingNumber: UPS, receiver: { contactId: m.receiverId } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId } } })
+    await m.a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: UPS, receiver: { contactId: m.receiverId } },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId } },
+    })
     const pkg = (await m.decode(UPS)).json().package
     expect(pkg.receiver.contactId).toBe(m.receiverId)
     expect(pkg.sender).toBeUndefined()
@@ -73,7 +104,7 @@ describe('decode shows the contacts of a held package in PB shape', () => {
     expect(theirs.receiver).toBeUndefined()
   })
 
-  it('never shows another subscription\'s package or contacts, also when their lookups are gathered into one turn', async () => {
+  it("never shows another subscription's package or contacts, also when their lookups are gathered into one turn", async () => {
     const [x, y, none] = [await mailroom('Xeno'), await mailroom('Yarn'), await mailroom('Zinc')]
     const held = new Map<string, string>()
     for (const m of [x, y]) {
@@ -97,30 +128,48 @@ describe('decode shows the contacts of a held package in PB shape', () => {
       }
       expect(pkg.packageId).toBe(held.get(m.receiverId))
       expect(pkg.sender.contactId).toBe(m.senderId)
-      expect(pkg.receiver).toMatchObject({ contactId: m.receiverId, company: m === x ? 'Xeno Corp' : 'Yarn Corp', location: { inboundSiteId: m.floorId } })
+      expect(pkg.receiver).toMatchObject({
+        contactId: m.receiverId,
+        company: m === x ? 'Xeno Corp' : 'Yarn Corp',
+        location: { inboundSiteId: m.floorId },
+      })
     })
   })
 })
 
-describe('decode shows the contact a 2D label\'s ship-to names, in PB shape', () => {
-  it('the one matching recipient with its sites, the label\'s address kept', async () => {
+describe("decode shows the contact a 2D label's ship-to names, in PB shape", () => {
+  it("the one matching recipient with its sites, the label's address kept", async () => {
     const m = await mailroom('Dune')
     const res = await m.decode(FEDEX_2D)
     expect(res.statusCode, res.body).toBe(200)
     const receiver = res.json().package.receiver
     expect(receiver).toMatchObject({
-      contactId: m.receiverId, name: 'John Doe', company: 'Dune Corp', phone: '5551234', personalId: 'Dune-jd1',
-      location: { inboundSiteId: m.floorId, name: 'Floor 3', type: 'floor', locationHierarchy: 'Dune Site| Floor 3', topTier: { inboundSiteId: m.siteId } },
+      contactId: m.receiverId,
+      name: 'John Doe',
+      company: 'Dune Corp',
+      phone: '5551234',
+      personalId: 'Dune-jd1',
+      location: {
+        inboundSiteId: m.floorId,
+        name: 'Floor 3',
+        type: 'floor',
+        locationHierarchy: 'Dune Site| Floor 3',
+        topTier: { inboundSiteId: m.siteId },
+      },
       mailStopLocation: { inboundSiteId: m.mailStopId, ancestorlist: [m.siteId, m.floorId] },
-      postalCode: '38017', address: { line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN' },
+      postalCode: '38017',
+      address: { line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN' },
     })
     expect(receiver.email).toBeUndefined()
     expect(res.json().package.packageId).toBeUndefined()
   })
 
-  it('the package on file names its receiver over the label\'s ship-to', async () => {
+  it("the package on file names its receiver over the label's ship-to", async () => {
     const m = await mailroom('Echo')
-    await m.a.ok('POST', '/api/v1/packages', { package: { trackingNumber: '986578788855', receiver: { contactId: m.colleagueId } }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId } } })
+    await m.a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: '986578788855', receiver: { contactId: m.colleagueId } },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.siteId } },
+    })
     const pkg = (await m.decode(FEDEX_2D)).json().package
     expect(pkg.packageId).toBeDefined()
     expect(pkg.receiver).toEqual({ contactId: m.colleagueId, name: 'Echo Colleague' })

@@ -13,12 +13,22 @@ const asDataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png)
 /** A label photo with one UPS Code 128 on it: what a clerk sends, read in well under a second. */
 async function smallLabel(): Promise<string> {
   const symbol = await renderSymbol(SYMBOLS.upsCode128, 3)
-  const photo = labelPhoto({ width: 800, height: 500, seed: 3, placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees: 0 }] })
+  const photo = labelPhoto({
+    width: 800,
+    height: 500,
+    seed: 3,
+    placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees: 0 }],
+  })
   return `data:image/jpeg;base64,${Buffer.from(encodeImage(photo, 'jpeg')).toString('base64')}`
 }
 
 describe('decode-image: label photos decode off the event loop', () => {
-  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_MAX_PIXELS: '15000000', IMAGE_DECODES_PER_SUBSCRIPTION: '2', IMAGE_DECODE_TIMEOUT_MS: '120000' })
+  const t = useTestApp({
+    IMAGE_DECODE_THREADS: '1',
+    IMAGE_MAX_PIXELS: '15000000',
+    IMAGE_DECODES_PER_SUBSCRIPTION: '2',
+    IMAGE_DECODE_TIMEOUT_MS: '120000',
+  })
 
   it('keeps the event loop free while two subscriptions decode 12-megapixel photos, and holds each to its share', async () => {
     // ≈ 1 s of zxing per picture: on the main thread each would hold the loop that long.
@@ -34,12 +44,18 @@ describe('decode-image: label photos decode off the event loop', () => {
     delay.disable()
 
     const statuses = answers.map((r) => r.statusCode)
-    expect(statuses.filter((s) => s === 200), statuses.join()).toHaveLength(4)
+    expect(
+      statuses.filter((s) => s === 200),
+      statuses.join(),
+    ).toHaveLength(4)
     // The subscription that sent three at once: the third was refused at once, not queued.
     const refused = answers.slice(0, 3).filter((r) => r.statusCode === 429)
     expect(refused).toHaveLength(1)
     expect(refused[0]!.headers['retry-after']).toBe('1')
-    expect(refused[0]!.json().errors[0]).toMatchObject({ additionalCode: 'GEN-4291', additionalInfo: 'limit: 2 concurrent image decodes' })
+    expect(refused[0]!.json().errors[0]).toMatchObject({
+      additionalCode: 'GEN-4291',
+      additionalInfo: 'limit: 2 concurrent image decodes',
+    })
     // Four decodes of ≈ 1 s ran; on the main thread the worst stall would be one whole decode
     // (1.5 s measured with decoding moved back onto the loop); the bound leaves room for a loaded CI.
     expect(delay.max / 1e6).toBeLessThan(500)
@@ -51,7 +67,11 @@ describe('decode-image: label photos decode off the event loop', () => {
     const started = performance.now()
     const res = await a.call('POST', DECODE_IMAGE, { base64: tooBig })
     expect(res.statusCode, res.body).toBe(400)
-    expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'base64', additionalInfo: 'limit: 15000000 pixels' })
+    expect(res.json().errors[0]).toMatchObject({
+      errorCode: 'validation_error',
+      additionalParameters: 'base64',
+      additionalInfo: 'limit: 15000000 pixels',
+    })
     expect(res.json().errors[0].errorDescription).toMatch(/5000×3001 .*at most 15000000 pixels/)
     expect(performance.now() - started).toBeLessThan(1000)
   })
@@ -60,12 +80,21 @@ describe('decode-image: label photos decode off the event loop', () => {
     const a = api(t, await t.newClient())
     const res = await a.call('POST', DECODE_IMAGE, { base64: await smallLabel() })
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.json().barcodes.map((b: { decoded?: { package: { trackingNumber: string } } }) => b.decoded?.package.trackingNumber)).toEqual(['1Z999AA10123456784'])
+    expect(
+      res
+        .json()
+        .barcodes.map((b: { decoded?: { package: { trackingNumber: string } } }) => b.decoded?.package.trackingNumber),
+    ).toEqual(['1Z999AA10123456784'])
   })
 })
 
 describe('decode-image: time budget and a full pool', () => {
-  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '1500', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
+  const t = useTestApp({
+    IMAGE_DECODE_THREADS: '1',
+    IMAGE_DECODE_QUEUE: '0',
+    IMAGE_DECODE_TIMEOUT_MS: '1500',
+    IMAGE_DECODES_PER_SUBSCRIPTION: '4',
+  })
 
   it('stops a decode past its budget with a 503 instead of hanging, and the next photo is read by a fresh thread', async () => {
     const a = api(t, await t.newClient())
@@ -75,21 +104,31 @@ describe('decode-image: time budget and a full pool', () => {
     const res = await a.call('POST', DECODE_IMAGE, { base64: photo })
     expect(res.statusCode, res.body).toBe(503)
     expect(res.headers['retry-after']).toBe('5')
-    expect(res.json().errors[0]).toMatchObject({ errorCode: 'internal_error', additionalCode: 'DEC-5032', additionalInfo: 'budget: 1500 ms' })
+    expect(res.json().errors[0]).toMatchObject({
+      errorCode: 'internal_error',
+      additionalCode: 'DEC-5032',
+      additionalInfo: 'budget: 1500 ms',
+    })
     // Answered by the budget, not by the decode finishing: a decode that ran to its end would be a 200.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1400)
 
     // The stopped thread is replaced; its first read pays the thread's start, so allow a few tries.
     const label = await smallLabel()
     let answer = await a.call('POST', DECODE_IMAGE, { base64: label })
-    for (let i = 0; i < 9 && answer.statusCode !== 200; i++) answer = await a.call('POST', DECODE_IMAGE, { base64: label })
+    for (let i = 0; i < 9 && answer.statusCode !== 200; i++)
+      answer = await a.call('POST', DECODE_IMAGE, { base64: label })
     expect(answer.statusCode, answer.body).toBe(200)
     expect(answer.json().barcodes).toHaveLength(1)
   })
 })
 
 describe('decode-image: a full pool', () => {
-  const t = useTestApp({ IMAGE_DECODE_THREADS: '1', IMAGE_DECODE_QUEUE: '0', IMAGE_DECODE_TIMEOUT_MS: '120000', IMAGE_DECODES_PER_SUBSCRIPTION: '4' })
+  const t = useTestApp({
+    IMAGE_DECODE_THREADS: '1',
+    IMAGE_DECODE_QUEUE: '0',
+    IMAGE_DECODE_TIMEOUT_MS: '120000',
+    IMAGE_DECODES_PER_SUBSCRIPTION: '4',
+  })
   // A budget far beyond the decode, so the only 503 possible here is the full pool's.
 
   it('refuses with a 503 and Retry-After when every thread is busy and there is no room to wait', async () => {
@@ -97,7 +136,10 @@ describe('decode-image: a full pool', () => {
     // The pool's one thread is started (it starts on the first photo), then kept busy.
     expect((await one.call('POST', DECODE_IMAGE, { base64: await smallLabel() })).statusCode).toBe(200)
     const medium = asDataUrl(bigLabelPng(3000, 2000))
-    const [first, second] = await Promise.all([one.call('POST', DECODE_IMAGE, { base64: medium }), two.call('POST', DECODE_IMAGE, { base64: medium })])
+    const [first, second] = await Promise.all([
+      one.call('POST', DECODE_IMAGE, { base64: medium }),
+      two.call('POST', DECODE_IMAGE, { base64: medium }),
+    ])
     const statuses = [first.statusCode, second.statusCode].sort()
     expect(statuses).toContain(503)
     const busy = [first, second].find((r) => r.statusCode === 503)!

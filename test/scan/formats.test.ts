@@ -16,7 +16,10 @@ const decode = async (raw: string) => {
 }
 
 /** What a clerk relies on: the number, the stated carrier, and each candidate with its link. */
-const essence = (body: { package: { trackingNumber: string | null; carrier?: unknown }; decodedCarriers: unknown[] }) => ({
+const essence = (body: {
+  package: { trackingNumber: string | null; carrier?: unknown }
+  decodedCarriers: unknown[]
+}) => ({
   trackingNumber: body.package.trackingNumber,
   carrier: body.package.carrier,
   decodedCarriers: body.decodedCarriers,
@@ -25,7 +28,15 @@ const essence = (body: { package: { trackingNumber: string | null; carrier?: unk
 describe('decode over HTTP: human-readable forms read as the bare number', () => {
   it.each([
     ['1Z5R89390357567127', ['1Z 5R8 939 03 5756 712 7', '1z-5r89-3903-5756-7127', '1Z.5R89.3903.5756.7127']],
-    ['9400111201080805483016', ['9400 1112 0108 0805 4830 16', '9400-1112-0108-0805-4830-16', '420 90210 9400 1112 0108 0805 4830 16', '42090210-1234 9400111201080805483016']],
+    [
+      '9400111201080805483016',
+      [
+        '9400 1112 0108 0805 4830 16',
+        '9400-1112-0108-0805-4830-16',
+        '420 90210 9400 1112 0108 0805 4830 16',
+        '42090210-1234 9400111201080805483016',
+      ],
+    ],
     ['9205590164917312751089', ['420 02115 9205 5901 6491 7312 7510 89', '9205.5901.6491.7312.7510.89']],
     ['986578788855', ['9865 7878 8855', '9865-7878-8855']],
     ['RB123456785DE', ['rb 123 456 785 de', 'RB-123456785-DE']],
@@ -41,28 +52,62 @@ describe('decode over HTTP: human-readable forms read as the bare number', () =>
       const got = essence(await decode(form))
       expect(got.trackingNumber, form).toBe(expected.trackingNumber)
       expect(got.carrier, form).toEqual(expected.carrier)
-      expect(got.decodedCarriers.map(({ trackingNumber, carrierId, checkDigitValid, trackingUrl }: any) => ({ trackingNumber, carrierId, checkDigitValid, trackingUrl })), form)
-        .toEqual(expected.decodedCarriers.map(({ trackingNumber, carrierId, checkDigitValid, trackingUrl }: any) => ({ trackingNumber, carrierId, checkDigitValid, trackingUrl })))
+      expect(
+        got.decodedCarriers.map(({ trackingNumber, carrierId, checkDigitValid, trackingUrl }: any) => ({
+          trackingNumber,
+          carrierId,
+          checkDigitValid,
+          trackingUrl,
+        })),
+        form,
+      ).toEqual(
+        expected.decodedCarriers.map(({ trackingNumber, carrierId, checkDigitValid, trackingUrl }: any) => ({
+          trackingNumber,
+          carrierId,
+          checkDigitValid,
+          trackingUrl,
+        })),
+      )
     }
   })
 
-  it('a 420 + ZIP prefix gives the destination and the bare number\'s carrier', async () => {
+  it("a 420 + ZIP prefix gives the destination and the bare number's carrier", async () => {
     const body = await decode('420 90210 9400 1112 0108 0805 4830 16')
-    expect(body.package).toMatchObject({ trackingNumber: '9400111201080805483016', carrier: { carrierId: 'USPS' }, destination: { postalCode: '90210', country: 'US' } })
+    expect(body.package).toMatchObject({
+      trackingNumber: '9400111201080805483016',
+      carrier: { carrierId: 'USPS' },
+      destination: { postalCode: '90210', country: 'US' },
+    })
   })
 
-  it('every candidate carries its carrier\'s tracking page for that number; a format without a check says null', async () => {
+  it("every candidate carries its carrier's tracking page for that number; a format without a check says null", async () => {
     const ups = await decode('1Z 5R8 939 03 5756 712 7')
-    expect(ups.decodedCarriers).toEqual([expect.objectContaining({ carrierId: 'UPS', checkDigitValid: true, trackingUrl: 'https://www.ups.com/track?tracknum=1Z5R89390357567127' })])
+    expect(ups.decodedCarriers).toEqual([
+      expect.objectContaining({
+        carrierId: 'UPS',
+        checkDigitValid: true,
+        trackingUrl: 'https://www.ups.com/track?tracknum=1Z5R89390357567127',
+      }),
+    ])
     const amazon = await decode('TBA 5028 8727 4000')
     expect(amazon.package.carrier).toMatchObject({ carrierId: 'AMAZON' })
-    expect(amazon.decodedCarriers).toEqual([expect.objectContaining({ carrierId: 'AMAZON', checkDigitValid: null, trackingUrl: 'https://track.amazon.com/tracking/TBA502887274000' })])
+    expect(amazon.decodedCarriers).toEqual([
+      expect.objectContaining({
+        carrierId: 'AMAZON',
+        checkDigitValid: null,
+        trackingUrl: 'https://track.amazon.com/tracking/TBA502887274000',
+      }),
+    ])
   })
 
   it('an S10 item of another post names its posting operator and lists the local posts', async () => {
     const body = await decode('RR 123 456 785 DE')
     expect(body.package.carrier).toBeUndefined()
     expect(body.barcode.fields).toMatchObject({ s10Country: 'DE', s10PostingOperator: 'Deutsche Post' })
-    expect(body.decodedCarriers.map((c: { carrierId: string }) => c.carrierId)).toEqual(['USPS', 'CANADA_POST', 'ROYAL_MAIL'])
+    expect(body.decodedCarriers.map((c: { carrierId: string }) => c.carrierId)).toEqual([
+      'USPS',
+      'CANADA_POST',
+      'ROYAL_MAIL',
+    ])
   })
 })

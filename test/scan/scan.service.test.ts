@@ -9,7 +9,10 @@ const UPS_MAXICODE = `[)>${RS}01${GS}96841706672${GS}840${GS}001${GS}1Z12345675$
 const MAXICODE_FITS = ['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012345675']
 
 /** Fake lookups: packages by tracking number, contacts by exact name; every call recorded. */
-function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId: string; name: string; company?: string }> = []) {
+function fakeDeps(
+  packages: Record<string, string>,
+  contacts: Array<{ contactId: string; name: string; company?: string }> = [],
+) {
   const lookedUp: string[] = []
   const lookups: string[][] = []
   const contactQueries: Array<[string, string | undefined]> = []
@@ -17,8 +20,11 @@ function fakeDeps(packages: Record<string, string>, contacts: Array<{ contactId:
     async findPackages(_subId, trackingNumbers) {
       lookups.push([...trackingNumbers])
       lookedUp.push(...trackingNumbers)
-      return new Map(trackingNumbers.filter((n) => packages[n] !== undefined)
-        .map((n) => [n, { packageId: packages[n]!, currentStatus: 'RECEIVED', currentLocation: undefined }]))
+      return new Map(
+        trackingNumbers
+          .filter((n) => packages[n] !== undefined)
+          .map((n) => [n, { packageId: packages[n]!, currentStatus: 'RECEIVED', currentLocation: undefined }]),
+      )
     },
     async findContacts(_subId, name, company) {
       contactQueries.push([name, company])
@@ -69,7 +75,7 @@ describe('scan service: the carrier it states', () => {
 })
 
 describe('scan service: the package already held', () => {
-  it('asks once for every number, and the reported number wins over the candidates\' numbers', async () => {
+  it("asks once for every number, and the reported number wins over the candidates' numbers", async () => {
     const f = fakeDeps({ '340434161094042557': 'pkg_1', '00340434161094042557': 'pkg_2' })
     const out = await createScanService(f.deps).decode('sub', '00340434161094042557')
     expect(out.package.packageId).toBe('pkg_1')
@@ -117,7 +123,7 @@ describe('scan service: the receiver contact', () => {
   const SSCC = `00614141123456789${gs1CheckDigit('00614141123456789')}`
   const shipTo = (...elements: string[]) => `]d2${GS}00${SSCC}${elements.join(GS)}`
 
-  it('a person\'s name is matched, narrowed by company', async () => {
+  it("a person's name is matched, narrowed by company", async () => {
     const f = fakeDeps({}, [{ contactId: 'c_jane', name: 'Jane Doe' }])
     const out = await createScanService(f.deps).decode('sub', shipTo('4301JANE DOE', '4300ACME'))
     expect(out.package.receiver?.contactId).toBe('c_jane')
@@ -132,7 +138,10 @@ describe('scan service: the receiver contact', () => {
   })
 
   it('several contacts of that company name: candidates, no contactId', async () => {
-    const f = fakeDeps({}, [{ contactId: 'c_1', name: 'Acme Corp' }, { contactId: 'c_2', name: 'ACME CORP' }])
+    const f = fakeDeps({}, [
+      { contactId: 'c_1', name: 'Acme Corp' },
+      { contactId: 'c_2', name: 'ACME CORP' },
+    ])
     const out = await createScanService(f.deps).decode('sub', shipTo('4300ACME CORP'))
     expect(out.package.receiver?.contactId).toBeUndefined()
     expect(out.package.receiverCandidates?.map((c) => c.contactId)).toEqual(['c_1', 'c_2'])

@@ -19,19 +19,27 @@ const EOT = '\x04'
 // A FedEx PDF417 payload as its label guide lays it out: format 01 with header 02, then format 06.
 const FEDEX_2D = `[)>${RS}01${GS}02${GS}38017${GS}840${GS}01${GS}986578788855${GS}FDEB${GS}123456789${GS}200${GS}${GS}1/2${GS}7.00LB${GS}N${GS}9185 GRANT AVE${GS}COLLIERVILLE${GS}TN${RS}06${GS}10ZED008${GS}11ZJOHN DOE${GS}12Z9015551234${RS}${EOT}`
 
-const decode = (raw: string, extra = '') => a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}${extra}`)
+const decode = (raw: string, extra = '') =>
+  a.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}${extra}`)
 
 describe('decode', () => {
-  itRefusesBadTokens(() => t, [
-    { method: 'GET', url: '/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784' },
-    { method: 'POST', url: '/api/v1/packages/tracking/decode-image', payload: { imageId: 'img_x' } },
-  ])
+  itRefusesBadTokens(
+    () => t,
+    [
+      { method: 'GET', url: '/api/v1/packages/tracking/decode?trackingNumber=1Z999AA10123456784' },
+      { method: 'POST', url: '/api/v1/packages/tracking/decode-image', payload: { imageId: 'img_x' } },
+    ],
+  )
 
   it('names the carrier and service of a 1D number whose check digit holds', async () => {
     const res = await decode(']C01Z999AA10123456784')
     expect(res.statusCode, res.body).toBe(200)
     const body = res.json()
-    expect(body.package).toMatchObject({ trackingNumber: '1Z999AA10123456784', carrier: { carrierId: 'UPS', name: 'UPS' }, assetType: 'PACKAGE' })
+    expect(body.package).toMatchObject({
+      trackingNumber: '1Z999AA10123456784',
+      carrier: { carrierId: 'UPS', name: 'UPS' },
+      assetType: 'PACKAGE',
+    })
     expect(body.decodedCarriers[0]).toMatchObject({ carrierId: 'UPS', checkDigitValid: true })
     expect(body.barcode.format).toBe('PLAIN')
     expect(body.package.packageId).toBeUndefined()
@@ -54,8 +62,14 @@ describe('decode', () => {
     expect(body.barcode).toMatchObject({ format: 'ISO15434', envelope: { formats: ['01', '06'], header: '02' } })
     expect(body.barcode.fields['11Z']).toBe('JOHN DOE')
     expect(body.package).toMatchObject({
-      trackingNumber: '986578788855', carrier: { carrierId: 'FEDEX', scac: 'FDEB' },
-      receiver: { name: 'JOHN DOE', postalCode: '38017', country: 'US', address: { line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN' } },
+      trackingNumber: '986578788855',
+      carrier: { carrierId: 'FEDEX', scac: 'FDEB' },
+      receiver: {
+        name: 'JOHN DOE',
+        postalCode: '38017',
+        country: 'US',
+        address: { line1: '9185 GRANT AVE', city: 'COLLIERVILLE', state: 'TN' },
+      },
       packageCount: { n: 1, of: 2 },
     })
     expect(body.package.receiver.contactId).toBeUndefined()
@@ -66,12 +80,18 @@ describe('decode', () => {
     const b = api(t, c)
     const john = await b.contact('RECEIVER', 'John  Doe')
     await b.contact('SENDER', 'John Doe')
-    const one = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)).json()
+    const one = (
+      await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)
+    ).json()
     expect(one.package.receiver.contactId).toBe(john)
     const twin = await b.contact('ALL', 'john doe')
-    const two = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)).json()
+    const two = (
+      await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(FEDEX_2D)}`)
+    ).json()
     expect(two.package.receiver.contactId).toBeUndefined()
-    expect(two.package.receiverCandidates.map((x: { contactId: string }) => x.contactId).sort()).toEqual([john, twin].sort())
+    expect(two.package.receiverCandidates.map((x: { contactId: string }) => x.contactId).sort()).toEqual(
+      [john, twin].sort(),
+    )
     // Another subscription's contacts never match.
     expect((await decode(FEDEX_2D)).json().package.receiverCandidates).toBeUndefined()
   })
@@ -80,16 +100,31 @@ describe('decode', () => {
     const m = await a.mailroom()
     const tn = '1Z999AA10123456784'
     expect((await decode(tn, '&expectedPackage=true')).json().package.expectedPackageFound).toBe(false)
-    const id = (await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: tn }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })).packageId
+    const id = (
+      await a.ok('POST', '/api/v1/packages', {
+        package: { trackingNumber: tn },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } },
+      })
+    ).packageId
     const body = (await decode(tn, '&expectedPackage=true')).json()
-    expect(body.package).toMatchObject({ packageId: id, currentStatus: 'RECEIVED', currentLocation: { inboundSiteId: m.shelfId }, expectedPackageFound: true })
+    expect(body.package).toMatchObject({
+      packageId: id,
+      currentStatus: 'RECEIVED',
+      currentLocation: { inboundSiteId: m.shelfId },
+      expectedPackageFound: true,
+    })
     // The location as Get shows it: the same site reference, hierarchy and all.
-    expect(body.package.currentLocation).toEqual((await a.ok('GET', `/api/v1/packages/${id}?type=DETAILED`)).currentLocation)
+    expect(body.package.currentLocation).toEqual(
+      (await a.ok('GET', `/api/v1/packages/${id}?type=DETAILED`)).currentLocation,
+    )
     await a.ok('PATCH', `/api/v1/packages/${id}/archive`, {}, 200)
     expect((await decode(tn)).json().package.packageId).toBeUndefined()
     expect((await decode(tn, '&editflow=true')).json().package.packageId).toBe(id)
     const other = api(t, await t.newClient())
-    expect((await other.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${tn}&editflow=true`)).json().package.packageId).toBeUndefined()
+    expect(
+      (await other.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${tn}&editflow=true`)).json().package
+        .packageId,
+    ).toBeUndefined()
   })
 
   it('a bare shape or an SSCC is listed, never stated as package.carrier', async () => {
@@ -100,9 +135,21 @@ describe('decode', () => {
     expect(sscc.package).toMatchObject({ trackingNumber: '340434161094042557' })
     expect(sscc.package.carrier).toBeUndefined()
     expect(sscc.decodedCarriers).toEqual([
-      { carrierId: 'FEDEX', name: 'FedEx', checkDigitValid: true, trackingNumber: '00340434161094042557', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=00340434161094042557' },
+      {
+        carrierId: 'FEDEX',
+        name: 'FedEx',
+        checkDigitValid: true,
+        trackingNumber: '00340434161094042557',
+        trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr=00340434161094042557',
+      },
       // The same 20 digits are a USPS 20-digit number too (leading zeros leave its check as it is), listed second.
-      { carrierId: 'USPS', name: 'USPS', checkDigitValid: true, trackingNumber: '00340434161094042557', trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=00340434161094042557' },
+      {
+        carrierId: 'USPS',
+        name: 'USPS',
+        checkDigitValid: true,
+        trackingNumber: '00340434161094042557',
+        trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=00340434161094042557',
+      },
     ])
   })
 
@@ -110,14 +157,38 @@ describe('decode', () => {
     const b = api(t, await t.newClient())
     const m = await b.mailroom()
     const maxi = `[)>${RS}01${GS}96841706672${GS}840${GS}001${GS}1Z12345675${GS}UPSN${GS}12345E${GS}089${RS}${EOT}`
-    const add = (tn: string) => b.ok('POST', '/api/v1/packages', { package: { trackingNumber: tn }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })
+    const add = (tn: string) =>
+      b.ok('POST', '/api/v1/packages', {
+        package: { trackingNumber: tn },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } },
+      })
     const id = (await add('1Z12345E4412345675')).packageId
-    const res = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`)).json()
-    expect(res.package).toMatchObject({ trackingNumber: '1Z12345675', carrier: { carrierId: 'UPS', scac: 'UPSN' }, service: { code: '001', name: 'Next Day Air' }, packageId: id, expectedPackageFound: true })
-    expect(res.decodedCarriers.map((c: { trackingNumber: string }) => c.trackingNumber)).toEqual(['1Z12345E0112345675', '1Z12345E4412345675', '1Z12345EA012345675'])
+    const res = (
+      await b.call(
+        'GET',
+        `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`,
+      )
+    ).json()
+    expect(res.package).toMatchObject({
+      trackingNumber: '1Z12345675',
+      carrier: { carrierId: 'UPS', scac: 'UPSN' },
+      service: { code: '001', name: 'Next Day Air' },
+      packageId: id,
+      expectedPackageFound: true,
+    })
+    expect(res.decodedCarriers.map((c: { trackingNumber: string }) => c.trackingNumber)).toEqual([
+      '1Z12345E0112345675',
+      '1Z12345E4412345675',
+      '1Z12345EA012345675',
+    ])
     // A second fitting number on file too: which one is meant is the clerk's call.
     await add('1Z12345E0112345675')
-    const two = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`)).json()
+    const two = (
+      await b.call(
+        'GET',
+        `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(maxi)}&expectedPackage=true`,
+      )
+    ).json()
     expect(two.package.packageId).toBeUndefined()
     expect(two.package.expectedPackageFound).toBe(false)
   })
@@ -126,7 +197,9 @@ describe('decode', () => {
     const b = api(t, await t.newClient())
     const acme = await b.contact('RECEIVER', 'Acme Corp')
     const scan = `]d2${GS}00340434161094042557${GS}4300ACME%20CORP${GS}4305SPRINGFIELD${GS}4306IL${GS}4307US`
-    const body = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)).json()
+    const body = (
+      await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)
+    ).json()
     expect(body.package.receiver).toMatchObject({ company: 'ACME CORP', contactId: acme, country: 'US' })
     expect(body.package.destination).toEqual({ city: 'SPRINGFIELD', state: 'IL', country: 'US' })
   })
@@ -137,9 +210,13 @@ describe('decode', () => {
     const peter = await b.contact('ALL', 'Peter Gibbons', { company: 'INITECH' })
     await b.contact('SENDER', 'Bill Lumbergh', { company: 'Initech' })
     const scan = `]d2${GS}00340434161094042557${GS}4300INITECH${GS}4307US`
-    const body = (await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)).json()
+    const body = (
+      await b.call('GET', `/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(scan)}`)
+    ).json()
     expect(body.package.receiver.contactId).toBeUndefined()
-    expect(body.package.receiverCandidates.map((c: { contactId: string }) => c.contactId).sort()).toEqual([grace, peter].sort())
+    expect(body.package.receiverCandidates.map((c: { contactId: string }) => c.contactId).sort()).toEqual(
+      [grace, peter].sort(),
+    )
   })
 
   it('the OpenAPI description says when package.carrier is set', async () => {
@@ -153,7 +230,10 @@ describe('decode', () => {
     for (const raw of ['\x1d\x1e\x04', '   ', '%%%%', 'x'.repeat(20_000)]) {
       const res = await decode(raw)
       expect(res.statusCode, JSON.stringify(raw)).toBe(400)
-      expect(res.json().errors[0]).toMatchObject({ errorCode: 'validation_error', additionalParameters: 'trackingNumber' })
+      expect(res.json().errors[0]).toMatchObject({
+        errorCode: 'validation_error',
+        additionalParameters: 'trackingNumber',
+      })
       expect(res.json().errors[0].errorDescription.length).toBeGreaterThan(10)
     }
     const missing = await a.call('GET', '/api/v1/packages/tracking/decode')
@@ -167,14 +247,30 @@ describe('decode-image', () => {
   it('finds and decodes every barcode in a label photo', async () => {
     const ups = await renderSymbol(SYMBOLS.upsCode128, 3)
     const usps = await renderSymbol(SYMBOLS.uspsImpb, 3)
-    const photo = labelPhoto({ width: 1000, height: 700, seed: 7, blur: 1, noise: 4, placements: [{ symbol: ups, at: { x: 0.35, y: 0.3 }, degrees: 3 }, { symbol: usps, at: { x: 0.5, y: 0.72 }, degrees: -2 }] })
+    const photo = labelPhoto({
+      width: 1000,
+      height: 700,
+      seed: 7,
+      blur: 1,
+      noise: 4,
+      placements: [
+        { symbol: ups, at: { x: 0.35, y: 0.3 }, degrees: 3 },
+        { symbol: usps, at: { x: 0.5, y: 0.72 }, degrees: -2 },
+      ],
+    })
     const base64 = `data:image/jpeg;base64,${Buffer.from(encodeImage(photo, 'jpeg')).toString('base64')}`
     const res = await a.call('POST', '/api/v1/packages/tracking/decode-image', { base64 })
     expect(res.statusCode, res.body).toBe(200)
-    const found = res.json().barcodes as Array<{ symbology: string; decoded?: { package: { trackingNumber: string; carrier?: { carrierId: string } } } }>
+    const found = res.json().barcodes as Array<{
+      symbology: string
+      decoded?: { package: { trackingNumber: string; carrier?: { carrierId: string } } }
+    }>
     const numbers = found.map((b) => b.decoded?.package.trackingNumber).sort()
     expect(numbers).toEqual(['1Z999AA10123456784', '9261299990000123456788'])
-    expect(found.find((b) => b.decoded?.package.trackingNumber === '1Z999AA10123456784')!.decoded!.package.carrier?.carrierId).toBe('UPS')
+    expect(
+      found.find((b) => b.decoded?.package.trackingNumber === '1Z999AA10123456784')!.decoded!.package.carrier
+        ?.carrierId,
+    ).toBe('UPS')
 
     // The same picture uploaded first, then decoded by its id.
     const uploaded = await a.ok('POST', '/api/v1/packages/images', { base64 }, 200)
@@ -186,6 +282,8 @@ describe('decode-image', () => {
     const notImage = `data:image/png;base64,${Buffer.from('not a picture').toString('base64')}`
     expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', { base64: notImage })).statusCode).toBe(400)
     expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', {})).statusCode).toBe(400)
-    expect((await a.call('POST', '/api/v1/packages/tracking/decode-image', { imageId: 'img_missing' })).statusCode).toBe(404)
+    expect(
+      (await a.call('POST', '/api/v1/packages/tracking/decode-image', { imageId: 'img_missing' })).statusCode,
+    ).toBe(404)
   })
 })

@@ -15,18 +15,33 @@ let subId: string
 
 beforeAll(async () => {
   // Another subscription first, so sub_id is not the whole table.
-  await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'neighbour', packages: onPostgres ? 20_000 : 200, contacts: 500, seed: 7 })
-  subId = (await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'explained', packages: onPostgres ? 100_000 : 1_500, contacts: 3000 })).subId
+  await seedSubscription(t.ctx.db, t.ctx.clients, {
+    subscription: 'neighbour',
+    packages: onPostgres ? 20_000 : 200,
+    contacts: 500,
+    seed: 7,
+  })
+  subId = (
+    await seedSubscription(t.ctx.db, t.ctx.clients, {
+      subscription: 'explained',
+      packages: onPostgres ? 100_000 : 1_500,
+      contacts: 3000,
+    })
+  ).subId
 }, 600_000)
 
-it(onPostgres ? 'reads packages through the index of each query shape (PostgreSQL)' : 'plans every query shape (PGlite)', async () => {
-  const cases = await explainCases(t.ctx.db, subId)
-  expect(cases.length).toBeGreaterThan(40)
-  const misses: string[] = []
-  for (const c of cases) {
-    const r = await explainCase(t.ctx.db, c)
-    for (const table of Object.keys(c.expect)) expect(r.readers[table], `${c.name} reads ${table}`).toBeDefined()
-    if (onPostgres && !r.ok) misses.push(`${c.name}: ${r.problems.join('; ')} (${JSON.stringify(r.readers)})`)
-  }
-  expect(misses).toEqual([])
-}, 120_000)
+it(
+  onPostgres ? 'reads packages through the index of each query shape (PostgreSQL)' : 'plans every query shape (PGlite)',
+  async () => {
+    const cases = await explainCases(t.ctx.db, subId)
+    expect(cases.length).toBeGreaterThan(40)
+    const misses: string[] = []
+    for (const c of cases) {
+      const r = await explainCase(t.ctx.db, c)
+      for (const table of Object.keys(c.expect)) expect(r.readers[table], `${c.name} reads ${table}`).toBeDefined()
+      if (onPostgres && !r.ok) misses.push(`${c.name}: ${r.problems.join('; ')} (${JSON.stringify(r.readers)})`)
+    }
+    expect(misses).toEqual([])
+  },
+  120_000,
+)

@@ -20,7 +20,13 @@ const base: ListFilter = { secondTier: false, includeEmptyPackageLocation: false
 const NUMBERS = [
   ...Array.from({ length: 12 }, (_, i) => `LKA${String(1000 + i)}9876`),
   ...Array.from({ length: 6 }, (_, i) => `LKB${i}${i}5566`),
-  'LK%ABC', 'LK_ABC', 'LKXABC', '9876LKA', 'ZZ12345', 'ZZ12346', 'A12345',
+  'LK%ABC',
+  'LK_ABC',
+  'LKXABC',
+  '9876LKA',
+  'ZZ12345',
+  'ZZ12346',
+  'A12345',
   ...Array.from({ length: LOOKUP_MAX_MATCHES + 5 }, (_, i) => `COMMON${String(i).padStart(5, '0')}`),
 ]
 
@@ -28,35 +34,65 @@ beforeAll(async () => {
   a = api(t, me)
   them = api(t, await t.newClient())
   for (let i = 0; i < NUMBERS.length; i += 10) {
-    await Promise.all(NUMBERS.slice(i, i + 10).map((n) => a.ok('POST', '/api/v1/packages', { package: { trackingNumber: n } })))
+    await Promise.all(
+      NUMBERS.slice(i, i + 10).map((n) => a.ok('POST', '/api/v1/packages', { package: { trackingNumber: n } })),
+    )
     t.clock.advance(1000)
   }
   // Archive a couple: archived packages are found as before.
-  const archived = (await a.ok('GET', '/api/v1/packages?search=trackingNumber:LKA1000&searchPosition=starts')).packages[0].packageId
+  const archived = (await a.ok('GET', '/api/v1/packages?search=trackingNumber:LKA1000&searchPosition=starts'))
+    .packages[0].packageId
   await a.ok('PATCH', `/api/v1/packages/${archived}/archive`, { archived: true })
   // Another subscription holds some of the same numbers.
-  for (const n of ['LKA10009876', 'ZZ12345', 'LK%ABC']) await them.ok('POST', '/api/v1/packages', { package: { trackingNumber: n } })
+  for (const n of ['LKA10009876', 'ZZ12345', 'LK%ABC'])
+    await them.ok('POST', '/api/v1/packages', { package: { trackingNumber: n } })
 }, 60_000)
 
 const LOOKUPS: Array<['starts' | 'ends', string]> = [
-  ['starts', 'LKA'], ['starts', 'LKA100'], ['starts', 'lka1003'], ['starts', 'LKB'], ['starts', 'LK%'], ['starts', 'LK_'], ['starts', 'ZZ1234'],
-  ['starts', 'Z'], ['starts', 'NOPE'], ['starts', 'COMMON'], ['starts', 'COMMON0001'], ['starts', 'lk a 1 0 0 5'],
-  ['ends', '9876'], ['ends', '5566'], ['ends', '45'], ['ends', 'ABC'], ['ends', '%ABC'], ['ends', '_ABC'], ['ends', 'LKA'], ['ends', '00000'],
-  ['ends', 'NOPE'], ['ends', '0'], ['ends', 'ÄBC'],
+  ['starts', 'LKA'],
+  ['starts', 'LKA100'],
+  ['starts', 'lka1003'],
+  ['starts', 'LKB'],
+  ['starts', 'LK%'],
+  ['starts', 'LK_'],
+  ['starts', 'ZZ1234'],
+  ['starts', 'Z'],
+  ['starts', 'NOPE'],
+  ['starts', 'COMMON'],
+  ['starts', 'COMMON0001'],
+  ['starts', 'lk a 1 0 0 5'],
+  ['ends', '9876'],
+  ['ends', '5566'],
+  ['ends', '45'],
+  ['ends', 'ABC'],
+  ['ends', '%ABC'],
+  ['ends', '_ABC'],
+  ['ends', 'LKA'],
+  ['ends', '00000'],
+  ['ends', 'NOPE'],
+  ['ends', '0'],
+  ['ends', 'ÄBC'],
 ]
 
-const pageOf = (position: 'starts' | 'ends', value: string): ListFilter => ({ ...base, search: { field: 'trackingNumber', value, position } })
+const pageOf = (position: 'starts' | 'ends', value: string): ListFilter => ({
+  ...base,
+  search: { field: 'trackingNumber', value, position },
+})
 
 describe('tracking-number lookups, gathered', () => {
   it('answer each lookup of a statement exactly as the page query does, whatever else is in it', async () => {
     for (const position of ['starts', 'ends'] as const) {
       for (const size of [1, 5, 25]) {
-        const values = LOOKUPS.filter(([p]) => p === position).map(([, v]) => v).map((v) => asTrackingLookup(pageOf(position, v), newest, 0, size)?.value).filter((v): v is string => v !== undefined)
+        const values = LOOKUPS.filter(([p]) => p === position)
+          .map(([, v]) => v)
+          .map((v) => asTrackingLookup(pageOf(position, v), newest, 0, size)?.value)
+          .filter((v): v is string => v !== undefined)
         const pages = await trackingLookupPages(t.ctx.db, me.subId, position, size, values)
         for (const v of values) {
           const expected = await searchIds(t.ctx.db, me.subId, pageOf(position, v), newest, 0, size)
           const got = pages.get(v)
-          if (got === undefined) expect(expected.length, `${position} ${v}: left to the page query only when common`).toBe(size)
+          if (got === undefined)
+            expect(expected.length, `${position} ${v}: left to the page query only when common`).toBe(size)
           else expect(got, `${position} ${v} size ${size}`).toEqual(expected)
         }
       }
@@ -72,15 +108,28 @@ describe('tracking-number lookups, gathered', () => {
   it('are lookups only for the first page of a starts / ends search, newest first, with nothing else', () => {
     const f = pageOf('ends', '9876')
     expect(asTrackingLookup(f, newest, 0, 25)).toEqual({ position: 'ends', value: '9876', limit: 25 })
-    expect(asTrackingLookup(pageOf('starts', 'lk a1'), newest, 0, 25)).toEqual({ position: 'starts', value: 'LKA1', limit: 25 })
+    expect(asTrackingLookup(pageOf('starts', 'lk a1'), newest, 0, 25)).toEqual({
+      position: 'starts',
+      value: 'LKA1',
+      limit: 25,
+    })
     expect(asTrackingLookup(f, newest, 25, 25)).toBeUndefined()
     expect(asTrackingLookup(f, { field: 'insertTimestamp', desc: false }, 0, 25)).toBeUndefined()
     expect(asTrackingLookup(f, { field: 'trackingNumber', desc: true }, 0, 25)).toBeUndefined()
     expect(asTrackingLookup({ ...f, statuses: ['RECEIVED'] }, newest, 0, 25)).toBeUndefined()
     expect(asTrackingLookup({ ...f, siteId: 'site_x' }, newest, 0, 25)).toBeUndefined()
     expect(asTrackingLookup({ ...f, startDate: new Date() }, newest, 0, 25)).toBeUndefined()
-    expect(asTrackingLookup({ ...base, search: { field: 'trackingNumber', value: '9876', position: 'contains' } }, newest, 0, 25)).toBeUndefined()
-    expect(asTrackingLookup({ ...base, search: { field: 'packageId', value: 'pkg_1', position: 'starts' } }, newest, 0, 25)).toBeUndefined()
+    expect(
+      asTrackingLookup(
+        { ...base, search: { field: 'trackingNumber', value: '9876', position: 'contains' } },
+        newest,
+        0,
+        25,
+      ),
+    ).toBeUndefined()
+    expect(
+      asTrackingLookup({ ...base, search: { field: 'packageId', value: 'pkg_1', position: 'starts' } }, newest, 0, 25),
+    ).toBeUndefined()
     expect(asTrackingLookup(pageOf('ends', 'ÄBC'), newest, 0, 25)).toBeUndefined()
   })
 
@@ -89,7 +138,14 @@ describe('tracking-number lookups, gathered', () => {
       ...LOOKUPS.map(([position, value]) => ({ who: a, position, value })),
       ...(['LKA1000', 'ZZ', 'LK%'] as const).map((value) => ({ who: them, position: 'starts' as const, value })),
     ]
-    const results = await Promise.all(requests.map((r) => r.who.call('GET', `/api/v1/packages?search=trackingNumber:${encodeURIComponent(r.value)}&searchPosition=${r.position}&size=5`)))
+    const results = await Promise.all(
+      requests.map((r) =>
+        r.who.call(
+          'GET',
+          `/api/v1/packages?search=trackingNumber:${encodeURIComponent(r.value)}&searchPosition=${r.position}&size=5`,
+        ),
+      ),
+    )
     for (const [i, r] of requests.entries()) {
       const res = results[i]!
       expect(res.statusCode, res.body).toBe(200)
@@ -97,7 +153,10 @@ describe('tracking-number lookups, gathered', () => {
       const filter = pageOf(r.position, r.value)
       const expected = await searchIds(t.ctx.db, sub, filter, newest, 0, 5)
       const body = res.json<{ packages: Array<{ packageId: string; subId: string }>; totalCount: number }>()
-      expect(body.packages.map((p) => p.packageId), `${r.position} ${r.value}`).toEqual(expected)
+      expect(
+        body.packages.map((p) => p.packageId),
+        `${r.position} ${r.value}`,
+      ).toEqual(expected)
       expect(body.packages.every((p) => p.subId === sub)).toBe(true)
       const all = await searchIds(t.ctx.db, sub, filter, newest, 0, 1000)
       expect(body.totalCount, `${r.position} ${r.value}`).toBe(all.length)

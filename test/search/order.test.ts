@@ -16,14 +16,35 @@ import { api } from '../support/factories.js'
 const t = useTestApp()
 const me = useClient(t)
 let a: ReturnType<typeof api>
-type Rec = { packageId: string; trackingNumber: string; currentStatus: string; insertTimestamp: string; updateTimestamp: string; deliveryTime?: string; receiver?: { name: string } }
+type Rec = {
+  packageId: string
+  trackingNumber: string
+  currentStatus: string
+  insertTimestamp: string
+  updateTimestamp: string
+  deliveryTime?: string
+  receiver?: { name: string }
+}
 let records: Rec[] = []
 
 beforeAll(async () => {
   a = api(t, me)
   const m = await a.mailroom()
-  const sam = await a.contact('RECEIVER', 'Sam Lee', { company: 'Initech', email: 'sam@initech.example', phone: '+1 555 0100', personalId: 'E-1', location: { inboundSiteId: m.buildingId }, mailStopLocation: { inboundSiteId: m.shelfId } })
-  const receivers = [sam, await a.contact('RECEIVER', 'sam lee'), await a.contact('RECEIVER', 'Zoe Adams'), m.receiverId, undefined]
+  const sam = await a.contact('RECEIVER', 'Sam Lee', {
+    company: 'Initech',
+    email: 'sam@initech.example',
+    phone: '+1 555 0100',
+    personalId: 'E-1',
+    location: { inboundSiteId: m.buildingId },
+    mailStopLocation: { inboundSiteId: m.shelfId },
+  })
+  const receivers = [
+    sam,
+    await a.contact('RECEIVER', 'sam lee'),
+    await a.contact('RECEIVER', 'Zoe Adams'),
+    m.receiverId,
+    undefined,
+  ]
   const field = (await a.ok('POST', '/api/v1/customfields', { name: 'Cost Center', dataType: 'TEXT' })).customFieldId
   const statuses = ['DELIVERED', 'PICKED_UP', 'READY_FOR_PICKUP', 'RECEIVED', 'RECEIVED', 'IN_LOCKER']
   const ids: string[] = []
@@ -32,10 +53,23 @@ beforeAll(async () => {
     const status = receiver ? statuses[i % statuses.length]! : 'RECEIVED'
     const body = await a.ok('POST', '/api/v1/packages', {
       package: {
-        trackingNumber: `ORD${String((i * 7) % 23).padStart(3, '0')}X`, ...(receiver ? { receiver: { contactId: receiver } } : {}),
-        ...(i % 2 ? { sender: { contactId: m.senderId }, carrier: { carrierId: 'UPS' }, customFields: [{ customFieldId: field, value: `=CC-${i}` }] } : {}),
+        trackingNumber: `ORD${String((i * 7) % 23).padStart(3, '0')}X`,
+        ...(receiver ? { receiver: { contactId: receiver } } : {}),
+        ...(i % 2
+          ? {
+              sender: { contactId: m.senderId },
+              carrier: { carrierId: 'UPS' },
+              customFields: [{ customFieldId: field, value: `=CC-${i}` }],
+            }
+          : {}),
       },
-      lastActivity: { status, location: { inboundSiteId: m.shelfId, ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: String(i) } : {}) } },
+      lastActivity: {
+        status,
+        location: {
+          inboundSiteId: m.shelfId,
+          ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: String(i) } : {}),
+        },
+      },
     })
     ids.push(body.packageId)
     // Every third package shares its millisecond with the one before: ties on the timestamps.
@@ -62,17 +96,25 @@ const KEY: Record<SortField, (r: Rec) => string | undefined> = {
 /** The documented order, computed from the records: key, then packageId, both in the direction; no key last. */
 function expected(field: SortField, desc: boolean): string[] {
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
-  return [...records].sort((r, s) => {
-    const [k, l] = [KEY[field](r), KEY[field](s)]
-    if (k === undefined || l === undefined) return k === l ? (desc ? -1 : 1) * cmp(r.packageId, s.packageId) : k === undefined ? 1 : -1
-    return (desc ? -1 : 1) * (cmp(k, l) || cmp(r.packageId, s.packageId))
-  }).map((r) => r.packageId)
+  return [...records]
+    .sort((r, s) => {
+      const [k, l] = [KEY[field](r), KEY[field](s)]
+      if (k === undefined || l === undefined)
+        return k === l ? (desc ? -1 : 1) * cmp(r.packageId, s.packageId) : k === undefined ? 1 : -1
+      return (desc ? -1 : 1) * (cmp(k, l) || cmp(r.packageId, s.packageId))
+    })
+    .map((r) => r.packageId)
 }
 
 async function jsonPages(sort: string, size: number): Promise<string[]> {
   const out: string[] = []
   for (let page = 1; ; page++) {
-    const res = await a.ok('POST', `/api/v1/packages/search?sort=${sort}&size=${size}&page=${page}`, { packageId: 'id' }, 200)
+    const res = await a.ok(
+      'POST',
+      `/api/v1/packages/search?sort=${sort}&size=${size}&page=${page}`,
+      { packageId: 'id' },
+      200,
+    )
     expect(res.totalCount).toBe(23)
     out.push(...res.packages.map((p: { id: string }) => p.id))
     if (res.packages.length < size) return out
@@ -101,7 +143,14 @@ describe('sort orders', () => {
         // Export batches continue after each other across ties and into the rows without a key.
         for (const batch of [1, 2, 5]) {
           const got: string[] = []
-          for await (const ids of searchAll(t.ctx.db, me.subId, { secondTier: false, includeEmptyPackageLocation: false }, { field, desc }, batch)) got.push(...ids)
+          for await (const ids of searchAll(
+            t.ctx.db,
+            me.subId,
+            { secondTier: false, includeEmptyPackageLocation: false },
+            { field, desc },
+            batch,
+          ))
+            got.push(...ids)
           expect(got, `batches of ${batch}`).toEqual(want)
         }
       })
@@ -112,21 +161,55 @@ describe('sort orders', () => {
     expect(new Set(records.map((r) => r.insertTimestamp)).size).toBeLessThan(records.length)
     expect(records.some((r) => !r.receiver)).toBe(true)
     expect(records.some((r) => !r.deliveryTime)).toBe(true)
-    expect(new Set(records.map((r) => r.deliveryTime).filter(Boolean)).size).toBeLessThan(records.filter((r) => r.deliveryTime).length)
+    expect(new Set(records.map((r) => r.deliveryTime).filter(Boolean)).size).toBeLessThan(
+      records.filter((r) => r.deliveryTime).length,
+    )
   })
 })
 
-describe('the export\'s read model', () => {
+describe("the export's read model", () => {
   it('renders every field as the JSON does', async () => {
     const paths = [
-      'packageId', 'trackingNumber', 'subId', 'assetType', 'carrier', 'carrier.name', 'currentStatus', 'damaged', 'archived', 'timezone',
-      'sender.name', 'sender.company', 'receiver', 'receiver.email', 'receiver.phone', 'receiver.personalId', 'receiver.location.locationHierarchy',
-      'receiver.mailStopLocation.topTier.name', 'givenTo.name', 'comment', 'customFields', 'customFields.Cost Center', 'currentLocation',
-      'currentLocation.ancestorlist', 'packageLocation', 'lockerBank', 'lockerUnit', 'userName', 'receiveClerk', 'deliveryClerk', 'deliveryTime',
-      'currentRoute', 'locationZip', 'insertTimestamp', 'updateTimestamp', 'version',
+      'packageId',
+      'trackingNumber',
+      'subId',
+      'assetType',
+      'carrier',
+      'carrier.name',
+      'currentStatus',
+      'damaged',
+      'archived',
+      'timezone',
+      'sender.name',
+      'sender.company',
+      'receiver',
+      'receiver.email',
+      'receiver.phone',
+      'receiver.personalId',
+      'receiver.location.locationHierarchy',
+      'receiver.mailStopLocation.topTier.name',
+      'givenTo.name',
+      'comment',
+      'customFields',
+      'customFields.Cost Center',
+      'currentLocation',
+      'currentLocation.ancestorlist',
+      'packageLocation',
+      'lockerBank',
+      'lockerUnit',
+      'userName',
+      'receiveClerk',
+      'deliveryClerk',
+      'deliveryTime',
+      'currentRoute',
+      'locationZip',
+      'insertTimestamp',
+      'updateTimestamp',
+      'version',
     ]
     const mapping = Object.fromEntries(paths.map((p) => [p, p]))
-    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=trackingNumber,ASC', mapping, 200)).packages as Array<Record<string, Cell>>
+    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=trackingNumber,ASC', mapping, 200))
+      .packages as Array<Record<string, Cell>>
     // Without page or size the export streams every row through its own read model.
     const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC', mapping, { accept: 'text/csv' })
     const [header, ...rows] = parseCsv(res.body) as string[][]
@@ -141,21 +224,48 @@ describe('the export\'s read model', () => {
     expect(paths.length).toBeGreaterThan(40)
     for (const p of paths) expect(isMappable(p), p).toBe(true)
     const mapping = Object.fromEntries(paths.map((p) => [p, p]))
-    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=deliveryTime,DESC', mapping, 200)).packages as Array<Record<string, Cell>>
+    const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=deliveryTime,DESC', mapping, 200))
+      .packages as Array<Record<string, Cell>>
     const res = await a.call('POST', '/api/v1/packages/search?sort=deliveryTime,DESC', mapping, { accept: 'text/csv' })
     const [header, ...rows] = parseCsv(res.body) as string[][]
     expect(header).toEqual(paths)
     expect(rows).toEqual(json.map((r) => paths.map((p) => csvCell(r[p]!))))
     // Every column holds a value somewhere, so each accessor was compared on something.
-    for (const [i, p] of paths.entries()) if (!['timezone', 'comment', 'confirmationType', 'additionalConfirmationType', 'packageLocation', 'givenTo.company', 'givenTo.phone', 'givenTo.personalId', 'sender.company', 'sender.email', 'sender.phone', 'sender.personalId'].includes(p)) expect(rows.some((r) => r[i] !== ''), p).toBe(true)
+    for (const [i, p] of paths.entries())
+      if (
+        ![
+          'timezone',
+          'comment',
+          'confirmationType',
+          'additionalConfirmationType',
+          'packageLocation',
+          'givenTo.company',
+          'givenTo.phone',
+          'givenTo.personalId',
+          'sender.company',
+          'sender.email',
+          'sender.phone',
+          'sender.personalId',
+        ].includes(p)
+      )
+        expect(
+          rows.some((r) => r[i] !== ''),
+          p,
+        ).toBe(true)
   })
 
   it('reads each common column alone from just the table columns it declares', async () => {
     // Alone, an export selects only the columns its cells read: a cell that reads one it did not
     // declare would come out empty here, where the JSON has a value.
     for (const p of Object.keys(DIRECT_CELLS)) {
-      const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=trackingNumber,ASC', { [p]: p }, 200)).packages as Array<Record<string, Cell>>
-      const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC', { [p]: p }, { accept: 'text/csv' })
+      const json = (await a.ok('POST', '/api/v1/packages/search?size=200&sort=trackingNumber,ASC', { [p]: p }, 200))
+        .packages as Array<Record<string, Cell>>
+      const res = await a.call(
+        'POST',
+        '/api/v1/packages/search?sort=trackingNumber,ASC',
+        { [p]: p },
+        { accept: 'text/csv' },
+      )
       const [, ...rows] = parseCsv(res.body) as string[][]
       expect(rows, p).toEqual(json.map((r) => [csvCell(r[p]!)]))
     }
@@ -165,7 +275,7 @@ describe('the export\'s read model', () => {
 describe('columns', () => {
   const mapping = { trackingNumber: 'b', comment: '2', currentStatus: '1', 'receiver.name': 'a', lockerUnit: '10' }
 
-  it('keeps the mapping\'s order in JSON, integer-like labels included', async () => {
+  it("keeps the mapping's order in JSON, integer-like labels included", async () => {
     const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=3', mapping)
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
@@ -177,23 +287,44 @@ describe('columns', () => {
   })
 
   it('keeps it in the CSV header and rows', async () => {
-    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=3', mapping, { accept: 'text/csv' })
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=3', mapping, {
+      accept: 'text/csv',
+    })
     const rows = parseCsv(res.body) as string[][]
     expect(rows[0]).toEqual(['b', '2', '1', 'a', '10'])
     expect(rows[1]).toEqual(['ORD000X', 'updated 0', 'DELIVERED', 'Sam Lee', ''])
   })
 
   it('neutralises header labels a spreadsheet would run as formulas', async () => {
-    const labels = { trackingNumber: '=HYPERLINK("http://evil")', comment: '+1', currentStatus: '-2', damaged: '@SUM(A1)', lockerBank: '\tTab' }
+    const labels = {
+      trackingNumber: '=HYPERLINK("http://evil")',
+      comment: '+1',
+      currentStatus: '-2',
+      damaged: '@SUM(A1)',
+      lockerBank: '\tTab',
+    }
     const res = await a.call('POST', '/api/v1/packages/search?size=1', labels, { accept: 'text/csv' })
     expect(res.statusCode).toBe(200)
-    expect((parseCsv(res.body) as string[][])[0]).toEqual([`'=HYPERLINK("http://evil")`, `'+1`, `'-2`, `'@SUM(A1)`, `'\tTab`])
+    expect((parseCsv(res.body) as string[][])[0]).toEqual([
+      `'=HYPERLINK("http://evil")`,
+      `'+1`,
+      `'-2`,
+      `'@SUM(A1)`,
+      `'\tTab`,
+    ])
     // JSON keys are data, not cells: they stay as given.
-    expect(Object.keys((await a.ok('POST', '/api/v1/packages/search?size=1', labels, 200)).packages[0])).toEqual(Object.values(labels))
+    expect(Object.keys((await a.ok('POST', '/api/v1/packages/search?size=1', labels, 200)).packages[0])).toEqual(
+      Object.values(labels),
+    )
   })
 
   it('escapes labels and values in the hand-written JSON', async () => {
-    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=1', { trackingNumber: 'quote " back \\ nl \n', damaged: 'd', customFields: 'cf', currentLocation: 'where' })
+    const res = await a.call('POST', '/api/v1/packages/search?sort=trackingNumber,ASC&size=1', {
+      trackingNumber: 'quote " back \\ nl \n',
+      damaged: 'd',
+      customFields: 'cf',
+      currentLocation: 'where',
+    })
     const row = res.json().packages[0]
     expect(row['quote " back \\ nl \n']).toBe('ORD000X')
     expect(row.d).toBe(false)

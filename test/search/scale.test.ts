@@ -15,8 +15,16 @@ let base: string
 
 beforeAll(async () => {
   await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'neighbour', packages: 300, contacts: 50, seed: 3 })
-  const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'big', packages: PACKAGES, contacts: 400 })
-  const { access_token: token } = await t.ctx.tokens.issueToken({ clientId: seeded.clientId, subId: seeded.subId, status: 'active' })
+  const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, {
+    subscription: 'big',
+    packages: PACKAGES,
+    contacts: 400,
+  })
+  const { access_token: token } = await t.ctx.tokens.issueToken({
+    clientId: seeded.clientId,
+    subId: seeded.subId,
+    status: 'active',
+  })
   auth = { authorization: `Bearer ${token}` }
   // Real HTTP, so a cut response and a client going away happen as they do in production.
   base = await t.app.listen({ port: 0, host: '127.0.0.1' })
@@ -45,7 +53,8 @@ describe('totalCount', () => {
 
   it('is the number of rows the same filters export, for every filter shape', async () => {
     // A building: the parent of the shelf a package sits on.
-    const site = (await json('POST', '/api/v1/packages/search?size=1', { 'currentLocation.ancestorlist': 'up' })).body.packages[0].up[1]
+    const site = (await json('POST', '/api/v1/packages/search?size=1', { 'currentLocation.ancestorlist': 'up' })).body
+      .packages[0].up[1]
     const day = 86_400_000
     const queries = [
       'status=UNDELIVERED',
@@ -78,7 +87,9 @@ describe('totalCount', () => {
  * An export batch is told apart by its SQL: it selects `sort_key`.
  */
 function interceptQueries(before: (sql: string) => Promise<void> | void): () => void {
-  const executor = t.ctx.db.getExecutor() as unknown as { executeQuery: (q: CompiledQuery, id: QueryId) => Promise<unknown> }
+  const executor = t.ctx.db.getExecutor() as unknown as {
+    executeQuery: (q: CompiledQuery, id: QueryId) => Promise<unknown>
+  }
   const original = executor.executeQuery
   executor.executeQuery = async function (this: unknown, q: CompiledQuery, id: QueryId) {
     await before(q.sql)
@@ -96,7 +107,12 @@ afterEach(() => {
 })
 
 const exportUrl = () => `${base}/api/v1/packages/search?sort=trackingNumber,ASC`
-const exportInit = (signal?: AbortSignal): RequestInit => ({ method: 'POST', headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' }, body: JSON.stringify({ trackingNumber: 'tn' }), ...(signal ? { signal } : {}) })
+const exportInit = (signal?: AbortSignal): RequestInit => ({
+  method: 'POST',
+  headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' },
+  body: JSON.stringify({ trackingNumber: 'tn' }),
+  ...(signal ? { signal } : {}),
+})
 
 describe('CSV export of every row', () => {
   it('streams more rows than one batch, in order', async () => {
@@ -132,7 +148,10 @@ describe('CSV export of every row', () => {
     const lines = received.join('').split('\r\n').length
     expect(lines).toBeGreaterThan(1000)
     expect(lines).toBeLessThan(PACKAGES)
-    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: expect.objectContaining({ message: 'connection to the database lost' }) }), expect.stringContaining('CSV export failed'))
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.objectContaining({ message: 'connection to the database lost' }) }),
+      expect.stringContaining('CSV export failed'),
+    )
     restore()
     restore = undefined
     // Still up, and the next export is whole.
@@ -172,7 +191,14 @@ describe('CSV export of every row', () => {
     abort.abort()
     await new Promise((r) => setTimeout(r, 100))
     releaseSecond()
-    await vi.waitFor(() => expect(info).toHaveBeenCalledWith(expect.objectContaining({ rows: expect.any(Number) }), expect.stringContaining('client went away')), { timeout: 5000 })
+    await vi.waitFor(
+      () =>
+        expect(info).toHaveBeenCalledWith(
+          expect.objectContaining({ rows: expect.any(Number) }),
+          expect.stringContaining('client went away'),
+        ),
+      { timeout: 5000 },
+    )
     await new Promise((r) => setTimeout(r, 300))
     // Eleven batches were to come: the one in flight when the client left, and the one read ahead
     // of it, are the last.

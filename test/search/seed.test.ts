@@ -13,31 +13,75 @@ let auth: Record<string, string>
 let rows: Array<Record<string, string>>
 
 beforeAll(async () => {
-  const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'seeded', packages: 1500, contacts: 300, batchSize: 400 })
-  const { access_token: token } = await t.ctx.tokens.issueToken({ clientId: seeded.clientId, subId: seeded.subId, status: 'active' })
+  const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, {
+    subscription: 'seeded',
+    packages: 1500,
+    contacts: 300,
+    batchSize: 400,
+  })
+  const { access_token: token } = await t.ctx.tokens.issueToken({
+    clientId: seeded.clientId,
+    subId: seeded.subId,
+    status: 'active',
+  })
   auth = { authorization: `Bearer ${token}` }
   const mapping = {
-    packageId: 'id', trackingNumber: 'tn', 'carrier.carrierId': 'carrier', currentStatus: 'status', 'sender.name': 'sender', 'sender.contactId': 'senderId',
-    'receiver.name': 'receiver', lockerBank: 'bank', lockerUnit: 'unit', 'customFields.Department': 'department', 'customFields.PO Number': 'po', deliveryTime: 'delivered',
+    packageId: 'id',
+    trackingNumber: 'tn',
+    'carrier.carrierId': 'carrier',
+    currentStatus: 'status',
+    'sender.name': 'sender',
+    'sender.contactId': 'senderId',
+    'receiver.name': 'receiver',
+    lockerBank: 'bank',
+    lockerUnit: 'unit',
+    'customFields.Department': 'department',
+    'customFields.PO Number': 'po',
+    deliveryTime: 'delivered',
   }
-  const res = await t.inject({ method: 'POST', url: '/api/v1/packages/search', headers: { ...auth, accept: 'text/csv' }, payload: mapping })
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/v1/packages/search',
+    headers: { ...auth, accept: 'text/csv' },
+    payload: mapping,
+  })
   expect(res.statusCode).toBe(200)
   const [header, ...body] = parseCsv(res.body) as string[][]
   rows = body.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])))
 }, 120_000)
 
 /** Carriers whose seeded format defines no check character. */
-const NO_CHECK = new Set(['AMAZON', 'DHL_ECOMMERCE', 'LASERSHIP', 'CANPAR', 'SPEE_DEE', 'YODEL', 'YUNEXPRESS', 'GOFO', 'LANDMARK'])
+const NO_CHECK = new Set([
+  'AMAZON',
+  'DHL_ECOMMERCE',
+  'LASERSHIP',
+  'CANPAR',
+  'SPEE_DEE',
+  'YODEL',
+  'YUNEXPRESS',
+  'GOFO',
+  'LANDMARK',
+])
 
 describe('tracking numbers', () => {
-  it('has a format for every carrier of the catalogue but mailroom\'s own', async () => {
-    const { rows: catalogue } = await t.ctx.db.selectFrom('carriers').select('carrier_id').where('sub_id', 'is', null).execute().then((r) => ({ rows: r }))
-    expect(Object.keys(TRACKING_FORMATS).sort()).toEqual(catalogue.map((c) => c.carrier_id).filter((c) => c !== 'MAILROOM').sort())
+  it("has a format for every carrier of the catalogue but mailroom's own", async () => {
+    const { rows: catalogue } = await t.ctx.db
+      .selectFrom('carriers')
+      .select('carrier_id')
+      .where('sub_id', 'is', null)
+      .execute()
+      .then((r) => ({ rows: r }))
+    expect(Object.keys(TRACKING_FORMATS).sort()).toEqual(
+      catalogue
+        .map((c) => c.carrier_id)
+        .filter((c) => c !== 'MAILROOM')
+        .sort(),
+    )
   })
 
   it('makes numbers that decode to their carrier with a valid check (or none, where the format defines none)', () => {
     let n = 0
-    const rand = () => ((n = (n * 9301 + 49297) % 233280) / 233280)
+    const rand = () => (n = (n * 9301 + 49297) % 233280) / 233280
     for (const [carrier, make] of Object.entries(TRACKING_FORMATS)) {
       for (let i = 0; i < 200; i++) {
         const serial = i * 499_979 + 7
@@ -58,7 +102,10 @@ describe('tracking numbers', () => {
     expect(new Set(rows.map((r) => r.tn)).size).toBe(1500)
     for (const r of rows) {
       const decoded = decodeScan(r.tn!)
-      expect(decoded.candidates.map((c) => c.carrierId), `${r.carrier} ${r.tn}`).toContain(r.carrier)
+      expect(
+        decoded.candidates.map((c) => c.carrierId),
+        `${r.carrier} ${r.tn}`,
+      ).toContain(r.carrier)
     }
   })
 })
@@ -94,25 +141,51 @@ describe('packages', () => {
     expect(departments.length / rows.length).toBeGreaterThan(0.5)
     expect(departments.length / rows.length).toBeLessThan(0.7)
     expect(rows.filter((r) => r.po !== '').every((r) => /^PO-\d{8}$/.test(r.po!))).toBe(true)
-    const res = await t.inject({ method: 'GET', url: '/api/v1/packages?search=customFields.Department:engineer&size=200', headers: auth })
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/v1/packages?search=customFields.Department:engineer&size=200',
+      headers: auth,
+    })
     expect(res.json().totalCount).toBe(rows.filter((r) => r.department === 'Engineering').length)
   })
 
   it('delivers what was picked up or delivered, at the time of its last activity', () => {
-    for (const r of rows) expect(r.delivered !== '', `${r.status}`).toBe(['DELIVERED', 'PICKED_UP', 'ARCHIVED'].includes(r.status!))
+    for (const r of rows)
+      expect(r.delivered !== '', `${r.status}`).toBe(['DELIVERED', 'PICKED_UP', 'ARCHIVED'].includes(r.status!))
   })
 })
 
 describe('bulk load', () => {
   const schema = async () => {
-    const indexes = await sql<{ d: string }>`select indexdef as d from pg_indexes where tablename in ('packages', 'package_activities') and schemaname = current_schema() order by indexname`.execute(t.ctx.db)
-    const keys = await sql<{ d: string }>`select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as d from pg_constraint where conrelid in ('packages'::regclass, 'package_activities'::regclass) order by conname`.execute(t.ctx.db)
+    const indexes = await sql<{
+      d: string
+    }>`select indexdef as d from pg_indexes where tablename in ('packages', 'package_activities') and schemaname = current_schema() order by indexname`.execute(
+      t.ctx.db,
+    )
+    const keys = await sql<{
+      d: string
+    }>`select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as d from pg_constraint where conrelid in ('packages'::regclass, 'package_activities'::regclass) order by conname`.execute(
+      t.ctx.db,
+    )
     // The statistics targets set on index columns (migration 0009) are part of what a rebuild must keep.
-    const targets = await sql<{ d: string }>`select attrelid::regclass::text || ' ' || attnum || ' ' || attstattarget as d from pg_attribute
-      where attrelid in (select indexrelid from pg_index where indrelid = 'packages'::regclass) and attstattarget > 0 order by 1`.execute(t.ctx.db)
+    const targets = await sql<{
+      d: string
+    }>`select attrelid::regclass::text || ' ' || attnum || ' ' || attstattarget as d from pg_attribute
+      where attrelid in (select indexrelid from pg_index where indrelid = 'packages'::regclass) and attstattarget > 0 order by 1`.execute(
+      t.ctx.db,
+    )
     // The search-tally triggers (migration 0010), off for the load only.
-    const triggers = await sql<{ d: string }>`select tgname || ' ' || tgenabled::text as d from pg_trigger where tgrelid = 'packages'::regclass and not tgisinternal order by 1`.execute(t.ctx.db)
-    return { indexes: indexes.rows.map((r) => r.d), keys: keys.rows.map((r) => r.d), targets: targets.rows.map((r) => r.d), triggers: triggers.rows.map((r) => r.d) }
+    const triggers = await sql<{
+      d: string
+    }>`select tgname || ' ' || tgenabled::text as d from pg_trigger where tgrelid = 'packages'::regclass and not tgisinternal order by 1`.execute(
+      t.ctx.db,
+    )
+    return {
+      indexes: indexes.rows.map((r) => r.d),
+      keys: keys.rows.map((r) => r.d),
+      targets: targets.rows.map((r) => r.d),
+      triggers: triggers.rows.map((r) => r.d),
+    }
   }
 
   it('drops the secondary indexes and foreign keys for the load and builds them all again', async () => {
@@ -122,10 +195,21 @@ describe('bulk load', () => {
     expect(before.targets).toEqual(['packages_id_suffix_idx 2 1000', 'packages_tn_suffix_idx 2 1000'])
     expect(before.triggers).toEqual(['packages_tally_delete O', 'packages_tally_insert O', 'packages_tally_update O'])
     const phases: string[] = []
-    const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, { subscription: 'bulk', packages: 700, contacts: 50, batchSize: 300, bulk: true, onPhase: (p) => phases.push(p) })
+    const seeded = await seedSubscription(t.ctx.db, t.ctx.clients, {
+      subscription: 'bulk',
+      packages: 700,
+      contacts: 50,
+      batchSize: 300,
+      bulk: true,
+      onPhase: (p) => phases.push(p),
+    })
     expect(phases[0]).toMatch(/^building \d+ indexes, checking \d+ foreign keys$/)
     expect(await schema()).toEqual(before)
-    const n = await t.ctx.db.selectFrom('packages').select((eb) => eb.fn.countAll<number>().as('n')).where('sub_id', '=', seeded.subId).executeTakeFirstOrThrow()
+    const n = await t.ctx.db
+      .selectFrom('packages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sub_id', '=', seeded.subId)
+      .executeTakeFirstOrThrow()
     expect(Number(n.n)).toBe(700)
     // Counted once at the end of the load, not per batch: right, and nothing left to fold.
     expect(await tallyDrift(t.ctx.db)).toEqual([])
@@ -135,12 +219,23 @@ describe('bulk load', () => {
   it('leaves nothing dropped and nothing loaded when the load fails', async () => {
     const before = await schema()
     const failing = seedSubscription(t.ctx.db, t.ctx.clients, {
-      subscription: 'bulk-fails', packages: 700, contacts: 50, batchSize: 300, bulk: true,
-      onProgress: (done) => { if (done > 300) throw new Error('disk full') },
+      subscription: 'bulk-fails',
+      packages: 700,
+      contacts: 50,
+      batchSize: 300,
+      bulk: true,
+      onProgress: (done) => {
+        if (done > 300) throw new Error('disk full')
+      },
     })
     await expect(failing).rejects.toThrow('disk full')
     expect(await schema()).toEqual(before)
-    const subs = await t.ctx.db.selectFrom('packages as p').innerJoin('subscriptions as s', 's.sub_id', 'p.sub_id').select('s.name').where('s.name', '=', 'bulk-fails').execute()
+    const subs = await t.ctx.db
+      .selectFrom('packages as p')
+      .innerJoin('subscriptions as s', 's.sub_id', 'p.sub_id')
+      .select('s.name')
+      .where('s.name', '=', 'bulk-fails')
+      .execute()
     expect(subs).toEqual([])
   })
 })

@@ -16,13 +16,16 @@ async function site(id: string) {
 }
 
 describe('inbound sites', () => {
-  itRefusesBadTokens(() => t, [
-    { method: 'POST', url: '/api/v1/inboundsites', payload: { type: 'site', name: 'x', locationId: 'loc_x' } },
-    { method: 'GET', url: '/api/v1/inboundsites' },
-    { method: 'PUT', url: '/api/v1/inboundsites/site_x', payload: {} },
-    { method: 'DELETE', url: '/api/v1/inboundsites/site_x' },
-    { method: 'POST', url: '/api/v1/location/inboundsites', payload: ['loc_x'] },
-  ])
+  itRefusesBadTokens(
+    () => t,
+    [
+      { method: 'POST', url: '/api/v1/inboundsites', payload: { type: 'site', name: 'x', locationId: 'loc_x' } },
+      { method: 'GET', url: '/api/v1/inboundsites' },
+      { method: 'PUT', url: '/api/v1/inboundsites/site_x', payload: {} },
+      { method: 'DELETE', url: '/api/v1/inboundsites/site_x' },
+      { method: 'POST', url: '/api/v1/location/inboundsites', payload: ['loc_x'] },
+    ],
+  )
 
   it('keeps parent, ancestorlist, locationHierarchy and topTier right on create, rename and move', async () => {
     const locationId = await a.location('Tower')
@@ -32,18 +35,45 @@ describe('inbound sites', () => {
     const floor = await a.site({ type: 'floor', name: 'Floor 1', parent: bA })
     const shelf = await a.site({ type: 'shelf', name: 'Shelf 9', parent: floor })
 
-    expect(await site(hq)).toMatchObject({ name: 'HQ', type: 'site', parent: null, ancestorlist: [], locationHierarchy: 'HQ', topTier: { inboundSiteId: 'EMPTY_SITE', name: 'EMPTY_SITE' }, locationId, status: 'active', primary: false })
-    expect(await site(shelf)).toMatchObject({ parent: floor, ancestorlist: [hq, bA, floor], locationHierarchy: 'HQ| Building A| Floor 1| Shelf 9', topTier: { inboundSiteId: hq, name: 'HQ' }, locationId })
+    expect(await site(hq)).toMatchObject({
+      name: 'HQ',
+      type: 'site',
+      parent: null,
+      ancestorlist: [],
+      locationHierarchy: 'HQ',
+      topTier: { inboundSiteId: 'EMPTY_SITE', name: 'EMPTY_SITE' },
+      locationId,
+      status: 'active',
+      primary: false,
+    })
+    expect(await site(shelf)).toMatchObject({
+      parent: floor,
+      ancestorlist: [hq, bA, floor],
+      locationHierarchy: 'HQ| Building A| Floor 1| Shelf 9',
+      topTier: { inboundSiteId: hq, name: 'HQ' },
+      locationId,
+    })
 
     await a.ok('PUT', `/api/v1/inboundsites/${bA}`, { name: 'North Wing' })
     expect((await site(shelf)).locationHierarchy).toBe('HQ| North Wing| Floor 1| Shelf 9')
 
     await a.ok('PUT', `/api/v1/inboundsites/${floor}`, { parent: bB })
-    expect(await site(floor)).toMatchObject({ parent: bB, ancestorlist: [hq, bB], locationHierarchy: 'HQ| Building B| Floor 1' })
-    expect(await site(shelf)).toMatchObject({ parent: floor, ancestorlist: [hq, bB, floor], locationHierarchy: 'HQ| Building B| Floor 1| Shelf 9' })
+    expect(await site(floor)).toMatchObject({
+      parent: bB,
+      ancestorlist: [hq, bB],
+      locationHierarchy: 'HQ| Building B| Floor 1',
+    })
+    expect(await site(shelf)).toMatchObject({
+      parent: floor,
+      ancestorlist: [hq, bB, floor],
+      locationHierarchy: 'HQ| Building B| Floor 1| Shelf 9',
+    })
 
     await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { name: 'Headquarters' })
-    expect(await site(shelf)).toMatchObject({ locationHierarchy: 'Headquarters| Building B| Floor 1| Shelf 9', topTier: { inboundSiteId: hq, name: 'Headquarters' } })
+    expect(await site(shelf)).toMatchObject({
+      locationHierarchy: 'Headquarters| Building B| Floor 1| Shelf 9',
+      topTier: { inboundSiteId: hq, name: 'Headquarters' },
+    })
   })
 
   it('refuses cycles and moving a top-tier site', async () => {
@@ -51,7 +81,10 @@ describe('inbound sites', () => {
     const hq = await a.site({ type: 'site', name: 'Cyc', locationId })
     const b = await a.site({ type: 'building', name: 'B', parent: hq })
     const s = await a.site({ type: 'shelf', name: 'S', parent: b })
-    for (const [id, parent] of [[b, s], [b, b]] as const) {
+    for (const [id, parent] of [
+      [b, s],
+      [b, b],
+    ] as const) {
       const res = await a.call('PUT', `/api/v1/inboundsites/${id}`, { parent })
       expect(res.statusCode).toBe(400)
       expect(res.json().errors[0].additionalParameters).toBe('parent')
@@ -81,10 +114,15 @@ describe('inbound sites', () => {
     const x = await b.site({ type: 'building', name: 'Xylophone Hall', parent: root })
     const y = await b.site({ type: 'building', name: 'Yard', parent: root, status: 'inactive' })
     const z = await b.site({ type: 'room', name: 'Zulu Room', parent: x })
-    const ids = (body: { inboundSites: Array<{ inboundSiteId: string }> }) => body.inboundSites.map((s) => s.inboundSiteId)
+    const ids = (body: { inboundSites: Array<{ inboundSiteId: string }> }) =>
+      body.inboundSites.map((s) => s.inboundSiteId)
 
     expect(ids(await b.ok('GET', `/api/v1/inboundsites?searchBy=parent:${root}&sort=name,ASC`))).toEqual([x, y])
-    expect(ids(await b.ok('GET', `/api/v1/inboundsites?searchBy=ancestorlist:${root}&sort=name,DESC`))).toEqual([z, y, x])
+    expect(ids(await b.ok('GET', `/api/v1/inboundsites?searchBy=ancestorlist:${root}&sort=name,DESC`))).toEqual([
+      z,
+      y,
+      x,
+    ])
     expect(ids(await b.ok('GET', '/api/v1/inboundsites?query=ROOM'))).toEqual([z])
     expect(ids(await b.ok('GET', '/api/v1/inboundsites?status=inactive'))).toEqual([y])
     const page = await b.ok('GET', '/api/v1/inboundsites?sort=name,ASC&skip=1&limit=2')
@@ -95,10 +133,21 @@ describe('inbound sites', () => {
     expect((await b.ok('GET', `/api/v1/inboundsites?timestamp=${future}`)).totalCount).toBe(0)
     expect((await b.ok('GET', `/api/v1/inboundsites?timestamp=after:${future}`)).totalCount).toBe(0)
 
-    for (const [q, field] of [['sort=color,ASC', 'sort'], ['limit=500', 'limit'], ['searchBy=child:x', 'searchBy'], ['timestamp=yesterday', 'timestamp'], ['status=gone', 'status'], ['skip=-1', 'skip'], ['bogus=1', 'bogus']] as const) {
+    for (const [q, field] of [
+      ['sort=color,ASC', 'sort'],
+      ['limit=500', 'limit'],
+      ['searchBy=child:x', 'searchBy'],
+      ['timestamp=yesterday', 'timestamp'],
+      ['status=gone', 'status'],
+      ['skip=-1', 'skip'],
+      ['bogus=1', 'bogus'],
+    ] as const) {
       const res = await b.call('GET', `/api/v1/inboundsites?${q}`)
       expect(res.statusCode, q).toBe(400)
-      expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters), q).toContain(field)
+      expect(
+        res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters),
+        q,
+      ).toContain(field)
     }
   })
 
@@ -161,7 +210,7 @@ describe('inbound sites', () => {
     expect(primaries).toHaveLength(1)
   })
 
-  it('refuses a rename or move onto a sibling\'s name with 409 naming the name', async () => {
+  it("refuses a rename or move onto a sibling's name with 409 naming the name", async () => {
     const locationId = await a.location()
     const root = await a.site({ type: 'site', name: 'Names', locationId })
     await a.site({ type: 'room', name: 'Mail', parent: root })
@@ -177,13 +226,21 @@ describe('inbound sites', () => {
     const s1 = await a.site({ type: 'site', name: 'L1 site', locationId: l1 })
     const c1 = await a.site({ type: 'floor', name: 'F', parent: s1 })
     const body = await a.ok('POST', '/api/v1/location/inboundsites', [l1, l2], 200)
-    expect(body.locations.map((l: { locationId: string; inboundSites: Array<{ inboundSiteId: string }> }) => [l.locationId, l.inboundSites.map((s) => s.inboundSiteId)])).toEqual([[l1, [s1, c1]], [l2, []]])
+    expect(
+      body.locations.map((l: { locationId: string; inboundSites: Array<{ inboundSiteId: string }> }) => [
+        l.locationId,
+        l.inboundSites.map((s) => s.inboundSiteId),
+      ]),
+    ).toEqual([
+      [l1, [s1, c1]],
+      [l2, []],
+    ])
     const bad = await a.call('POST', '/api/v1/location/inboundsites', [l1, 'loc_nope'])
     expect(bad.statusCode).toBe(400)
     expect(bad.json().errors[0].additionalParameters).toBe('[1]')
   })
 
-  it('never shows or changes another subscription\'s sites', async () => {
+  it("never shows or changes another subscription's sites", async () => {
     const locationId = await a.location()
     const mine = await a.site({ type: 'site', name: 'Mine', locationId })
     const other = api(t, await t.newClient())

@@ -17,7 +17,11 @@ export function tamper(token: string): string {
 }
 
 /** A token for `client` as the service would sign it, but for the overrides; `alg: 'none'` leaves it unsigned. */
-export async function signWith(t: TestApp, client: TestClient, overrides: { iss?: string; scope?: string; alg?: 'none' }): Promise<string> {
+export async function signWith(
+  t: TestApp,
+  client: TestClient,
+  overrides: { iss?: string; scope?: string; alg?: 'none' },
+): Promise<string> {
   if (overrides.alg === 'none') {
     const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
     const now = Math.floor(t.clock.now().getTime() / 1000)
@@ -42,7 +46,12 @@ export async function signWith(t: TestApp, client: TestClient, overrides: { iss?
  */
 export function itRefusesBadTokens(getApp: () => TestApp, routes: ProtectedRoute[]): void {
   const call = (t: TestApp, r: ProtectedRoute, authorization?: string) =>
-    t.inject({ method: r.method, url: r.url, payload: r.payload as InjectOptions['payload'], headers: authorization ? { authorization } : {} })
+    t.inject({
+      method: r.method,
+      url: r.url,
+      payload: r.payload as InjectOptions['payload'],
+      headers: authorization ? { authorization } : {},
+    })
 
   const expect401 = (res: Awaited<ReturnType<typeof call>>, label: string) => {
     expect(res.statusCode, label).toBe(401)
@@ -59,7 +68,10 @@ export function itRefusesBadTokens(getApp: () => TestApp, routes: ProtectedRoute
     expect401(await call(t, route, `Token ${client.token}`), 'other scheme')
     expect401(await call(t, route, `Bearer ${tamper(client.token)}`), 'bad signature')
     expect401(await call(t, route, `Bearer ${await signWith(t, client, { alg: 'none' })}`), 'alg none')
-    expect401(await call(t, route, `Bearer ${await signWith(t, client, { iss: 'https://evil.example/auth/us' })}`), 'other issuer')
+    expect401(
+      await call(t, route, `Bearer ${await signWith(t, client, { iss: 'https://evil.example/auth/us' })}`),
+      'other issuer',
+    )
 
     const noScope = await call(t, route, `Bearer ${await signWith(t, client, { scope: 'other' })}`)
     expect(noScope.statusCode, 'wrong scope').toBe(403)

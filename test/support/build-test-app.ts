@@ -36,11 +36,22 @@ export interface TestApp {
 export const TEST_SECRET = 'test-master-secret-0123456789abcdef-0123456789'
 
 /** The real app on a fresh migrated database, with a clock the test moves. */
-export async function buildTestApp(env: Record<string, string> = {}, appOptions: BuildAppOptions = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  appOptions: BuildAppOptions = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-test-'))
-  const config = loadConfig({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: dataDir, MAILROOM_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...env })
+  const config = loadConfig({
+    MAILROOM_ENV: 'development',
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    ...env,
+  })
   // The API's statement bound only when a test asks for it (serve always has it; see openRuntime).
-  const db = await createTestDatabase({ statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS ? config.limits.statementTimeoutMs : undefined })
+  const db = await createTestDatabase({
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS ? config.limits.statementTimeoutMs : undefined,
+  })
   const clock = new ManualClock(new Date())
   const ctx = createContext({ config, database: db.handle, masterSecret: TEST_SECRET, clock })
   await ctx.keys.init()
@@ -56,19 +67,37 @@ export async function buildTestApp(env: Record<string, string> = {}, appOptions:
     clock,
     config,
     async newClient(subscription?: string) {
-      const created = await ctx.clients.createClient({ subscription: subscription ?? `sub-${++n}-${Math.random().toString(36).slice(2, 8)}` })
-      const { access_token: token } = await ctx.tokens.issueToken({ clientId: created.clientId, subId: created.subId, status: 'active' })
+      const created = await ctx.clients.createClient({
+        subscription: subscription ?? `sub-${++n}-${Math.random().toString(36).slice(2, 8)}`,
+      })
+      const { access_token: token } = await ctx.tokens.issueToken({
+        clientId: created.clientId,
+        subId: created.subId,
+        status: 'active',
+      })
       return { ...created, token, auth: { authorization: `Bearer ${token}` } }
     },
     async refresh(client: TestClient) {
-      const { access_token: token } = await ctx.tokens.issueToken({ clientId: client.clientId, subId: client.subId, status: 'active' })
+      const { access_token: token } = await ctx.tokens.issueToken({
+        clientId: client.clientId,
+        subId: client.subId,
+        status: 'active',
+      })
       return { ...client, token, auth: { authorization: `Bearer ${token}` } }
     },
     async inject(opts) {
       const res = await app.inject(opts)
-      const url = typeof opts.url === 'string' ? opts.url : opts.url ? String(opts.url.pathname ?? '') : typeof opts.path === 'string' ? opts.path : (opts.path?.pathname ?? '')
+      const url =
+        typeof opts.url === 'string'
+          ? opts.url
+          : opts.url
+            ? String(opts.url.pathname ?? '')
+            : typeof opts.path === 'string'
+              ? opts.path
+              : (opts.path?.pathname ?? '')
       const problems = validator.problems(opts.method ?? 'GET', url, res)
-      if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n  ${problems.join('\n  ')}`)
+      if (problems.length > 0)
+        throw new Error(`The response does not match the OpenAPI document:\n  ${problems.join('\n  ')}`)
       return res
     },
     async secondProcess() {

@@ -20,7 +20,13 @@ interface Operation {
   path: string
   pattern: RegExp
   params: number
-  op: { operationId?: string; responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean; $ref?: string }> }> }
+  op: {
+    operationId?: string
+    responses: Record<
+      string,
+      { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean; $ref?: string }> }
+    >
+  }
 }
 
 /** Not in the document on purpose: the docs page, the document itself, Prometheus metrics. */
@@ -35,8 +41,14 @@ export class ResponseValidator {
   readonly #sharedResponses: Record<string, Operation['op']['responses'][string]>
 
   constructor(doc: Json) {
-    this.#sharedHeaders = ((doc.components as Json | undefined)?.headers ?? {}) as Record<string, { required?: boolean }>
-    this.#sharedResponses = ((doc.components as Json | undefined)?.responses ?? {}) as Record<string, Operation['op']['responses'][string]>
+    this.#sharedHeaders = ((doc.components as Json | undefined)?.headers ?? {}) as Record<
+      string,
+      { required?: boolean }
+    >
+    this.#sharedResponses = ((doc.components as Json | undefined)?.responses ?? {}) as Record<
+      string,
+      Operation['op']['responses'][string]
+    >
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false })
     addFormats.default(this.#ajv)
     this.#ajv.addFormat('binary', true)
@@ -44,8 +56,17 @@ export class ResponseValidator {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation['op']>>)) {
       for (const method of METHODS) {
         if (!item[method]) continue
-        const source = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')
-        this.#operations.push({ method, path, pattern: new RegExp(`^${source}$`), params: (path.match(/\{/g) ?? []).length, op: item[method] })
+        const source = path
+          .split('/')
+          .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')
+        this.#operations.push({
+          method,
+          path,
+          pattern: new RegExp(`^${source}$`),
+          params: (path.match(/\{/g) ?? []).length,
+          op: item[method],
+        })
       }
     }
   }
@@ -57,32 +78,62 @@ export class ResponseValidator {
     const m = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()
     const status = String(res.statusCode)
     // Static segments win over parameters, as in the router.
-    const found = this.#operations.filter((o) => o.method === m && o.pattern.test(path)).sort((a, b) => a.params - b.params)[0]
-    const where = found ? `${method.toUpperCase()} ${found.path} (${found.op.operationId}) answered ${status} to ${url}` : `${method.toUpperCase()} ${url} (no documented operation) answered ${status}`
+    const found = this.#operations
+      .filter((o) => o.method === m && o.pattern.test(path))
+      .sort((a, b) => a.params - b.params)[0]
+    const where = found
+      ? `${method.toUpperCase()} ${found.path} (${found.op.operationId}) answered ${status} to ${url}`
+      : `${method.toUpperCase()} ${url} (no documented operation) answered ${status}`
     if (!found) {
       // Answers before or without a route (unknown path, 405, bad URL) are error bodies.
       if (res.statusCode < 400) return [`${where}: a success for a path and method the document does not have`]
       // Under a bearer mount the token is checked before the router's 404 (CONTRACT §1: 401 is `{message}`).
-      return this.#checkBody(where, res, `openapi.json#/components/schemas/${res.statusCode === 401 ? 'Unauthorized' : 'ErrorBody'}`, method)
+      return this.#checkBody(
+        where,
+        res,
+        `openapi.json#/components/schemas/${res.statusCode === 401 ? 'Unauthorized' : 'ErrorBody'}`,
+        method,
+      )
     }
     const key = [status, `${status[0]}XX`, 'default'].find((k) => found.op.responses[k])
     const declared = key === undefined ? undefined : found.op.responses[key]!
     // A shared response (components.responses) is checked at its own address.
-    const shared = declared && '$ref' in declared ? String((declared as { $ref: string }).$ref).split('/').pop()! : undefined
+    const shared =
+      declared && '$ref' in declared
+        ? String((declared as { $ref: string }).$ref)
+            .split('/')
+            .pop()!
+        : undefined
     const response = shared ? this.#sharedResponses[shared] : declared
-    if (!response) return [`${where}: status ${status} is not documented (documented: ${Object.keys(found.op.responses).join(', ')})`]
+    if (!response)
+      return [
+        `${where}: status ${status} is not documented (documented: ${Object.keys(found.op.responses).join(', ')})`,
+      ]
     const problems: string[] = []
     for (const [name, declared] of Object.entries(response.headers ?? {})) {
-      const h = '$ref' in declared ? this.#sharedHeaders[String(declared.$ref).split('/').pop()!] ?? {} : declared
-      if (h.required && res.headers[name.toLowerCase()] === undefined) problems.push(`${where}: required header ${name} is missing`)
+      const h = '$ref' in declared ? (this.#sharedHeaders[String(declared.$ref).split('/').pop()!] ?? {}) : declared
+      if (h.required && res.headers[name.toLowerCase()] === undefined)
+        problems.push(`${where}: required header ${name} is missing`)
     }
     if (method.toUpperCase() === 'HEAD' || res.body === '') return problems
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase()
     const media = Object.keys(response.content ?? {}).find((declared) => mediaMatches(declared, type))
-    if (!media) return [...problems, `${where}: content type ${JSON.stringify(type)} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`]
+    if (!media)
+      return [
+        ...problems,
+        `${where}: content type ${JSON.stringify(type)} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`,
+      ]
     if (!/[/+]json$/.test(media)) return problems
-    const pointer = shared ? ['components', 'responses', shared, 'content', media, 'schema'] : ['paths', found.path, found.method, 'responses', key!, 'content', media, 'schema']
-    return [...problems, ...this.#checkBody(where, res, `openapi.json#/${pointer.map(escapePointer).join('/')}`, method)]
+    const pointer = shared
+      ? ['components', 'responses', shared, 'content', media, 'schema']
+      : ['paths', found.path, found.method, 'responses', key!, 'content', media, 'schema']
+    return [
+      ...problems,
+      ...this.#checkBody(where, res, `openapi.json#/${pointer.map(escapePointer).join('/')}`, method),
+    ]
   }
 
   #checkBody(where: string, res: ResponseLike, ref: string, method: string): string[] {
@@ -100,7 +151,9 @@ export class ResponseValidator {
       this.#compiled.set(ref, validate)
     }
     if (validate(body)) return []
-    return (validate.errors ?? []).slice(0, 10).map((e) => `${where}: body${e.instancePath || ''} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`)
+    return (validate.errors ?? [])
+      .slice(0, 10)
+      .map((e) => `${where}: body${e.instancePath || ''} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`)
   }
 }
 

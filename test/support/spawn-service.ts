@@ -16,8 +16,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs `mailroom <args>` to completion, from the sources (as `npx mailroom` does in a checkout). */
-export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env }, encoding: 'utf8', timeout: 60_000 })
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -29,9 +36,15 @@ export interface RunningService {
 }
 
 /** Starts `mailroom serve` and waits until it answers /readyz. */
-export async function startService(env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<RunningService> {
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.on('data', (d) => (out += d))
   child.stderr.on('data', (d) => (out += d))

@@ -3,7 +3,14 @@ import type { Database } from '../../src/db/tables.js'
 
 /** Tally rows (folded and not) that differ from counting the packages: empty when the tallies are right. */
 export async function tallyDrift(db: Kysely<Database>) {
-  const { rows } = await sql<{ sub_id: string; dim: string; key: string; status: string; tallied: string | null; counted: string | null }>`
+  const { rows } = await sql<{
+    sub_id: string
+    dim: string
+    key: string
+    status: string
+    tallied: string | null
+    counted: string | null
+  }>`
     select coalesce(a.sub_id, b.sub_id) as sub_id, coalesce(a.dim, b.dim) as dim, coalesce(a.key, b.key) as key, coalesce(a.status, b.status) as status,
            a.n as tallied, b.n as counted
       from (select sub_id, dim, key, status, sum(n) as n

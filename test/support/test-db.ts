@@ -7,7 +7,9 @@ import { migrateToLatest } from '../../src/db/migrate.js'
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by `drop`).
  */
-export async function createTestDatabase(opts: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  opts: { migrate?: boolean; statementTimeoutMs?: number } = {},
+): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
     const handle = await openDatabase({ kind: 'pglite', dir: 'memory' }, { guardTransactions: true })
@@ -26,7 +28,12 @@ export async function createTestDatabase(opts: { migrate?: boolean; statementTim
     await migrateToLatest(plain.db)
     await plain.close()
   }
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10, statementTimeoutMs: opts.statementTimeoutMs })
+  const handle = await openDatabase({
+    kind: 'postgres',
+    url: url.toString(),
+    poolSize: 10,
+    statementTimeoutMs: opts.statementTimeoutMs,
+  })
   if (opts.migrate !== false && !opts.statementTimeoutMs) await migrateToLatest(handle.db)
   return {
     handle,

@@ -22,7 +22,9 @@ export function useTestApp(env: Record<string, string> = {}, options: UseTestApp
   const { onRoute, ...appOptions } = options
   let built: TestApp | undefined
   beforeAll(async () => {
-    built = onRoute ? await recordingRoutes(onRoute, () => buildTestApp(env, appOptions)) : await buildTestApp(env, appOptions)
+    built = onRoute
+      ? await recordingRoutes(onRoute, () => buildTestApp(env, appOptions))
+      : await buildTestApp(env, appOptions)
   })
   afterAll(async () => {
     const t = built
@@ -81,7 +83,10 @@ async function recordingRoutes<T>(onRoute: (route: RouteOptions) => void, build:
 function late<T extends object>(what: string, get: () => T | undefined): T {
   const now = (): T => {
     const value = get()
-    if (value === undefined) throw new Error(`${what} is used outside the tests and hooks of the block that declared it (before its beforeAll ran, or after its afterAll)`)
+    if (value === undefined)
+      throw new Error(
+        `${what} is used outside the tests and hooks of the block that declared it (before its beforeAll ran, or after its afterAll)`,
+      )
     return value
   }
   return new Proxy({} as T, {

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isValidMailroomNumber } from '../../src/decode/mailroom-number.js'
 import { deriveKey } from '../../src/shared/crypto.js'
-import { legacyBodyOf, mayBeLegacyNumber, permuteSequence, trackingNumberOf } from '../../src/packages/tracking-number.js'
+import {
+  legacyBodyOf,
+  mayBeLegacyNumber,
+  permuteSequence,
+  trackingNumberOf,
+} from '../../src/packages/tracking-number.js'
 import { createTrackingNumbersService } from '../../src/packages/tracking-number.service.js'
 import { createTestDatabase } from '../support/test-db.js'
 

@@ -37,17 +37,38 @@ describe('parseBasicAuth', () => {
   it('reads id and secret, form-decoded (RFC 6749 §2.3.1)', () => {
     expect(parseBasicAuth(enc('id:se:cret'))).toEqual({ clientId: 'id', clientSecret: 'se:cret' })
     expect(parseBasicAuth(enc('my%20id:p%2Bw+d'))).toEqual({ clientId: 'my id', clientSecret: 'p+w d' })
-    expect(parseBasicAuth(`basic   ${Buffer.from('a:b').toString('base64')}`)).toEqual({ clientId: 'a', clientSecret: 'b' })
+    expect(parseBasicAuth(`basic   ${Buffer.from('a:b').toString('base64')}`)).toEqual({
+      clientId: 'a',
+      clientSecret: 'b',
+    })
   })
   it('refuses anything else', () => {
-    for (const h of [undefined, '', 'Basic', 'Bearer abc', enc('nocolon'), enc(':secret'), enc('id:'), enc('%zz:x'), 'Basic ***']) {
+    for (const h of [
+      undefined,
+      '',
+      'Basic',
+      'Bearer abc',
+      enc('nocolon'),
+      enc(':secret'),
+      enc('id:'),
+      enc('%zz:x'),
+      'Basic ***',
+    ]) {
       expect(parseBasicAuth(h)).toBeUndefined()
     }
   })
 })
 
 describe('MemoryFailureLimiter', () => {
-  const make = (clock: ManualClock, maxKeys?: number) => new MemoryFailureLimiter(clock, { limit: 3, windowSeconds: 60, addressFactor: 2, clientFactor: 4, maxBackoffFactor: 4, maxKeys })
+  const make = (clock: ManualClock, maxKeys?: number) =>
+    new MemoryFailureLimiter(clock, {
+      limit: 3,
+      windowSeconds: 60,
+      addressFactor: 2,
+      clientFactor: 4,
+      maxBackoffFactor: 4,
+      maxKeys,
+    })
   const failTimes = (l: MemoryFailureLimiter, n: number, id: string | undefined, address: string) => {
     for (let i = 0; i < n; i++) l.recordFailure(id, address)
   }

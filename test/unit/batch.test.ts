@@ -20,10 +20,13 @@ describe('batchPerSubscription', () => {
     const get = batchPerSubscription(lookup)
     const answers = await Promise.all([get('s1', 'a'), get('s2', 'a'), get('s1', 'b'), get('s1', 'a'), get('s2', 'b')])
     expect(answers).toEqual(['A1', 'A2', 'B1', 'A1', undefined])
-    expect(calls).toEqual([['s1', ['a', 'b']], ['s2', ['a', 'b']]])
+    expect(calls).toEqual([
+      ['s1', ['a', 'b']],
+      ['s2', ['a', 'b']],
+    ])
   })
 
-  it('never answers one subscription with another\'s row', async () => {
+  it("never answers one subscription with another's row", async () => {
     const { lookup } = table({ s1: { a: 'secret of s1' }, s2: {} })
     const get = batchPerSubscription(lookup)
     const [mine, theirs] = await Promise.all([get('s1', 'a'), get('s2', 'a')])

@@ -4,14 +4,32 @@ import { ConfigError, issuerAcceptor, issuerOf, loadConfig } from '../../src/con
 describe('loadConfig', () => {
   it('has working defaults: embedded database in ./data, port 8080, development', () => {
     const c = loadConfig({})
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', env: 'development', authRegion: 'us', demo: true, logLevel: 'info' })
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      env: 'development',
+      authRegion: 'us',
+      demo: true,
+      logLevel: 'info',
+    })
     expect(c.database).toEqual({ kind: 'pglite', dir: expect.stringMatching(/data[\\/]pglite$/) })
-    expect(c.prefixes).toEqual({ receiving: '', auth: '/auth', trackingWebhooks: '/webhooks/tracking', lockerWebhooks: '/webhooks/locker' })
+    expect(c.prefixes).toEqual({
+      receiving: '',
+      auth: '/auth',
+      trackingWebhooks: '/webhooks/tracking',
+      lockerWebhooks: '/webhooks/locker',
+    })
     expect(Object.isFrozen(c)).toBe(true)
   })
 
   it('reads typed values', () => {
-    const c = loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://u@h/db', AUTH_REGION: 'ca', AUTH_PREFIX: '/oauth/', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) + ':acme' })
+    const c = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://u@h/db',
+      AUTH_REGION: 'ca',
+      AUTH_PREFIX: '/oauth/',
+      MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) + ':acme',
+    })
     expect(c.port).toBe(9000)
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 10 })
     expect(c.prefixes.auth).toBe('/oauth')
@@ -21,30 +39,53 @@ describe('loadConfig', () => {
 
   it('lists every bad value at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', MAILROOM_ENV: 'prod', LOG_LEVEL: 'loud', AUTH_REGION: 'eu', DATABASE_URL: 'mysql://x', MAILROOM_SECRET: 'short' })
+      loadConfig({
+        PORT: 'eighty',
+        MAILROOM_ENV: 'prod',
+        LOG_LEVEL: 'loud',
+        AUTH_REGION: 'eu',
+        DATABASE_URL: 'mysql://x',
+        MAILROOM_SECRET: 'short',
+      })
       expect.unreachable()
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError)
       const keys = (e as ConfigError).problems.map((p) => p.split('=')[0])
-      expect(keys.sort()).toEqual(['AUTH_REGION', 'DATABASE_URL', 'LOG_LEVEL', 'MAILROOM_ENV', 'MAILROOM_SECRET', 'PORT'])
+      expect(keys.sort()).toEqual([
+        'AUTH_REGION',
+        'DATABASE_URL',
+        'LOG_LEVEL',
+        'MAILROOM_ENV',
+        'MAILROOM_SECRET',
+        'PORT',
+      ])
       expect((e as ConfigError).message).not.toContain('short')
       expect((e as ConfigError).message).toContain('must be one of development, qa, sandbox, production')
     }
   })
 
   it('refuses the embedded database, a generated secret and bootstrap clients in production', () => {
-    expect(() => loadConfig({ MAILROOM_ENV: 'production', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) })).toThrow(ConfigError)
+    expect(() =>
+      loadConfig({ MAILROOM_ENV: 'production', MAILROOM_BOOTSTRAP_CLIENT: 'client-1234:' + 's'.repeat(40) }),
+    ).toThrow(ConfigError)
     try {
       loadConfig({ MAILROOM_ENV: 'production' })
     } catch (e) {
       expect((e as ConfigError).problems.join('\n')).toMatch(/DATABASE_URL[\s\S]*MAILROOM_SECRET/)
     }
-    const ok = loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40), MAILROOM_PUBLIC_URL: 'https://mailroom.example.com' })
+    const ok = loadConfig({
+      MAILROOM_ENV: 'production',
+      DATABASE_URL: 'postgres://x/y',
+      MAILROOM_SECRET: 'x'.repeat(40),
+      MAILROOM_PUBLIC_URL: 'https://mailroom.example.com',
+    })
     expect(ok.demo).toBe(false)
   })
 
   it('names one issuer for every process: production needs MAILROOM_PUBLIC_URL, development accepts sibling localhost ports', () => {
-    expect(() => loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40) })).toThrow(/MAILROOM_PUBLIC_URL/)
+    expect(() =>
+      loadConfig({ MAILROOM_ENV: 'production', DATABASE_URL: 'postgres://x/y', MAILROOM_SECRET: 'x'.repeat(40) }),
+    ).toThrow(/MAILROOM_PUBLIC_URL/)
     const pinned = loadConfig({ PORT: '9001', MAILROOM_PUBLIC_URL: 'https://mail.example.com' })
     expect(issuerAcceptor(pinned)('https://mail.example.com/auth/us')).toBe(true)
     expect(issuerAcceptor(pinned)('http://localhost:9002/auth/us')).toBe(false)
@@ -52,7 +93,16 @@ describe('loadConfig', () => {
     expect(issuerOf(dev)).toBe('http://localhost:9001/auth/us')
     const accepts = issuerAcceptor(dev)
     expect(['http://localhost:9001/auth/us', 'http://localhost:9002/auth/us'].map(accepts)).toEqual([true, true])
-    expect(['http://localhost:9002/auth/ca', 'http://localhost:9002/oauth/us', 'http://evil.example:9002/auth/us', 'http://localhost:x/auth/us', 'http://localhost:1/2/auth/us', undefined].map(accepts)).toEqual([false, false, false, false, false, false])
+    expect(
+      [
+        'http://localhost:9002/auth/ca',
+        'http://localhost:9002/oauth/us',
+        'http://evil.example:9002/auth/us',
+        'http://localhost:x/auth/us',
+        'http://localhost:1/2/auth/us',
+        undefined,
+      ].map(accepts),
+    ).toEqual([false, false, false, false, false, false])
   })
 
   it('lists cross-key problems together with malformed values', () => {
@@ -82,8 +132,13 @@ describe('loadConfig', () => {
 describe('availability settings (issue 14)', () => {
   it('parses per-subscription rate limit overrides and refuses a malformed list', () => {
     const base = { MAILROOM_DATA_DIR: '/tmp/x' }
-    expect([...loadConfig({ ...base, RATE_LIMIT_OVERRIDES: 'sub_a=100,sub_b=5' }).limits.rate.overrides]).toEqual([['sub_a', 100], ['sub_b', 5]])
+    expect([...loadConfig({ ...base, RATE_LIMIT_OVERRIDES: 'sub_a=100,sub_b=5' }).limits.rate.overrides]).toEqual([
+      ['sub_a', 100],
+      ['sub_b', 5],
+    ])
     expect(() => loadConfig({ ...base, RATE_LIMIT_OVERRIDES: 'sub_a:100' })).toThrow(/RATE_LIMIT_OVERRIDES/)
-    expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/)
+    expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS/,
+    )
   })
 })

@@ -21,9 +21,20 @@ describe('csvCell', () => {
 })
 
 describe('custom search mapping', () => {
-  it('knows the record\'s paths, nested ones and custom fields', () => {
-    for (const p of ['trackingNumber', 'receiver.name', 'receiver.location.locationHierarchy', 'currentLocation.topTier.name', 'carrier.carrierId', 'currentRoute.routeName', 'customFields.Department', 'customFields']) expect(isMappable(p), p).toBe(true)
-    for (const p of ['receiver.shoeSize', 'nope', 'carrier.name.first', '', 'customFields.']) expect(isMappable(p), p).toBe(false)
+  it("knows the record's paths, nested ones and custom fields", () => {
+    for (const p of [
+      'trackingNumber',
+      'receiver.name',
+      'receiver.location.locationHierarchy',
+      'currentLocation.topTier.name',
+      'carrier.carrierId',
+      'currentRoute.routeName',
+      'customFields.Department',
+      'customFields',
+    ])
+      expect(isMappable(p), p).toBe(true)
+    for (const p of ['receiver.shoeSize', 'nope', 'carrier.name.first', '', 'customFields.'])
+      expect(isMappable(p), p).toBe(false)
   })
   it('keeps body order and reports every unknown field and duplicate label', () => {
     expect(checkMapping({ comment: 'B', trackingNumber: 'A' }).map((c) => c.label)).toEqual(['B', 'A'])
@@ -39,8 +50,16 @@ describe('custom search mapping', () => {
 describe('search parameters', () => {
   it('parses field:value with positions and enforces the contains minimum', () => {
     const problems: Array<{ field: string; description: string }> = []
-    expect(parseSearch('receiver.name:Ada: Lovelace', 'contains', problems)).toEqual({ field: 'receiver.name', value: 'Ada: Lovelace', position: 'contains' })
-    expect(parseSearch('trackingNumber:1Z', 'starts', problems)).toEqual({ field: 'trackingNumber', value: '1Z', position: 'starts' })
+    expect(parseSearch('receiver.name:Ada: Lovelace', 'contains', problems)).toEqual({
+      field: 'receiver.name',
+      value: 'Ada: Lovelace',
+      position: 'contains',
+    })
+    expect(parseSearch('trackingNumber:1Z', 'starts', problems)).toEqual({
+      field: 'trackingNumber',
+      value: '1Z',
+      position: 'starts',
+    })
     expect(problems).toEqual([])
     for (const bad of ['nofield', ':x', 'color:red', 'trackingNumber:', 'trackingNumber:1Z']) {
       const p: Array<{ field: string; description: string }> = []
@@ -50,7 +69,14 @@ describe('search parameters', () => {
   })
   it('expands UNDELIVERED and refuses unknown statuses', () => {
     const p: Array<{ field: string; description: string }> = []
-    expect(parseStatuses('undelivered', p)!.sort()).toEqual(['DAMAGED', 'IN_LOCKER', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'READY_FOR_PICKUP', 'RECEIVED'])
+    expect(parseStatuses('undelivered', p)!.sort()).toEqual([
+      'DAMAGED',
+      'IN_LOCKER',
+      'IN_TRANSIT',
+      'OUT_FOR_DELIVERY',
+      'READY_FOR_PICKUP',
+      'RECEIVED',
+    ])
     expect(parseStatuses('DELIVERED, picked_up', p)).toEqual(['DELIVERED', 'PICKED_UP'])
     expect(p).toEqual([])
     parseStatuses('LOST', p)
@@ -68,16 +94,24 @@ describe('search parameters', () => {
 
 describe('CSV records (RFC 4180)', () => {
   it('quotes fields with a comma, a quote or any line break, doubles quotes, ends records with CRLF', () => {
-    expect(csvRecords([['a', 'b,c', 'd"e', 'f\ng', 'h\ri', 'j\r\nk', ''], [' x ', 'é', '']])).toBe(
-      'a,"b,c","d""e","f\ng","h\ri","j\r\nk",\r\n x ,é,\r\n',
-    )
+    expect(
+      csvRecords([
+        ['a', 'b,c', 'd"e', 'f\ng', 'h\ri', 'j\r\nk', ''],
+        [' x ', 'é', ''],
+      ]),
+    ).toBe('a,"b,c","d""e","f\ng","h\ri","j\r\nk",\r\n x ,é,\r\n')
   })
 
   it('reads back to the same cells with a CSV parser, whatever the text', () => {
-    fc.assert(fc.property(fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
-      const width = rows[0]!.length
-      const square = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? 'x'))
-      expect(parseCsv(csvRecords(square), { record_delimiter: '\r\n', relax_column_count: false })).toEqual(square)
-    }))
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }),
+        (rows) => {
+          const width = rows[0]!.length
+          const square = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? 'x'))
+          expect(parseCsv(csvRecords(square), { record_delimiter: '\r\n', relax_column_count: false })).toEqual(square)
+        },
+      ),
+    )
   })
 })

@@ -31,7 +31,11 @@ describe('TenantGate', () => {
 
   it('run() gives the slot back when the work fails', async () => {
     const gate = new TenantGate('searches', 1)
-    await expect(gate.run('a', async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    await expect(
+      gate.run('a', async () => {
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
     expect(gate.inUse('a')).toBe(0)
     await expect(gate.run('a', async () => 7)).resolves.toBe(7)
   })

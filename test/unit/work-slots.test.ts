@@ -29,7 +29,10 @@ describe('WorkSlots', () => {
   it('answers a wait past its bound with SERVICE_BUSY (503, Retry-After) and forgets the waiter', async () => {
     const slots = new WorkSlots(1, 30)
     const held = await slots.acquire()
-    const refused = await slots.acquire().then(() => undefined, (e: unknown) => e)
+    const refused = await slots.acquire().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(refused).toBeInstanceOf(AppError)
     expect((refused as AppError).status).toBe(503)
     expect((refused as AppError).code).toBe('SERVICE_BUSY')
@@ -57,7 +60,10 @@ describe('WorkSlots', () => {
     const held = await slots.acquire()
     let granted = false
     const waiting = slots.acquire(false).then((release) => ((granted = true), release))
-    const refused = await slots.acquire().then(() => undefined, (e: unknown) => e)
+    const refused = await slots.acquire().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect((refused as AppError).code).toBe('SERVICE_BUSY')
     await new Promise((r) => setTimeout(r, 60))
     expect(granted).toBe(false)

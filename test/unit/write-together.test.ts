@@ -39,19 +39,27 @@ function store(taken: string[] = []) {
 describe('writeTogether', () => {
   it('writes the adds of one turn as one statement', async () => {
     const { add, calls, written } = store()
-    expect(await Promise.all([add({ id: 'a', number: '1' }), add({ id: 'b', number: '2' }), add({ id: 'c', number: '3' })])).toEqual([true, true, true])
+    expect(
+      await Promise.all([add({ id: 'a', number: '1' }), add({ id: 'b', number: '2' }), add({ id: 'c', number: '3' })]),
+    ).toEqual([true, true, true])
     expect(calls).toEqual([['a', 'b', 'c']])
     expect(written).toEqual(['a', 'b', 'c'])
   })
 
   it('answers false to an add whose number is taken, before or in the same statement', async () => {
     const { add } = store(['9'])
-    expect(await Promise.all([add({ id: 'a', number: '1' }), add({ id: 'b', number: '1' }), add({ id: 'c', number: '9' })])).toEqual([true, false, false])
+    expect(
+      await Promise.all([add({ id: 'a', number: '1' }), add({ id: 'b', number: '1' }), add({ id: 'c', number: '9' })]),
+    ).toEqual([true, false, false])
   })
 
   it('writes each add alone when the statement fails, so one bad add fails only itself', async () => {
     const { add, calls, written } = store()
-    const results = await Promise.allSettled([add({ id: 'a', number: '1' }), add({ id: 'bad', number: '2', bad: true }), add({ id: 'c', number: '3' })])
+    const results = await Promise.allSettled([
+      add({ id: 'a', number: '1' }),
+      add({ id: 'bad', number: '2', bad: true }),
+      add({ id: 'c', number: '3' }),
+    ])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect(results[1]).toMatchObject({ reason: { message: 'violates a constraint' } })
     expect(calls).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']])
@@ -60,7 +68,11 @@ describe('writeTogether', () => {
 
   it('never writes an item again when the outcome of its statement is unknown (the connection lost): each gets that error', async () => {
     const { add, calls, written } = store()
-    const results = await Promise.allSettled([add({ id: 'a', number: '1' }), add({ id: 'b', number: '2', lost: true }), add({ id: 'c', number: '3' })])
+    const results = await Promise.allSettled([
+      add({ id: 'a', number: '1' }),
+      add({ id: 'b', number: '2', lost: true }),
+      add({ id: 'c', number: '3' }),
+    ])
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected'])
     expect(results[0]).toMatchObject({ reason: { message: 'Connection terminated unexpectedly' } })
     expect(calls).toEqual([['a', 'b', 'c']])
@@ -77,16 +89,21 @@ describe('writeTogether', () => {
 describe('writeTogether with two items for one id', () => {
   /** A fake guarded update: each id is at a version; an item writes only from the version it was read at. */
   function versions() {
-    const at = new Map<string, number>([['p', 1], ['q', 1]])
+    const at = new Map<string, number>([
+      ['p', 1],
+      ['q', 1],
+    ])
     const calls: string[][] = []
     const write = async (items: ReadonlyArray<{ id: string; from: number }>) => {
       calls.push(items.map((i) => `${i.id}@${i.from}`))
-      if (new Set(items.map((i) => i.id)).size !== items.length) throw new Error('one row updated twice in one statement')
+      if (new Set(items.map((i) => i.id)).size !== items.length)
+        throw new Error('one row updated twice in one statement')
       const ids = new Set<string>()
-      for (const i of items) if (at.get(i.id) === i.from) {
-        at.set(i.id, i.from + 1)
-        ids.add(i.id)
-      }
+      for (const i of items)
+        if (at.get(i.id) === i.from) {
+          at.set(i.id, i.from + 1)
+          ids.add(i.id)
+        }
       return ids
     }
     return { at, calls, update: writeTogether(write, (i) => i.id, refused) }
@@ -94,13 +111,22 @@ describe('writeTogether with two items for one id', () => {
 
   it('writes the first in the statement and the second alone after it, where its version no longer holds', async () => {
     const { at, calls, update } = versions()
-    expect(await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'q', from: 1 }), update({ id: 'p', from: 1 })])).toEqual([true, true, false])
+    expect(
+      await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'q', from: 1 }), update({ id: 'p', from: 1 })]),
+    ).toEqual([true, true, false])
     expect(calls).toEqual([['p@1', 'q@1'], ['p@1']])
-    expect(at).toEqual(new Map([['p', 2], ['q', 2]]))
+    expect(at).toEqual(
+      new Map([
+        ['p', 2],
+        ['q', 2],
+      ]),
+    )
   })
 
   it('keeps the answers in the order the items came', async () => {
     const { update } = versions()
-    expect(await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'p', from: 2 }), update({ id: 'q', from: 7 })])).toEqual([true, true, false])
+    expect(
+      await Promise.all([update({ id: 'p', from: 1 }), update({ id: 'p', from: 2 }), update({ id: 'q', from: 7 })]),
+    ).toEqual([true, true, false])
   })
 })

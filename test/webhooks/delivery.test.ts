@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../support/build-test-app.js'
-import { configBody, emit, hooks, HOUR, startWebhookTest, stopWebhookTest, type Variant, verify } from './support/helpers.js'
+import {
+  configBody,
+  emit,
+  hooks,
+  HOUR,
+  startWebhookTest,
+  stopWebhookTest,
+  type Variant,
+  verify,
+} from './support/helpers.js'
 import type { Receiver, ReceivedRequest } from './support/receiver.js'
 
 // What a receiver gets: signed, authenticated, only what it subscribed to, in order per package.
@@ -16,7 +25,15 @@ async function setup(overrides: Record<string, unknown> = {}, variant: Variant =
   const h = hooks(t, client, variant)
   const path = `/d${++paths}`
   const cfg = await h.create(configBody(rx.url(path), overrides))
-  return { client, h, cfg, path, got: () => rx.at(path), send: (eventName: string, e: { packageId?: string; variant?: Variant } = {}) => emit(t, client.subId, { eventName, variant, ...e }) }
+  return {
+    client,
+    h,
+    cfg,
+    path,
+    got: () => rx.at(path),
+    send: (eventName: string, e: { packageId?: string; variant?: Variant } = {}) =>
+      emit(t, client.subId, { eventName, variant, ...e }),
+  }
 }
 const bodyOf = (r: ReceivedRequest) => JSON.parse(r.body)
 const run = () => t.ctx.webhooks.runOnce()
@@ -34,8 +51,13 @@ describe('notifications', () => {
     expect(req!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
     expect(req!.headers.authorization).toBeUndefined()
     expect(verify(s.cfg.signingSecret, req!, t.clock.now())).toEqual({
-      eventId: e.eventId, eventName: 'Received', type: 'tracking', occurredAt: t.clock.now().toISOString(), subId: s.client.subId,
-      webHookConfigID: s.cfg.webHookConfigID, data: expect.objectContaining({ packageId: e.packageId, sequence: 1, currentStatus: 'RECEIVED' }),
+      eventId: e.eventId,
+      eventName: 'Received',
+      type: 'tracking',
+      occurredAt: t.clock.now().toISOString(),
+      subId: s.client.subId,
+      webHookConfigID: s.cfg.webHookConfigID,
+      data: expect.objectContaining({ packageId: e.packageId, sequence: 1, currentStatus: 'RECEIVED' }),
     })
     expect(() => verify('whsec_' + Buffer.alloc(32, 1).toString('base64'), req!, t.clock.now())).toThrow(/signature/)
     const tampered = { ...req!, body: req!.body.replace('Received', 'Delivered') }
@@ -49,14 +71,28 @@ describe('notifications', () => {
     await basicAuth.send('Received')
     await run()
     expect(custom.got()[0]!.headers['x-api-key']).toBe('k-123456789')
-    expect(basicAuth.got()[0]!.headers.authorization).toBe(`Basic ${Buffer.from('hook user:p@ss:word').toString('base64')}`)
+    expect(basicAuth.got()[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('hook user:p@ss:word').toString('base64')}`,
+    )
   })
 
   it('get an OAuth2 client-credentials token, cached until it expires', async () => {
     rx.tokenRequests.length = 0
     let n = 0
-    rx.tokenResponder = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: `tok-${++n}`, token_type: 'bearer', expires_in: 3600 }) })
-    const s = await setup({ authParams: { authType: 'oauth2', tokenUrl: rx.url('/token'), clientId: 'my client', clientSecret: 'sec/ret', scope: 'hooks.write' } })
+    rx.tokenResponder = () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: `tok-${++n}`, token_type: 'bearer', expires_in: 3600 }),
+    })
+    const s = await setup({
+      authParams: {
+        authType: 'oauth2',
+        tokenUrl: rx.url('/token'),
+        clientId: 'my client',
+        clientSecret: 'sec/ret',
+        scope: 'hooks.write',
+      },
+    })
     await s.send('Received')
     await s.send('Delivered')
     await run()
@@ -65,7 +101,10 @@ describe('notifications', () => {
     const tokenReq = rx.tokenRequests[0]!
     expect(tokenReq.headers['content-type']).toBe('application/x-www-form-urlencoded')
     expect(tokenReq.headers.authorization).toBe(`Basic ${Buffer.from('my%20client:sec%2Fret').toString('base64')}`)
-    expect(Object.fromEntries(new URLSearchParams(tokenReq.body))).toEqual({ grant_type: 'client_credentials', scope: 'hooks.write' })
+    expect(Object.fromEntries(new URLSearchParams(tokenReq.body))).toEqual({
+      grant_type: 'client_credentials',
+      scope: 'hooks.write',
+    })
 
     t.clock.advance(HOUR)
     await s.send('Received')
@@ -81,7 +120,10 @@ describe('notifications', () => {
     expect(s.got()).toHaveLength(3)
     const [pending] = await s.h.deliveries(s.cfg.webHookConfigID, 'pending')
     expect(pending!.lastError).toBe('OAuth2 token: token endpoint answered 401')
-    expect((await s.h.attempts(s.cfg.webHookConfigID, pending!.deliveryId as string))[0]).toMatchObject({ errorClass: 'oauth', succeeded: false })
+    expect((await s.h.attempts(s.cfg.webHookConfigID, pending!.deliveryId as string))[0]).toMatchObject({
+      errorClass: 'oauth',
+      succeeded: false,
+    })
   })
 
   it('go only to configurations that subscribed to the event, of their variant and their subscription', async () => {
@@ -95,9 +137,17 @@ describe('notifications', () => {
     await locker.send('Deposited', { variant: 'locker' })
     await run()
     // Different packages: sent concurrently, in no particular order.
-    expect(s.got().map((r) => bodyOf(r).eventName).sort()).toEqual(['Delivered', 'Received'])
+    expect(
+      s
+        .got()
+        .map((r) => bodyOf(r).eventName)
+        .sort(),
+    ).toEqual(['Delivered', 'Received'])
     expect(locker.got().map((r) => [bodyOf(r).eventName, bodyOf(r).type])).toEqual([['Deposited', 'locker']])
-    expect((await s.h.deliveries(s.cfg.webHookConfigID)).map((d) => d.eventName).sort()).toEqual(['Delivered', 'Received'])
+    expect((await s.h.deliveries(s.cfg.webHookConfigID)).map((d) => d.eventName).sort()).toEqual([
+      'Delivered',
+      'Received',
+    ])
   })
 
   it('do not include events that occurred before the configuration existed', async () => {
@@ -132,7 +182,12 @@ describe('notifications', () => {
 
     t.clock.advance(10_000)
     await run()
-    expect(seen().filter((x) => x.startsWith('pkg_order_a'))).toEqual(['pkg_order_a#1', 'pkg_order_a#1', 'pkg_order_a#2', 'pkg_order_a#3'])
+    expect(seen().filter((x) => x.startsWith('pkg_order_a'))).toEqual([
+      'pkg_order_a#1',
+      'pkg_order_a#1',
+      'pkg_order_a#2',
+      'pkg_order_a#3',
+    ])
     expect(await s.h.deliveries(s.cfg.webHookConfigID, 'pending')).toEqual([])
   })
 
@@ -158,11 +213,28 @@ describe('notifications', () => {
   it('include a signed test ping through the same path', async () => {
     const s = await setup()
     const ping = await s.h.ok('POST', `/webhookConfig/${s.cfg.webHookConfigID}/test`)
-    expect(ping).toMatchObject({ deliveryId: expect.stringMatching(/^dlv_/), eventName: 'Ping', status: 'pending', attempts: 0, nextAttemptAt: t.clock.now().toISOString() })
+    expect(ping).toMatchObject({
+      deliveryId: expect.stringMatching(/^dlv_/),
+      eventName: 'Ping',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: t.clock.now().toISOString(),
+    })
     await run()
     const body = verify(s.cfg.signingSecret, s.got()[0]!, t.clock.now()) as Record<string, unknown>
-    expect(body).toMatchObject({ eventId: ping.eventId, eventName: 'Ping', type: 'tracking', webHookConfigID: s.cfg.webHookConfigID, data: { message: expect.any(String) } })
-    expect((await s.h.deliveries(s.cfg.webHookConfigID))[0]).toMatchObject({ deliveryId: ping.deliveryId, status: 'delivered', attempts: 1, lastStatusCode: 200 })
+    expect(body).toMatchObject({
+      eventId: ping.eventId,
+      eventName: 'Ping',
+      type: 'tracking',
+      webHookConfigID: s.cfg.webHookConfigID,
+      data: { message: expect.any(String) },
+    })
+    expect((await s.h.deliveries(s.cfg.webHookConfigID))[0]).toMatchObject({
+      deliveryId: ping.deliveryId,
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+    })
 
     await s.h.ok('PUT', `/webhookConfig/${s.cfg.webHookConfigID}`, configBody(rx.url(s.path), { status: 'in-active' }))
     const refused = await s.h.call('POST', `/webhookConfig/${s.cfg.webHookConfigID}/test`)

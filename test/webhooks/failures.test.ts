@@ -19,7 +19,11 @@ async function setup(overrides: Record<string, unknown> = {}) {
   const cfg = await h.create(configBody(rx.url(path), overrides))
   const id = cfg.webHookConfigID as string
   return {
-    client, h, cfg, id, path,
+    client,
+    h,
+    cfg,
+    id,
+    path,
     got: () => rx.at(path),
     answer: (fn: Parameters<typeof rx.routes.set>[1]) => rx.routes.set(path, fn),
     send: (eventName = 'Received', packageId?: string) => emit(t, client.subId, { eventName, packageId }),
@@ -42,7 +46,11 @@ describe('failed attempts', () => {
     const next = new Date(pending.nextAttemptAt as string).getTime() - start
     expect(next).toBeGreaterThanOrEqual(1000)
     expect(next).toBeLessThanOrEqual(5000)
-    expect(await s.get()).toMatchObject({ failureCount: 1, failingSince: new Date(start).toISOString(), lastDeliveryAt: null })
+    expect(await s.get()).toMatchObject({
+      failureCount: 1,
+      failingSince: new Date(start).toISOString(),
+      lastDeliveryAt: null,
+    })
 
     await run()
     expect(s.got()).toHaveLength(1)
@@ -51,13 +59,33 @@ describe('failed attempts', () => {
     expect(s.got()).toHaveLength(2)
     expect(s.got()[0]!.headers['webhook-id']).toBe(s.got()[1]!.headers['webhook-id'])
     const done = await s.one()
-    expect(done).toMatchObject({ status: 'delivered', attempts: 2, lastStatusCode: 204, deliveredAt: t.clock.now().toISOString() })
+    expect(done).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      lastStatusCode: 204,
+      deliveredAt: t.clock.now().toISOString(),
+    })
     expect(done.lastError).toBeUndefined()
     expect(done.nextAttemptAt).toBeUndefined()
     const attempts = await s.h.attempts(s.id, done.deliveryId as string)
     expect(attempts).toEqual([
-      { attemptNo: 1, attemptedAt: new Date(start).toISOString(), succeeded: false, statusCode: 500, latencyMs: expect.any(Number), errorClass: 'http_5xx', error: 'HTTP 500', responseBody: 'database down' },
-      { attemptNo: 2, attemptedAt: t.clock.now().toISOString(), succeeded: true, statusCode: 204, latencyMs: expect.any(Number) },
+      {
+        attemptNo: 1,
+        attemptedAt: new Date(start).toISOString(),
+        succeeded: false,
+        statusCode: 500,
+        latencyMs: expect.any(Number),
+        errorClass: 'http_5xx',
+        error: 'HTTP 500',
+        responseBody: 'database down',
+      },
+      {
+        attemptNo: 2,
+        attemptedAt: t.clock.now().toISOString(),
+        succeeded: true,
+        statusCode: 204,
+        latencyMs: expect.any(Number),
+      },
     ])
     expect(await s.get()).toMatchObject({ failureCount: 0, lastDeliveryAt: t.clock.now().toISOString() })
     expect((await s.get()).failingSince).toBeUndefined()
@@ -71,7 +99,8 @@ describe('failed attempts', () => {
     s.answer(() => {
       calls++
       if (calls === 1) return { status: 429, headers: { 'retry-after': '120' } }
-      if (calls === 2) return { status: 503, headers: { 'retry-after': new Date(t.clock.now().getTime() + 600_000).toUTCString() } }
+      if (calls === 2)
+        return { status: 503, headers: { 'retry-after': new Date(t.clock.now().getTime() + 600_000).toUTCString() } }
       return { status: 200 }
     })
     await s.send()
@@ -83,7 +112,9 @@ describe('failed attempts', () => {
     t.clock.advance(1000)
     await run()
     expect(s.got()).toHaveLength(2)
-    expect((await s.one()).nextAttemptAt).toBe(new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000 + 600_000).toISOString())
+    expect((await s.one()).nextAttemptAt).toBe(
+      new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000 + 600_000).toISOString(),
+    )
     t.clock.advance(600_000)
     await run()
     expect((await s.one()).status).toBe('delivered')
@@ -101,7 +132,10 @@ describe('failed attempts', () => {
     expect(cfg).toMatchObject({ status: 'in-active', disabledReason: 'gone', disabledAt: t.clock.now().toISOString() })
     const all = await s.h.deliveries(s.id)
     expect(all.map((d) => d.status)).toEqual(['failed', 'failed'])
-    expect(all.find((d) => d.packageId === 'pkg_gone_1')).toMatchObject({ lastStatusCode: 410, lastError: expect.stringContaining('gone') })
+    expect(all.find((d) => d.packageId === 'pkg_gone_1')).toMatchObject({
+      lastStatusCode: 410,
+      lastError: expect.stringContaining('gone'),
+    })
     expect(all.find((d) => d.packageId === 'pkg_gone_2')!.lastError).toContain('410')
 
     const before = s.got().length
@@ -130,7 +164,11 @@ describe('failed attempts', () => {
     await run()
     expect(rx.at(`${s.path}-elsewhere`)).toHaveLength(0)
     const d = await s.one()
-    expect(d).toMatchObject({ status: 'pending', lastStatusCode: 302, lastError: expect.stringContaining('redirects are not followed') })
+    expect(d).toMatchObject({
+      status: 'pending',
+      lastStatusCode: 302,
+      lastError: expect.stringContaining('redirects are not followed'),
+    })
     expect((await s.h.attempts(s.id, d.deliveryId as string))[0]!.errorClass).toBe('http_3xx')
   })
 
@@ -144,11 +182,15 @@ describe('failed attempts', () => {
     await big.send()
     await closed.send()
     await run()
-    const classOf = async (s: Awaited<ReturnType<typeof setup>>) => (await s.h.attempts(s.id, (await s.one()).deliveryId as string))[0]!
+    const classOf = async (s: Awaited<ReturnType<typeof setup>>) =>
+      (await s.h.attempts(s.id, (await s.one()).deliveryId as string))[0]!
     expect(await classOf(slow)).toMatchObject({ errorClass: 'timeout', latencyMs: expect.any(Number) })
-    expect(((await classOf(slow)).latencyMs as number)).toBeLessThan(3000)
-    expect(((await classOf(big)).responseBody as string)).toHaveLength(4096)
-    expect(await classOf(closed)).toMatchObject({ errorClass: 'connect', error: expect.stringContaining('ECONNREFUSED') })
+    expect((await classOf(slow)).latencyMs as number).toBeLessThan(3000)
+    expect((await classOf(big)).responseBody as string).toHaveLength(4096)
+    expect(await classOf(closed)).toMatchObject({
+      errorClass: 'connect',
+      error: expect.stringContaining('ECONNREFUSED'),
+    })
     slow.answer(() => ({ status: 200 }))
     rx.release()
   })
@@ -164,9 +206,14 @@ describe('failed attempts', () => {
       await run()
     }
     const failed = await s.one()
-    const last = new Date((await s.h.attempts(s.id, failed.deliveryId as string)).at(-1)!.attemptedAt as string).getTime()
+    const last = new Date(
+      (await s.h.attempts(s.id, failed.deliveryId as string)).at(-1)!.attemptedAt as string,
+    ).getTime()
     expect(last - start).toBeGreaterThanOrEqual(72 * HOUR)
-    expect(failed).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/^HTTP 503 \(gave up after \d+ attempts\)$/) })
+    expect(failed).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/^HTTP 503 \(gave up after \d+ attempts\)$/),
+    })
     expect(failed.attempts).toBe(s.got().length)
 
     s.answer(() => ({ status: 200 }))
@@ -186,7 +233,14 @@ describe('failed attempts', () => {
     await s.send('Received', 'pkg_held')
     await s.send('Delivered', 'pkg_held')
     const held = async () => (await s.h.deliveries(s.id)).find((d) => d.eventName === 'Delivered')!
-    const giveUpAt = async (deliveryId: string) => (await t.ctx.db.selectFrom('webhook_deliveries').select('give_up_at').where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow()).give_up_at
+    const giveUpAt = async (deliveryId: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('webhook_deliveries')
+          .select('give_up_at')
+          .where('delivery_id', '=', deliveryId)
+          .executeTakeFirstOrThrow()
+      ).give_up_at
     await run()
     expect(s.got().map((r) => JSON.parse(r.body).eventName)).toEqual(['Received'])
     const waiting = await held()
@@ -241,7 +295,14 @@ describe('configuration changes', () => {
     await s.send('Delivered', 'pkg_upd_2')
     await run()
     expect(s.got()).toHaveLength(2)
-    await s.h.ok('PUT', `/webhookConfig/${s.id}`, configBody(rx.url(`${s.path}-new`), { events: ['Received'], authParams: { authType: 'custom', headerName: 'X-Token', apiKey: 'new-key-42' } }))
+    await s.h.ok(
+      'PUT',
+      `/webhookConfig/${s.id}`,
+      configBody(rx.url(`${s.path}-new`), {
+        events: ['Received'],
+        authParams: { authType: 'custom', headerName: 'X-Token', apiKey: 'new-key-42' },
+      }),
+    )
     t.clock.advance(10_000)
     await run()
     const moved = rx.at(`${s.path}-new`)
@@ -263,7 +324,11 @@ describe('configuration changes', () => {
     t.clock.advance(HOUR)
     await run()
     expect(s.got()).toHaveLength(1)
-    const rows = await t.ctx.db.selectFrom('webhook_deliveries').select('status').where('config_id', '=', s.id).execute()
+    const rows = await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('config_id', '=', s.id)
+      .execute()
     expect(rows.map((r) => r.status)).toEqual(['cancelled'])
   })
 

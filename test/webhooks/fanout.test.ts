@@ -19,7 +19,10 @@ describe('which claimed events may be fanned out', () => {
     expect(readyToFanOut(claimed, [ev('c', 1)])).toEqual(claimed)
   })
   it('holds back every event after the first one still waiting', () => {
-    expect(readyToFanOut([ev('a', 2), ev('a', 4), ev('b', 1)], [ev('a', 3), ev('a', 7)])).toEqual([ev('a', 2), ev('b', 1)])
+    expect(readyToFanOut([ev('a', 2), ev('a', 4), ev('b', 1)], [ev('a', 3), ev('a', 7)])).toEqual([
+      ev('a', 2),
+      ev('b', 1),
+    ])
     expect(readyToFanOut([ev('a', 2)], [ev('a', 1)])).toEqual([])
   })
 })
@@ -33,7 +36,11 @@ describe('fan-out', () => {
     const other = await h.create(configBody(rx.url('/fan-3'), { events: ['Delivered'] }))
     const e = await emit(t, client.subId, { eventName: 'Received' })
     expect((await t.ctx.webhooks.runOnce()).fannedOut).toBeGreaterThanOrEqual(1)
-    await t.ctx.db.updateTable('package_events').set({ dispatched_at: null }).where('event_id', '=', e.eventId).execute()
+    await t.ctx.db
+      .updateTable('package_events')
+      .set({ dispatched_at: null })
+      .where('event_id', '=', e.eventId)
+      .execute()
     await t.ctx.webhooks.runOnce()
     expect(await h.deliveries(one.webHookConfigID)).toHaveLength(1)
     expect(await h.deliveries(two.webHookConfigID)).toHaveLength(1)
@@ -42,28 +49,36 @@ describe('fan-out', () => {
   })
 
   // Two fan-outs at once need two connections: PostgreSQL only (PGlite runs one transaction at a time).
-  it.runIf(!!process.env.TEST_DATABASE_URL)('waits for an earlier event another fan-out holds, then sends both in order', async () => {
-    const client = await t.newClient()
-    await hooks(t, client).create(configBody(rx.url('/held'), { events: ['Received', 'Delivered'] }))
-    const first = await emit(t, client.subId, { eventName: 'Received', packageId: 'pkg_held' })
-    await emit(t, client.subId, { eventName: 'Delivered', packageId: 'pkg_held' })
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    let locked!: () => void
-    const isLocked = new Promise<void>((r) => (locked = r))
-    const holder = t.ctx.db.transaction().execute(async (trx) => {
-      await sql`select event_id from package_events where event_id = ${first.eventId} for update`.execute(trx)
-      locked()
-      await gate
-    })
-    await isLocked
-    await t.ctx.webhooks.runOnce()
-    expect(rx.at('/held')).toHaveLength(0)
-    const later = await t.ctx.db.selectFrom('package_events').select('dispatched_at').where('package_id', '=', 'pkg_held').where('sequence', '=', 2).executeTakeFirstOrThrow()
-    expect(later.dispatched_at).toBeNull()
-    release()
-    await holder
-    await t.ctx.webhooks.runOnce()
-    expect(rx.at('/held').map((r) => JSON.parse(r.body).data.sequence)).toEqual([1, 2])
-  })
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    'waits for an earlier event another fan-out holds, then sends both in order',
+    async () => {
+      const client = await t.newClient()
+      await hooks(t, client).create(configBody(rx.url('/held'), { events: ['Received', 'Delivered'] }))
+      const first = await emit(t, client.subId, { eventName: 'Received', packageId: 'pkg_held' })
+      await emit(t, client.subId, { eventName: 'Delivered', packageId: 'pkg_held' })
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let locked!: () => void
+      const isLocked = new Promise<void>((r) => (locked = r))
+      const holder = t.ctx.db.transaction().execute(async (trx) => {
+        await sql`select event_id from package_events where event_id = ${first.eventId} for update`.execute(trx)
+        locked()
+        await gate
+      })
+      await isLocked
+      await t.ctx.webhooks.runOnce()
+      expect(rx.at('/held')).toHaveLength(0)
+      const later = await t.ctx.db
+        .selectFrom('package_events')
+        .select('dispatched_at')
+        .where('package_id', '=', 'pkg_held')
+        .where('sequence', '=', 2)
+        .executeTakeFirstOrThrow()
+      expect(later.dispatched_at).toBeNull()
+      release()
+      await holder
+      await t.ctx.webhooks.runOnce()
+      expect(rx.at('/held').map((r) => JSON.parse(r.body).data.sequence)).toEqual([1, 2])
+    },
+  )
 })

@@ -26,7 +26,10 @@ it('delivers an event within a second of the write, even to a worker that has be
   // Idle long enough for the back-off to reach its longest sleep (200 + 400 + 800 + 1600 ms).
   await new Promise((r) => setTimeout(r, 3_500))
   const written = Date.now()
-  await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber() }, lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } } })
+  await a.ok('POST', '/api/v1/packages', {
+    package: { trackingNumber: trackingNumber() },
+    lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } },
+  })
   while (rx.at('/tracking').length === 0 && Date.now() - written < 5_000) await new Promise((r) => setTimeout(r, 20))
   expect(rx.at('/tracking')).toHaveLength(1)
   expect(Date.now() - written).toBeLessThan(1_000)

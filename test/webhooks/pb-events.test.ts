@@ -13,7 +13,9 @@ import type { Receiver } from './support/receiver.js'
 
 let t: TestApp
 let rx: Receiver
-beforeAll(async () => ({ t, rx } = await startWebhookTest({ LOCKER_PICKUP_REMINDER_HOURS: '24', LOCKER_EXPIRY_DAYS: '2' })))
+beforeAll(
+  async () => ({ t, rx } = await startWebhookTest({ LOCKER_PICKUP_REMINDER_HOURS: '24', LOCKER_EXPIRY_DAYS: '2' })),
+)
 afterAll(() => stopWebhookTest(t, rx))
 
 const DAY = 24 * 3600_000
@@ -30,15 +32,38 @@ async function subscribed(eventName: string) {
   let n = 0
   const created: string[] = []
   return {
-    client, a, m, h, cfg,
+    client,
+    a,
+    m,
+    h,
+    cfg,
     async add(status = 'RECEIVED', extra: Record<string, unknown> = {}): Promise<string> {
       const pkg = { trackingNumber: `PBEV${paths}X${++n}`, receiver: { contactId: m.receiverId }, ...extra }
-      const { packageId } = await a.ok('POST', '/api/v1/packages', { package: pkg, lastActivity: { status, location: { inboundSiteId: m.shelfId, ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: '7' } : {}) } } })
+      const { packageId } = await a.ok('POST', '/api/v1/packages', {
+        package: pkg,
+        lastActivity: {
+          status,
+          location: {
+            inboundSiteId: m.shelfId,
+            ...(status === 'IN_LOCKER' ? { lockerBank: 'North', lockerUnit: '7' } : {}),
+          },
+        },
+      })
       created.push(packageId)
       return packageId
     },
     async update(packageId: string, status?: string, pkg: Record<string, unknown> = {}) {
-      return a.ok('PUT', `/api/v1/packages/${packageId}`, { package: pkg, ...(status ? { lastActivity: { status, ...(status === 'IN_LOCKER' ? { location: { lockerBank: 'North', lockerUnit: '7' } } : {}) } } : {}) })
+      return a.ok('PUT', `/api/v1/packages/${packageId}`, {
+        package: pkg,
+        ...(status
+          ? {
+              lastActivity: {
+                status,
+                ...(status === 'IN_LOCKER' ? { location: { lockerBank: 'North', lockerUnit: '7' } } : {}),
+              },
+            }
+          : {}),
+      })
     },
     /**
      * What the receiver got, after the worker ran: [packageId, eventName, previousStatus → currentStatus],
@@ -46,8 +71,13 @@ async function subscribed(eventName: string) {
      */
     async received(): Promise<Array<[string, string, string]>> {
       for (let i = 0; i < 5; i++) await t.ctx.webhooks.runOnce()
-      return rx.at(path).map((r) => JSON.parse(r.body))
-        .sort((x, y) => created.indexOf(x.data.packageId) - created.indexOf(y.data.packageId) || x.data.sequence - y.data.sequence)
+      return rx
+        .at(path)
+        .map((r) => JSON.parse(r.body))
+        .sort(
+          (x, y) =>
+            created.indexOf(x.data.packageId) - created.indexOf(y.data.packageId) || x.data.sequence - y.data.sequence,
+        )
         .map((b) => [b.data.packageId, b.eventName, `${b.data.previousStatus ?? '∅'}→${b.data.currentStatus}`])
     },
   }
@@ -75,7 +105,10 @@ describe('the tracking events, end to end', () => {
     const walkIn = await s.add('RECEIVED')
     const notArrived = await s.add('IN_TRANSIT')
     await s.a.ok('PATCH', `/api/v1/packages/${notArrived}/archive`, {})
-    expect(await s.received()).toEqual([[announced, 'Acceptance', 'IN_TRANSIT→RECEIVED'], [walkIn, 'Acceptance', '∅→RECEIVED']])
+    expect(await s.received()).toEqual([
+      [announced, 'Acceptance', 'IN_TRANSIT→RECEIVED'],
+      [walkIn, 'Acceptance', '∅→RECEIVED'],
+    ])
   })
 
   it('InTransit: IN_TRANSIT reached after the add', async () => {
@@ -94,11 +127,18 @@ describe('the tracking events, end to end', () => {
     await s.update(id, 'OUT_FOR_DELIVERY')
     await s.update(id, 'OUT_FOR_DELIVERY')
     await s.update(id, 'DELIVERED')
-    expect(await s.received()).toEqual([[id, 'DeliveryAttempt', 'OUT_FOR_DELIVERY→RECEIVED'], [id, 'DeliveryAttempt', 'OUT_FOR_DELIVERY→OUT_FOR_DELIVERY']])
+    expect(await s.received()).toEqual([
+      [id, 'DeliveryAttempt', 'OUT_FOR_DELIVERY→RECEIVED'],
+      [id, 'DeliveryAttempt', 'OUT_FOR_DELIVERY→OUT_FOR_DELIVERY'],
+    ])
   })
 
   it.each([
-    ['OutForDelivery', 'OUT_FOR_DELIVERY'], ['Delivered', 'DELIVERED'], ['ReturnToSender', 'RETURNED_TO_SENDER'], ['PickedUp', 'PICKED_UP'], ['Received', 'RECEIVED'],
+    ['OutForDelivery', 'OUT_FOR_DELIVERY'],
+    ['Delivered', 'DELIVERED'],
+    ['ReturnToSender', 'RETURNED_TO_SENDER'],
+    ['PickedUp', 'PICKED_UP'],
+    ['Received', 'RECEIVED'],
   ])('%s: status %s reached', async (eventName, status) => {
     const s = await subscribed(eventName)
     const id = await s.add('IN_TRANSIT')
@@ -114,7 +154,10 @@ describe('the tracking events, end to end', () => {
     const two = await s.add()
     await s.update(two, undefined, { damaged: true })
     await s.update(two, undefined, { damaged: true, comment: 'still damaged' })
-    expect(await s.received()).toEqual([[one, 'Exception', 'RECEIVED→DAMAGED'], [two, 'Exception', 'RECEIVED→RECEIVED']])
+    expect(await s.received()).toEqual([
+      [one, 'Exception', 'RECEIVED→DAMAGED'],
+      [two, 'Exception', 'RECEIVED→RECEIVED'],
+    ])
   })
 
   it('ReadyForPickup: READY_FOR_PICKUP or IN_LOCKER reached', async () => {
@@ -123,7 +166,10 @@ describe('the tracking events, end to end', () => {
     await s.update(shelf, 'READY_FOR_PICKUP')
     const locker = await s.add()
     await s.update(locker, 'IN_LOCKER')
-    expect(await s.received()).toEqual([[shelf, 'ReadyForPickup', 'RECEIVED→READY_FOR_PICKUP'], [locker, 'ReadyForPickup', 'RECEIVED→IN_LOCKER']])
+    expect(await s.received()).toEqual([
+      [shelf, 'ReadyForPickup', 'RECEIVED→READY_FOR_PICKUP'],
+      [locker, 'ReadyForPickup', 'RECEIVED→IN_LOCKER'],
+    ])
   })
 
   it('PickupMissed: the locker stay expired with its reminder unanswered, once', async () => {
@@ -156,28 +202,41 @@ describe('the tracking events, end to end', () => {
     const s = await subscribed('Acceptance')
     await s.add()
     await s.received()
-    expect(await s.h.deliveries(s.cfg.webHookConfigID)).toEqual([expect.objectContaining({ eventName: 'Acceptance', status: 'delivered' })])
+    expect(await s.h.deliveries(s.cfg.webHookConfigID)).toEqual([
+      expect.objectContaining({ eventName: 'Acceptance', status: 'delivered' }),
+    ])
   })
 
   it('Create Webhook (§5.2): the documented request (with the url it leaves out) is a 200 with webHookConfigID', async () => {
     const client = await t.newClient()
-    const example = JSON.parse(`{"name": "webhook1", "type": "tracking", "events": ["Manifest","InTransit","Delivered"], "timeOut": 5,
+    const example =
+      JSON.parse(`{"name": "webhook1", "type": "tracking", "events": ["Manifest","InTransit","Delivered"], "timeOut": 5,
  "status": "active", "authParams": {"authType": "custom", "apiKey": "JsuG7jk", "headerName": "webhook1"}}`)
     const res = await hooks(t, client).call('POST', '/webhookConfig', { ...example, url: rx.url('/pb-create') })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toMatchObject({
-      webHookConfigID: expect.any(String), name: 'webhook1', type: 'tracking', events: ['Manifest', 'InTransit', 'Delivered'], timeOut: 5, status: 'active',
+      webHookConfigID: expect.any(String),
+      name: 'webhook1',
+      type: 'tracking',
+      events: ['Manifest', 'InTransit', 'Delivered'],
+      timeOut: 5,
+      status: 'active',
       authParams: { authType: 'custom', headerName: 'webhook1', apiKey: expect.stringMatching(/^\*\*\*\*/) },
     })
     // in-active is PB's spelling too.
-    const off = await hooks(t, client).call('POST', '/webhookConfig', { ...example, status: 'in-active', url: rx.url('/pb-create') })
+    const off = await hooks(t, client).call('POST', '/webhookConfig', {
+      ...example,
+      status: 'in-active',
+      url: rx.url('/pb-create'),
+    })
     expect(off.statusCode, off.body).toBe(200)
   })
 
   it('GET /api/v1/events documents the change behind each event, in the catalogue and in the OpenAPI description', async () => {
     const client = await t.newClient()
     const { events } = await hooks(t, client).ok('GET', '/events')
-    for (const e of events as Array<{ eventName: string; description: string }>) expect(e.description.length, e.eventName).toBeGreaterThan(20)
+    for (const e of events as Array<{ eventName: string; description: string }>)
+      expect(e.description.length, e.eventName).toBeGreaterThan(20)
     const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json()
     const description = doc.paths['/webhooks/tracking/api/v1/events'].get.description as string
     for (const name of eventNames('tracking')) expect(description).toContain(`\`${name}\`:`)
@@ -187,12 +246,34 @@ describe('the tracking events, end to end', () => {
 describe('the event catalogue is the one home', () => {
   // Every transition a change can make (including ones the service refuses today), exhaustively.
   const previous = [null, ...PACKAGE_STATUSES]
-  const lockers = [{ bank: null, unit: null }, { bank: 'A', unit: '1' }, { bank: 'A', unit: '2' }]
-  const transitions: Transition[] = previous.flatMap((previousStatus) => PACKAGE_STATUSES.flatMap((status) =>
-    [false, true].flatMap((wasAtSite) => [false, true].flatMap((wasDamaged) => [false, true].flatMap((damaged) =>
-      lockers.flatMap((previousLocker) => lockers.map((locker) => ({ previousStatus, status, wasAtSite, wasDamaged, damaged, previousLocker, locker }))))))))
+  const lockers = [
+    { bank: null, unit: null },
+    { bank: 'A', unit: '1' },
+    { bank: 'A', unit: '2' },
+  ]
+  const transitions: Transition[] = previous.flatMap((previousStatus) =>
+    PACKAGE_STATUSES.flatMap((status) =>
+      [false, true].flatMap((wasAtSite) =>
+        [false, true].flatMap((wasDamaged) =>
+          [false, true].flatMap((damaged) =>
+            lockers.flatMap((previousLocker) =>
+              lockers.map((locker) => ({
+                previousStatus,
+                status,
+                wasAtSite,
+                wasDamaged,
+                damaged,
+                previousLocker,
+                locker,
+              })),
+            ),
+          ),
+        ),
+      ),
+    ),
+  )
 
-  it('every event a package change emits is in its variant\'s catalogue', () => {
+  it("every event a package change emits is in its variant's catalogue", () => {
     for (const tr of transitions) {
       for (const e of eventsFor(tr)) expect(eventNames(e.variant), JSON.stringify(tr)).toContain(e.eventName)
     }
@@ -207,7 +288,9 @@ describe('the event catalogue is the one home', () => {
 
   it('each change emits at least one tracking event, each name at most once', () => {
     for (const tr of transitions) {
-      const tracking = eventsFor(tr).filter((e) => e.variant === 'tracking').map((e) => e.eventName)
+      const tracking = eventsFor(tr)
+        .filter((e) => e.variant === 'tracking')
+        .map((e) => e.eventName)
       expect(tracking.length).toBeGreaterThan(0)
       expect(new Set(tracking).size).toBe(tracking.length)
     }

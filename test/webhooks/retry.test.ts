@@ -1,8 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  backoffCeiling, BASE_DELAY_MS, batchStreak, DISABLE_AFTER_FAILING_MS, failingTooLong, jitteredDelay, MAX_DELAY_MS, MIN_DELAY_MS, parseRetryAfter, planRetry,
-  RETRY_AFTER_CAP_MS, RETRY_WINDOW_MS,
+  backoffCeiling,
+  BASE_DELAY_MS,
+  batchStreak,
+  DISABLE_AFTER_FAILING_MS,
+  failingTooLong,
+  jitteredDelay,
+  MAX_DELAY_MS,
+  MIN_DELAY_MS,
+  parseRetryAfter,
+  planRetry,
+  RETRY_AFTER_CAP_MS,
+  RETRY_WINDOW_MS,
 } from '../../src/webhooks/delivery/retry.js'
 
 const T0 = new Date('2026-03-01T12:00:00.000Z')
@@ -17,11 +27,13 @@ describe('backoff ceiling', () => {
   })
 
   it('never decreases and never exceeds the cap', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000 }), (a) => {
-      expect(backoffCeiling(a + 1)).toBeGreaterThanOrEqual(backoffCeiling(a))
-      expect(backoffCeiling(a)).toBeLessThanOrEqual(MAX_DELAY_MS)
-      expect(backoffCeiling(a)).toBeGreaterThanOrEqual(BASE_DELAY_MS)
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), (a) => {
+        expect(backoffCeiling(a + 1)).toBeGreaterThanOrEqual(backoffCeiling(a))
+        expect(backoffCeiling(a)).toBeLessThanOrEqual(MAX_DELAY_MS)
+        expect(backoffCeiling(a)).toBeGreaterThanOrEqual(BASE_DELAY_MS)
+      }),
+    )
   })
 
   it('refuses attempt numbers that are not positive integers', () => {
@@ -31,12 +43,18 @@ describe('backoff ceiling', () => {
 
 describe('full jitter', () => {
   it('is uniform in [0, ceiling], floored at 1 s', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (a, r) => {
-      const d = jitteredDelay(a, r)
-      expect(d).toBeGreaterThanOrEqual(MIN_DELAY_MS)
-      expect(d).toBeLessThanOrEqual(Math.max(MIN_DELAY_MS, backoffCeiling(a)))
-      expect(d).toBe(Math.max(MIN_DELAY_MS, Math.floor(r * backoffCeiling(a))))
-    }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (a, r) => {
+          const d = jitteredDelay(a, r)
+          expect(d).toBeGreaterThanOrEqual(MIN_DELAY_MS)
+          expect(d).toBeLessThanOrEqual(Math.max(MIN_DELAY_MS, backoffCeiling(a)))
+          expect(d).toBe(Math.max(MIN_DELAY_MS, Math.floor(r * backoffCeiling(a))))
+        },
+      ),
+    )
     expect(jitteredDelay(20, 0)).toBe(MIN_DELAY_MS)
     expect(jitteredDelay(20, 0.5)).toBe(MAX_DELAY_MS / 2)
   })
@@ -49,36 +67,51 @@ describe('full jitter', () => {
 describe('retry plan', () => {
   it('gives up only once the window has passed', () => {
     const giveUpAt = new Date(T0.getTime() + RETRY_WINDOW_MS)
-    expect(planRetry({ attempt: 30, now: new Date(giveUpAt.getTime() - 1), giveUpAt, random: 0.5 })).toEqual({ retry: true, at: new Date(giveUpAt.getTime() - 1 + MAX_DELAY_MS / 2) })
+    expect(planRetry({ attempt: 30, now: new Date(giveUpAt.getTime() - 1), giveUpAt, random: 0.5 })).toEqual({
+      retry: true,
+      at: new Date(giveUpAt.getTime() - 1 + MAX_DELAY_MS / 2),
+    })
     expect(planRetry({ attempt: 30, now: giveUpAt, giveUpAt, random: 0.5 })).toEqual({ retry: false })
   })
 
-  it('uses the receiver\'s Retry-After instead of the jitter', () => {
+  it("uses the receiver's Retry-After instead of the jitter", () => {
     const giveUpAt = new Date(T0.getTime() + RETRY_WINDOW_MS)
-    expect(planRetry({ attempt: 1, now: T0, giveUpAt, random: 0.99, retryAfterMs: 120_000 })).toEqual({ retry: true, at: new Date(T0.getTime() + 120_000) })
+    expect(planRetry({ attempt: 1, now: T0, giveUpAt, random: 0.99, retryAfterMs: 120_000 })).toEqual({
+      retry: true,
+      at: new Date(T0.getTime() + 120_000),
+    })
   })
 
   it('keeps retrying for at least 72 hours, whatever the jitter and the receiver say, and then stops', () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ r: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), retryAfter: fc.option(fc.integer({ min: MIN_DELAY_MS, max: RETRY_AFTER_CAP_MS }), { freq: 4 }) }), { minLength: 400, maxLength: 400 }),
-      (draws) => {
-        const giveUpAt = new Date(T0.getTime() + RETRY_WINDOW_MS)
-        let now = T0
-        let attempt = 1
-        for (;;) {
-          const d = draws[(attempt - 1) % draws.length]!
-          const plan = planRetry({ attempt, now, giveUpAt, random: d.r, retryAfterMs: d.retryAfter ?? undefined })
-          if (!plan.retry) break
-          expect(plan.at.getTime()).toBeGreaterThan(now.getTime())
-          expect(plan.at.getTime() - now.getTime()).toBeLessThanOrEqual(MAX_DELAY_MS)
-          now = plan.at
-          attempt++
-        }
-        // The last attempt happened at or after the end of the window, and not much later.
-        expect(now.getTime() - T0.getTime()).toBeGreaterThanOrEqual(RETRY_WINDOW_MS)
-        expect(now.getTime() - T0.getTime()).toBeLessThan(RETRY_WINDOW_MS + MAX_DELAY_MS)
-      },
-    ), { numRuns: 300 })
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            r: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+            retryAfter: fc.option(fc.integer({ min: MIN_DELAY_MS, max: RETRY_AFTER_CAP_MS }), { freq: 4 }),
+          }),
+          { minLength: 400, maxLength: 400 },
+        ),
+        (draws) => {
+          const giveUpAt = new Date(T0.getTime() + RETRY_WINDOW_MS)
+          let now = T0
+          let attempt = 1
+          for (;;) {
+            const d = draws[(attempt - 1) % draws.length]!
+            const plan = planRetry({ attempt, now, giveUpAt, random: d.r, retryAfterMs: d.retryAfter ?? undefined })
+            if (!plan.retry) break
+            expect(plan.at.getTime()).toBeGreaterThan(now.getTime())
+            expect(plan.at.getTime() - now.getTime()).toBeLessThanOrEqual(MAX_DELAY_MS)
+            now = plan.at
+            attempt++
+          }
+          // The last attempt happened at or after the end of the window, and not much later.
+          expect(now.getTime() - T0.getTime()).toBeGreaterThanOrEqual(RETRY_WINDOW_MS)
+          expect(now.getTime() - T0.getTime()).toBeLessThan(RETRY_WINDOW_MS + MAX_DELAY_MS)
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 
   it('makes a few dozen attempts over the window on average, not thousands', () => {
@@ -87,7 +120,11 @@ describe('retry plan', () => {
     const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646
     let now = T0
     let attempts = 1
-    for (let plan = planRetry({ attempt: 1, now, giveUpAt, random: random() }); plan.retry; plan = planRetry({ attempt: attempts, now, giveUpAt, random: random() })) {
+    for (
+      let plan = planRetry({ attempt: 1, now, giveUpAt, random: random() });
+      plan.retry;
+      plan = planRetry({ attempt: attempts, now, giveUpAt, random: random() })
+    ) {
       now = plan.at
       attempts++
     }
@@ -121,11 +158,13 @@ describe('Retry-After', () => {
   })
 
   it('always lands in [1 s, cap] for any number of seconds', () => {
-    fc.assert(fc.property(fc.nat(), (s) => {
-      const ms = parseRetryAfter(String(s), T0)!
-      expect(ms).toBeGreaterThanOrEqual(MIN_DELAY_MS)
-      expect(ms).toBeLessThanOrEqual(RETRY_AFTER_CAP_MS)
-    }))
+    fc.assert(
+      fc.property(fc.nat(), (s) => {
+        const ms = parseRetryAfter(String(s), T0)!
+        expect(ms).toBeGreaterThanOrEqual(MIN_DELAY_MS)
+        expect(ms).toBeLessThanOrEqual(RETRY_AFTER_CAP_MS)
+      }),
+    )
   })
 })
 
@@ -140,12 +179,20 @@ describe('what a batch of answers says about a failure streak', () => {
   const at = (s: number) => new Date(T0.getTime() + s * 1000)
 
   it('failures alone continue the streak from the first of them', () => {
-    expect(batchStreak([], [at(3), at(1), at(2)])).toEqual({ succeeded: false, firstFailureAt: at(1), lastFailureAt: at(3) })
+    expect(batchStreak([], [at(3), at(1), at(2)])).toEqual({
+      succeeded: false,
+      firstFailureAt: at(1),
+      lastFailureAt: at(3),
+    })
   })
 
   it('a success ends it; only failures from the last success on start a new one', () => {
     expect(batchStreak([at(2)], [at(1)])).toEqual({ succeeded: true, firstFailureAt: null, lastFailureAt: null })
-    expect(batchStreak([at(1), at(3)], [at(2), at(4), at(5)])).toEqual({ succeeded: true, firstFailureAt: at(4), lastFailureAt: at(5) })
+    expect(batchStreak([at(1), at(3)], [at(2), at(4), at(5)])).toEqual({
+      succeeded: true,
+      firstFailureAt: at(4),
+      lastFailureAt: at(5),
+    })
     expect(batchStreak([at(1)], [at(1)])).toEqual({ succeeded: true, firstFailureAt: at(1), lastFailureAt: at(1) })
     expect(batchStreak([at(1)], [])).toEqual({ succeeded: true, firstFailureAt: null, lastFailureAt: null })
   })

@@ -7,7 +7,11 @@ import type { Receiver, ReceivedRequest } from './support/receiver.js'
 // A package that receives many updates: its deliveries go as one run per claim, in order, and a
 // failure gives the rest of the run back unsent. This file's app shortens the retry schedule
 // (WEBHOOK_RETRY_*), and the schedule it then follows is checked here too.
-const RETRY_ENV = { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_RETRY_MAX_DELAY_SECONDS: '2', WEBHOOK_RETRY_WINDOW_SECONDS: '10' }
+const RETRY_ENV = {
+  WEBHOOK_RETRY_BASE_SECONDS: '1',
+  WEBHOOK_RETRY_MAX_DELAY_SECONDS: '2',
+  WEBHOOK_RETRY_WINDOW_SECONDS: '10',
+}
 let t: TestApp
 let rx: Receiver
 beforeAll(async () => ({ t, rx } = await startWebhookTest(RETRY_ENV)))
@@ -21,11 +25,15 @@ async function setup() {
   const cfg = await h.create(configBody(rx.url(path), { events: ['Received', 'InTransit', 'Delivered'] }))
   const packageId = `pkg_hot_${paths}`
   return {
-    h, cfg, path, packageId,
+    h,
+    cfg,
+    path,
+    packageId,
     send: async (n: number) => {
       for (let i = 0; i < n; i++) await emit(t, client.subId, { eventName: 'InTransit', packageId })
     },
-    sequences: () => rx.at(path).map((r: ReceivedRequest) => (JSON.parse(r.body) as { data: { sequence: number } }).data.sequence),
+    sequences: () =>
+      rx.at(path).map((r: ReceivedRequest) => (JSON.parse(r.body) as { data: { sequence: number } }).data.sequence),
   }
 }
 const run = () => t.ctx.webhooks.runOnce()
@@ -39,18 +47,31 @@ describe('a hot package', () => {
     expect(s.sequences()).toEqual(Array.from({ length: 120 }, (_, i) => i + 1))
     const all = await s.h.ok('GET', `/webhookConfig/${s.cfg.webHookConfigID}/deliveries?limit=200`)
     expect(all.deliveries).toHaveLength(120)
-    expect(all.deliveries.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1)).toBe(true)
+    expect(
+      all.deliveries.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1),
+    ).toBe(true)
   })
 
   it('gives back the rest of a run when one fails: they wait, unattempted, behind it', async () => {
     const s = await setup()
     let failing = true
-    rx.routes.set(s.path, (r) => ((JSON.parse(r.body) as { data: { sequence: number } }).data.sequence === 3 && failing ? { status: 503 } : { status: 200 }))
+    rx.routes.set(s.path, (r) =>
+      (JSON.parse(r.body) as { data: { sequence: number } }).data.sequence === 3 && failing
+        ? { status: 503 }
+        : { status: 200 },
+    )
     await s.send(6)
     await run()
     expect(s.sequences()).toEqual([1, 2, 3])
-    const pending = (await s.h.deliveries(s.cfg.webHookConfigID, 'pending')).sort((a, b) => Number(a.sequence) - Number(b.sequence))
-    expect(pending.map((d) => [d.sequence, d.attempts])).toEqual([[3, 1], [4, 0], [5, 0], [6, 0]])
+    const pending = (await s.h.deliveries(s.cfg.webHookConfigID, 'pending')).sort(
+      (a, b) => Number(a.sequence) - Number(b.sequence),
+    )
+    expect(pending.map((d) => [d.sequence, d.attempts])).toEqual([
+      [3, 1],
+      [4, 0],
+      [5, 0],
+      [6, 0],
+    ])
     const [third] = pending
     const attempts = await s.h.attempts(s.cfg.webHookConfigID, String(third!.deliveryId))
     expect(attempts).toHaveLength(1)
@@ -96,9 +117,14 @@ describe('a shortened retry schedule (WEBHOOK_RETRY_*)', () => {
       }
       return []
     }
-    expect(problems({ WEBHOOK_RETRY_BASE_SECONDS: '60', WEBHOOK_RETRY_MAX_DELAY_SECONDS: '30' })).toEqual([expect.stringMatching(/^WEBHOOK_RETRY_BASE_SECONDS: must not exceed WEBHOOK_RETRY_MAX_DELAY_SECONDS/)])
-    expect(problems({ WEBHOOK_RETRY_BASE_SECONDS: '0', WEBHOOK_RETRY_WINDOW_SECONDS: 'soon' })).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^WEBHOOK_RETRY_BASE_SECONDS=/), expect.stringMatching(/^WEBHOOK_RETRY_WINDOW_SECONDS=/),
-    ]))
+    expect(problems({ WEBHOOK_RETRY_BASE_SECONDS: '60', WEBHOOK_RETRY_MAX_DELAY_SECONDS: '30' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_RETRY_BASE_SECONDS: must not exceed WEBHOOK_RETRY_MAX_DELAY_SECONDS/),
+    ])
+    expect(problems({ WEBHOOK_RETRY_BASE_SECONDS: '0', WEBHOOK_RETRY_WINDOW_SECONDS: 'soon' })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^WEBHOOK_RETRY_BASE_SECONDS=/),
+        expect.stringMatching(/^WEBHOOK_RETRY_WINDOW_SECONDS=/),
+      ]),
+    )
   })
 })

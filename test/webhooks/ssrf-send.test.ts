@@ -16,11 +16,29 @@ afterAll(() => rx?.close())
 
 describe('refused destinations when saving a configuration', () => {
   it.each([
-    'https://10.0.0.1/hook', 'https://172.16.5.4/hook', 'https://192.168.1.10/hook', 'https://127.0.0.1/hook', 'https://127.1/hook',
-    'https://2130706433/hook', 'https://[::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://[::ffff:10.0.0.1]/hook', 'https://169.254.169.254/latest',
-    'https://[fe80::1]/hook', 'https://[fd00::1]/hook', 'https://100.64.0.1/hook', 'https://224.0.0.1/hook', 'https://[ff02::1]/hook',
-    'https://0.0.0.0/hook', 'https://255.255.255.255/hook', 'https://240.0.0.1/hook', 'https://192.0.2.1/hook', 'https://[2001:db8::1]/hook',
-    'https://198.18.0.1/hook', 'https://[64:ff9b::a00:1]/hook', 'https://localhost/hook',
+    'https://10.0.0.1/hook',
+    'https://172.16.5.4/hook',
+    'https://192.168.1.10/hook',
+    'https://127.0.0.1/hook',
+    'https://127.1/hook',
+    'https://2130706433/hook',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:10.0.0.1]/hook',
+    'https://169.254.169.254/latest',
+    'https://[fe80::1]/hook',
+    'https://[fd00::1]/hook',
+    'https://100.64.0.1/hook',
+    'https://224.0.0.1/hook',
+    'https://[ff02::1]/hook',
+    'https://0.0.0.0/hook',
+    'https://255.255.255.255/hook',
+    'https://240.0.0.1/hook',
+    'https://192.0.2.1/hook',
+    'https://[2001:db8::1]/hook',
+    'https://198.18.0.1/hook',
+    'https://[64:ff9b::a00:1]/hook',
+    'https://localhost/hook',
   ])('%s → 400', async (url) => {
     const h = hooks(t, await t.newClient())
     const res = await h.call('POST', '/webhookConfig', configBody(url))
@@ -32,7 +50,10 @@ describe('refused destinations when saving a configuration', () => {
     const h = hooks(t, await t.newClient())
     const res = await h.call('POST', '/webhookConfig', configBody('http://hooks.example.com/x'))
     expect(res.statusCode).toBe(400)
-    expect(res.json().errors[0]).toMatchObject({ additionalParameters: 'url', errorDescription: 'url must be an https:// URL' })
+    expect(res.json().errors[0]).toMatchObject({
+      additionalParameters: 'url',
+      errorDescription: 'url must be an https:// URL',
+    })
   })
 })
 
@@ -47,7 +68,14 @@ describe('refused destinations when connecting', () => {
       lookups.push(host)
       return [{ address: '127.0.0.1', family: 4 }]
     }
-    const worker = createWebhooks({ db: t.ctx.db, clock: t.clock, ids: t.ctx.ids, config: t.config, sealKey: t.ctx.secrets.webhookKey, lookup })
+    const worker = createWebhooks({
+      db: t.ctx.db,
+      clock: t.clock,
+      ids: t.ctx.ids,
+      config: t.config,
+      sealKey: t.ctx.secrets.webhookKey,
+      lookup,
+    })
     try {
       await emit(t, client.subId, { eventName: 'Received' })
       await worker.runOnce()
@@ -57,16 +85,25 @@ describe('refused destinations when connecting', () => {
     expect(lookups).toEqual(['rebind.test'])
     expect(rx.requests).toHaveLength(0)
     const [d] = await h.deliveries(cfg.webHookConfigID)
-    expect(d).toMatchObject({ status: 'pending', lastError: expect.stringContaining('refused destination 127.0.0.1 (loopback address)') })
+    expect(d).toMatchObject({
+      status: 'pending',
+      lastError: expect.stringContaining('refused destination 127.0.0.1 (loopback address)'),
+    })
     expect((await h.attempts(cfg.webHookConfigID, d!.deliveryId as string))[0]).toMatchObject({ errorClass: 'ssrf' })
   })
 
   it('checks every resolved address and connects only to one that was checked, without a second lookup', async () => {
     let calls = 0
     const answers: Record<string, Array<{ address: string; family: number }>> = {
-      'mixed.test': [{ address: '10.0.0.7', family: 4 }, { address: '169.254.169.254', family: 4 }],
+      'mixed.test': [
+        { address: '10.0.0.7', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ],
       'good.test': [{ address: '127.0.0.1', family: 4 }],
-      'half.test': [{ address: '10.0.0.7', family: 4 }, { address: '127.0.0.1', family: 4 }],
+      'half.test': [
+        { address: '10.0.0.7', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
     }
     const lookup: Lookup = async (host) => {
       calls++
@@ -75,7 +112,10 @@ describe('refused destinations when connecting', () => {
     const sender = createGuardedSender(destinationRules({ allowHttp: true, allowCidrs: ['127.0.0.0/8'], lookup }))
     const post = (url: string) => sender.post({ url, headers: {}, body: '{}', timeoutMs: 2000 })
     try {
-      await expect(post(`http://mixed.test:${rx.port}/x`)).rejects.toMatchObject({ errorClass: 'ssrf', message: expect.stringContaining('10.0.0.7 (private address)') })
+      await expect(post(`http://mixed.test:${rx.port}/x`)).rejects.toMatchObject({
+        errorClass: 'ssrf',
+        message: expect.stringContaining('10.0.0.7 (private address)'),
+      })
       // .test names resolve nowhere for real: reaching the receiver proves the socket used our checked answer.
       const ok = await post(`http://good.test:${rx.port}/x`)
       expect(ok.status).toBe(200)
@@ -95,7 +135,9 @@ describe('refused destinations when connecting', () => {
 
   it('refuses plain http at send time too when it is not allowed', async () => {
     const sender = createGuardedSender(destinationRules({ allowHttp: false, allowCidrs: ['127.0.0.0/8'] }))
-    await expect(sender.post({ url: rx.url('/y'), headers: {}, body: '{}', timeoutMs: 1000 })).rejects.toMatchObject({ errorClass: 'ssrf' })
+    await expect(sender.post({ url: rx.url('/y'), headers: {}, body: '{}', timeoutMs: 1000 })).rejects.toMatchObject({
+      errorClass: 'ssrf',
+    })
     await sender.close()
     expect(rx.at('/y')).toHaveLength(0)
   })

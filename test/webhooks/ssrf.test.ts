@@ -1,17 +1,35 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { classifySendError } from '../../src/webhooks/delivery/http-sender.js'
-import { classifyAddress, createAddressPolicy, literalAddress, permittedAddresses, SsrfError, urlShapeProblem } from '../../src/webhooks/delivery/ssrf.js'
+import {
+  classifyAddress,
+  createAddressPolicy,
+  literalAddress,
+  permittedAddresses,
+  SsrfError,
+  urlShapeProblem,
+} from '../../src/webhooks/delivery/ssrf.js'
 
 const toV4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.')
 const fromV4 = (ip: string) => ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0)
 
 // The IPv4 special-purpose ranges and the class each must get; everything else is public.
 const V4: Array<[string, number, string]> = [
-  ['0.0.0.0', 8, 'unspecified'], ['10.0.0.0', 8, 'private'], ['100.64.0.0', 10, 'cgnat'], ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link_local'], ['172.16.0.0', 12, 'private'], ['192.0.0.0', 24, 'reserved'], ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, 'reserved'], ['192.168.0.0', 16, 'private'], ['198.18.0.0', 15, 'reserved'], ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'], ['224.0.0.0', 4, 'multicast'], ['240.0.0.0', 4, 'reserved'],
+  ['0.0.0.0', 8, 'unspecified'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'cgnat'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link_local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.2.0', 24, 'documentation'],
+  ['192.88.99.0', 24, 'reserved'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'reserved'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'],
 ]
 function expectedV4(n: number): string {
   if (n === 0xffffffff) return 'broadcast'
@@ -36,26 +54,60 @@ describe('address classification', () => {
   })
 
   it('agrees with the range table on any IPv4 address, and on its IPv4-mapped IPv6 form', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffffffff }), (n) => {
-      const ip = toV4(n)
-      expect(classifyAddress(ip)).toBe(expectedV4(n))
-      expect(classifyAddress(`::ffff:${ip}`)).toBe(expectedV4(n) === 'public' ? 'public' : expectedV4(n))
-      const hex = `::ffff:${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`
-      expect(classifyAddress(hex)).toBe(expectedV4(n))
-    }), { numRuns: 5000 })
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffffffff }), (n) => {
+        const ip = toV4(n)
+        expect(classifyAddress(ip)).toBe(expectedV4(n))
+        expect(classifyAddress(`::ffff:${ip}`)).toBe(expectedV4(n) === 'public' ? 'public' : expectedV4(n))
+        const hex = `::ffff:${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`
+        expect(classifyAddress(hex)).toBe(expectedV4(n))
+      }),
+      { numRuns: 5000 },
+    )
   })
 
   it.each([
-    ['169.254.169.254', 'link_local'], ['::ffff:169.254.169.254', 'link_local'], ['255.255.255.255', 'broadcast'],
-    ['::', 'unspecified'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.1.2.3', 'private'],
-    ['fc00::1', 'private'], ['fdff:ffff::1', 'private'], ['fe80::1', 'link_local'], ['febf::1', 'link_local'], ['fec0::1', 'reserved'],
-    ['ff02::1', 'multicast'], ['ff0e::1', 'multicast'], ['2001:db8::1', 'documentation'], ['3fff::1', 'documentation'],
-    ['64:ff9b::a00:1', 'reserved'], ['64:ff9b::8.8.8.8', 'reserved'], ['64:ff9b:1::1', 'reserved'], ['100::1', 'reserved'],
-    ['2001::1', 'reserved'], ['2001:0:4136:e378::1', 'reserved'], ['2002:c0a8:101::1', 'reserved'], ['5f00::1', 'reserved'],
-    ['::1.2.3.4', 'reserved'], ['::2', 'reserved'], ['1::1', 'reserved'], ['4000::1', 'reserved'], ['e000::1', 'reserved'],
-    ['2606:4700:4700::1111', 'public'], ['2a00:1450:4001::1', 'public'], ['2001:4860:4860::8888', 'public'], ['::ffff:8.8.8.8', 'public'],
-    ['8.8.8.8', 'public'], ['1.1.1.1', 'public'], ['100.63.255.255', 'public'], ['100.128.0.0', 'public'], ['172.15.255.255', 'public'],
-    ['172.32.0.0', 'public'], ['223.255.255.255', 'public'],
+    ['169.254.169.254', 'link_local'],
+    ['::ffff:169.254.169.254', 'link_local'],
+    ['255.255.255.255', 'broadcast'],
+    ['::', 'unspecified'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:10.1.2.3', 'private'],
+    ['fc00::1', 'private'],
+    ['fdff:ffff::1', 'private'],
+    ['fe80::1', 'link_local'],
+    ['febf::1', 'link_local'],
+    ['fec0::1', 'reserved'],
+    ['ff02::1', 'multicast'],
+    ['ff0e::1', 'multicast'],
+    ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation'],
+    ['64:ff9b::a00:1', 'reserved'],
+    ['64:ff9b::8.8.8.8', 'reserved'],
+    ['64:ff9b:1::1', 'reserved'],
+    ['100::1', 'reserved'],
+    ['2001::1', 'reserved'],
+    ['2001:0:4136:e378::1', 'reserved'],
+    ['2002:c0a8:101::1', 'reserved'],
+    ['5f00::1', 'reserved'],
+    ['::1.2.3.4', 'reserved'],
+    ['::2', 'reserved'],
+    ['1::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['e000::1', 'reserved'],
+    ['2606:4700:4700::1111', 'public'],
+    ['2a00:1450:4001::1', 'public'],
+    ['2001:4860:4860::8888', 'public'],
+    ['::ffff:8.8.8.8', 'public'],
+    ['8.8.8.8', 'public'],
+    ['1.1.1.1', 'public'],
+    ['100.63.255.255', 'public'],
+    ['100.128.0.0', 'public'],
+    ['172.15.255.255', 'public'],
+    ['172.32.0.0', 'public'],
+    ['223.255.255.255', 'public'],
   ])('%s is %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls)
   })
@@ -87,9 +139,17 @@ describe('address policy', () => {
 
   it('connects only to permitted addresses of a mixed answer, and refuses when none is', () => {
     const policy = createAddressPolicy([])
-    const mixed = [{ address: '10.0.0.1', family: 4 }, { address: '93.184.216.34', family: 4 }]
+    const mixed = [
+      { address: '10.0.0.1', family: 4 },
+      { address: '93.184.216.34', family: 4 },
+    ]
     expect(permittedAddresses(policy, mixed)).toEqual([{ address: '93.184.216.34', family: 4 }])
-    expect(() => permittedAddresses(policy, [{ address: '169.254.169.254', family: 4 }, { address: 'fe80::1', family: 6 }])).toThrow(SsrfError)
+    expect(() =>
+      permittedAddresses(policy, [
+        { address: '169.254.169.254', family: 4 },
+        { address: 'fe80::1', family: 6 },
+      ]),
+    ).toThrow(SsrfError)
     try {
       permittedAddresses(policy, [{ address: '169.254.169.254', family: 4 }])
     } catch (e) {
@@ -127,7 +187,10 @@ describe('send error classes', () => {
     [Object.assign(new Error('x'), { name: 'TimeoutError' }), 'timeout'],
     [Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), 'timeout'],
     [Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'connect'],
-    [Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('y'), { code: 'ECONNRESET' }) }), 'connect'],
+    [
+      Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('y'), { code: 'ECONNRESET' }) }),
+      'connect',
+    ],
     [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), 'dns'],
     [Object.assign(new Error('x'), { code: 'EAI_AGAIN' }), 'dns'],
     [new SsrfError('10.0.0.1', 'private'), 'ssrf'],

@@ -26,9 +26,15 @@ async function setup() {
     get: () => h.ok('GET', `/webhookConfig/${id}`),
     deliveries: () => h.deliveries(id),
     /** Puts the configuration in a streak begun `since` ago whose last failure was `last` ago. */
-    streak: (since: number, last: number) => t.ctx.db.updateTable('webhook_configs')
-      .set({ failing_since: new Date(t.clock.now().getTime() - since), last_failure_at: new Date(t.clock.now().getTime() - last) })
-      .where('config_id', '=', id).execute(),
+    streak: (since: number, last: number) =>
+      t.ctx.db
+        .updateTable('webhook_configs')
+        .set({
+          failing_since: new Date(t.clock.now().getTime() - since),
+          last_failure_at: new Date(t.clock.now().getTime() - last),
+        })
+        .where('config_id', '=', id)
+        .execute(),
   }
 }
 const run = () => t.ctx.webhooks.runOnce()
@@ -50,7 +56,11 @@ describe('failure streaks', () => {
     t.clock.advance(2 * DAY)
     await s.send()
     await run()
-    expect(await s.get()).toMatchObject({ status: 'active', failingSince: t.clock.now().toISOString(), failureCount: 1 })
+    expect(await s.get()).toMatchObject({
+      status: 'active',
+      failingSince: t.clock.now().toISOString(),
+      failureCount: 1,
+    })
   })
 
   it('start again when the last failure is older than the retry window', async () => {

@@ -15,7 +15,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sub_id', 'text', (c) => c.notNull().references('subscriptions.sub_id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('secret_hash', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('active').check(sql`status in ('active', 'disabled')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('active')
+        .check(sql`status in ('active', 'disabled')`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('disabled_at', 'timestamptz')
     .execute()

@@ -48,8 +48,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('deleted_at', 'timestamptz')
     .execute()
-  await sql`create unique index inbound_sites_primary_uq on inbound_sites (sub_id) where is_primary and deleted_at is null`.execute(db)
-  await sql`create unique index inbound_sites_sibling_name_uq on inbound_sites (sub_id, coalesce(parent_id, ''), lower(name)) where deleted_at is null`.execute(db)
+  await sql`create unique index inbound_sites_primary_uq on inbound_sites (sub_id) where is_primary and deleted_at is null`.execute(
+    db,
+  )
+  await sql`create unique index inbound_sites_sibling_name_uq on inbound_sites (sub_id, coalesce(parent_id, ''), lower(name)) where deleted_at is null`.execute(
+    db,
+  )
   await sql`create index inbound_sites_parent_idx on inbound_sites (sub_id, parent_id)`.execute(db)
   await sql`create index inbound_sites_ancestors_idx on inbound_sites using gin (ancestor_ids)`.execute(db)
   await sql`create index inbound_sites_location_idx on inbound_sites (sub_id, location_id)`.execute(db)
@@ -76,9 +80,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
   await sql`create index contacts_name_prefix_idx on contacts (sub_id, lower(name) text_pattern_ops)`.execute(db)
   await sql`create index contacts_email_prefix_idx on contacts (sub_id, lower(email) text_pattern_ops)`.execute(db)
-  await sql`create index contacts_personal_id_prefix_idx on contacts (sub_id, lower(personal_id) text_pattern_ops)`.execute(db)
+  await sql`create index contacts_personal_id_prefix_idx on contacts (sub_id, lower(personal_id) text_pattern_ops)`.execute(
+    db,
+  )
   await sql`create index contacts_match_idx on contacts (sub_id, match_name)`.execute(db)
-  await sql`create index contacts_match_company_idx on contacts (sub_id, match_company) where match_company is not null`.execute(db)
+  await sql`create index contacts_match_company_idx on contacts (sub_id, match_company) where match_company is not null`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('custom_fields')
@@ -93,7 +101,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('deleted_at', 'timestamptz')
     .execute()
-  await sql`create unique index custom_fields_sub_name_uq on custom_fields (sub_id, lower(name)) where deleted_at is null`.execute(db)
+  await sql`create unique index custom_fields_sub_name_uq on custom_fields (sub_id, lower(name)) where deleted_at is null`.execute(
+    db,
+  )
 
   await sql`create sequence tracking_number_seq`.execute(db)
 
@@ -132,10 +142,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('archived_at', 'timestamptz')
     .execute()
   // DESIGN.md: uniqueness under concurrency comes from the database, not a read-then-write check.
-  await sql`create unique index packages_active_tracking_uq on packages (sub_id, tracking_number) where not archived`.execute(db)
+  await sql`create unique index packages_active_tracking_uq on packages (sub_id, tracking_number) where not archived`.execute(
+    db,
+  )
   await sql`create index packages_tracking_idx on packages (sub_id, tracking_number, created_at desc)`.execute(db)
   await sql`create index packages_created_idx on packages (sub_id, created_at desc)`.execute(db)
-  await sql`create index packages_site_status_idx on packages (sub_id, site_id, current_status, created_at desc)`.execute(db)
+  await sql`create index packages_site_status_idx on packages (sub_id, site_id, current_status, created_at desc)`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('package_activities')
@@ -187,7 +201,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('data', 'jsonb', (c) => c.notNull())
     .addColumn('dispatched_at', 'timestamptz')
     .execute()
-  await sql`create index package_events_pending_idx on package_events (occurred_at) where dispatched_at is null`.execute(db)
+  await sql`create index package_events_pending_idx on package_events (occurred_at) where dispatched_at is null`.execute(
+    db,
+  )
   await sql`create index package_events_package_idx on package_events (package_id, sequence)`.execute(db)
 
   await db.schema
@@ -206,7 +222,18 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['idempotency_keys', 'package_events', 'images', 'package_activities', 'packages', 'custom_fields', 'contacts', 'inbound_sites', 'carriers', 'locations']) {
+  for (const t of [
+    'idempotency_keys',
+    'package_events',
+    'images',
+    'package_activities',
+    'packages',
+    'custom_fields',
+    'contacts',
+    'inbound_sites',
+    'carriers',
+    'locations',
+  ]) {
     await db.schema.dropTable(t).execute()
   }
   await sql`drop sequence tracking_number_seq`.execute(db)

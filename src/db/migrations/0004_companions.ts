@@ -7,7 +7,9 @@ import { sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('locations').addColumn('deleted_at', 'timestamptz').execute()
   await sql`drop index locations_sub_name_uq`.execute(db)
-  await sql`create unique index locations_sub_name_uq on locations (sub_id, lower(name)) where deleted_at is null`.execute(db)
+  await sql`create unique index locations_sub_name_uq on locations (sub_id, lower(name)) where deleted_at is null`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -31,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Soft delete: the delivery history stays until the retention job removes it.
     .addColumn('deleted_at', 'timestamptz')
     .execute()
-  await sql`create index webhook_configs_sub_idx on webhook_configs (sub_id, variant, created_at) where deleted_at is null`.execute(db)
+  await sql`create index webhook_configs_sub_idx on webhook_configs (sub_id, variant, created_at) where deleted_at is null`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -62,16 +64,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One delivery per configuration and event: the fan-out can run twice without duplicates.
   await sql`create unique index webhook_deliveries_event_uq on webhook_deliveries (config_id, event_id)`.execute(db)
   // The claim query: due pending deliveries, oldest first.
-  await sql`create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db)
+  await sql`create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(
+    db,
+  )
   // Per-package order: is an earlier delivery of this package to this configuration still pending?
-  await sql`create index webhook_deliveries_order_idx on webhook_deliveries (config_id, package_id, sequence) where status = 'pending'`.execute(db)
+  await sql`create index webhook_deliveries_order_idx on webhook_deliveries (config_id, package_id, sequence) where status = 'pending'`.execute(
+    db,
+  )
   // The deliveries list, and the retention purge (configuration by configuration).
-  await sql`create index webhook_deliveries_list_idx on webhook_deliveries (sub_id, config_id, created_at desc)`.execute(db)
+  await sql`create index webhook_deliveries_list_idx on webhook_deliveries (sub_id, config_id, created_at desc)`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('attempt_id', 'text', (c) => c.primaryKey())
-    .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.delivery_id').onDelete('cascade'))
+    .addColumn('delivery_id', 'text', (c) =>
+      c.notNull().references('webhook_deliveries.delivery_id').onDelete('cascade'),
+    )
     .addColumn('sub_id', 'text', (c) => c.notNull())
     .addColumn('config_id', 'text', (c) => c.notNull())
     .addColumn('attempt_no', 'integer', (c) => c.notNull())
@@ -89,7 +99,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // The locker jobs (PickupReminder, Expired) scan packages in a locker; this keeps that scan
   // proportional to the lockers' contents rather than to every package ever received.
-  await sql`create index webhooks_packages_in_locker_idx on packages (package_id) where current_status = 'IN_LOCKER'`.execute(db)
+  await sql`create index webhooks_packages_in_locker_idx on packages (package_id) where current_status = 'IN_LOCKER'`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -11,7 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // contains on the free-text columns (trigram, 3+ characters).
   await sql`create index packages_comment_trgm_idx on packages using gin (lower(comment) gin_trgm_ops)`.execute(db)
-  await sql`create index packages_locker_bank_trgm_idx on packages using gin (lower(locker_bank) gin_trgm_ops)`.execute(db)
+  await sql`create index packages_locker_bank_trgm_idx on packages using gin (lower(locker_bank) gin_trgm_ops)`.execute(
+    db,
+  )
 
   // Custom-field values live in a jsonb array [{customFieldId, value}]. Their values as one lowered
   // JSON array text (["finance","po-17"]) are what a trigram index can hold; the search looks for the
@@ -22,11 +24,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     create function package_custom_values(fields jsonb) returns text
       language sql immutable strict parallel safe
       as $$ select lower(jsonb_path_query_array(fields, '$[*].value')::text) $$`.execute(db)
-  await sql`create index packages_custom_values_trgm_idx on packages using gin (package_custom_values(custom_fields) gin_trgm_ops)`.execute(db)
+  await sql`create index packages_custom_values_trgm_idx on packages using gin (package_custom_values(custom_fields) gin_trgm_ops)`.execute(
+    db,
+  )
 
   // Second-tier name search: the contacts' email, personal id and company, contains.
   await sql`create index contacts_email_trgm_idx on contacts using gin (lower(email) gin_trgm_ops)`.execute(db)
-  await sql`create index contacts_personal_id_trgm_idx on contacts using gin (lower(personal_id) gin_trgm_ops)`.execute(db)
+  await sql`create index contacts_personal_id_trgm_idx on contacts using gin (lower(personal_id) gin_trgm_ops)`.execute(
+    db,
+  )
   await sql`create index contacts_company_trgm_idx on contacts using gin (lower(company) gin_trgm_ops)`.execute(db)
 
   // Sort orders, each ending in package_id (the tiebreaker) so pages and export batches read
@@ -34,12 +40,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index packages_status_id_idx on packages (sub_id, current_status, package_id)`.execute(db)
   // deliveryTime: the delivered by time, then the undelivered (no time) by id alone. A partial index
   // per part, because \`delivery_time is null\` does not let the planner read the full index in id order.
-  await sql`create index packages_delivery_idx on packages (sub_id, delivery_time, package_id) where delivery_time is not null`.execute(db)
-  await sql`create index packages_undelivered_idx on packages (sub_id, package_id) where delivery_time is null`.execute(db)
+  await sql`create index packages_delivery_idx on packages (sub_id, delivery_time, package_id) where delivery_time is not null`.execute(
+    db,
+  )
+  await sql`create index packages_undelivered_idx on packages (sub_id, package_id) where delivery_time is null`.execute(
+    db,
+  )
   // receiver.name: contacts walked in name order, then each one's packages (packages_receiver_idx);
   // packages without a receiver sort last, by id.
   await sql`create index contacts_name_sort_idx on contacts (sub_id, lower(name))`.execute(db)
-  await sql`create index packages_no_receiver_idx on packages (sub_id, package_id) where receiver_id is null`.execute(db)
+  await sql`create index packages_no_receiver_idx on packages (sub_id, package_id) where receiver_id is null`.execute(
+    db,
+  )
   // carrier.name search: the few matching carriers, then their packages (page and exact count).
   await sql`create index packages_carrier_idx on packages (sub_id, carrier_id, created_at desc)`.execute(db)
 
@@ -53,9 +65,23 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const name of [
-    'packages_receiver_count_idx', 'packages_site_status_count_idx', 'packages_status_count_idx', 'packages_carrier_idx', 'packages_no_receiver_idx', 'contacts_name_sort_idx', 'packages_undelivered_idx', 'packages_delivery_idx', 'packages_status_id_idx',
-    'contacts_company_trgm_idx', 'contacts_personal_id_trgm_idx', 'contacts_email_trgm_idx', 'packages_custom_values_trgm_idx',
-    'packages_locker_bank_trgm_idx', 'packages_comment_trgm_idx', 'packages_id_suffix_idx', 'packages_id_prefix_idx',
+    'packages_receiver_count_idx',
+    'packages_site_status_count_idx',
+    'packages_status_count_idx',
+    'packages_carrier_idx',
+    'packages_no_receiver_idx',
+    'contacts_name_sort_idx',
+    'packages_undelivered_idx',
+    'packages_delivery_idx',
+    'packages_status_id_idx',
+    'contacts_company_trgm_idx',
+    'contacts_personal_id_trgm_idx',
+    'contacts_email_trgm_idx',
+    'packages_custom_values_trgm_idx',
+    'packages_locker_bank_trgm_idx',
+    'packages_comment_trgm_idx',
+    'packages_id_suffix_idx',
+    'packages_id_prefix_idx',
   ]) {
     await sql`drop index ${sql.id(name)}`.execute(db)
   }

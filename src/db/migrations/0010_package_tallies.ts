@@ -21,7 +21,8 @@ import { sql, type Kysely } from 'kysely'
 // package counts), 'receiver', 'sender', 'given_to' (the contact id, rows only for packages that
 // have one).
 
-const dimensions = (row: string) => `(values ('site', coalesce(${row}.site_id, '')), ('receiver', ${row}.receiver_id), ('sender', ${row}.sender_id), ('given_to', ${row}.given_to_id))`
+const dimensions = (row: string) =>
+  `(values ('site', coalesce(${row}.site_id, '')), ('receiver', ${row}.receiver_id), ('sender', ${row}.sender_id), ('given_to', ${row}.given_to_id))`
 
 /** The deltas of a statement: +1 per new row, -1 per old row, summed per tally, zeros dropped. */
 const deltas = (parts: string) => `
@@ -49,8 +50,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       sub_id text not null, dim text not null, key text not null, status text not null, n bigint not null,
       constraint package_tallies_pk primary key (sub_id, dim, key, status) include (n)
     )`.execute(db)
-  await sql`create table package_tally_deltas (sub_id text not null, dim text not null, key text not null, status text not null, n integer not null)`.execute(db)
-  await sql`create index package_tally_deltas_key_idx on package_tally_deltas (sub_id, dim, key, status) include (n)`.execute(db)
+  await sql`create table package_tally_deltas (sub_id text not null, dim text not null, key text not null, status text not null, n integer not null)`.execute(
+    db,
+  )
+  await sql`create index package_tally_deltas_key_idx on package_tally_deltas (sub_id, dim, key, status) include (n)`.execute(
+    db,
+  )
 
   for (const [name, parts] of Object.entries(FUNCTIONS)) {
     await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
@@ -59,9 +64,15 @@ export async function up(db: Kysely<any>): Promise<void> {
         return null;
       end $$`.execute(db)
   }
-  await sql`create trigger packages_tally_insert after insert on packages referencing new table as new_rows for each statement execute function package_tallies_inserted()`.execute(db)
-  await sql`create trigger packages_tally_update after update on packages referencing new table as new_rows old table as old_rows for each statement execute function package_tallies_updated()`.execute(db)
-  await sql`create trigger packages_tally_delete after delete on packages referencing old table as old_rows for each statement execute function package_tallies_deleted()`.execute(db)
+  await sql`create trigger packages_tally_insert after insert on packages referencing new table as new_rows for each statement execute function package_tallies_inserted()`.execute(
+    db,
+  )
+  await sql`create trigger packages_tally_update after update on packages referencing new table as new_rows old table as old_rows for each statement execute function package_tallies_updated()`.execute(
+    db,
+  )
+  await sql`create trigger packages_tally_delete after delete on packages referencing old table as old_rows for each statement execute function package_tallies_deleted()`.execute(
+    db,
+  )
 
   // The packages already there.
   await sql`
@@ -73,7 +84,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const trigger of ['packages_tally_insert', 'packages_tally_update', 'packages_tally_delete']) await sql`drop trigger ${sql.raw(trigger)} on packages`.execute(db)
+  for (const trigger of ['packages_tally_insert', 'packages_tally_update', 'packages_tally_delete'])
+    await sql`drop trigger ${sql.raw(trigger)} on packages`.execute(db)
   for (const name of Object.keys(FUNCTIONS)) await sql`drop function ${sql.raw(name)}()`.execute(db)
   await sql`drop table package_tally_deltas`.execute(db)
   await sql`drop table package_tallies`.execute(db)

@@ -15,10 +15,26 @@ const COURIERS: Array<{ id: string; name: string; scac: string | null; services:
 export async function up(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('carriers')
-    .values(COURIERS.map((c) => ({ carrier_id: c.id, sub_id: null, name: c.name, scac: c.scac, barcode_aware: true, services: JSON.stringify(c.services) })))
+    .values(
+      COURIERS.map((c) => ({
+        carrier_id: c.id,
+        sub_id: null,
+        name: c.name,
+        scac: c.scac,
+        barcode_aware: true,
+        services: JSON.stringify(c.services),
+      })),
+    )
     .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.deleteFrom('carriers').where('carrier_id', 'in', COURIERS.map((c) => c.id)).execute()
+  await db
+    .deleteFrom('carriers')
+    .where(
+      'carrier_id',
+      'in',
+      COURIERS.map((c) => c.id),
+    )
+    .execute()
 }

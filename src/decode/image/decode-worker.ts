@@ -30,7 +30,8 @@ export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAn
     return { ok: true, found: await readBarcodesFromImage(task.bytes, { maxPixels: task.maxPixels }) }
   } catch (e) {
     if (e instanceof UnsupportedImageFormatError) return { ok: false, kind: 'unsupported', format: e.format }
-    if (e instanceof ImageTooLargeError) return { ok: false, kind: 'too-large', width: e.width, height: e.height, maxPixels: e.maxPixels }
+    if (e instanceof ImageTooLargeError)
+      return { ok: false, kind: 'too-large', width: e.width, height: e.height, maxPixels: e.maxPixels }
     if (e instanceof ImageDecodeError) return { ok: false, kind: 'unreadable', message: e.message }
     throw e
   }

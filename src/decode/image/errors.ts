@@ -22,8 +22,14 @@ export class UnsupportedImageFormatError extends ImageDecodeError {
 export class ImageTooLargeError extends ImageDecodeError {
   override readonly name: string = 'ImageTooLargeError'
 
-  constructor(readonly width: number, readonly height: number, readonly maxPixels: number) {
-    super(`Image too large: ${width}×${height} is ${megapixels(width * height)} megapixels; at most ${maxPixels} pixels (${megapixels(maxPixels)} megapixels) are decoded. Send a smaller photo or a crop of the label.`)
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly maxPixels: number,
+  ) {
+    super(
+      `Image too large: ${width}×${height} is ${megapixels(width * height)} megapixels; at most ${maxPixels} pixels (${megapixels(maxPixels)} megapixels) are decoded. Send a smaller photo or a crop of the label.`,
+    )
   }
 }
 

@@ -33,7 +33,12 @@ const SYMBOLOGY_NAMES: Readonly<Record<string, string>> = {
 }
 
 export function toFoundBarcode(result: ReadResult): FoundBarcode {
-  const corners = [result.position.topLeft, result.position.topRight, result.position.bottomRight, result.position.bottomLeft]
+  const corners = [
+    result.position.topLeft,
+    result.position.topRight,
+    result.position.bottomRight,
+    result.position.bottomLeft,
+  ]
   const xs = corners.map((p) => p.x)
   const ys = corners.map((p) => p.y)
   const x = Math.min(...xs)

@@ -2,7 +2,13 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Piscina } from 'piscina'
 import type { DecodeAnswer, DecodeTask } from './decode-worker.js'
-import { ImageDecodeBusyError, ImageDecodeError, ImageDecodeTimeoutError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
+import {
+  ImageDecodeBusyError,
+  ImageDecodeError,
+  ImageDecodeTimeoutError,
+  ImageTooLargeError,
+  UnsupportedImageFormatError,
+} from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
 import { readImageHeader } from './image-header.js'
 import { checkPixelCount } from './read-barcodes-from-image.js'
@@ -51,7 +57,12 @@ export class ImageDecodePool {
     })
     // Unheard, piscina's 'error' event would end the process. The task of a thread that could not
     // start stays queued until its time budget answers it.
-    this.#pool.on('error', opts.onWorkerError ?? ((e: unknown) => process.emitWarning(`image decode worker failed: ${e instanceof Error ? e.message : String(e)}`)))
+    this.#pool.on(
+      'error',
+      opts.onWorkerError ??
+        ((e: unknown) =>
+          process.emitWarning(`image decode worker failed: ${e instanceof Error ? e.message : String(e)}`)),
+    )
   }
 
   /**
@@ -69,11 +80,15 @@ export class ImageDecodePool {
     const signal = AbortSignal.timeout(this.#opts.timeoutMs)
     let answer: DecodeAnswer
     try {
-      answer = await this.#pool.run({ bytes: own, maxPixels: this.#opts.maxPixels }, { signal, transferList: [own.buffer] })
+      answer = await this.#pool.run(
+        { bytes: own, maxPixels: this.#opts.maxPixels },
+        { signal, transferList: [own.buffer] },
+      )
     } catch (e) {
       if (signal.aborted) throw new ImageDecodeTimeoutError(this.#opts.timeoutMs)
       // piscina's refusals when its threads and queue are full (errors it does not export).
-      if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)) throw new ImageDecodeBusyError(this.#opts.maxQueue)
+      if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message))
+        throw new ImageDecodeBusyError(this.#opts.maxQueue)
       throw e
     }
     if (answer.ok) return answer.found

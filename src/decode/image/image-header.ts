@@ -73,7 +73,11 @@ function startsWith(bytes: Uint8Array, offset: number, prefix: readonly number[]
 }
 
 function startsWithText(bytes: Uint8Array, offset: number, text: string): boolean {
-  return startsWith(bytes, offset, [...text].map((c) => c.charCodeAt(0)))
+  return startsWith(
+    bytes,
+    offset,
+    [...text].map((c) => c.charCodeAt(0)),
+  )
 }
 
 function readU16LE(bytes: Uint8Array, at: number): number {

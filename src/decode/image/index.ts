@@ -19,7 +19,13 @@
  *   The service therefore reads through ImageDecodePool (worker threads, a time budget, a pixel
  *   cap); `readBarcodesFromImage` itself refuses pictures over 50 MP unless told otherwise.
  */
-export { ImageDecodeBusyError, ImageDecodeError, ImageDecodeTimeoutError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
+export {
+  ImageDecodeBusyError,
+  ImageDecodeError,
+  ImageDecodeTimeoutError,
+  ImageTooLargeError,
+  UnsupportedImageFormatError,
+} from './errors.js'
 export { ImageDecodePool, type ImageDecodePoolOptions } from './image-decode-pool.js'
 export type { FoundBarcode } from './found-barcode.js'
 export { readBarcodesFromImage } from './read-barcodes-from-image.js'

@@ -25,7 +25,10 @@ export function checkPixelCount(header: ImageHeader, maxPixels: number): void {
  * @throws ImageTooLargeError when the header declares more than `maxPixels` (a subclass of ImageDecodeError)
  * @throws ImageDecodeError when the bytes are not a readable PNG, JPEG or GIF
  */
-export async function readBarcodesFromImage(bytes: Uint8Array, opts: { maxPixels?: number } = {}): Promise<FoundBarcode[]> {
+export async function readBarcodesFromImage(
+  bytes: Uint8Array,
+  opts: { maxPixels?: number } = {},
+): Promise<FoundBarcode[]> {
   const header = readImageHeader(bytes)
   checkPixelCount(header, opts.maxPixels ?? DEFAULT_MAX_PIXELS)
   await loadZXingReader()
@@ -62,5 +65,10 @@ function isSameSymbol(a: FoundBarcode, b: FoundBarcode): boolean {
   const p = a.position
   const q = b.position
   const slack = 8 // linear codes' boxes can be a single scan line high
-  return p.x - slack <= q.x + q.width && q.x - slack <= p.x + p.width && p.y - slack <= q.y + q.height && q.y - slack <= p.y + p.height
+  return (
+    p.x - slack <= q.x + q.width &&
+    q.x - slack <= p.x + p.width &&
+    p.y - slack <= q.y + q.height &&
+    q.y - slack <= p.y + p.height
+  )
 }

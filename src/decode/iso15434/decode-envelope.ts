@@ -19,7 +19,10 @@ function toBase64(data: string): string {
  */
 function primaryBefore(text: string, start: number): string[] | undefined {
   if (start === 0) return undefined
-  const parts = text.slice(0, start).split(GS).filter((p) => p.trim() !== '')
+  const parts = text
+    .slice(0, start)
+    .split(GS)
+    .filter((p) => p.trim() !== '')
   return parts.length === 3 && /^\d{3}$/.test(parts[1] ?? '') && /^\d{3}$/.test(parts[2] ?? '') ? parts : undefined
 }
 

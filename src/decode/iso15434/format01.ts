@@ -66,7 +66,11 @@ export function nameTransportFields(
 }
 
 /** Applies format 01 to the draft: fields, carrier reading, destination, receiver, count, weight. */
-export function applyTransportData(draft: Draft, data: readonly string[], primary?: readonly string[]): CarrierCode | undefined {
+export function applyTransportData(
+  draft: Draft,
+  data: readonly string[],
+  primary?: readonly string[],
+): CarrierCode | undefined {
   const { named: f, extras } = nameTransportFields(data, primary)
   for (const [k, v] of Object.entries(f)) setField(draft, k, v)
   extras.forEach((v, i) => setField(draft, `field${POSITIONS.length + i + 1}`, v))
@@ -114,7 +118,8 @@ function applyTracking(draft: Draft, f: TransportFields): CarrierCode | undefine
   for (const n of numbers) {
     const matches = identifyNamed(n, carrier, scac)
     if (f.serviceClass !== undefined) {
-      for (const m of matches) m.service = name === undefined ? { code: f.serviceClass } : { code: f.serviceClass, name }
+      for (const m of matches)
+        m.service = name === undefined ? { code: f.serviceClass } : { code: f.serviceClass, name }
     }
     draft.matches.push(...matches)
   }

@@ -13,7 +13,7 @@ const PACKED =
   'BO|ECOBOL – Empresa de Correos de Bolivia;BR|CORREIOS;BS|Bahamas Postal Service;BT|Bhutan Post;' +
   'BW|BotswanaPost;BY|Belpochta;BZ|Belize Postal Service;CA|Canada Post;' +
   'CD|Congolese Posts and Telecommunications Corporation;' +
-  'CF|Direction des services postaux de l\'Office National des Postes et de l\'Épargne;' +
+  "CF|Direction des services postaux de l'Office National des Postes et de l'Épargne;" +
   'CG|Congolese Posts and Savings Company;CH|La Poste Suisse;CI|La Poste de Côte d’Ivoire;CL|Correos de Chile;' +
   'CM|CAMPOST – Cameroon Postal Services;CN|China Post;CO|4-72 La Red Postal de Colombia;' +
   'CR|Correos de Costa Rica;CU|Ministerio de la Informática y las comunicaciones de Cuba;' +
@@ -48,7 +48,7 @@ const PACKED =
   'SL|Sierra Leone Postal Services;SM|Poste San Marino;SN|La Poste Senegal;SO|Somali Post;SR|SURPOST;' +
   'SS|Minister of Telecommunication and Postal Services;ST|Correios de São Tomé e Príncipe;' +
   'SV|Correos de El Salvador;SY|Syrian Post;SZ|Swaziland Posts & Telecommunications Corporation;' +
-  'TD|Société tchadienne des postes et de l\'épargne;TG|La Poste du Togo;TH|Thailand Post;' +
+  "TD|Société tchadienne des postes et de l'épargne;TG|La Poste du Togo;TH|Thailand Post;" +
   'TJ|Tajikistan’s communications service agency;TL|Correios de Timor Leste;TM|Turkmenpost;' +
   'TN|La Poste Tunisienne;TO|Tonga Post;TR|Turkey Post;TT|Trinidad and Tobago Postal Corporation;' +
   'TV|Tuvalu Philatelic Bureau;TZ|Tanzania Posts Corporation;UA|Ukrposhta;UG|Posta Uganda;' +
@@ -58,5 +58,7 @@ const PACKED =
   'ZA|South African Post Office;ZM|Zambia Postal Services Corporation (ZAMPOST);ZW|Zimpost – Zimbabwe Posts;'
 
 export const S10_POSTS: ReadonlyMap<string, string> = new Map(
-  PACKED.split(';').filter((p) => p !== '').map((p) => [p.slice(0, 2), p.slice(3)] as const),
+  PACKED.split(';')
+    .filter((p) => p !== '')
+    .map((p) => [p.slice(0, 2), p.slice(3)] as const),
 )

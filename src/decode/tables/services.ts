@@ -119,18 +119,35 @@ const DOMESTIC = 'Domestic or bilateral use'
 export function s10ServiceName(indicator: string): string | undefined {
   const second = indicator.charAt(1)
   switch (indicator.charAt(0)) {
-    case 'E': return 'EMS'
-    case 'C': return 'Parcel post'
-    case 'H': return 'E-commerce parcel'
-    case 'L': return 'Letter post express'
-    case 'R': return 'Registered letter post'
-    case 'V': return 'Insured letter post'
-    case 'U': return 'Letter post'
-    case 'M': return 'M-bag'
-    case 'Q': return second <= 'M' ? 'International business reply' : undefined
-    case 'B': case 'D': case 'N': case 'P': case 'Z': return DOMESTIC
-    case 'A': return second >= 'V' ? DOMESTIC : undefined
-    case 'G': return second === 'A' || second === 'D' ? DOMESTIC : undefined
-    default: return undefined
+    case 'E':
+      return 'EMS'
+    case 'C':
+      return 'Parcel post'
+    case 'H':
+      return 'E-commerce parcel'
+    case 'L':
+      return 'Letter post express'
+    case 'R':
+      return 'Registered letter post'
+    case 'V':
+      return 'Insured letter post'
+    case 'U':
+      return 'Letter post'
+    case 'M':
+      return 'M-bag'
+    case 'Q':
+      return second <= 'M' ? 'International business reply' : undefined
+    case 'B':
+    case 'D':
+    case 'N':
+    case 'P':
+    case 'Z':
+      return DOMESTIC
+    case 'A':
+      return second >= 'V' ? DOMESTIC : undefined
+    case 'G':
+      return second === 'A' || second === 'D' ? DOMESTIC : undefined
+    default:
+      return undefined
   }
 }

@@ -9,7 +9,15 @@ import { UPS_RULES } from './rules-ups.js'
 import { USPS_RULES } from './rules-usps.js'
 
 /** Every rule, in the order readings of equal standing are listed. */
-export const ALL_RULES: readonly Rule[] = [...UPS_RULES, ...USPS_RULES, ...FEDEX_RULES, ...POSTAL_RULES, ...DHL_RULES, ...REGIONAL_RULES, ...COURIER_RULES]
+export const ALL_RULES: readonly Rule[] = [
+  ...UPS_RULES,
+  ...USPS_RULES,
+  ...FEDEX_RULES,
+  ...POSTAL_RULES,
+  ...DHL_RULES,
+  ...REGIONAL_RULES,
+  ...COURIER_RULES,
+]
 
 /** Rules indexed by the lengths they accept: a scan only meets the rules that could fit it. */
 const BY_LENGTH: ReadonlyArray<readonly Rule[]> = (() => {
@@ -49,7 +57,8 @@ export function identifyTrackingNumber(s: string, options?: IdentifyOptions): Ma
  */
 export function identifyNamed(s: string, carrier: CarrierCode, scac: string | undefined): Match[] {
   const matches = identifyTrackingNumber(s, { carrier })
-  if (matches.length === 0) matches.push({ carrierId: carrier, trackingNumber: s, checkDigitValid: false, rank: RANK.NAMED })
+  if (matches.length === 0)
+    matches.push({ carrierId: carrier, trackingNumber: s, checkDigitValid: false, rank: RANK.NAMED })
   for (const m of matches) {
     m.rank = RANK.NAMED
     if (scac !== undefined) m.scac = scac

@@ -30,7 +30,9 @@ const canpar: Rule = {
   lengths: [22],
   carriers: ['CANPAR'],
   distinctive: false,
-  formats: [{ carrier: 'CANPAR', name: 'Canpar (22)', layout: 'letter (C, D, K, L, S, U, X, Z) + digits (21)', check: 'none' }],
+  formats: [
+    { carrier: 'CANPAR', name: 'Canpar (22)', layout: 'letter (C, D, K, L, S, U, X, Z) + digits (21)', check: 'none' },
+  ],
   match(s, out) {
     if (/^[CDKLSUXZ]\d{21}$/.test(s)) out.push(makeMatch('CANPAR', s, null, RANK.WEAK))
   },
@@ -45,8 +47,18 @@ const oldDominion: Rule = {
   carriers: ['OLD_DOMINION'],
   distinctive: false,
   formats: [
-    { carrier: 'OLD_DOMINION', name: 'Old Dominion', layout: '777, 778, 072 or 780 + serial (7) + check', check: OD_CHECK },
-    { carrier: 'OLD_DOMINION', name: 'Old Dominion Guaranteed Shipment', layout: '80 + serial (8) + check', check: OD_CHECK },
+    {
+      carrier: 'OLD_DOMINION',
+      name: 'Old Dominion',
+      layout: '777, 778, 072 or 780 + serial (7) + check',
+      check: OD_CHECK,
+    },
+    {
+      carrier: 'OLD_DOMINION',
+      name: 'Old Dominion Guaranteed Shipment',
+      layout: '80 + serial (8) + check',
+      check: OD_CHECK,
+    },
   ],
   match(s, out) {
     if (OD_PRO.test(s)) out.push(makeMatch('OLD_DOMINION', s, isValidLuhn(s), RANK.SHAPE_CHECK))

@@ -6,7 +6,9 @@ const dhlWaybill: Rule = {
   lengths: [10, 11],
   carriers: ['DHL_EXPRESS'],
   distinctive: false,
-  formats: [{ carrier: 'DHL_EXPRESS', name: 'DHL Express waybill (10/11)', layout: 'serial (9 or 10) + check', check: 'mod7' }],
+  formats: [
+    { carrier: 'DHL_EXPRESS', name: 'DHL Express waybill (10/11)', layout: 'serial (9 or 10) + check', check: 'mod7' },
+  ],
   match(s, out) {
     if (!/^\d+$/.test(s)) return
     out.push(makeMatch('DHL_EXPRESS', s, isValidMod7(s), s.length === 10 ? RANK.SHAPE_CHECK : RANK.WEAK))
@@ -25,7 +27,15 @@ const dhlPiece: Rule = {
   lengths: range(10, 24),
   carriers: ['DHL_EXPRESS'],
   distinctive: true,
-  formats: [{ carrier: 'DHL_EXPRESS', name: 'DHL Express piece id', layout: 'J + 2–3 letters (JJD, JVGL…) + digits', check: 'none', alsoRead: ['YODEL'] }],
+  formats: [
+    {
+      carrier: 'DHL_EXPRESS',
+      name: 'DHL Express piece id',
+      layout: 'J + 2–3 letters (JJD, JVGL…) + digits',
+      check: 'none',
+      alsoRead: ['YODEL'],
+    },
+  ],
   match(s, out) {
     if (DHL_PIECE.test(s)) out.push(makeMatch('DHL_EXPRESS', s, null, RANK.PREFIX))
     else if (DHL_PIECE_OTHER.test(s)) out.push(makeMatch('DHL_EXPRESS', s, null, RANK.WEAK))
@@ -46,7 +56,12 @@ const dhlEcommerce: Rule = {
   distinctive: true,
   formats: [
     { carrier: 'DHL_ECOMMERCE', name: 'DHL eCommerce (GM)', layout: 'GM + 10–39 letters and digits', check: 'none' },
-    { carrier: 'DHL_ECOMMERCE', name: 'DHL eCommerce (hub prefixes)', layout: 'LX, RX, UV, CN, SG, TH, IN, HK or MY + 10–39 letters and digits', check: 'none' },
+    {
+      carrier: 'DHL_ECOMMERCE',
+      name: 'DHL eCommerce (hub prefixes)',
+      layout: 'LX, RX, UV, CN, SG, TH, IN, HK or MY + 10–39 letters and digits',
+      check: 'none',
+    },
   ],
   match(s, out) {
     if (DHL_ECOM_GM.test(s)) out.push(makeMatch('DHL_ECOMMERCE', s, null, RANK.PREFIX))
@@ -58,7 +73,9 @@ const dhlEcommerce14: Rule = {
   lengths: [14],
   carriers: ['DHL_ECOMMERCE'],
   distinctive: false,
-  formats: [{ carrier: 'DHL_ECOMMERCE', name: 'DHL eCommerce (14)', layout: 'digits (14)', check: 'none', alsoRead: ['DPD'] }],
+  formats: [
+    { carrier: 'DHL_ECOMMERCE', name: 'DHL eCommerce (14)', layout: 'digits (14)', check: 'none', alsoRead: ['DPD'] },
+  ],
   match(s, out) {
     if (/^\d{14}$/.test(s)) out.push(makeMatch('DHL_ECOMMERCE', s, null, RANK.WEAK))
   },

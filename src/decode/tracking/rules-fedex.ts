@@ -34,7 +34,14 @@ const sscc18: Rule = {
   lengths: [18],
   carriers: ['FEDEX'],
   distinctive: false,
-  formats: [{ carrier: 'FEDEX', name: 'FedEx Ground (SSCC-18)', layout: 'container type (2) + serial (15) + check', check: 'gs1Mod10' }],
+  formats: [
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx Ground (SSCC-18)',
+      layout: 'container type (2) + serial (15) + check',
+      check: 'gs1Mod10',
+    },
+  ],
   match(s, out) {
     if (!DIGITS.test(s)) return
     const m = makeMatch('FEDEX', s, isValidGs1CheckDigit(s.slice(2)), RANK.ALTERNATE)
@@ -55,7 +62,12 @@ const twenty: Rule = {
   distinctive: false,
   formats: [
     { carrier: 'FEDEX', name: 'FedEx Ground (00 + SSCC-18)', layout: '00 + SSCC (17) + check', check: 'gs1Mod10' },
-    { carrier: 'FEDEX', name: 'FedEx SmartPost (20)', layout: 'IMpb without its channel id 92 (19) + check', check: 'gs1Mod10' },
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx SmartPost (20)',
+      layout: 'IMpb without its channel id 92 (19) + check',
+      check: 'gs1Mod10',
+    },
   ],
   match(s, out) {
     if (!DIGITS.test(s)) return
@@ -76,7 +88,14 @@ const ground96: Rule = {
   lengths: [22],
   carriers: ['FEDEX'],
   distinctive: true,
-  formats: [{ carrier: 'FEDEX', name: 'FedEx Ground 96 (22)', layout: '96 + SCNC (2) + service (3) + shipper (7) + package (7) + check', check: 'gs1Mod10' }],
+  formats: [
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx Ground 96 (22)',
+      layout: '96 + SCNC (2) + service (3) + shipper (7) + package (7) + check',
+      check: 'gs1Mod10',
+    },
+  ],
   match(s, out) {
     if (!s.startsWith('96') || !DIGITS.test(s)) return
     const tracking = s.slice(7)
@@ -97,8 +116,18 @@ const long34: Rule = {
   carriers: ['FEDEX'],
   distinctive: true,
   formats: [
-    { carrier: 'FEDEX', name: 'FedEx Express (34)', layout: 'digit 0–8 + data (14) + ZIP (5) + serial (13) + check', check: 'fedexMod11' },
-    { carrier: 'FEDEX', name: 'FedEx Ground GSN (34)', layout: '96 + SCNC (2) + data (5) + GSN (10) + digit + serial (13) + check', check: 'fedexMod11' },
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx Express (34)',
+      layout: 'digit 0–8 + data (14) + ZIP (5) + serial (13) + check',
+      check: 'fedexMod11',
+    },
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx Ground GSN (34)',
+      layout: '96 + SCNC (2) + data (5) + GSN (10) + digit + serial (13) + check',
+      check: 'fedexMod11',
+    },
   ],
   match(s, out) {
     if (!DIGITS.test(s) || (s.charAt(0) === '9' && !s.startsWith('96'))) return
@@ -118,7 +147,14 @@ const astra32: Rule = {
   lengths: [32],
   carriers: ['FEDEX'],
   distinctive: false,
-  formats: [{ carrier: 'FEDEX', name: 'FedEx ASTRA (32)', layout: '3 + data (15) + serial (11) + check + data (4)', check: 'fedexMod11' }],
+  formats: [
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx ASTRA (32)',
+      layout: '3 + data (15) + serial (11) + check + data (4)',
+      check: 'fedexMod11',
+    },
+  ],
   match(s, out) {
     if (s.charAt(0) !== '3' || !DIGITS.test(s)) return
     const tracking = s.slice(16, 28)
@@ -131,7 +167,14 @@ const express16: Rule = {
   lengths: [16],
   carriers: ['FEDEX'],
   distinctive: false,
-  formats: [{ carrier: 'FEDEX', name: 'FedEx Express airbill (16)', layout: 'tracking number (12) + form code (4)', check: 'fedexMod11' }],
+  formats: [
+    {
+      carrier: 'FEDEX',
+      name: 'FedEx Express airbill (16)',
+      layout: 'tracking number (12) + form code (4)',
+      check: 'fedexMod11',
+    },
+  ],
   match(s, out) {
     if (!DIGITS.test(s)) return
     const tracking = s.slice(0, 12)

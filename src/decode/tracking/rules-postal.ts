@@ -19,7 +19,14 @@ const LOCAL_POSTS: readonly CarrierCode[] = [...POST_CARRIERS.values()]
 
 const S10_SHAPE = /^[A-Z]{2}\d{9}[A-Z]{2}$/
 
-function s10Match(carrier: CarrierCode, s: string, valid: boolean, rank: number, service: Match['service'], fields: Record<string, string>): Match {
+function s10Match(
+  carrier: CarrierCode,
+  s: string,
+  valid: boolean,
+  rank: number,
+  service: Match['service'],
+  fields: Record<string, string>,
+): Match {
   const m = makeMatch(carrier, s, valid, rank)
   m.service = service
   m.fields = fields
@@ -35,7 +42,15 @@ const s10: Rule = {
   lengths: [13],
   carriers: LOCAL_POSTS,
   distinctive: true,
-  formats: [{ carrier: 'USPS', name: 'UPU S10 (every post)', layout: 'service indicator (2 letters) + serial (8) + check + country (2 letters)', check: 's10', alsoRead: ['CANADA_POST', 'ROYAL_MAIL'] }],
+  formats: [
+    {
+      carrier: 'USPS',
+      name: 'UPU S10 (every post)',
+      layout: 'service indicator (2 letters) + serial (8) + check + country (2 letters)',
+      check: 's10',
+      alsoRead: ['CANADA_POST', 'ROYAL_MAIL'],
+    },
+  ],
   match(s, out) {
     if (!S10_SHAPE.test(s)) return
     const country = s.slice(11)
@@ -56,7 +71,9 @@ const canadaPost16: Rule = {
   lengths: [16],
   carriers: ['CANADA_POST'],
   distinctive: false,
-  formats: [{ carrier: 'CANADA_POST', name: 'Canada Post (16)', layout: 'origin (7) + serial (8) + check', check: 'gs1Mod10' }],
+  formats: [
+    { carrier: 'CANADA_POST', name: 'Canada Post (16)', layout: 'origin (7) + serial (8) + check', check: 'gs1Mod10' },
+  ],
   match(s, out) {
     if (/^\d{16}$/.test(s)) out.push(makeMatch('CANADA_POST', s, isValidGs1CheckDigit(s), RANK.SHAPE_CHECK))
   },

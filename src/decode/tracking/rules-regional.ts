@@ -9,7 +9,9 @@ const mailroom: Rule = {
   lengths: [15],
   carriers: ['MAILROOM'],
   distinctive: true,
-  formats: [{ carrier: 'MAILROOM', name: 'mailroom', layout: 'MR + Crockford base 32 (12) + check', check: 'mailroomLuhn32' }],
+  formats: [
+    { carrier: 'MAILROOM', name: 'mailroom', layout: 'MR + Crockford base 32 (12) + check', check: 'mailroomLuhn32' },
+  ],
   match(s, out) {
     if (s.startsWith('MR')) out.push(makeMatch('MAILROOM', s, isValidMailroomNumber(s), RANK.PREFIX_CHECK))
   },
@@ -41,7 +43,14 @@ const ontrac: Rule = {
   lengths: [15],
   carriers: ['ONTRAC'],
   distinctive: true,
-  formats: [{ carrier: 'ONTRAC', name: 'OnTrac (C/D)', layout: 'C or D + serial (13) + check; 4 (C) or 5 (D) put before a serial not starting with it', check: 'upsMod10' }],
+  formats: [
+    {
+      carrier: 'ONTRAC',
+      name: 'OnTrac (C/D)',
+      layout: 'C or D + serial (13) + check; 4 (C) or 5 (D) put before a serial not starting with it',
+      check: 'upsMod10',
+    },
+  ],
   match(s, out) {
     if (!/^[CD]\d{14}$/.test(s)) return
     const lead = s.charAt(0) === 'C' ? '4' : '5'
@@ -64,9 +73,27 @@ const lasership: Rule = {
   carriers: ['LASERSHIP', 'ONTRAC'],
   distinctive: true,
   formats: [
-    { carrier: 'LASERSHIP', name: 'LaserShip 1LS7 (15)', layout: '1LS7 + 1 or 2 + digits (10)', check: 'none', alsoRead: ['ONTRAC'] },
-    { carrier: 'LASERSHIP', name: 'LaserShip 1LS7 (18)', layout: '1LS7 + 1 or 2 + digits (2) + 01 + 1–4 + digits (6) + "-1"', check: 'none', alsoRead: ['ONTRAC'] },
-    { carrier: 'LASERSHIP', name: 'LaserShip 1LSCX (15)', layout: '1LSCX + letters and digits (10)', check: 'none', alsoRead: ['ONTRAC'] },
+    {
+      carrier: 'LASERSHIP',
+      name: 'LaserShip 1LS7 (15)',
+      layout: '1LS7 + 1 or 2 + digits (10)',
+      check: 'none',
+      alsoRead: ['ONTRAC'],
+    },
+    {
+      carrier: 'LASERSHIP',
+      name: 'LaserShip 1LS7 (18)',
+      layout: '1LS7 + 1 or 2 + digits (2) + 01 + 1–4 + digits (6) + "-1"',
+      check: 'none',
+      alsoRead: ['ONTRAC'],
+    },
+    {
+      carrier: 'LASERSHIP',
+      name: 'LaserShip 1LSCX (15)',
+      layout: '1LSCX + letters and digits (10)',
+      check: 'none',
+      alsoRead: ['ONTRAC'],
+    },
     { carrier: 'LASERSHIP', name: 'LaserShip LX', layout: 'L + A, E, H, I, N or X + 1–3 + digits (7)', check: 'none' },
   ],
   match(s, out) {
@@ -93,15 +120,31 @@ const dpd: Rule = {
   carriers: ['DPD'],
   distinctive: false,
   formats: [
-    { carrier: 'DPD', name: 'DPD (28)', layout: 'postcode (7) + parcel (14) + service (3) + country (3) + check', check: 'mod37_36' },
-    { carrier: 'DPD', name: 'DPD (14 + check)', layout: 'parcel (14) + check', check: 'mod37_36', alsoRead: ['DHL_ECOMMERCE'] },
+    {
+      carrier: 'DPD',
+      name: 'DPD (28)',
+      layout: 'postcode (7) + parcel (14) + service (3) + country (3) + check',
+      check: 'mod37_36',
+    },
+    {
+      carrier: 'DPD',
+      name: 'DPD (14 + check)',
+      layout: 'parcel (14) + check',
+      check: 'mod37_36',
+      alsoRead: ['DHL_ECOMMERCE'],
+    },
   ],
   match(s, out) {
     if (s.length === 28) {
       const barcode = DPD_BARCODE.test(s)
       if (!barcode && !DPD_READABLE.test(s)) return
       const data = barcode ? s.slice(1) : s.slice(0, 27)
-      const m = makeMatch('DPD', data.slice(7, 21), barcode ? null : isValidIso7064Mod37_36(s), barcode ? RANK.PREFIX : RANK.SHAPE_CHECK)
+      const m = makeMatch(
+        'DPD',
+        data.slice(7, 21),
+        barcode ? null : isValidIso7064Mod37_36(s),
+        barcode ? RANK.PREFIX : RANK.SHAPE_CHECK,
+      )
       const service = data.slice(21, 24)
       m.service = serviceOf(service, dpdServiceName(service))
       m.fields = { dpdPostalCode: data.slice(0, 7), dpdServiceCode: service, dpdCountryCode: data.slice(24, 27) }

@@ -18,7 +18,14 @@ const oneZ: Rule = {
   lengths: [18],
   carriers: ['UPS'],
   distinctive: true,
-  formats: [{ carrier: 'UPS', name: 'UPS 1Z', layout: '1Z + shipper (6) + service (2) + package (7) + check', check: 'upsMod10' }],
+  formats: [
+    {
+      carrier: 'UPS',
+      name: 'UPS 1Z',
+      layout: '1Z + shipper (6) + service (2) + package (7) + check',
+      check: 'upsMod10',
+    },
+  ],
   match(s, out) {
     const m = matchUps1Z(s)
     if (m !== null) out.push(m)
@@ -32,7 +39,9 @@ const mailInnovations: Rule = {
   lengths: range(9, 30),
   carriers: ['UPS'],
   distinctive: true,
-  formats: [{ carrier: 'UPS', name: 'UPS Mail Innovations', layout: 'MI + mailer id (6) + package id (1–22)', check: 'none' }],
+  formats: [
+    { carrier: 'UPS', name: 'UPS Mail Innovations', layout: 'MI + mailer id (6) + package id (1–22)', check: 'none' },
+  ],
   match(s, out) {
     if (!MAIL_INNOVATIONS.test(s)) return
     const m = makeMatch('UPS', s, null, RANK.PREFIX)
@@ -51,7 +60,14 @@ const waybill: Rule = {
   lengths: [11],
   carriers: ['UPS'],
   distinctive: false,
-  formats: [{ carrier: 'UPS', name: 'UPS Waybill', layout: 'service letter (A, H, J, K, T, V) + serial (9) + check', check: 'upsMod10' }],
+  formats: [
+    {
+      carrier: 'UPS',
+      name: 'UPS Waybill',
+      layout: 'service letter (A, H, J, K, T, V) + serial (9) + check',
+      check: 'upsMod10',
+    },
+  ],
   match(s, out) {
     if (!WAYBILL.test(s)) return
     const m = makeMatch('UPS', s, isValidUpsCheckDigit(s.slice(1)), RANK.SHAPE_CHECK)

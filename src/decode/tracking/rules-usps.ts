@@ -34,8 +34,15 @@ export function impbFields(pic: string): Record<string, string> {
  * Saver, whose labels carry a 92 or 93 PIC as well.
  */
 const HANDOVER: Readonly<Record<string, ReadonlyArray<readonly [CarrierCode, number]>>> = {
-  '92': [['FEDEX', RANK.ALTERNATE], ['DHL_ECOMMERCE', RANK.ALTERNATE], ['UPS', RANK.ALTERNATE_RARE]],
-  '93': [['DHL_ECOMMERCE', RANK.ALTERNATE], ['UPS', RANK.ALTERNATE_RARE]],
+  '92': [
+    ['FEDEX', RANK.ALTERNATE],
+    ['DHL_ECOMMERCE', RANK.ALTERNATE],
+    ['UPS', RANK.ALTERNATE_RARE],
+  ],
+  '93': [
+    ['DHL_ECOMMERCE', RANK.ALTERNATE],
+    ['UPS', RANK.ALTERNATE_RARE],
+  ],
 }
 
 /** Readings of a PIC: USPS first, then the consolidators that use the same channel. */
@@ -56,10 +63,31 @@ const impb: Rule = {
   carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
   formats: [
-    { carrier: 'USPS', name: 'USPS IMpb (channel 94, 22/26/30)', layout: '94 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
-    { carrier: 'USPS', name: 'USPS IMpb (channels 92, 93)', layout: '92 or 93 + service type (3) + mailer id (9 or 6) + serial + check', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS },
-    { carrier: 'USPS', name: 'USPS IMpb retail (channel 95)', layout: '95 + service type (3) + mailer id (6 or 9) + serial + check', check: 'gs1Mod10' },
-    { carrier: 'USPS', name: 'USPS IMpb (channel 91)', layout: '91 + service (2) + customer (9) + package (8) + check', check: 'gs1Mod10' },
+    {
+      carrier: 'USPS',
+      name: 'USPS IMpb (channel 94, 22/26/30)',
+      layout: '94 + service type (3) + mailer id (6 or 9) + serial + check',
+      check: 'gs1Mod10',
+    },
+    {
+      carrier: 'USPS',
+      name: 'USPS IMpb (channels 92, 93)',
+      layout: '92 or 93 + service type (3) + mailer id (9 or 6) + serial + check',
+      check: 'gs1Mod10',
+      alsoRead: HANDOVER_DOCS,
+    },
+    {
+      carrier: 'USPS',
+      name: 'USPS IMpb retail (channel 95)',
+      layout: '95 + service type (3) + mailer id (6 or 9) + serial + check',
+      check: 'gs1Mod10',
+    },
+    {
+      carrier: 'USPS',
+      name: 'USPS IMpb (channel 91)',
+      layout: '91 + service (2) + customer (9) + package (8) + check',
+      check: 'gs1Mod10',
+    },
   ],
   match(s, out) {
     if (PIC.test(s)) matchPic(s, out)
@@ -104,7 +132,15 @@ const routed: Rule = {
   lengths: [28, 30, 32, 34, 38],
   carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
   distinctive: true,
-  formats: [{ carrier: 'USPS', name: 'USPS 420 + ZIP routing prefix', layout: '420 + ZIP (5 or 9) + IMpb or legacy number', check: 'gs1Mod10', alsoRead: HANDOVER_DOCS }],
+  formats: [
+    {
+      carrier: 'USPS',
+      name: 'USPS 420 + ZIP routing prefix',
+      layout: '420 + ZIP (5 or 9) + IMpb or legacy number',
+      check: 'gs1Mod10',
+      alsoRead: HANDOVER_DOCS,
+    },
+  ],
   match(s, out) {
     if (!s.startsWith('420') || !/^\d+$/.test(s)) return
     const start = out.length
@@ -167,7 +203,12 @@ const legacy20: Rule = {
   distinctive: false,
   formats: [
     { carrier: 'USPS', name: 'USPS 20', layout: 'service (2) + customer (9) + package (8) + check', check: 'gs1Mod10' },
-    { carrier: 'USPS', name: 'USPS legacy (91 implied)', layout: 'service (2) + customer (9) + package (8) + check, 91 counted by the check', check: 'gs1Mod10' },
+    {
+      carrier: 'USPS',
+      name: 'USPS legacy (91 implied)',
+      layout: 'service (2) + customer (9) + package (8) + check, 91 counted by the check',
+      check: 'gs1Mod10',
+    },
   ],
   match(s, out) {
     if (/^\d{20}$/.test(s)) matchLegacy20(s, out)

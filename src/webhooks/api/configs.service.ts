@@ -9,7 +9,15 @@ import * as repo from '../db/configs.repo.js'
 import { limitReached } from '../../ratelimit/quotas.js'
 import type { ConfigBody, ConfigView } from './configs.schemas.js'
 import { validateConfigBody, type ConfigInput } from './configs.validate.js'
-import { looksMasked, mask, openAuthSecret, openSigningSecret, SECRET_FIELD, sealAuthSecret, sealSigningSecret } from '../delivery/credentials.js'
+import {
+  looksMasked,
+  mask,
+  openAuthSecret,
+  openSigningSecret,
+  SECRET_FIELD,
+  sealAuthSecret,
+  sealSigningSecret,
+} from '../delivery/credentials.js'
 import { cancelPending, failIdlePending } from '../db/deliveries.repo.js'
 import type { DestinationRules } from '../delivery/destination.js'
 import { newSigningSecret } from '../delivery/sign.js'
@@ -44,7 +52,10 @@ export type ConfigsService = ReturnType<typeof createConfigsService>
 export function createConfigsService(deps: ConfigsServiceDeps) {
   const { db, clock, ids, sealKey, rules } = deps
 
-  function view(row: WebhookConfigRow, opts: { signingSecret?: string; stats?: { lastDeliveryAt: Date | null; failureCount: number } } = {}): ConfigView {
+  function view(
+    row: WebhookConfigRow,
+    opts: { signingSecret?: string; stats?: { lastDeliveryAt: Date | null; failureCount: number } } = {},
+  ): ConfigView {
     const field = SECRET_FIELD[row.auth_type]
     const secret = row.auth_secret_sealed ? openAuthSecret(sealKey, row.config_id, row.auth_secret_sealed) : undefined
     const now = clock.now()
@@ -56,12 +67,18 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       url: row.url,
       timeOut: row.timeout_seconds,
       status: row.status,
-      authParams: { authType: row.auth_type, ...row.auth_public, ...(field && secret !== undefined ? { [field]: mask(secret) } : {}) },
-      signingSecret: opts.signingSecret ?? mask(openSigningSecret(sealKey, row.config_id, row.signing_secret_sealed, 'current')),
+      authParams: {
+        authType: row.auth_type,
+        ...row.auth_public,
+        ...(field && secret !== undefined ? { [field]: mask(secret) } : {}),
+      },
+      signingSecret:
+        opts.signingSecret ?? mask(openSigningSecret(sealKey, row.config_id, row.signing_secret_sealed, 'current')),
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     }
-    if (row.previous_secret_expires_at && row.previous_secret_expires_at > now) out.previousSecretExpiresAt = row.previous_secret_expires_at.toISOString()
+    if (row.previous_secret_expires_at && row.previous_secret_expires_at > now)
+      out.previousSecretExpiresAt = row.previous_secret_expires_at.toISOString()
     if (row.status === 'in-active' && row.disabled_reason) out.disabledReason = row.disabled_reason
     if (row.status === 'in-active' && row.disabled_at) out.disabledAt = row.disabled_at.toISOString()
     if (opts.stats) {
@@ -86,15 +103,23 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
     const stored = current?.auth_secret_sealed && !moved ? current.auth_secret_sealed : undefined
     if (stored && mask(openAuthSecret(sealKey, configId, stored)) === auth.secret) return stored
     if (!looksMasked(auth.secret)) return sealAuthSecret(sealKey, configId, auth.secret)
-    throw new ValidationErrors([{
-      field: `authParams.${field}`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
-      description: moved
-        ? `authParams.${field} is a masked value, and the ${moved} changed: send the secret itself`
-        : `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,
-    }])
+    throw new ValidationErrors([
+      {
+        field: `authParams.${field}`,
+        code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
+        description: moved
+          ? `authParams.${field} is a masked value, and the ${moved} changed: send the secret itself`
+          : `authParams.${field} is a masked value that matches no stored secret; send the secret itself`,
+      },
+    ])
   }
 
-  async function loadForUpdate(trx: Trx, subId: string, variant: WebhookVariant, configId: string): Promise<WebhookConfigRow> {
+  async function loadForUpdate(
+    trx: Trx,
+    subId: string,
+    variant: WebhookVariant,
+    configId: string,
+  ): Promise<WebhookConfigRow> {
     const row = await repo.findConfig(trx, subId, variant, configId, { forUpdate: true })
     if (!row) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
     return row
@@ -105,19 +130,38 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
   }
 
   return {
-    async create(subId: string, variant: WebhookVariant, body: ConfigBody, outcome?: RecordOutcome<ConfigView>): Promise<ConfigView> {
+    async create(
+      subId: string,
+      variant: WebhookVariant,
+      body: ConfigBody,
+      outcome?: RecordOutcome<ConfigView>,
+    ): Promise<ConfigView> {
       const input = await validateConfigBody(body, rules)
       // Checked before the insert, not with it: two creates racing at the bound may both pass (one over).
       if (deps.maxConfigs !== undefined && (await repo.countConfigs(db, subId)) >= deps.maxConfigs) {
-        throw limitReached(`${deps.maxConfigs} webhook configurations per subscription`, `This subscription has ${deps.maxConfigs} webhook configurations, the most it may: delete one first.`)
+        throw limitReached(
+          `${deps.maxConfigs} webhook configurations per subscription`,
+          `This subscription has ${deps.maxConfigs} webhook configurations, the most it may: delete one first.`,
+        )
       }
       const now = clock.now()
       const configId = ids('whk_')
       const signingSecret = newSigningSecret()
       const row = {
-        config_id: configId, sub_id: subId, variant, name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds,
-        status: input.status, auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input),
-        signing_secret_sealed: sealSigningSecret(sealKey, configId, signingSecret, 'current'), created_at: now, updated_at: now,
+        config_id: configId,
+        sub_id: subId,
+        variant,
+        name: input.name,
+        url: input.url,
+        events: input.events,
+        timeout_seconds: input.timeoutSeconds,
+        status: input.status,
+        auth_type: input.auth.type,
+        auth_public: JSON.stringify(input.auth.public),
+        auth_secret_sealed: credential(configId, input),
+        signing_secret_sealed: sealSigningSecret(sealKey, configId, signingSecret, 'current'),
+        created_at: now,
+        updated_at: now,
       }
       // With an Idempotency-Key the answer (the one showing the signing secret in full) is stored with the row.
       if (!outcome) {
@@ -153,11 +197,19 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       return inTransaction(db, async (trx) => {
         const current = await loadForUpdate(trx, subId, variant, configId)
         const set: Updateable<WebhookConfigTable> = {
-          name: input.name, url: input.url, events: input.events, timeout_seconds: input.timeoutSeconds, status: input.status,
-          auth_type: input.auth.type, auth_public: JSON.stringify(input.auth.public), auth_secret_sealed: credential(configId, input, current), updated_at: now,
+          name: input.name,
+          url: input.url,
+          events: input.events,
+          timeout_seconds: input.timeoutSeconds,
+          status: input.status,
+          auth_type: input.auth.type,
+          auth_public: JSON.stringify(input.auth.public),
+          auth_secret_sealed: credential(configId, input, current),
+          updated_at: now,
         }
         // Enabling by hand starts afresh: the failure streak and the reason it was disabled are gone.
-        if (input.status === 'active' && current.status !== 'active') Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null, last_failure_at: null })
+        if (input.status === 'active' && current.status !== 'active')
+          Object.assign(set, { disabled_reason: null, disabled_at: null, failing_since: null, last_failure_at: null })
         const deactivated = input.status === 'in-active' && current.status === 'active'
         const dropped = current.events.some((e) => !input.events.includes(e))
         // A delivery in flight now is left to its worker, and may come back pending: the sweep closes it.
@@ -172,7 +224,8 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
     /** Nothing is sent afterwards; pending deliveries are cancelled in the same transaction. */
     async remove(subId: string, variant: WebhookVariant, configId: string): Promise<void> {
       await inTransaction(db, async (trx) => {
-        if (!(await repo.softDeleteConfig(trx, subId, variant, configId, clock.now()))) throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
+        if (!(await repo.softDeleteConfig(trx, subId, variant, configId, clock.now())))
+          throw new AppError(WEBHOOK_ERRORS.WEBHOOK_CONFIG_NOT_FOUND)
         await cancelPending(trx, subId, configId, clock.now())
       })
     },

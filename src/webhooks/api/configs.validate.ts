@@ -23,7 +23,19 @@ export interface ConfigInput {
 
 // Headers the sender sets itself or that would corrupt the request: a custom auth header may not
 // replace them.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'cookie'])
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'cookie',
+])
 
 type Problem = { field: string; description: string; code?: string }
 
@@ -35,19 +47,33 @@ export async function validateConfigBody(body: ConfigBody, rules: DestinationRul
   const problems: Problem[] = []
   const url = body.url.trim()
   const urlProblem = await destinationProblem(url, rules)
-  if (urlProblem) problems.push({ field: 'url', description: `url ${urlProblem.message}`, code: urlProblem.kind === 'refused' ? WEBHOOK_ERRORS.WEBHOOK_URL_REFUSED : undefined })
+  if (urlProblem)
+    problems.push({
+      field: 'url',
+      description: `url ${urlProblem.message}`,
+      code: urlProblem.kind === 'refused' ? WEBHOOK_ERRORS.WEBHOOK_URL_REFUSED : undefined,
+    })
 
   const a = body.authParams
   const type = a.authType as AuthType
   const need = (field: keyof typeof a) => {
-    if (a[field] === undefined || a[field] === '') problems.push({ field: `authParams.${field}`, description: `authParams.${field} is required for authType ${type}`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID })
+    if (a[field] === undefined || a[field] === '')
+      problems.push({
+        field: `authParams.${field}`,
+        description: `authParams.${field} is required for authType ${type}`,
+        code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
+      })
   }
   const pub: AuthPublic = {}
   if (type === 'custom') {
     need('headerName')
     const name = a.headerName?.toLowerCase()
     if (name && (RESERVED_HEADERS.has(name) || name.startsWith('webhook-') || name.startsWith('proxy-'))) {
-      problems.push({ field: 'authParams.headerName', description: `authParams.headerName ${a.headerName} is set by the sender itself; choose another header`, code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID })
+      problems.push({
+        field: 'authParams.headerName',
+        description: `authParams.headerName ${a.headerName} is set by the sender itself; choose another header`,
+        code: WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
+      })
     }
     pub.headerName = a.headerName
   } else if (type === 'basic') {
@@ -58,7 +84,12 @@ export async function validateConfigBody(body: ConfigBody, rules: DestinationRul
     need('clientId')
     if (a.tokenUrl) {
       const p = await destinationProblem(a.tokenUrl.trim(), rules)
-      if (p) problems.push({ field: 'authParams.tokenUrl', description: `authParams.tokenUrl ${p.message}`, code: p.kind === 'refused' ? WEBHOOK_ERRORS.WEBHOOK_URL_REFUSED : WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID })
+      if (p)
+        problems.push({
+          field: 'authParams.tokenUrl',
+          description: `authParams.tokenUrl ${p.message}`,
+          code: p.kind === 'refused' ? WEBHOOK_ERRORS.WEBHOOK_URL_REFUSED : WEBHOOK_ERRORS.WEBHOOK_AUTH_INVALID,
+        })
     }
     pub.tokenUrl = a.tokenUrl?.trim()
     pub.clientId = a.clientId

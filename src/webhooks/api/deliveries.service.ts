@@ -51,9 +51,18 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
   }
 
   return {
-    async list(subId: string, variant: WebhookVariant, configId: string, q: ListDeliveriesQuery): Promise<DeliveryView[]> {
+    async list(
+      subId: string,
+      variant: WebhookVariant,
+      configId: string,
+      q: ListDeliveriesQuery,
+    ): Promise<DeliveryView[]> {
       await configOf(subId, variant, configId)
-      const rows = await repo.listDeliveries(db, subId, configId, { status: q.status as WebhookDeliveryRow['status'] | undefined, skip: q.skip, limit: q.limit })
+      const rows = await repo.listDeliveries(db, subId, configId, {
+        status: q.status as WebhookDeliveryRow['status'] | undefined,
+        skip: q.skip,
+        limit: q.limit,
+      })
       return rows.map(deliveryView)
     },
 
@@ -95,12 +104,30 @@ export function createDeliveriesService(deps: DeliveriesServiceDeps) {
       await deps.testQuota?.take(subId)
       const now = clock.now()
       const row = {
-        delivery_id: ids('dlv_'), sub_id: subId, config_id: configId, event_id: ids('evt_'), event_name: PING_EVENT, package_id: null, sequence: null,
-        occurred_at: now, status: 'pending' as const, attempts: 0, next_attempt_at: now, give_up_at: null,
-        created_at: now, updated_at: now,
+        delivery_id: ids('dlv_'),
+        sub_id: subId,
+        config_id: configId,
+        event_id: ids('evt_'),
+        event_name: PING_EVENT,
+        package_id: null,
+        sequence: null,
+        occurred_at: now,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        give_up_at: null,
+        created_at: now,
+        updated_at: now,
       }
       await repo.insertDelivery(db, row)
-      return deliveryView({ ...row, locked_until: null, locked_by: null, last_status_code: null, last_error: null, delivered_at: null })
+      return deliveryView({
+        ...row,
+        locked_until: null,
+        locked_by: null,
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+      })
     },
   }
 }

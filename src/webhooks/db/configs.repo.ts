@@ -7,9 +7,28 @@ import type { WebhookConfigRow, WebhookConfigTable } from '../webhooks.tables.js
 // targets, failure streaks, disabling) and the sweep's.
 
 const CONFIG_COLUMNS = [
-  'config_id', 'sub_id', 'variant', 'name', 'url', 'events', 'timeout_seconds', 'status', 'auth_type', 'auth_public',
-  'auth_secret_sealed', 'signing_secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at', 'failing_since',
-  'last_failure_at', 'sweep_requested_at', 'disabled_reason', 'disabled_at', 'created_at', 'updated_at', 'deleted_at',
+  'config_id',
+  'sub_id',
+  'variant',
+  'name',
+  'url',
+  'events',
+  'timeout_seconds',
+  'status',
+  'auth_type',
+  'auth_public',
+  'auth_secret_sealed',
+  'signing_secret_sealed',
+  'previous_secret_sealed',
+  'previous_secret_expires_at',
+  'failing_since',
+  'last_failure_at',
+  'sweep_requested_at',
+  'disabled_reason',
+  'disabled_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const
 
 export async function insertConfig(db: Executor, row: Insertable<WebhookConfigTable>): Promise<void> {
@@ -17,41 +36,89 @@ export async function insertConfig(db: Executor, row: Insertable<WebhookConfigTa
 }
 
 /** A live configuration of this subscription on this mount; another mount's or subscription's is absent. */
-export async function findConfig(db: Executor, subId: string, variant: WebhookVariant, configId: string, opts: { forUpdate?: boolean } = {}): Promise<WebhookConfigRow | undefined> {
-  let q = db.selectFrom('webhook_configs').select(CONFIG_COLUMNS)
-    .where('sub_id', '=', subId).where('variant', '=', variant).where('config_id', '=', configId).where('deleted_at', 'is', null)
+export async function findConfig(
+  db: Executor,
+  subId: string,
+  variant: WebhookVariant,
+  configId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<WebhookConfigRow | undefined> {
+  let q = db
+    .selectFrom('webhook_configs')
+    .select(CONFIG_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('variant', '=', variant)
+    .where('config_id', '=', configId)
+    .where('deleted_at', 'is', null)
   if (opts.forUpdate) q = q.forUpdate()
   return q.executeTakeFirst()
 }
 
 export async function listConfigs(db: Executor, subId: string, variant: WebhookVariant): Promise<WebhookConfigRow[]> {
-  return db.selectFrom('webhook_configs').select(CONFIG_COLUMNS)
-    .where('sub_id', '=', subId).where('variant', '=', variant).where('deleted_at', 'is', null)
-    .orderBy('created_at').orderBy('config_id').execute()
+  return db
+    .selectFrom('webhook_configs')
+    .select(CONFIG_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('variant', '=', variant)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('config_id')
+    .execute()
 }
 
 /** Configurations of the subscription not deleted, both variants. */
 export async function countConfigs(db: Executor, subId: string): Promise<number> {
-  const row = await db.selectFrom('webhook_configs').select((eb) => eb.fn.countAll<number>().as('n')).where('sub_id', '=', subId).where('deleted_at', 'is', null).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('webhook_configs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sub_id', '=', subId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
-export async function updateConfig(db: Executor, subId: string, configId: string, set: Updateable<WebhookConfigTable>): Promise<void> {
-  await db.updateTable('webhook_configs').set(set).where('sub_id', '=', subId).where('config_id', '=', configId).execute()
+export async function updateConfig(
+  db: Executor,
+  subId: string,
+  configId: string,
+  set: Updateable<WebhookConfigTable>,
+): Promise<void> {
+  await db
+    .updateTable('webhook_configs')
+    .set(set)
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
+    .execute()
 }
 
 /** Soft-deletes, and asks the sweep to catch a delivery a concurrent fan-out or retry adds after the cancel. */
-export async function softDeleteConfig(db: Executor, subId: string, variant: WebhookVariant, configId: string, now: Date): Promise<boolean> {
-  const res = await db.updateTable('webhook_configs').set({ deleted_at: now, updated_at: now, status: 'in-active', sweep_requested_at: now })
-    .where('sub_id', '=', subId).where('variant', '=', variant).where('config_id', '=', configId).where('deleted_at', 'is', null)
+export async function softDeleteConfig(
+  db: Executor,
+  subId: string,
+  variant: WebhookVariant,
+  configId: string,
+  now: Date,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('webhook_configs')
+    .set({ deleted_at: now, updated_at: now, status: 'in-active', sweep_requested_at: now })
+    .where('sub_id', '=', subId)
+    .where('variant', '=', variant)
+    .where('config_id', '=', configId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst()
   return Number(res.numUpdatedRows) > 0
 }
 
 export async function activeConfigsOf(trx: Executor, subIds: string[]) {
   if (subIds.length === 0) return []
-  return trx.selectFrom('webhook_configs').select(['config_id', 'sub_id', 'variant', 'events', 'created_at'])
-    .where('sub_id', 'in', subIds).where('status', '=', 'active').where('deleted_at', 'is', null).execute()
+  return trx
+    .selectFrom('webhook_configs')
+    .select(['config_id', 'sub_id', 'variant', 'events', 'created_at'])
+    .where('sub_id', 'in', subIds)
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .execute()
 }
 
 /**
@@ -86,9 +153,18 @@ export interface StreakUpdate {
  * streak start (null: none). A configuration with no streak and only successes is not written
  * (and not locked): the common case costs nothing.
  */
-export async function updateStreaks(trx: Executor, updates: StreakUpdate[]): Promise<Array<{ config_id: string; failing_since: Date | null }>> {
+export async function updateStreaks(
+  trx: Executor,
+  updates: StreakUpdate[],
+): Promise<Array<{ config_id: string; failing_since: Date | null }>> {
   if (updates.length === 0) return []
-  const values = updates.map((u) => ({ config_id: u.configId, succeeded: u.succeeded, first_failure_at: u.firstFailureAt, last_failure_at: u.lastFailureAt, stale_before: u.staleBefore }))
+  const values = updates.map((u) => ({
+    config_id: u.configId,
+    succeeded: u.succeeded,
+    first_failure_at: u.firstFailureAt,
+    last_failure_at: u.lastFailureAt,
+    stale_before: u.staleBefore,
+  }))
   const { rows } = await sql<{ config_id: string; failing_since: Date | null }>`
     update webhook_configs c
     set failing_since = case
@@ -112,21 +188,44 @@ export async function endIdleStreaks(trx: Executor, configIds: string[]): Promis
   await sql`
     update webhook_configs c set failing_since = null, last_failure_at = null
     where c.config_id = any(${configIds}::text[]) and c.failing_since is not null
-      and not exists (select 1 from webhook_deliveries d where d.config_id = c.config_id and d.status = 'pending')`.execute(trx)
+      and not exists (select 1 from webhook_deliveries d where d.config_id = c.config_id and d.status = 'pending')`.execute(
+    trx,
+  )
 }
 
 /** Sets configurations in-active on the receiver's behalf ('gone': 410; 'failing': failing too long). */
-export async function disableConfigs(trx: Executor, configIds: string[], reason: 'gone' | 'failing', now: Date): Promise<void> {
+export async function disableConfigs(
+  trx: Executor,
+  configIds: string[],
+  reason: 'gone' | 'failing',
+  now: Date,
+): Promise<void> {
   if (configIds.length === 0) return
-  await trx.updateTable('webhook_configs').set({ status: 'in-active', disabled_reason: reason, disabled_at: now, updated_at: now, sweep_requested_at: now })
-    .where('config_id', 'in', configIds).where('status', '=', 'active').execute()
+  await trx
+    .updateTable('webhook_configs')
+    .set({ status: 'in-active', disabled_reason: reason, disabled_at: now, updated_at: now, sweep_requested_at: now })
+    .where('config_id', 'in', configIds)
+    .where('status', '=', 'active')
+    .execute()
 }
 
 /** Configurations whose sweep was asked for, oldest request first, after the (time, id) `after`. */
-export async function configsToSweep(db: Executor, limit: number, after?: { at: Date; configId: string }): Promise<Array<{ config_id: string; sweep_requested_at: Date }>> {
-  let q = db.selectFrom('webhook_configs').select(['config_id', 'sweep_requested_at'])
+export async function configsToSweep(
+  db: Executor,
+  limit: number,
+  after?: { at: Date; configId: string },
+): Promise<Array<{ config_id: string; sweep_requested_at: Date }>> {
+  let q = db
+    .selectFrom('webhook_configs')
+    .select(['config_id', 'sweep_requested_at'])
     .where('sweep_requested_at', 'is not', null)
-  if (after) q = q.where((eb) => eb.or([eb('sweep_requested_at', '>', after.at), eb.and([eb('sweep_requested_at', '=', after.at), eb('config_id', '>', after.configId)])]))
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb('sweep_requested_at', '>', after.at),
+        eb.and([eb('sweep_requested_at', '=', after.at), eb('config_id', '>', after.configId)]),
+      ]),
+    )
   const rows = await q.orderBy('sweep_requested_at').orderBy('config_id').limit(limit).execute()
   return rows as Array<{ config_id: string; sweep_requested_at: Date }>
 }
@@ -144,11 +243,24 @@ export async function endSweeps(db: Executor, configIds: string[], settledBefore
       and not exists (
         select 1 from webhook_deliveries d
         where d.config_id = c.config_id and d.status = 'pending'
-          and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events)))))`.execute(db)
+          and (c.deleted_at is not null or c.status <> 'active' or (d.package_id is not null and not (d.event_name = any(c.events)))))`.execute(
+    db,
+  )
 }
 
 export async function purgeDeletedConfigs(db: Executor, cutoff: Date): Promise<void> {
-  await db.deleteFrom('webhook_configs').where('deleted_at', '<', cutoff)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.config_id', '=', 'webhook_configs.config_id'))))
+  await db
+    .deleteFrom('webhook_configs')
+    .where('deleted_at', '<', cutoff)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries as d')
+            .select('d.delivery_id')
+            .whereRef('d.config_id', '=', 'webhook_configs.config_id'),
+        ),
+      ),
+    )
     .execute()
 }

@@ -7,40 +7,89 @@ import type { DeliveryStatus, WebhookDeliveryRow, WebhookDeliveryTable } from '.
 // the worker's and the jobs' writes, which run across subscriptions by design. The claim is in
 // deliveries.claim.ts.
 const DELIVERY_COLUMNS = [
-  'delivery_id', 'sub_id', 'config_id', 'event_id', 'event_name', 'package_id', 'sequence', 'occurred_at', 'status', 'attempts',
-  'next_attempt_at', 'give_up_at', 'locked_until', 'locked_by', 'last_status_code', 'last_error', 'delivered_at', 'created_at', 'updated_at',
+  'delivery_id',
+  'sub_id',
+  'config_id',
+  'event_id',
+  'event_name',
+  'package_id',
+  'sequence',
+  'occurred_at',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'give_up_at',
+  'locked_until',
+  'locked_by',
+  'last_status_code',
+  'last_error',
+  'delivered_at',
+  'created_at',
+  'updated_at',
 ] as const
 
 export async function insertDelivery(db: Executor, row: Insertable<WebhookDeliveryTable>): Promise<void> {
   await db.insertInto('webhook_deliveries').values(row).execute()
 }
 
-export async function listDeliveries(db: Executor, subId: string, configId: string, q: { status?: DeliveryStatus; skip: number; limit: number }): Promise<WebhookDeliveryRow[]> {
-  let query = db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('sub_id', '=', subId).where('config_id', '=', configId)
+export async function listDeliveries(
+  db: Executor,
+  subId: string,
+  configId: string,
+  q: { status?: DeliveryStatus; skip: number; limit: number },
+): Promise<WebhookDeliveryRow[]> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
   query = q.status ? query.where('status', '=', q.status) : query.where('status', '!=', 'cancelled')
   return query.orderBy('created_at', 'desc').orderBy('delivery_id', 'desc').offset(q.skip).limit(q.limit).execute()
 }
 
-export async function findDelivery(db: Executor, subId: string, configId: string, deliveryId: string): Promise<WebhookDeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS)
-    .where('sub_id', '=', subId).where('config_id', '=', configId).where('delivery_id', '=', deliveryId).executeTakeFirst()
+export async function findDelivery(
+  db: Executor,
+  subId: string,
+  configId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst()
 }
 
 /** Makes a failed or pending delivery due now, with a fresh retry window (it starts at the next attempt). */
-export async function makeDue(db: Executor, subId: string, configId: string, deliveryId: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
-  return db.updateTable('webhook_deliveries')
+export async function makeDue(
+  db: Executor,
+  subId: string,
+  configId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<WebhookDeliveryRow | undefined> {
+  return db
+    .updateTable('webhook_deliveries')
     .set({ status: 'pending', next_attempt_at: now, give_up_at: null, updated_at: now })
-    .where('sub_id', '=', subId).where('config_id', '=', configId).where('delivery_id', '=', deliveryId)
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
+    .where('delivery_id', '=', deliveryId)
     .where('status', 'in', ['pending', 'failed'])
-    .returning(DELIVERY_COLUMNS).executeTakeFirst()
+    .returning(DELIVERY_COLUMNS)
+    .executeTakeFirst()
 }
 
 export async function insertDeliveries(trx: Executor, rows: Insertable<WebhookDeliveryTable>[]): Promise<void> {
   if (rows.length === 0) return
   // A configuration already holding this event (a fan-out repeated after a crash) keeps its delivery.
-  await trx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['config_id', 'event_id']).doNothing()).execute()
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['config_id', 'event_id']).doNothing())
+    .execute()
 }
-
 
 export interface DeliveryOutcome {
   delivery_id: string
@@ -72,7 +121,12 @@ export async function releaseDeliveries(trx: Executor, workerId: string, release
  * and that is still pending changes: a cancelled one stays cancelled, and one whose lease another
  * worker took over is that worker's to record.
  */
-export async function recordOutcomes(trx: Executor, workerId: string, now: Date, outcomes: DeliveryOutcome[]): Promise<void> {
+export async function recordOutcomes(
+  trx: Executor,
+  workerId: string,
+  now: Date,
+  outcomes: DeliveryOutcome[],
+): Promise<void> {
   if (outcomes.length === 0) return
   await sql`
     update webhook_deliveries d
@@ -89,19 +143,42 @@ export async function recordOutcomes(trx: Executor, workerId: string, now: Date,
  * completion only touches a delivery still pending, so an answer arriving later changes nothing.
  */
 export async function cancelPending(db: Executor, subId: string, configId: string, now: Date): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'cancelled', last_error: 'configuration deleted', locked_until: null, locked_by: null, updated_at: now })
-    .where('sub_id', '=', subId).where('config_id', '=', configId).where('status', '=', 'pending').execute()
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'cancelled',
+      last_error: 'configuration deleted',
+      locked_until: null,
+      locked_by: null,
+      updated_at: now,
+    })
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
+    .where('status', '=', 'pending')
+    .execute()
 }
 
 /**
  * Fails the pending deliveries a configuration will no longer send (in-active, or events no longer
  * subscribed). One being sent right now is left to its worker; the sweep job catches it after.
  */
-export async function failIdlePending(db: Executor, subId: string, configId: string, now: Date, reason: string, keepEvents?: string[]): Promise<void> {
-  let q = db.updateTable('webhook_deliveries').set({ status: 'failed', last_error: reason, updated_at: now })
-    .where('sub_id', '=', subId).where('config_id', '=', configId).where('status', '=', 'pending')
+export async function failIdlePending(
+  db: Executor,
+  subId: string,
+  configId: string,
+  now: Date,
+  reason: string,
+  keepEvents?: string[],
+): Promise<void> {
+  let q = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: reason, updated_at: now })
+    .where('sub_id', '=', subId)
+    .where('config_id', '=', configId)
+    .where('status', '=', 'pending')
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-  if (keepEvents) q = q.where('package_id', 'is not', null).where(sql<boolean>`not (event_name = any(${keepEvents}::text[]))`)
+  if (keepEvents)
+    q = q.where('package_id', 'is not', null).where(sql<boolean>`not (event_name = any(${keepEvents}::text[]))`)
   await q.execute()
 }
 
@@ -109,9 +186,13 @@ export async function failIdlePending(db: Executor, subId: string, configId: str
 export async function failPendingOf(trx: Executor, configIds: string[], why: string, now: Date): Promise<void> {
   if (configIds.length === 0) return
   // Deliveries in flight elsewhere come back pending after this: the sweep closes them.
-  await trx.updateTable('webhook_deliveries').set({ status: 'failed', last_error: why, updated_at: now })
-    .where('config_id', 'in', configIds).where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)])).execute()
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: why, updated_at: now })
+    .where('config_id', 'in', configIds)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .execute()
 }
 
 /**

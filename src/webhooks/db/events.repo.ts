@@ -37,10 +37,17 @@ export async function claimUndispatched(trx: Executor, limit: number, now: Date)
  * event whose package has an earlier one among them (held by a concurrent fan-out, or past the
  * batch's end) must wait: fanned out first, it could be delivered before the earlier one.
  */
-export async function undispatchedOf(trx: Executor, packageIds: string[]): Promise<Array<{ package_id: string; event_id: string; sequence: number }>> {
+export async function undispatchedOf(
+  trx: Executor,
+  packageIds: string[],
+): Promise<Array<{ package_id: string; event_id: string; sequence: number }>> {
   if (packageIds.length === 0) return []
-  return trx.selectFrom('package_events').select(['package_id', 'event_id', 'sequence'])
-    .where('package_id', 'in', packageIds).where('dispatched_at', 'is', null).execute()
+  return trx
+    .selectFrom('package_events')
+    .select(['package_id', 'event_id', 'sequence'])
+    .where('package_id', 'in', packageIds)
+    .where('dispatched_at', 'is', null)
+    .execute()
 }
 
 /** Gives back events claimed but held for order: the next fan-out takes them again. */
@@ -61,7 +68,12 @@ export interface LockerStay {
  * Packages in a locker whose current stay (since their latest Deposited event) began before
  * `cutoff` and has no `eventName` yet (a reminder is also skipped once the stay expired), locked.
  */
-export async function dueLockerStays(trx: Executor, eventName: 'PickupReminder' | 'Expired', cutoff: Date, limit: number): Promise<LockerStay[]> {
+export async function dueLockerStays(
+  trx: Executor,
+  eventName: 'PickupReminder' | 'Expired',
+  cutoff: Date,
+  limit: number,
+): Promise<LockerStay[]> {
   const blocking = eventName === 'PickupReminder' ? ['PickupReminder', 'Expired'] : ['Expired']
   const { rows } = await sql<LockerStay>`
     select p.package_id, p.sub_id, dep.occurred_at as deposited_at, dep.sequence as deposited_sequence, dep.data as deposited_data
@@ -84,7 +96,11 @@ export async function dueLockerStays(trx: Executor, eventName: 'PickupReminder' 
 /** Takes the next `count` event sequences of each package (their rows are locked by the caller); the first of them by package. */
 export async function nextSequences(trx: Executor, packageIds: string[], count = 1): Promise<Map<string, number>> {
   if (packageIds.length === 0) return new Map()
-  const rows = await trx.updateTable('packages').set((eb) => ({ event_count: eb('event_count', '+', count) }))
-    .where('package_id', 'in', packageIds).returning(['package_id', 'event_count']).execute()
+  const rows = await trx
+    .updateTable('packages')
+    .set((eb) => ({ event_count: eb('event_count', '+', count) }))
+    .where('package_id', 'in', packageIds)
+    .returning(['package_id', 'event_count'])
+    .execute()
   return new Map(rows.map((r) => [r.package_id, r.event_count - count + 1]))
 }

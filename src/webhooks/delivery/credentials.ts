@@ -38,10 +38,20 @@ export function openAuthSecret(key: Buffer, configId: string, sealed: string): s
   return open(key, sealed, configId)
 }
 
-export function sealSigningSecret(key: Buffer, configId: string, secret: string, which: 'current' | 'previous'): string {
+export function sealSigningSecret(
+  key: Buffer,
+  configId: string,
+  secret: string,
+  which: 'current' | 'previous',
+): string {
   return seal(key, secret, `${configId}:signing:${which}`)
 }
 
-export function openSigningSecret(key: Buffer, configId: string, sealed: string, which: 'current' | 'previous'): string {
+export function openSigningSecret(
+  key: Buffer,
+  configId: string,
+  sealed: string,
+  which: 'current' | 'previous',
+): string {
   return open(key, sealed, `${configId}:signing:${which}`)
 }

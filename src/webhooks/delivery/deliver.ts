@@ -40,7 +40,9 @@ export function notificationBody(d: ClaimedDelivery): string {
     occurredAt: d.occurred_at.toISOString(),
     subId: d.sub_id,
     webHookConfigID: d.config_id,
-    data: d.data ?? { message: 'Test notification from mailroom: your endpoint is reachable and the signature verifies.' },
+    data: d.data ?? {
+      message: 'Test notification from mailroom: your endpoint is reachable and the signature verifies.',
+    },
   })
 }
 
@@ -62,7 +64,11 @@ async function authHeaders(d: ClaimedDelivery, deps: AttemptDeps, timeoutMs: num
     case 'basic':
       return { authorization: `Basic ${Buffer.from(`${pub.username}:${secret}`).toString('base64')}` }
     case 'oauth2': {
-      const token = await deps.tokens.token(d.config_id, { tokenUrl: pub.tokenUrl!, clientId: pub.clientId!, clientSecret: secret, scope: pub.scope }, timeoutMs)
+      const token = await deps.tokens.token(
+        d.config_id,
+        { tokenUrl: pub.tokenUrl!, clientId: pub.clientId!, clientSecret: secret, scope: pub.scope },
+        timeoutMs,
+      )
       return { authorization: `Bearer ${token}` }
     }
     default:
@@ -83,7 +89,15 @@ export async function attemptDelivery(d: ClaimedDelivery, deps: AttemptDeps): Pr
   const t0 = performance.now()
   const timeoutMs = d.timeout_seconds * 1000
   const failed = (errorClass: string, error: string, extra: Partial<AttemptResult> = {}): AttemptResult => ({
-    startedAt, latencyMs: Math.round(performance.now() - t0), statusCode: null, succeeded: false, errorClass, error, responseBody: null, gone: false, ...extra,
+    startedAt,
+    latencyMs: Math.round(performance.now() - t0),
+    statusCode: null,
+    succeeded: false,
+    errorClass,
+    error,
+    responseBody: null,
+    gone: false,
+    ...extra,
   })
   const body = notificationBody(d)
   const headers: Record<string, string> = {
@@ -106,14 +120,27 @@ export async function attemptDelivery(d: ClaimedDelivery, deps: AttemptDeps): Pr
   }
   const latencyMs = Math.round(performance.now() - t0)
   if (res.status >= 200 && res.status < 300) {
-    return { startedAt, latencyMs, statusCode: res.status, succeeded: true, errorClass: null, error: null, responseBody: res.body || null, gone: false }
+    return {
+      startedAt,
+      latencyMs,
+      statusCode: res.status,
+      succeeded: true,
+      errorClass: null,
+      error: null,
+      responseBody: res.body || null,
+      gone: false,
+    }
   }
   if (res.status === 401 && d.auth_type === 'oauth2') deps.tokens.invalidate(d.config_id)
-  const error = res.status >= 300 && res.status < 400
-    ? `HTTP ${res.status}: redirects are not followed${res.headers.location ? ` (Location: ${res.headers.location.slice(0, 200)})` : ''}`
-    : `HTTP ${res.status}`
+  const error =
+    res.status >= 300 && res.status < 400
+      ? `HTTP ${res.status}: redirects are not followed${res.headers.location ? ` (Location: ${res.headers.location.slice(0, 200)})` : ''}`
+      : `HTTP ${res.status}`
   return failed(httpClass(res.status), error, {
-    latencyMs, statusCode: res.status, responseBody: res.body || null, gone: res.status === 410,
+    latencyMs,
+    statusCode: res.status,
+    responseBody: res.body || null,
+    gone: res.status === 410,
     retryAfterMs: parseRetryAfter(res.headers['retry-after'], startedAt),
   })
 }

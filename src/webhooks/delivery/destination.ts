@@ -1,5 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { createAddressPolicy, literalAddress, permittedAddresses, SsrfError, urlShapeProblem, type AddressPolicy, type ResolvedAddress } from './ssrf.js'
+import {
+  createAddressPolicy,
+  literalAddress,
+  permittedAddresses,
+  SsrfError,
+  urlShapeProblem,
+  type AddressPolicy,
+  type ResolvedAddress,
+} from './ssrf.js'
 
 /** Name resolution, injected so tests can play a DNS answer that changes between check and send. */
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>
@@ -12,8 +20,16 @@ export interface DestinationRules {
   lookup: Lookup
 }
 
-export function destinationRules(opts: { allowHttp: boolean; allowCidrs: readonly string[]; lookup?: Lookup }): DestinationRules {
-  return { allowHttp: opts.allowHttp, policy: createAddressPolicy(opts.allowCidrs), lookup: opts.lookup ?? systemLookup }
+export function destinationRules(opts: {
+  allowHttp: boolean
+  allowCidrs: readonly string[]
+  lookup?: Lookup
+}): DestinationRules {
+  return {
+    allowHttp: opts.allowHttp,
+    policy: createAddressPolicy(opts.allowCidrs),
+    lookup: opts.lookup ?? systemLookup,
+  }
 }
 
 /**
@@ -21,7 +37,10 @@ export function destinationRules(opts: { allowHttp: boolean; allowCidrs: readonl
  * names that resolve are checked now, so a mistake shows at once; a name that does not resolve yet
  * is accepted (DNS may follow the configuration), and the connection is checked again at send time.
  */
-export async function destinationProblem(raw: string, rules: DestinationRules): Promise<{ kind: 'shape' | 'refused'; message: string } | undefined> {
+export async function destinationProblem(
+  raw: string,
+  rules: DestinationRules,
+): Promise<{ kind: 'shape' | 'refused'; message: string } | undefined> {
   const shape = urlShapeProblem(raw, rules.allowHttp)
   if (shape) return { kind: 'shape', message: shape }
   const url = new URL(raw)
@@ -38,7 +57,11 @@ export async function destinationProblem(raw: string, rules: DestinationRules): 
       permittedAddresses(rules.policy, addresses)
     }
   } catch (e) {
-    if (e instanceof SsrfError) return { kind: 'refused', message: `is refused: ${url.hostname} is a ${e.reason.replace('_', '-')} address (${e.address}); webhooks go to public addresses only` }
+    if (e instanceof SsrfError)
+      return {
+        kind: 'refused',
+        message: `is refused: ${url.hostname} is a ${e.reason.replace('_', '-')} address (${e.address}); webhooks go to public addresses only`,
+      }
     throw e
   }
   return undefined

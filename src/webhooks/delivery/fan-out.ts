@@ -17,9 +17,13 @@ const FANOUT_BATCH = 500
  * waiting (held by a concurrent fan-out, or beyond this batch). Fanned out first, a later event
  * could be claimed and sent before the earlier one has a delivery to wait behind.
  */
-export function readyToFanOut<T extends { package_id: string; sequence: number }>(claimed: T[], waiting: Array<{ package_id: string; sequence: number }>): T[] {
+export function readyToFanOut<T extends { package_id: string; sequence: number }>(
+  claimed: T[],
+  waiting: Array<{ package_id: string; sequence: number }>,
+): T[] {
   const firstWaiting = new Map<string, number>()
-  for (const w of waiting) if (w.sequence < (firstWaiting.get(w.package_id) ?? Infinity)) firstWaiting.set(w.package_id, w.sequence)
+  for (const w of waiting)
+    if (w.sequence < (firstWaiting.get(w.package_id) ?? Infinity)) firstWaiting.set(w.package_id, w.sequence)
   return claimed.filter((e) => e.sequence < (firstWaiting.get(e.package_id) ?? Infinity))
 }
 
@@ -43,11 +47,22 @@ export function createFanOut(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
           // A configuration gets the events that occur once it exists, of its variant and its list.
           if (c.variant !== e.variant || !c.events.includes(e.event_name) || c.created_at > e.occurred_at) continue
           rows.push({
-            delivery_id: ids('dlv_'), sub_id: e.sub_id, config_id: c.config_id, event_id: e.event_id, event_name: e.event_name,
-            package_id: e.package_id, sequence: e.sequence, occurred_at: e.occurred_at, status: 'pending', attempts: 0,
+            delivery_id: ids('dlv_'),
+            sub_id: e.sub_id,
+            config_id: c.config_id,
+            event_id: e.event_id,
+            event_name: e.event_name,
+            package_id: e.package_id,
+            sequence: e.sequence,
+            occurred_at: e.occurred_at,
+            status: 'pending',
+            attempts: 0,
             // The retry window starts at the first attempt (the claim sets give_up_at): held behind an
             // earlier event of its package, this one may wait long before that.
-            next_attempt_at: now, give_up_at: null, created_at: now, updated_at: now,
+            next_attempt_at: now,
+            give_up_at: null,
+            created_at: now,
+            updated_at: now,
           })
         }
       }
@@ -61,7 +76,10 @@ export function createFanOut(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
     const waiting = await undispatchedOf(trx, [...new Set(claimed.map((e) => e.package_id))])
     if (waiting.length === 0) return claimed
     const ready = readyToFanOut(claimed, waiting)
-    await releaseEvents(trx, claimed.filter((e) => !ready.includes(e)).map((e) => e.event_id))
+    await releaseEvents(
+      trx,
+      claimed.filter((e) => !ready.includes(e)).map((e) => e.event_id),
+    )
     return ready
   }
 

@@ -28,7 +28,10 @@ export interface HttpSender {
 export type SendErrorClass = 'timeout' | 'connect' | 'dns' | 'ssrf' | 'tls' | 'network'
 
 export class SendError extends Error {
-  constructor(readonly errorClass: SendErrorClass, message: string) {
+  constructor(
+    readonly errorClass: SendErrorClass,
+    message: string,
+  ) {
     super(message)
     this.name = 'SendError'
   }
@@ -36,16 +39,40 @@ export class SendError extends Error {
 
 export const RESPONSE_KEEP_BYTES = 4096
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'ABORT_ERR'])
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+])
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+  'ABORT_ERR',
+])
 
 /** The class of a failed exchange, from the error and its causes (undici wraps socket errors). */
 export function classifySendError(err: unknown): SendErrorClass {
-  for (let e = err as { code?: string; name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; name?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e instanceof SsrfError || e.code === 'ESSRF') return 'ssrf'
     if (e.name === 'TimeoutError' || (e.code && TIMEOUT_CODES.has(e.code))) return 'timeout'
-    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EAI_FAIL' || e.code === 'EAI_NODATA') return 'dns'
-    if (e.code && (e.code.startsWith('ERR_TLS') || e.code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(e.code))) return 'tls'
+    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EAI_FAIL' || e.code === 'EAI_NODATA')
+      return 'dns'
+    if (
+      e.code &&
+      (e.code.startsWith('ERR_TLS') || e.code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(e.code))
+    )
+      return 'tls'
     if (e.code && CONNECT_CODES.has(e.code)) return 'connect'
   }
   return 'network'
@@ -66,15 +93,20 @@ function messageOf(err: unknown): string {
  */
 export function createGuardedSender(rules: DestinationRules): HttpSender {
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    rules.lookup(hostname).then(
-      (addresses) => {
+    rules
+      .lookup(hostname)
+      .then((addresses) => {
         const family = options.family === 4 || options.family === 6 ? options.family : undefined
-        if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-        const usable = permittedAddresses(rules.policy, family ? addresses.filter((a) => a.family === family) : addresses)
+        if (addresses.length === 0)
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
+        const usable = permittedAddresses(
+          rules.policy,
+          family ? addresses.filter((a) => a.family === family) : addresses,
+        )
         if (options.all) callback(null, usable)
         else callback(null, usable[0]!.address, usable[0]!.family)
-      },
-    ).catch((err: NodeJS.ErrnoException) => callback(err, '', 0))
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, '', 0))
   }
   const agent = new Agent({ connect: { lookup: guardedLookup }, keepAliveTimeout: 10_000 })
 

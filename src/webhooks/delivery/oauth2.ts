@@ -11,7 +11,10 @@ export interface ClientCredentials {
 
 /** The token endpoint refused or answered nonsense; the attempt fails with error class `oauth`. */
 export class TokenError extends Error {
-  constructor(message: string, readonly statusCode?: number) {
+  constructor(
+    message: string,
+    readonly statusCode?: number,
+  ) {
     super(message)
     this.name = 'TokenError'
   }
@@ -36,7 +39,10 @@ export class TokenCache {
   readonly #cache = new Map<string, Cached>()
   readonly #pending = new Map<string, Promise<Cached>>()
 
-  constructor(private readonly sender: HttpSender, private readonly clock: Clock) {}
+  constructor(
+    private readonly sender: HttpSender,
+    private readonly clock: Clock,
+  ) {}
 
   async token(configId: string, creds: ClientCredentials, timeoutMs: number): Promise<string> {
     const key = cacheKey(configId, creds)
@@ -63,10 +69,16 @@ export class TokenCache {
     const form = new URLSearchParams({ grant_type: 'client_credentials' })
     if (creds.scope) form.set('scope', creds.scope)
     // RFC 6749 §2.3.1: id and secret are form-urlencoded before they are joined and base64-encoded.
-    const basic = Buffer.from(`${encodeURIComponent(creds.clientId)}:${encodeURIComponent(creds.clientSecret)}`).toString('base64')
+    const basic = Buffer.from(
+      `${encodeURIComponent(creds.clientId)}:${encodeURIComponent(creds.clientSecret)}`,
+    ).toString('base64')
     const res = await this.sender.post({
       url: creds.tokenUrl,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${basic}`,
+      },
       body: form.toString(),
       timeoutMs,
       // Some identity providers issue multi-kilobyte JWTs.
@@ -79,14 +91,22 @@ export class TokenCache {
     } catch {
       throw new TokenError('token endpoint answered with something other than JSON')
     }
-    if (typeof body.access_token !== 'string' || body.access_token === '') throw new TokenError('token endpoint answered without access_token')
-    if (typeof body.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer') throw new TokenError(`token endpoint issued a ${body.token_type} token; only Bearer is supported`)
-    const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : DEFAULT_LIFETIME_MS
-    return { token: body.access_token, expiresAt: this.clock.now().getTime() + Math.max(0, lifetime - EXPIRY_MARGIN_MS) }
+    if (typeof body.access_token !== 'string' || body.access_token === '')
+      throw new TokenError('token endpoint answered without access_token')
+    if (typeof body.token_type === 'string' && body.token_type.toLowerCase() !== 'bearer')
+      throw new TokenError(`token endpoint issued a ${body.token_type} token; only Bearer is supported`)
+    const lifetime =
+      typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : DEFAULT_LIFETIME_MS
+    return {
+      token: body.access_token,
+      expiresAt: this.clock.now().getTime() + Math.max(0, lifetime - EXPIRY_MARGIN_MS),
+    }
   }
 }
 
 function cacheKey(configId: string, creds: ClientCredentials): string {
-  const digest = createHash('sha256').update(JSON.stringify([creds.tokenUrl, creds.clientId, creds.clientSecret, creds.scope ?? ''])).digest('base64url')
+  const digest = createHash('sha256')
+    .update(JSON.stringify([creds.tokenUrl, creds.clientId, creds.clientSecret, creds.scope ?? '']))
+    .digest('base64url')
   return `${configId}\0${digest}`
 }

@@ -6,7 +6,13 @@ import type { IdGenerator } from '../../shared/ids.js'
 import { insertAttempts } from '../db/attempts.repo.js'
 import { disableConfigs, endIdleStreaks, lockStreaks, updateStreaks, type StreakUpdate } from '../db/configs.repo.js'
 import type { ClaimedDelivery } from '../db/deliveries.claim.js'
-import { failPendingOf, recordOutcomes, releaseDeliveries, type DeliveryOutcome, type DeliveryRelease } from '../db/deliveries.repo.js'
+import {
+  failPendingOf,
+  recordOutcomes,
+  releaseDeliveries,
+  type DeliveryOutcome,
+  type DeliveryRelease,
+} from '../db/deliveries.repo.js'
 import type { WebhookAttemptTable } from '../webhooks.tables.js'
 import type { AttemptResult } from './deliver.js'
 import { batchStreak, failingTooLong, planRetry, type RetrySchedule } from './retry.js'
@@ -20,14 +26,34 @@ const DISABLED_WHY = {
   failing: 'configuration disabled: every attempt failed for 5 days',
 } as const
 
-export function createRecorder(deps: { db: Db; clock: Clock; ids: IdGenerator; workerId: string; retry: RetrySchedule; random: () => number }) {
+export function createRecorder(deps: {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  workerId: string
+  retry: RetrySchedule
+  random: () => number
+}) {
   const { db, clock, ids, workerId } = deps
 
   function outcomeOf(d: ClaimedDelivery, r: AttemptResult, now: Date): DeliveryOutcome {
-    const base = { delivery_id: d.delivery_id, last_status_code: r.statusCode, delivered_at: null, next_attempt_at: now }
+    const base = {
+      delivery_id: d.delivery_id,
+      last_status_code: r.statusCode,
+      delivered_at: null,
+      next_attempt_at: now,
+    }
     if (r.succeeded) return { ...base, status: 'delivered', delivered_at: now, last_error: null }
-    if (r.gone) return { ...base, status: 'failed', last_error: `${r.error}: the receiver is gone; configuration disabled` }
-    const plan = planRetry({ attempt: d.attempts, now, giveUpAt: d.give_up_at, random: deps.random(), retryAfterMs: r.retryAfterMs, schedule: deps.retry })
+    if (r.gone)
+      return { ...base, status: 'failed', last_error: `${r.error}: the receiver is gone; configuration disabled` }
+    const plan = planRetry({
+      attempt: d.attempts,
+      now,
+      giveUpAt: d.give_up_at,
+      random: deps.random(),
+      retryAfterMs: r.retryAfterMs,
+      schedule: deps.retry,
+    })
     if (plan.retry) return { ...base, status: 'pending', next_attempt_at: plan.at, last_error: r.error }
     return { ...base, status: 'failed', last_error: `${r.error} (gave up after ${d.attempts} attempts)` }
   }
@@ -46,7 +72,12 @@ export function createRecorder(deps: { db: Db; clock: Clock; ids: IdGenerator; w
       const row = { delivery_id: d.delivery_id, sub_id: d.sub_id, config_id: d.config_id }
       if (d.prev_locked_until) {
         attempts.push({
-          ...row, attempt_id: ids('att_'), attempt_no: d.attempts - 1, started_at: d.prev_locked_until, succeeded: false, error_class: 'lease_expired',
+          ...row,
+          attempt_id: ids('att_'),
+          attempt_no: d.attempts - 1,
+          started_at: d.prev_locked_until,
+          succeeded: false,
+          error_class: 'lease_expired',
           error: 'the worker making this attempt stopped before recording its outcome; the receiver may have got it',
         })
       }
@@ -55,8 +86,16 @@ export function createRecorder(deps: { db: Db; clock: Clock; ids: IdGenerator; w
         continue
       }
       attempts.push({
-        ...row, attempt_id: ids('att_'), attempt_no: d.attempts, started_at: r.startedAt, latency_ms: r.latencyMs, status_code: r.statusCode,
-        succeeded: r.succeeded, error_class: r.errorClass, error: r.error, response_body: r.responseBody,
+        ...row,
+        attempt_id: ids('att_'),
+        attempt_no: d.attempts,
+        started_at: r.startedAt,
+        latency_ms: r.latencyMs,
+        status_code: r.statusCode,
+        succeeded: r.succeeded,
+        error_class: r.errorClass,
+        error: r.error,
+        response_body: r.responseBody,
       })
       const outcome = outcomeOf(d, r, now)
       outcomes.push(outcome)
@@ -71,14 +110,20 @@ export function createRecorder(deps: { db: Db; clock: Clock; ids: IdGenerator; w
       return { configId, ...s, staleBefore: new Date((s.firstFailureAt ?? now).getTime() - deps.retry.windowMs) }
     })
     await inTransaction(db, async (trx) => {
-      await lockStreaks(trx, [...answers.keys()], streaks.filter((s) => s.firstFailureAt).map((s) => s.configId))
+      await lockStreaks(
+        trx,
+        [...answers.keys()],
+        streaks.filter((s) => s.firstFailureAt).map((s) => s.configId),
+      )
       await insertAttempts(trx, attempts)
       await recordOutcomes(trx, workerId, now, outcomes)
       await releaseDeliveries(trx, workerId, releases)
       const failing = await updateStreaks(trx, streaks)
       const disables = [
         ...[...gone].map((configId) => ({ configId, reason: 'gone' as const })),
-        ...failing.filter((s) => !gone.has(s.config_id) && s.failing_since && failingTooLong(s.failing_since, now)).map((s) => ({ configId: s.config_id, reason: 'failing' as const })),
+        ...failing
+          .filter((s) => !gone.has(s.config_id) && s.failing_since && failingTooLong(s.failing_since, now))
+          .map((s) => ({ configId: s.config_id, reason: 'failing' as const })),
       ]
       for (const reason of ['gone', 'failing'] as const) {
         const configIds = disables.filter((x) => x.reason === reason).map((x) => x.configId)
@@ -86,7 +131,10 @@ export function createRecorder(deps: { db: Db; clock: Clock; ids: IdGenerator; w
         await failPendingOf(trx, configIds, DISABLED_WHY[reason], now)
       }
       const disabled = new Set(disables.map((x) => x.configId))
-      await endIdleStreaks(trx, [...gaveUp].filter((c) => !disabled.has(c)))
+      await endIdleStreaks(
+        trx,
+        [...gaveUp].filter((c) => !disabled.has(c)),
+      )
     })
   }
 

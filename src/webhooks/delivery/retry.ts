@@ -28,17 +28,26 @@ export interface RetrySchedule {
   windowMs: number
 }
 
-export const DEFAULT_RETRY_SCHEDULE: Readonly<RetrySchedule> = Object.freeze({ baseDelayMs: BASE_DELAY_MS, maxDelayMs: MAX_DELAY_MS, windowMs: RETRY_WINDOW_MS })
+export const DEFAULT_RETRY_SCHEDULE: Readonly<RetrySchedule> = Object.freeze({
+  baseDelayMs: BASE_DELAY_MS,
+  maxDelayMs: MAX_DELAY_MS,
+  windowMs: RETRY_WINDOW_MS,
+})
 
 /** The upper bound of the delay after failed attempt number `attempt` (1-based). */
 export function backoffCeiling(attempt: number, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a positive integer, got ${attempt}`)
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new RangeError(`attempt must be a positive integer, got ${attempt}`)
   // 2^(attempt-1) overflows nothing below the cap: past 2^30 the cap applies anyway.
   return Math.min(schedule.maxDelayMs, schedule.baseDelayMs * 2 ** Math.min(attempt - 1, 30))
 }
 
 /** The jittered delay after failed attempt `attempt`, with `random` in [0, 1). */
-export function jitteredDelay(attempt: number, random: number, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): number {
+export function jitteredDelay(
+  attempt: number,
+  random: number,
+  schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE,
+): number {
   if (!(random >= 0 && random < 1)) throw new RangeError(`random must be in [0, 1), got ${random}`)
   return Math.max(MIN_DELAY_MS, Math.floor(random * backoffCeiling(attempt, schedule)))
 }
@@ -70,7 +79,14 @@ export type RetryPlan = { retry: true; at: Date } | { retry: false }
  * After a failed attempt at `now`: retry (when) or give up. A receiver's Retry-After replaces the
  * jittered delay; the window is measured from `giveUpAt`, so the last attempt is at or after it.
  */
-export function planRetry(input: { attempt: number; now: Date; giveUpAt: Date; random: number; retryAfterMs?: number; schedule?: RetrySchedule }): RetryPlan {
+export function planRetry(input: {
+  attempt: number
+  now: Date
+  giveUpAt: Date
+  random: number
+  retryAfterMs?: number
+  schedule?: RetrySchedule
+}): RetryPlan {
   if (input.now.getTime() >= input.giveUpAt.getTime()) return { retry: false }
   const delay = input.retryAfterMs ?? jitteredDelay(input.attempt, input.random, input.schedule)
   return { retry: true, at: new Date(input.now.getTime() + delay) }

@@ -10,7 +10,8 @@ export interface WorkerLog {
 }
 
 /** A claimed delivery and what became of it: an attempt, or given back unsent (its run stopped before it). */
-export type Completion = { claimed: ClaimedDelivery; result: AttemptResult } | { claimed: ClaimedDelivery; result?: undefined }
+export type Completion =
+  { claimed: ClaimedDelivery; result: AttemptResult } | { claimed: ClaimedDelivery; result?: undefined }
 
 export interface Run {
   run: ClaimedDelivery[]
@@ -41,7 +42,19 @@ export function createSender(deps: AttemptDeps & { clock: Clock; log: WorkerLog;
     } catch (err) {
       // Not the receiver's doing (a secret that no longer opens, a bug): recorded, retried, logged.
       log.error({ err, deliveryId: d.delivery_id }, 'webhook attempt failed unexpectedly')
-      return { claimed: d, result: { startedAt: clock.now(), latencyMs: 0, statusCode: null, succeeded: false, errorClass: 'internal', error: 'internal error', responseBody: null, gone: false } }
+      return {
+        claimed: d,
+        result: {
+          startedAt: clock.now(),
+          latencyMs: 0,
+          statusCode: null,
+          succeeded: false,
+          errorClass: 'internal',
+          error: 'internal error',
+          responseBody: null,
+          gone: false,
+        },
+      }
     }
   }
 
@@ -50,7 +63,11 @@ export function createSender(deps: AttemptDeps & { clock: Clock; log: WorkerLog;
    * is settled. What is left when one fails (it is retried first), when the lease would no longer
    * cover a send, or when the worker stops, is given back unsent.
    */
-  async function sendRun({ run, cut }: Run, done: (c: Completion) => void, stopping: () => boolean = () => false): Promise<void> {
+  async function sendRun(
+    { run, cut }: Run,
+    done: (c: Completion) => void,
+    stopping: () => boolean = () => false,
+  ): Promise<void> {
     let i = 0
     for (; i < run.length; i++) {
       const d = run[i]!

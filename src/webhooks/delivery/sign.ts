@@ -20,7 +20,12 @@ export function signatureHeader(secrets: readonly string[], msgId: string, times
 }
 
 /** The three Standard Webhooks headers of one attempt. */
-export function standardHeaders(secrets: readonly string[], msgId: string, timestamp: Date, body: string): Record<string, string> {
+export function standardHeaders(
+  secrets: readonly string[],
+  msgId: string,
+  timestamp: Date,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),

@@ -8,7 +8,15 @@ import { BlockList, isIP } from 'node:net'
  * (RFC 6890 and successors).
  */
 export type AddressClass =
-  | 'unspecified' | 'loopback' | 'private' | 'link_local' | 'cgnat' | 'multicast' | 'broadcast' | 'documentation' | 'reserved'
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'link_local'
+  | 'cgnat'
+  | 'multicast'
+  | 'broadcast'
+  | 'documentation'
+  | 'reserved'
 
 type Range = readonly [network: string, prefix: number]
 
@@ -16,28 +24,72 @@ type Range = readonly [network: string, prefix: number]
 // before it is in 240/4). IPv4-mapped IPv6 (::ffff:a.b.c.d) matches the IPv4 ranges: BlockList
 // checks a mapped address against its IPv4 rules.
 const RANGES: ReadonlyArray<readonly [AddressClass, readonly Range[]]> = [
-  ['unspecified', [['0.0.0.0', 8], ['::', 128]]],
-  ['loopback', [['127.0.0.0', 8], ['::1', 128]]],
-  ['private', [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['fc00::', 7]]],
-  ['link_local', [['169.254.0.0', 16], ['fe80::', 10]]],
+  [
+    'unspecified',
+    [
+      ['0.0.0.0', 8],
+      ['::', 128],
+    ],
+  ],
+  [
+    'loopback',
+    [
+      ['127.0.0.0', 8],
+      ['::1', 128],
+    ],
+  ],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+      ['fc00::', 7],
+    ],
+  ],
+  [
+    'link_local',
+    [
+      ['169.254.0.0', 16],
+      ['fe80::', 10],
+    ],
+  ],
   ['cgnat', [['100.64.0.0', 10]]],
-  ['multicast', [['224.0.0.0', 4], ['ff00::', 8]]],
+  [
+    'multicast',
+    [
+      ['224.0.0.0', 4],
+      ['ff00::', 8],
+    ],
+  ],
   ['broadcast', [['255.255.255.255', 32]]],
-  ['documentation', [['192.0.2.0', 24], ['198.51.100.0', 24], ['203.0.113.0', 24], ['2001:db8::', 32], ['3fff::', 20]]],
-  ['reserved', [
-    ['192.0.0.0', 24], // IETF protocol assignments
-    ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
-    ['198.18.0.0', 15], // benchmarking
-    ['240.0.0.0', 4], // future use
-    ['::', 96], // IPv4-compatible (deprecated)
-    ['64:ff9b::', 96], // NAT64: would reach any IPv4 address, private ones included
-    ['64:ff9b:1::', 48], // local-use NAT64
-    ['100::', 64], // discard-only
-    ['2001::', 23], // IETF protocol assignments, Teredo included
-    ['2002::', 16], // 6to4: embeds an arbitrary IPv4 address
-    ['fec0::', 10], // site-local (deprecated)
-    ['5f00::', 16], // SRv6 SIDs
-  ]],
+  [
+    'documentation',
+    [
+      ['192.0.2.0', 24],
+      ['198.51.100.0', 24],
+      ['203.0.113.0', 24],
+      ['2001:db8::', 32],
+      ['3fff::', 20],
+    ],
+  ],
+  [
+    'reserved',
+    [
+      ['192.0.0.0', 24], // IETF protocol assignments
+      ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
+      ['198.18.0.0', 15], // benchmarking
+      ['240.0.0.0', 4], // future use
+      ['::', 96], // IPv4-compatible (deprecated)
+      ['64:ff9b::', 96], // NAT64: would reach any IPv4 address, private ones included
+      ['64:ff9b:1::', 48], // local-use NAT64
+      ['100::', 64], // discard-only
+      ['2001::', 23], // IETF protocol assignments, Teredo included
+      ['2002::', 16], // 6to4: embeds an arbitrary IPv4 address
+      ['fec0::', 10], // site-local (deprecated)
+      ['5f00::', 16], // SRv6 SIDs
+    ],
+  ],
 ]
 
 function listOf(ranges: readonly Range[]): BlockList {
@@ -90,7 +142,10 @@ export function createAddressPolicy(allowCidrs: readonly string[]): AddressPolic
 /** A destination refused by the policy; `code` lets the sender classify it like a socket error. */
 export class SsrfError extends Error {
   readonly code = 'ESSRF'
-  constructor(readonly address: string, readonly reason: AddressClass) {
+  constructor(
+    readonly address: string,
+    readonly reason: AddressClass,
+  ) {
     super(`refused destination ${address} (${reason.replace('_', '-')} address)`)
     this.name = 'SsrfError'
   }
@@ -132,7 +187,8 @@ export function urlShapeProblem(raw: string, allowHttp: boolean): string | undef
   } catch {
     return 'must be an absolute URL'
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return allowHttp ? 'must be an http:// or https:// URL' : 'must be an https:// URL'
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
+    return allowHttp ? 'must be an http:// or https:// URL' : 'must be an https:// URL'
   if (url.username || url.password) return 'must not carry credentials; put them in authParams'
   if (!url.hostname) return 'must name a host'
   return undefined

@@ -58,7 +58,14 @@ export function createWorker(deps: WorkerDeps) {
 
   function claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = clock.now()
-    return claimDue(db, { now, limit, runMax: RUN_MAX, workerId, leaseMarginSeconds: LEASE_MARGIN_SECONDS, windowEnd: new Date(now.getTime() + deps.retry.windowMs) })
+    return claimDue(db, {
+      now,
+      limit,
+      runMax: RUN_MAX,
+      workerId,
+      leaseMarginSeconds: LEASE_MARGIN_SECONDS,
+      windowEnd: new Date(now.getTime() + deps.retry.windowMs),
+    })
   }
 
   // How the running loop (see start) is told of new events; undefined while it is not running.
@@ -116,22 +123,26 @@ export function createWorker(deps: WorkerDeps) {
       const purgeStop = new AbortController()
       let purging: Promise<unknown> | undefined
 
-      const sleep = (ms: number) => new Promise<void>((resolve) => {
-        const started = Date.now()
-        const done = () => {
-          clearTimeout(timer)
-          wake = undefined
-          hurry = undefined
-          resolve()
-        }
-        let timer = setTimeout(done, ms)
-        wake = done
-        hurry = ms <= deps.pollMs ? undefined : () => {
-          clearTimeout(timer)
-          timer = setTimeout(done, Math.max(0, started + deps.pollMs - Date.now()))
-          hurry = undefined
-        }
-      })
+      const sleep = (ms: number) =>
+        new Promise<void>((resolve) => {
+          const started = Date.now()
+          const done = () => {
+            clearTimeout(timer)
+            wake = undefined
+            hurry = undefined
+            resolve()
+          }
+          let timer = setTimeout(done, ms)
+          wake = done
+          hurry =
+            ms <= deps.pollMs
+              ? undefined
+              : () => {
+                  clearTimeout(timer)
+                  timer = setTimeout(done, Math.max(0, started + deps.pollMs - Date.now()))
+                  hurry = undefined
+                }
+        })
 
       const flush = (): Promise<void> => {
         flushing ??= (async () => {
@@ -160,7 +171,8 @@ export function createWorker(deps: WorkerDeps) {
             if (clock.now().getTime() >= nextJobsAt) {
               nextJobsAt = clock.now().getTime() + JOBS_EVERY_MS
               await deps.jobs.run().catch((err: unknown) => log.error({ err }, 'webhook scheduled jobs failed'))
-              purging ??= deps.jobs.purge(purgeStop.signal)
+              purging ??= deps.jobs
+                .purge(purgeStop.signal)
                 .catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'))
                 .finally(() => (purging = undefined))
             }
@@ -169,14 +181,21 @@ export function createWorker(deps: WorkerDeps) {
             let claimedCount = 0
             const room = Math.min(deps.batchSize, deps.concurrency - inflight.size)
             // While sends are in flight, wait for room for a good batch rather than claim a few rows at a time.
-            if (room > 0 && (inflight.size === 0 || room >= Math.ceil(Math.min(deps.batchSize, deps.concurrency) / 2))) {
+            if (
+              room > 0 &&
+              (inflight.size === 0 || room >= Math.ceil(Math.min(deps.batchSize, deps.concurrency) / 2))
+            ) {
               const claimed = runsOf(await claim(room))
               claimedCount = claimed.length
               for (const run of claimed) {
-                const p: Promise<void> = sendRun(run, (c) => {
-                  queue.push(c)
-                  void flush()
-                }, () => stopped).finally(() => inflight.delete(p))
+                const p: Promise<void> = sendRun(
+                  run,
+                  (c) => {
+                    queue.push(c)
+                    void flush()
+                  },
+                  () => stopped,
+                ).finally(() => inflight.delete(p))
                 inflight.add(p)
               }
               if (claimed.length === room && inflight.size < deps.concurrency) continue

@@ -68,24 +68,48 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
    * expiry is the pickup reminder gone unanswered: tracking subscribers hear of it as PickupMissed.
    */
   async function lockerPass(eventName: 'PickupReminder' | 'Expired', afterMs: number): Promise<number> {
-    const emitted: VariantEvent[] = eventName === 'Expired'
-      ? [{ variant: 'locker', eventName }, { variant: 'tracking', eventName: 'PickupMissed' }]
-      : [{ variant: 'locker', eventName }]
+    const emitted: VariantEvent[] =
+      eventName === 'Expired'
+        ? [
+            { variant: 'locker', eventName },
+            { variant: 'tracking', eventName: 'PickupMissed' },
+          ]
+        : [{ variant: 'locker', eventName }]
     let written = 0
     for (;;) {
       const n = await inTransaction(db, async (trx) => {
         if (!(await tryJobLock(trx, 'locker'))) return 0
         const now = clock.now()
         const stays = await dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
-        const sequences = await nextSequences(trx, stays.map((s) => s.package_id), emitted.length)
-        await enqueueEvents(trx, stays.flatMap((s) => emitted.map((e, i) => {
-          const sequence = sequences.get(s.package_id)! + i
-          return {
-            eventId: ids('evt_'), subId: s.sub_id, packageId: s.package_id, ...e, sequence, occurredAt: now,
-            // The stay's picture as it was deposited, with this event's sequence and when the stay began.
-            data: { ...s.deposited_data, sequence, currentStatus: 'IN_LOCKER', previousStatus: 'IN_LOCKER', depositedAt: s.deposited_at.toISOString() },
-          }
-        })))
+        const sequences = await nextSequences(
+          trx,
+          stays.map((s) => s.package_id),
+          emitted.length,
+        )
+        await enqueueEvents(
+          trx,
+          stays.flatMap((s) =>
+            emitted.map((e, i) => {
+              const sequence = sequences.get(s.package_id)! + i
+              return {
+                eventId: ids('evt_'),
+                subId: s.sub_id,
+                packageId: s.package_id,
+                ...e,
+                sequence,
+                occurredAt: now,
+                // The stay's picture as it was deposited, with this event's sequence and when the stay began.
+                data: {
+                  ...s.deposited_data,
+                  sequence,
+                  currentStatus: 'IN_LOCKER',
+                  previousStatus: 'IN_LOCKER',
+                  depositedAt: s.deposited_at.toISOString(),
+                },
+              }
+            }),
+          ),
+        )
         return stays.length
       })
       written += n
@@ -124,7 +148,9 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
     let deleted = 0
     for (;;) {
       // The lock is per batch: one process purges at a time, and another takes over between batches when this one stops.
-      const n = await inTransaction(db, async (trx) => ((await tryJobLock(trx, 'purge')) ? purgeDeliveries(trx, cutoff, purgeBatch) : -1))
+      const n = await inTransaction(db, async (trx) =>
+        (await tryJobLock(trx, 'purge')) ? purgeDeliveries(trx, cutoff, purgeBatch) : -1,
+      )
       if (n < 0) return deleted
       deleted += n
       if (n < purgeBatch) break

@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ImageDecodeError, readBarcodesFromImage, UnsupportedImageFormatError } from '../../../src/decode/image/index.js'
+import {
+  ImageDecodeError,
+  readBarcodesFromImage,
+  UnsupportedImageFormatError,
+} from '../../../src/decode/image/index.js'
 import { encodeImage } from './support/encode.js'
 import type { Raster } from './support/raster.js'
 import { labelPhoto } from './support/scene.js'
@@ -29,7 +33,9 @@ describe('readBarcodesFromImage containers', () => {
   it.each(['png', 'jpeg', 'gif'] as const)('reads a %s file', async (container) => {
     const found = await readBarcodesFromImage(encodeImage(photo, container))
 
-    expect(found.map((f) => f.text).sort()).toEqual([SYMBOLS.upsCode128.expected.text, SYMBOLS.upsDataMatrix.expected.text].sort())
+    expect(found.map((f) => f.text).sort()).toEqual(
+      [SYMBOLS.upsCode128.expected.text, SYMBOLS.upsDataMatrix.expected.text].sort(),
+    )
   })
 
   // zxing-wasm decodes with stb_image, which has no WebP or HEIF support; the error says so rather

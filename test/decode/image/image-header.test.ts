@@ -35,7 +35,10 @@ describe('readImageHeader', () => {
     ['nothing', []],
     ['a BMP', [...ascii('BM'), 0, 0, 0, 0]],
     ['a JPEG with no frame header', [0xff, 0xd8, 0xff, 0xd9, 0, 0, 0, 0, 0, 0, 0]],
-    ['a PNG declaring a 0×0 canvas', [0x89, ...ascii('PNG\r\n\x1a\n'), 0, 0, 0, 13, ...ascii('IHDR'), 0, 0, 0, 0, 0, 0, 0, 0]],
+    [
+      'a PNG declaring a 0×0 canvas',
+      [0x89, ...ascii('PNG\r\n\x1a\n'), 0, 0, 0, 13, ...ascii('IHDR'), 0, 0, 0, 0, 0, 0, 0, 0],
+    ],
   ])('rejects %s as undecodable', (_, bytes) => {
     const read = (): unknown => readImageHeader(Uint8Array.from(bytes))
     expect(read).toThrow(ImageDecodeError)

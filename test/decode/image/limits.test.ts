@@ -12,7 +12,12 @@ import { renderSymbol, SYMBOLS, type SymbolSpec } from './support/symbols.js'
 describe('known limits of the zxing reader', () => {
   async function readAlone(spec: SymbolSpec, moduleSize: number, degrees: number): Promise<string[]> {
     const symbol = await renderSymbol(spec, moduleSize)
-    const photo = labelPhoto({ width: 960, height: 640, seed: 21, placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees }] })
+    const photo = labelPhoto({
+      width: 960,
+      height: 640,
+      seed: 21,
+      placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees }],
+    })
     return (await readBarcodesFromImage(encodeImage(photo, 'png'))).map((f) => f.text)
   }
 

@@ -55,7 +55,12 @@ describe('readBarcodesFromImage', () => {
 
   it('keeps the control characters of an ISO 15434 envelope: RS, GS and the closing EOT', async () => {
     const symbol = await renderSymbol(SYMBOLS.upsDataMatrix, 4)
-    const photo = labelPhoto({ width: WIDTH, height: HEIGHT, seed: 2, placements: [{ symbol, at: CENTRE, degrees: 10 }] })
+    const photo = labelPhoto({
+      width: WIDTH,
+      height: HEIGHT,
+      seed: 2,
+      placements: [{ symbol, at: CENTRE, degrees: 10 }],
+    })
 
     const [found] = await readBarcodesFromImage(encodeImage(photo, 'png'))
 
@@ -65,7 +70,12 @@ describe('readBarcodesFromImage', () => {
 
   it('gives GS1 data without the leading FNC1 and with GS after each variable-length field', async () => {
     const symbol = await renderSymbol(SYMBOLS.uspsImpb, 3)
-    const photo = labelPhoto({ width: WIDTH, height: HEIGHT, seed: 3, placements: [{ symbol, at: CENTRE, degrees: 0 }] })
+    const photo = labelPhoto({
+      width: WIDTH,
+      height: HEIGHT,
+      seed: 3,
+      placements: [{ symbol, at: CENTRE, degrees: 0 }],
+    })
 
     const [found] = await readBarcodesFromImage(encodeImage(photo, 'png'))
 

@@ -13,7 +13,10 @@ describe('readBarcodesFromImage on pictures it cannot read', () => {
     ['random bytes', Uint8Array.from({ length: 4096 }, () => Math.floor(random() * 256))],
     ['text', new TextEncoder().encode('1Z999AA10123456784')],
     ['a PNG signature and nothing else', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
-    ['a JPEG start marker and garbage', Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])],
+    [
+      'a JPEG start marker and garbage',
+      Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+    ],
   ])('rejects %s with ImageDecodeError', async (_, bytes) => {
     await expect(readBarcodesFromImage(bytes)).rejects.toBeInstanceOf(ImageDecodeError)
   })
@@ -55,5 +58,12 @@ function pngWithSize(width: number, height: number): Uint8Array {
   ihdr.writeUInt32BE(height, 4)
   ihdr[8] = 8 // bit depth; colour type 0 (grey), default compression, filter, no interlace
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(0))), chunk('IEND', Buffer.alloc(0))]))
+  return new Uint8Array(
+    Buffer.concat([
+      signature,
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(0))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  )
 }

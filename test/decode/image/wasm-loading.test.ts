@@ -24,7 +24,11 @@ describe('the zxing wasm', () => {
   it('is loaded from the installed package once, never fetched, and shared by concurrent first calls', async () => {
     const blank = encodeImage(createRaster(64, 64), 'png')
 
-    const results = await Promise.all([readBarcodesFromImage(blank), readBarcodesFromImage(blank), readBarcodesFromImage(blank)])
+    const results = await Promise.all([
+      readBarcodesFromImage(blank),
+      readBarcodesFromImage(blank),
+      readBarcodesFromImage(blank),
+    ])
     await readBarcodesFromImage(blank)
 
     expect(results).toEqual([[], [], []])

@@ -65,7 +65,8 @@ const pct = (a: number, b: number) => (b === 0 ? '   n/a' : `${((100 * a) / b).t
 
 export function formatRecall(report: RecallReport): string {
   const lines = ['courier           recall   invalid-accepted']
-  const row = (name: string, t: Tally) => `${name.padEnd(16)} ${pct(t.found, t.numbers)}   ${pct(t.invalidAccepted, t.invalid)}  (${t.numbers} numbers, ${t.invalid} invalid)`
+  const row = (name: string, t: Tally) =>
+    `${name.padEnd(16)} ${pct(t.found, t.numbers)}   ${pct(t.invalidAccepted, t.invalid)}  (${t.numbers} numbers, ${t.invalid} invalid)`
   for (const [courier, t] of report.byCourier) lines.push(row(courier, t))
   lines.push(row('MAJOR', report.major), row('ALL', report.all))
   return lines.join('\n')

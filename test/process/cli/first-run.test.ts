@@ -16,7 +16,10 @@ it('on a first start in development, creates a demo client and prints working cr
     expect(id && secret, out).toBeTruthy()
     expect(out).toContain('/auth/api/v1/token')
     expect(out).toContain('/api/v1/session')
-    const res = await fetch(`${svc.baseUrl}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } })
+    const res = await fetch(`${svc.baseUrl}/auth/api/v1/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+    })
     expect(res.status).toBe(200)
   } finally {
     expect(await svc.stop()).toBe(0)

@@ -15,12 +15,17 @@ const env = (dataDir: string) => ({ MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn
 /** Whether the database's files are being written: a directory pglite… (not the lock) with files in it. */
 function creatingDatabase(dataDir: string): boolean {
   if (!existsSync(dataDir)) return false
-  return readdirSync(dataDir).some((e) => e.startsWith('pglite') && !e.endsWith('.lock') && readdirSync(path.join(dataDir, e)).length > 0)
+  return readdirSync(dataDir).some(
+    (e) => e.startsWith('pglite') && !e.endsWith('.lock') && readdirSync(path.join(dataDir, e)).length > 0,
+  )
 }
 
 /** Starts a first `serve`, sends `signal` `afterMs` after the database's files started to appear, and returns its exit code. */
 async function interruptFirstStart(dataDir: string, signal: NodeJS.Signals, afterMs: number): Promise<number | null> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: '0', ...env(dataDir) }, stdio: 'ignore' })
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, MAILROOM_FROM_SOURCE: '1', PORT: '0', ...env(dataDir) },
+    stdio: 'ignore',
+  })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const deadline = Date.now() + 120_000
   while (!creatingDatabase(dataDir) && child.exitCode === null) {
@@ -38,20 +43,24 @@ describe('an interrupted first start', () => {
     ['SIGKILL', 700],
     ['SIGTERM', 200],
     ['SIGINT', 200],
-  ] as const)('%s %i ms into creating the database: the next start opens it and serves', async (signal, afterMs) => {
-    const dataDir = path.join(root, `${signal}-${afterMs}`)
-    const code = await interruptFirstStart(dataDir, signal, afterMs)
-    // SIGTERM/SIGINT: the handlers, installed before any work, let the step finish and exit cleanly.
-    if (signal !== 'SIGKILL') expect(code).toBe(0)
-    const svc = await startService(env(dataDir), { readyTimeoutMs: 150_000 })
-    try {
-      expect((await fetch(`${svc.baseUrl}/readyz`)).status).toBe(200)
-      expect(svc.output()).toContain('clientSecret:')
-    } finally {
-      expect(await svc.stop()).toBe(0)
-    }
-    expect(readdirSync(dataDir).filter((e) => e.includes('.init-') || e.endsWith('.tmp'))).toEqual([])
-  }, 400_000)
+  ] as const)(
+    '%s %i ms into creating the database: the next start opens it and serves',
+    async (signal, afterMs) => {
+      const dataDir = path.join(root, `${signal}-${afterMs}`)
+      const code = await interruptFirstStart(dataDir, signal, afterMs)
+      // SIGTERM/SIGINT: the handlers, installed before any work, let the step finish and exit cleanly.
+      if (signal !== 'SIGKILL') expect(code).toBe(0)
+      const svc = await startService(env(dataDir), { readyTimeoutMs: 150_000 })
+      try {
+        expect((await fetch(`${svc.baseUrl}/readyz`)).status).toBe(200)
+        expect(svc.output()).toContain('clientSecret:')
+      } finally {
+        expect(await svc.stop()).toBe(0)
+      }
+      expect(readdirSync(dataDir).filter((e) => e.includes('.init-') || e.endsWith('.tmp'))).toEqual([])
+    },
+    400_000,
+  )
 
   it('a directory that does not open stops the start with what is wrong and what to do', () => {
     const dataDir = path.join(root, 'damaged')

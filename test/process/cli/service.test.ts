@@ -13,7 +13,12 @@ let dropDb: (() => Promise<void>) | undefined
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'mailroom-cli-'))
   // The issuer derives from the public URL; pin it, as a deployment does, since each start takes a new port.
-  env = { MAILROOM_DATA_DIR: dataDir, LOG_LEVEL: 'warn', MAILROOM_ENV: 'development', MAILROOM_PUBLIC_URL: 'http://mailroom.test' }
+  env = {
+    MAILROOM_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    MAILROOM_ENV: 'development',
+    MAILROOM_PUBLIC_URL: 'http://mailroom.test',
+  }
   if (process.env.TEST_DATABASE_URL) {
     const db = await createTestDatabase({ migrate: false })
     await db.handle.close()
@@ -27,7 +32,10 @@ afterAll(async () => {
 })
 
 async function token(baseUrl: string, id: string, secret: string): Promise<Response> {
-  return fetch(`${baseUrl}/auth/api/v1/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } })
+  return fetch(`${baseUrl}/auth/api/v1/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+  })
 }
 
 function kidOf(jwt: string): string {
@@ -45,7 +53,9 @@ describe('mailroom CLI and service', () => {
     expect(Object.keys(client).sort()).toEqual(['clientId', 'clientSecret', 'subId'])
 
     const listed = runCli(['clients', 'list', '--json'], env)
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ clientId: client.clientId, subscription: 'acme', status: 'active' })])
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ clientId: client.clientId, subscription: 'acme', status: 'active' }),
+    ])
     expect(listed.stdout).not.toContain(client.clientSecret)
 
     const first = await startService(env)
@@ -59,7 +69,9 @@ describe('mailroom CLI and service', () => {
     const second = await startService(env)
     let stopped = false
     try {
-      const session = await fetch(`${second.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })
+      const session = await fetch(`${second.baseUrl}/api/v1/session`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      })
       expect(session.status).toBe(200)
       expect(await session.json()).toMatchObject({ clientId: client.clientId, subId: client.subId })
 
@@ -77,7 +89,10 @@ describe('mailroom CLI and service', () => {
       expect(rotated.status, rotated.stderr).toBe(0)
       const disabled = runCli(['clients', 'disable', client.clientId], env)
       expect(disabled.status, disabled.stderr).toBe(0)
-      const other = JSON.parse(runCli(['clients', 'create', '--subscription', 'acme', '--json'], env).stdout) as { clientId: string; clientSecret: string }
+      const other = JSON.parse(runCli(['clients', 'create', '--subscription', 'acme', '--json'], env).stdout) as {
+        clientId: string
+        clientSecret: string
+      }
 
       const third = stopped ? await startService(env) : second
       try {
@@ -87,7 +102,8 @@ describe('mailroom CLI and service', () => {
         while (statuses.includes(200) && Date.now() < deadline) {
           statuses = [
             (await token(third.baseUrl, client.clientId, client.clientSecret)).status,
-            (await fetch(`${third.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } })).status,
+            (await fetch(`${third.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${accessToken}` } }))
+              .status,
           ]
           if (statuses.includes(200)) await new Promise((r) => setTimeout(r, 500))
         }
@@ -97,7 +113,9 @@ describe('mailroom CLI and service', () => {
         const kidDeadline = Date.now() + 75_000
         let kid = kidBefore
         while (kid === kidBefore && Date.now() < kidDeadline) {
-          const fresh = (await (await token(third.baseUrl, other.clientId, other.clientSecret)).json()) as { access_token: string }
+          const fresh = (await (await token(third.baseUrl, other.clientId, other.clientSecret)).json()) as {
+            access_token: string
+          }
           kid = kidOf(fresh.access_token)
           if (kid === kidBefore) await new Promise((r) => setTimeout(r, 1000))
         }

@@ -23,7 +23,15 @@ describe('README', () => {
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'mailroom-readme-'))
       // As a reader runs it: npm start in development (demo client in ./data), the blocks in the same directory.
-      service = await startService({ MAILROOM_ENV: 'development', MAILROOM_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', MAILROOM_WEBHOOK_WORKER: 'false' }, { readyTimeoutMs: 110_000 })
+      service = await startService(
+        {
+          MAILROOM_ENV: 'development',
+          MAILROOM_DATA_DIR: path.join(dir, 'data'),
+          LOG_LEVEL: 'warn',
+          MAILROOM_WEBHOOK_WORKER: 'false',
+        },
+        { readyTimeoutMs: 110_000 },
+      )
     }, 120_000)
     afterAll(async () => {
       await service?.stop()
@@ -36,9 +44,16 @@ describe('README', () => {
       // Any 4xx/5xx or failed command stops the run; the README's text is used as written.
       const preamble = 'set -euo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n'
       for (const run of [1, 2]) {
-        const r = spawnSync('bash', ['-c', preamble + script], { cwd: dir, env: { ...process.env, BASE: service.baseUrl }, encoding: 'utf8', timeout: 120_000 })
+        const r = spawnSync('bash', ['-c', preamble + script], {
+          cwd: dir,
+          env: { ...process.env, BASE: service.baseUrl },
+          encoding: 'utf8',
+          timeout: 120_000,
+        })
         expect(r.status, `run ${run} failed:\n${r.stderr}\n${r.stdout.slice(-3000)}`).toBe(0)
-        expect(readFileSync(path.join(dir, 'archived.csv'), 'utf8')).toMatch(/^Tracking #,Recipient,Status,Delivered at\r\n1Z999AA10123456784,Ada Lovelace,ARCHIVED,/)
+        expect(readFileSync(path.join(dir, 'archived.csv'), 'utf8')).toMatch(
+          /^Tracking #,Recipient,Status,Delivered at\r\n1Z999AA10123456784,Ada Lovelace,ARCHIVED,/,
+        )
       }
     })
   })

@@ -19,7 +19,13 @@ import { startWorker, type WorkerProcess } from '../../webhooks/support/worker-p
 
 // Real `mailroom worker` processes on a real database (on-disk PGlite, or PostgreSQL when
 // TEST_DATABASE_URL is set) and the system clock: a worker killed mid-send loses nothing.
-const ENV_BASE = { MAILROOM_ENV: 'development', MAILROOM_SECRET: TEST_SECRET, MAILROOM_WEBHOOK_ALLOW_HTTP: 'true', MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', LOCKER_PICKUP_REMINDER_HOURS: '720' }
+const ENV_BASE = {
+  MAILROOM_ENV: 'development',
+  MAILROOM_SECRET: TEST_SECRET,
+  MAILROOM_WEBHOOK_ALLOW_HTTP: 'true',
+  MAILROOM_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  LOCKER_PICKUP_REMINDER_HOURS: '720',
+}
 let dataDir: string
 let env: Record<string, string>
 let dropDb: (() => Promise<void>) | undefined
@@ -28,7 +34,9 @@ const running: WorkerProcess[] = []
 
 /** The database as the workers see it; on PGlite only one process may hold it, so it is opened per use. */
 async function withDb<T>(work: (db: DatabaseHandle['db']) => Promise<T>): Promise<T> {
-  const handle = env.DATABASE_URL ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 }) : await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
+  const handle = env.DATABASE_URL
+    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
+    : await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
   try {
     return await work(handle.db)
   } finally {
@@ -56,17 +64,43 @@ afterAll(async () => {
 })
 
 /** A subscription with one configuration and `events` outbox events. */
-async function seed(subName: string, events: number, timeOut: number): Promise<{ configId: string; secret: string; eventIds: string[] }> {
+async function seed(
+  subName: string,
+  events: number,
+  timeOut: number,
+): Promise<{ configId: string; secret: string; eventIds: string[] }> {
   return withDb(async (db) => {
     const subId = `sub_${subName}`
     await db.insertInto('subscriptions').values({ sub_id: subId, name: subName }).execute()
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
-    const webhooks = createWebhooks({ db, clock: systemClock, ids: defaultIds, config, sealKey: deriveKey(TEST_SECRET, 'webhook-credential-seal') })
-    const cfg = await webhooks.configs.create(subId, 'tracking', configBody(rx.url(`/${subName}`), { timeOut }) as never)
+    const webhooks = createWebhooks({
+      db,
+      clock: systemClock,
+      ids: defaultIds,
+      config,
+      sealKey: deriveKey(TEST_SECRET, 'webhook-credential-seal'),
+    })
+    const cfg = await webhooks.configs.create(
+      subId,
+      'tracking',
+      configBody(rx.url(`/${subName}`), { timeOut }) as never,
+    )
     const eventIds = Array.from({ length: events }, (_, i) => `evt_${subName}_${i}`)
-    await inTransaction(db, (trx) => enqueueEvents(trx, eventIds.map((eventId, i) => ({
-      eventId, subId, packageId: `pkg_${subName}_${i}`, variant: 'tracking' as const, eventName: 'Received', sequence: 1, occurredAt: new Date(), data: { packageId: `pkg_${subName}_${i}`, sequence: 1 },
-    }))))
+    await inTransaction(db, (trx) =>
+      enqueueEvents(
+        trx,
+        eventIds.map((eventId, i) => ({
+          eventId,
+          subId,
+          packageId: `pkg_${subName}_${i}`,
+          variant: 'tracking' as const,
+          eventName: 'Received',
+          sequence: 1,
+          occurredAt: new Date(),
+          data: { packageId: `pkg_${subName}_${i}`, sequence: 1 },
+        })),
+      ),
+    )
     await webhooks.close()
     return { configId: cfg.webHookConfigID, secret: cfg.signingSecret, eventIds }
   })
@@ -95,10 +129,22 @@ describe('mailroom worker', () => {
     expect(await second.stop('SIGTERM')).toBe(0)
 
     await withDb(async (db) => {
-      const d = await db.selectFrom('webhook_deliveries').select(['delivery_id', 'status', 'attempts', 'locked_by']).where('config_id', '=', configId).executeTakeFirstOrThrow()
+      const d = await db
+        .selectFrom('webhook_deliveries')
+        .select(['delivery_id', 'status', 'attempts', 'locked_by'])
+        .where('config_id', '=', configId)
+        .executeTakeFirstOrThrow()
       expect(d).toMatchObject({ status: 'delivered', attempts: 2, locked_by: null })
-      const attempts = await db.selectFrom('webhook_attempts').select(['attempt_no', 'succeeded', 'error_class']).where('delivery_id', '=', d.delivery_id).orderBy('attempt_no').execute()
-      expect(attempts).toEqual([{ attempt_no: 1, succeeded: false, error_class: 'lease_expired' }, { attempt_no: 2, succeeded: true, error_class: null }])
+      const attempts = await db
+        .selectFrom('webhook_attempts')
+        .select(['attempt_no', 'succeeded', 'error_class'])
+        .where('delivery_id', '=', d.delivery_id)
+        .orderBy('attempt_no')
+        .execute()
+      expect(attempts).toEqual([
+        { attempt_no: 1, succeeded: false, error_class: 'lease_expired' },
+        { attempt_no: 2, succeeded: true, error_class: null },
+      ])
     })
     expect(rx.at('/killed')).toHaveLength(2)
   }, 90_000)
@@ -106,17 +152,32 @@ describe('mailroom worker', () => {
   it('shares the work between workers: every event is delivered once, and no attempt is made twice', async () => {
     // A generous timeOut: on PGlite the receiver shares this process with the database's synchronous disk writes.
     const { configId, eventIds } = await seed('shared', 60, 10)
-    const workers = env.DATABASE_URL
-      ? [await startWorker(env), await startWorker(env)]
-      : [] // PGlite is one process's: two in-process workers share its connection instead.
+    const workers = env.DATABASE_URL ? [await startWorker(env), await startWorker(env)] : [] // PGlite is one process's: two in-process workers share its connection instead.
     running.push(...workers)
-    const local = env.DATABASE_URL ? [] : await (async () => {
-      const handle = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
-      const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
-      const ws = [0, 1].map(() => createWebhooks({ db: handle.db, clock: systemClock, ids: defaultIds, config, sealKey: deriveKey(TEST_SECRET, 'webhook-credential-seal') }))
-      const stops = ws.map((w) => w.start())
-      return [{ stop: async () => { for (const s of stops) await s(); await handle.close() } }]
-    })()
+    const local = env.DATABASE_URL
+      ? []
+      : await (async () => {
+          const handle = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
+          const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
+          const ws = [0, 1].map(() =>
+            createWebhooks({
+              db: handle.db,
+              clock: systemClock,
+              ids: defaultIds,
+              config,
+              sealKey: deriveKey(TEST_SECRET, 'webhook-credential-seal'),
+            }),
+          )
+          const stops = ws.map((w) => w.start())
+          return [
+            {
+              stop: async () => {
+                for (const s of stops) await s()
+                await handle.close()
+              },
+            },
+          ]
+        })()
     const deadline = Date.now() + 30_000
     while (rx.at('/shared').length < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
     await new Promise((r) => setTimeout(r, 1000))
@@ -128,10 +189,18 @@ describe('mailroom worker', () => {
     expect(new Set(ids).size).toBe(60)
     expect(new Set(ids)).toEqual(new Set(eventIds))
     await withDb(async (db) => {
-      const rows = await db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('config_id', '=', configId).execute()
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts'])
+        .where('config_id', '=', configId)
+        .execute()
       expect(rows).toHaveLength(60)
       expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true)
-      const attempts = await db.selectFrom('webhook_attempts').select('attempt_id').where('config_id', '=', configId).execute()
+      const attempts = await db
+        .selectFrom('webhook_attempts')
+        .select('attempt_id')
+        .where('config_id', '=', configId)
+        .execute()
       expect(attempts).toHaveLength(60)
     })
   }, 90_000)

@@ -10,7 +10,15 @@ export type Variant = keyof typeof MOUNT
 
 /** A valid create body for `url`; override any field. */
 export function configBody(url: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: 'ERP', type: 'tracking', events: ['Received', 'Delivered'], url, timeOut: 5, authParams: { authType: 'none' }, ...overrides }
+  return {
+    name: 'ERP',
+    type: 'tracking',
+    events: ['Received', 'Delivered'],
+    url,
+    timeOut: 5,
+    authParams: { authType: 'none' },
+    ...overrides,
+  }
 }
 
 /**
@@ -31,8 +39,13 @@ export function hooks(t: TestApp, client: TestClient, variant: Variant = 'tracki
     call,
     ok,
     create: (body: Record<string, unknown>) => ok('POST', '/webhookConfig', { type: variant, ...body }),
-    deliveries: async (configId: string, status?: string) => (await ok('GET', `/webhookConfig/${configId}/deliveries${status ? `?status=${status}` : ''}`)).deliveries as Array<Record<string, unknown>>,
-    attempts: async (configId: string, deliveryId: string) => (await ok('GET', `/webhookConfig/${configId}/deliveries/${deliveryId}/attempts`)).attempts as Array<Record<string, unknown>>,
+    deliveries: async (configId: string, status?: string) =>
+      (await ok('GET', `/webhookConfig/${configId}/deliveries${status ? `?status=${status}` : ''}`))
+        .deliveries as Array<Record<string, unknown>>,
+    attempts: async (configId: string, deliveryId: string) =>
+      (await ok('GET', `/webhookConfig/${configId}/deliveries/${deliveryId}/attempts`)).attempts as Array<
+        Record<string, unknown>
+      >,
   }
 }
 
@@ -40,15 +53,36 @@ const sequences = new Map<string, number>()
 let n = 0
 
 /** Writes one event into the outbox, as the packages service does (same function, own transaction). */
-export async function emit(t: TestApp, subId: string, e: { eventName: string; variant?: Variant; packageId?: string; data?: Record<string, unknown> }): Promise<{ eventId: string; packageId: string; sequence: number }> {
+export async function emit(
+  t: TestApp,
+  subId: string,
+  e: { eventName: string; variant?: Variant; packageId?: string; data?: Record<string, unknown> },
+): Promise<{ eventId: string; packageId: string; sequence: number }> {
   const packageId = e.packageId ?? `pkg_test${++n}`
   const sequence = (sequences.get(packageId) ?? 0) + 1
   sequences.set(packageId, sequence)
   const eventId = `evt_test${++n}_${Math.random().toString(36).slice(2, 8)}`
-  await inTransaction(t.ctx.db, (trx) => enqueueEvents(trx, [{
-    eventId, subId, packageId, variant: e.variant ?? 'tracking', eventName: e.eventName, sequence, occurredAt: t.clock.now(),
-    data: { packageId, trackingNumber: `1Z${n}`, currentStatus: 'RECEIVED', previousStatus: null, sequence, ...e.data },
-  }]))
+  await inTransaction(t.ctx.db, (trx) =>
+    enqueueEvents(trx, [
+      {
+        eventId,
+        subId,
+        packageId,
+        variant: e.variant ?? 'tracking',
+        eventName: e.eventName,
+        sequence,
+        occurredAt: t.clock.now(),
+        data: {
+          packageId,
+          trackingNumber: `1Z${n}`,
+          currentStatus: 'RECEIVED',
+          previousStatus: null,
+          sequence,
+          ...e.data,
+        },
+      },
+    ]),
+  )
   return { eventId, packageId, sequence }
 }
 

@@ -28,7 +28,11 @@ export class Receiver {
   respond: Responder = () => ({ status: 200, body: 'ok' })
   /** Per-path answers (the path without its query), tried before `respond`. */
   readonly routes = new Map<string, Responder>()
-  tokenResponder: Responder = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 }) })
+  tokenResponder: Responder = () => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 }),
+  })
   #held: ServerResponse[] = []
   #waiters: Array<() => void> = []
   #server: Server | undefined
@@ -39,7 +43,13 @@ export class Receiver {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
-        const rec: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() }
+        const rec: ReceivedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        }
         const isToken = rec.path.startsWith('/token')
         ;(isToken ? this.tokenRequests : this.requests).push(rec)
         const answer = (isToken ? this.tokenResponder : (this.routes.get(rec.path.split('?')[0]!) ?? this.respond))(rec)

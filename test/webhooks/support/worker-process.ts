@@ -12,7 +12,10 @@ export interface WorkerProcess {
 
 /** Starts `mailroom worker` from the sources and waits until it says it is up. */
 export async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, MAILROOM_FROM_SOURCE: '1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: { ...process.env, MAILROOM_FROM_SOURCE: '1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.on('data', (d) => (out += d))
   child.stderr.on('data', (d) => (out += d))
@@ -28,10 +31,11 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
   return {
     child,
     output: () => out,
-    stop: (signal = 'SIGTERM') => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
-      child.once('exit', (code) => resolve(code))
-      child.kill(signal)
-    }),
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
+        child.once('exit', (code) => resolve(code))
+        child.kill(signal)
+      }),
   }
 }

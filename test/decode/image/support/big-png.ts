@@ -10,7 +10,8 @@ export function bigLabelPng(width: number, height: number): Buffer {
   const row = Buffer.alloc(1 + width, 0xff)
   row[0] = 0 // filter: none
   // Bars of varied widths across the middle third, as a sticker would put them.
-  for (let x = Math.floor(width / 3), w = 1; x < (2 * width) / 3; x += 2 * w, w = (w % 4) + 1) row.fill(0x10, 1 + x, 1 + Math.min(x + w, width))
+  for (let x = Math.floor(width / 3), w = 1; x < (2 * width) / 3; x += 2 * w, w = (w % 4) + 1)
+    row.fill(0x10, 1 + x, 1 + Math.min(x + w, width))
   const white = Buffer.alloc(1 + width, 0xff)
   white[0] = 0
   const rows: Buffer[] = []

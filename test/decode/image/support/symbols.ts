@@ -11,7 +11,12 @@ export interface SymbolSpec {
   readonly bcid: string
   /** bwip-js input: GS1 element strings in (AI) form, or raw text with control characters. */
   readonly data: string
-  readonly expected: { readonly symbology: string; readonly text: string; readonly isGS1: boolean; readonly aimId: string }
+  readonly expected: {
+    readonly symbology: string
+    readonly text: string
+    readonly isGS1: boolean
+    readonly aimId: string
+  }
   readonly options?: Readonly<Record<string, unknown>>
 }
 
