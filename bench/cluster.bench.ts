@@ -130,7 +130,7 @@ try {
       ['bin/mailroom.js', 'serve'],
       env(`api${i}`, ports[i]!),
       (p) => `http://127.0.0.1:${p}/readyz`,
-      ports[i]!,
+      ports[i],
     )
     services[i] = s // by index, not in the order they became ready: base(i) and services[i] are one process
     return s

@@ -141,7 +141,7 @@ export interface FieldSpec {
   /** The member of the Package record. */
   record: TSchema
   /** The record's value, for a field that is not plain. */
-  read?(r: PackageRow, ctx: RecordContext): unknown
+  read?: (r: PackageRow, ctx: RecordContext) => unknown
   /**
    * The member of `package` in Add and Update. `replace`: given replaces, `null` clears, absent
    * keeps (done for every such field at once); `own`: the rules of packages.rules.ts name it.
@@ -154,7 +154,7 @@ export interface FieldSpec {
   /** CSV cells read straight from the row, by path, for a field that is not plain. */
   cells?: Readonly<Record<string, DirectCell>>
   /** In the event data: `true` for a plain column's value when it has one, else its own rule and schema. */
-  event?: true | { schema: TSchema; value(s: EventSource): unknown }
+  event?: true | { schema: TSchema; value: (s: EventSource) => unknown }
 }
 
 /** A plain column, its record member derived from its kind. */

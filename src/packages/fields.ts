@@ -49,7 +49,7 @@ const contact = (name: string, column: ContactColumn) => ({
     CONTACT_CELLS.map((f) => [
       `${name}.${f}`,
       cellFrom([column], (r, ctx) => {
-        const c = r[column] ? ctx.contacts.get(r[column]!) : undefined
+        const c = r[column] ? ctx.contacts.get(r[column]) : undefined
         return c ? text(c[f]) : ''
       }),
     ]),

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { plainReader, type EventSource } from './field-kinds.js'
 import { FIELD_ENTRIES, lit } from './fields.js'
 import { PACKAGE_STATUSES } from './statuses.js'
@@ -40,7 +40,6 @@ export const PackageEventDataSchema = Type.Object(
     additionalProperties: false,
   },
 )
-export type PackageEventData = Static<typeof PackageEventDataSchema>
 
 /** The data of one event of a change (`sequence`: the event's number for its package). */
 export function eventData(

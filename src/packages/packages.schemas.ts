@@ -5,8 +5,7 @@ import { acceptReadOnly, readOnlyMembers } from './packages.read-only.js'
 import { PackageRecordSchema } from './packages.record.js'
 import { PACKAGE_STATUSES } from './statuses.js'
 
-export { PACKAGE_STATUSES, type PackageStatus } from './statuses.js'
-export { CONFIRMATION_TYPES } from './fields.js'
+export { PACKAGE_STATUSES } from './statuses.js'
 export { PackageRecordSchema, type PackageRecord } from './packages.record.js'
 export const IMAGE_LEVELS = ['ASSET', 'ACTIVITY'] as const
 export const IMAGE_TYPES = ['PHOTO', 'LABEL', 'SIGNATURE', 'DAMAGE', 'OTHER'] as const

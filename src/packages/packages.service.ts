@@ -18,7 +18,6 @@ import { createPackageWriter } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
 
 export type { Actor } from './packages.rules.js'
-export { PACKAGE_ERRORS } from './packages.errors.js'
 
 /** What Add and Update answer. */
 type WriteResult = Static<typeof WriteResponseSchema>

@@ -43,7 +43,6 @@ const LOCKER = {
 } as const
 
 export type TrackingEventName = keyof typeof TRACKING
-export type LockerEventName = keyof typeof LOCKER
 // A variant without its list of events does not compile.
 const CATALOGUE = { tracking: TRACKING, locker: LOCKER } as const satisfies Record<
   WebhookVariant,

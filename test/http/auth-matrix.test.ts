@@ -64,7 +64,7 @@ function problems(res: LightMyRequestResponse, method: Method, status: 401 | 403
   if (error && !challenge.includes(`error="${error}"`)) found.push(`challenge without error="${error}"`)
   if (method !== 'HEAD') {
     const keys = res.headers['content-type']?.toString().startsWith('application/json')
-      ? Object.keys(res.json() as object)
+      ? Object.keys(res.json<object>())
       : []
     if (keys.join() !== 'message') found.push(`body ${res.body.slice(0, 80)}`)
   }
@@ -89,9 +89,9 @@ const HOURS_5 = 5 * 3600_000
 
 describe('the routes the app declares', () => {
   it('are found, every operation of the OpenAPI document among them', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, unknown>>
-    }
+    }>()
     const census = new Set(routes.map((r) => `${r.method} ${r.url}`))
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),

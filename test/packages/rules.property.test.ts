@@ -4,15 +4,7 @@ import type { PackageRow } from '../../src/packages/field-kinds.js'
 import { eventsFor } from '../../src/packages/packages.events.js'
 import { PackageEventDataSchema } from '../../src/packages/packages.payload.js'
 import type { Resolved } from '../../src/packages/packages.resolve.js'
-import {
-  changeOf,
-  newPackageOf,
-  nextState,
-  beforeChange,
-  type Actor,
-  type Body,
-} from '../../src/packages/packages.rules.js'
-import type { AddPackage } from '../../src/packages/packages.schemas.js'
+import { changeOf, newPackageOf, nextState, beforeChange, type Actor } from '../../src/packages/packages.rules.js'
 import { PACKAGE_STATUSES } from '../../src/packages/statuses.js'
 import { AppError } from '../../src/shared/errors.js'
 import { eventNames } from '../../src/webhooks/event-catalogue.js'
@@ -124,7 +116,7 @@ const idsFrom = () => {
   return (prefix: string) => `${prefix}${++n}`
 }
 
-function checkEvents(events: Array<{ variant: string; event_name: string; data: string | unknown }>) {
+function checkEvents(events: Array<{ variant: string; event_name: string; data: unknown }>) {
   for (const e of events) {
     expect(eventNames(e.variant as 'tracking' | 'locker')).toContain(e.event_name)
     const data = typeof e.data === 'string' ? JSON.parse(e.data) : e.data
@@ -153,11 +145,11 @@ describe('a package change, add then updates', () => {
         (first, updates, resolved) => {
           const ids = idsFrom()
           let add: ReturnType<typeof newPackageOf> | undefined
-          if (refused(() => (add = newPackageOf(ids, actor, first as AddPackage, resolved, now)))) return
+          if (refused(() => (add = newPackageOf(ids, actor, first, resolved, now)))) return
           checkEvents(add!.events)
           let row = {
             ...add!.package,
-            custom_fields: JSON.parse(add!.package.custom_fields as string),
+            custom_fields: JSON.parse(add!.package.custom_fields),
             archived_at: add!.package.archived_at ?? null,
           } as PackageRow
           for (const [update, r] of updates) {
@@ -169,8 +161,8 @@ describe('a package change, add then updates', () => {
                     ids,
                     actor,
                     beforeChange(row),
-                    nextState(row, update as Body, r, actor, now),
-                    update as Body,
+                    nextState(row, update, r, actor, now),
+                    update,
                     r,
                     now,
                   )),

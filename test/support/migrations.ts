@@ -9,7 +9,7 @@ import { migrations } from '../../src/db/migrations/index.js'
 export const MIGRATIONS = Object.keys(migrations)
 
 function done({ error, results }: MigrationResultSet): string[] {
-  if (error) throw error instanceof Error ? error : new Error(String(error))
+  if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error))
   return (results ?? []).map((r) => `${r.direction} ${r.migrationName}`)
 }
 

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.js'
  */
 export async function createTestDatabase(
   opts: { migrate?: boolean; statementTimeoutMs?: number } = {},
-): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+): Promise<{ handle: DatabaseHandle; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
     const handle = await openDatabase({ kind: 'pglite', dir: 'memory' }, { guardTransactions: true })

@@ -49,16 +49,14 @@ it('follows a package from intake through a locker to pick-up on both webhook va
 
   // Each verified as its receiver did, on arrival. Sequences: 1 is Acceptance and 4 the tracking ReadyForPickup of IN_LOCKER (not subscribed).
   const bodies = (path: string, secret: string) =>
-    rx
-      .at(path)
-      .map(
-        (r) =>
-          verify(secret, r, new Date(Number(r.headers['webhook-timestamp']) * 1000)) as {
-            eventName: string
-            type: string
-            data: Record<string, unknown>
-          },
-      )
+    rx.at(path).map(
+      (r) =>
+        verify(secret, r, new Date(Number(r.headers['webhook-timestamp']) * 1000)) as {
+          eventName: string
+          type: string
+          data: Record<string, unknown>
+        },
+    )
   const trackingBodies = bodies('/tracking', tracking.signingSecret)
   const lockerBodies = bodies('/locker', locker.signingSecret)
   expect(trackingBodies.map((b) => [b.eventName, b.data.sequence])).toEqual([
