@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 
 /**
  * `npm run bench` (BENCH_ONLY=cluster for this alone), issue 16: two API processes on one
@@ -145,26 +145,8 @@ try {
   ).json()) as { access_token: string }
   const bearer = { authorization: `Bearer ${token}` }
   const json = { ...bearer, 'content-type': 'application/json' }
-  const post = async (p: string, body: unknown) =>
-    (await fetch(`${base(0)}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<
-      Record<string, string>
-    >
-  const { locationId } = await post('/api/v1/locations', {
-    name: 'Bench',
-    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
-    timezone: 'America/New_York',
-  })
-  const { inboundSiteId } = await post('/api/v1/inboundsites', {
-    type: 'site',
-    name: 'Bench HQ',
-    locationId,
-    primary: true,
-  })
-  const { contactId } = await post('/api/v1/contacts', {
-    contactType: 'RECEIVER',
-    name: 'Bench Receiver',
-    email: 'bench@example.com',
-  })
+  const post = poster(base(0), json)
+  const { inboundSiteId, contactId } = await benchMailroom(post)
   const pool: string[] = []
   for (let i = 0; i < 200; i++)
     pool.push(

@@ -134,3 +134,34 @@ export function printTable(figures: Figure[]): void {
   }))
   console.table(rows)
 }
+
+/** POSTs JSON to the service under `base` and returns the answer's body. */
+export function poster(base: string, headers: Record<string, string>) {
+  return async (p: string, body: unknown) =>
+    (await fetch(`${base}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<
+      Record<string, string>
+    >
+}
+
+/** What every write scenario needs first: a location, its primary site, and a receiver. */
+export async function benchMailroom(
+  post: ReturnType<typeof poster>,
+): Promise<{ locationId: string; inboundSiteId: string; contactId: string }> {
+  const { locationId } = await post('/api/v1/locations', {
+    name: 'Bench',
+    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
+    timezone: 'America/New_York',
+  })
+  const { inboundSiteId } = await post('/api/v1/inboundsites', {
+    type: 'site',
+    name: 'Bench HQ',
+    locationId,
+    primary: true,
+  })
+  const { contactId } = await post('/api/v1/contacts', {
+    contactType: 'RECEIVER',
+    name: 'Bench Receiver',
+    email: 'bench@example.com',
+  })
+  return { locationId: locationId!, inboundSiteId: inboundSiteId!, contactId: contactId! }
+}

@@ -8,7 +8,7 @@ import pg from 'pg'
 import { loadRecords, type RecordReferences } from '../src/packages/packages.read.js'
 import { findByTrackingNumbers } from '../src/packages/packages.repo.js'
 import { upsCheckDigit } from '../src/decode/index.js'
-import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 import { receivingTargets, verdict } from './targets.js'
 
 /**
@@ -145,26 +145,8 @@ try {
 
   // Receiving: a package to read, then the write paths with unique numbers per request.
   const json = { ...bearer, 'content-type': 'application/json' }
-  const post = async (p: string, body: unknown) =>
-    (await fetch(`${base}${p}`, { method: 'POST', headers: json, body: JSON.stringify(body) })).json() as Promise<
-      Record<string, string>
-    >
-  const { locationId } = await post('/api/v1/locations', {
-    name: 'Bench',
-    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
-    timezone: 'America/New_York',
-  })
-  const { inboundSiteId } = await post('/api/v1/inboundsites', {
-    type: 'site',
-    name: 'Bench HQ',
-    locationId,
-    primary: true,
-  })
-  const { contactId } = await post('/api/v1/contacts', {
-    contactType: 'RECEIVER',
-    name: 'Bench Receiver',
-    email: 'bench@example.com',
-  })
+  const post = poster(base, json)
+  const { inboundSiteId, contactId } = await benchMailroom(post)
   const { packageId } = await post('/api/v1/packages', {
     package: { trackingNumber: '1Z999AA10123456784', receiver: { contactId }, carrier: { carrierId: 'UPS' } },
     lastActivity: { status: 'RECEIVED', location: { inboundSiteId } },

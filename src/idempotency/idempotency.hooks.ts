@@ -104,7 +104,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(deps.db, subId, key, claim.at)
     // Recorded and committed (the usual success): nothing left to store.
     else if (!(claim.recorded && reply.statusCode < 400))
-      await repo.completeKey(deps.db, subId, key, claim.at, {
+      await repo.completeClaim(deps.db, subId, key, claim.at, {
         status: reply.statusCode,
         body: claim.seal(payload),
         type: String(reply.getHeader('content-type') ?? 'application/json'),

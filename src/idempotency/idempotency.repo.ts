@@ -58,32 +58,11 @@ export async function findKey(db: Executor, subId: string, key: string): Promise
 }
 
 /**
- * The answer stored after the response (a write refused, or a route whose answer is not recorded in
- * its transaction): only while the claim made at `claimedAt` is still unanswered. A request that
- * outlived its claim (taken over by a retry after IDEMPOTENCY_ABANDONED_MS) must not overwrite the
- * retry's answer; one whose transaction already stored the answer leaves it as it is.
- */
-export async function completeKey(
-  db: Executor,
-  subId: string,
-  key: string,
-  claimedAt: Date,
-  res: { status: number; body: string; type: string },
-): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status_code: res.status, response_body: res.body, response_type: res.type })
-    .where('sub_id', '=', subId)
-    .where('idempotency_key', '=', key)
-    .where('created_at', '=', claimedAt)
-    .where('status_code', 'is', null)
-    .execute()
-}
-
-/**
- * The answer stored by the transaction of the write it answers for: only while the claim made at
- * `claimedAt` is still unanswered (a retry that took an abandoned claim over made a new one).
- * False when it no longer is.
+ * Stores the answer only while the claim made at `claimedAt` is still unanswered: false when it no
+ * longer is. Called in the transaction of the write it answers for (outcome.ts), or after the
+ * response for an answer not recorded there. Either way, a request that outlived its claim (a
+ * retry took it over after IDEMPOTENCY_ABANDONED_MS) cannot overwrite the retry's answer, and one
+ * whose transaction already stored the answer leaves it as it is.
  */
 export async function completeClaim(
   trx: Executor,
