@@ -165,3 +165,32 @@ export async function benchMailroom(
   })
   return { locationId: locationId!, inboundSiteId: inboundSiteId!, contactId: contactId! }
 }
+
+/**
+ * Name fragments many contacts share (the seed builds surnames from syllables): each request a
+ * different one, so no single contact or cached plan makes the search look cheaper than it is.
+ */
+export const NAME_TERMS = [
+  'son',
+  'ton',
+  'ber',
+  'ner',
+  'mar',
+  'ley',
+  'ser',
+  'per',
+  'hop',
+  'kov',
+  'lis',
+  'ham',
+  'gold',
+  'ring',
+  'stra',
+  'dijk',
+  'was',
+  'wir',
+  'knu',
+  'ada',
+  'gra',
+  'mar',
+]

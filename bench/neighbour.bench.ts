@@ -3,7 +3,7 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { cpuWindow, postgresPids } from './cpu.js'
-import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { load, NAME_TERMS, printTable, ROOT, startProcess, type Figure } from './lib.js'
 
 /**
  * A noisy neighbour (issue 14, availability), `npm run bench:neighbour` with DATABASE_URL (an admin
@@ -28,24 +28,6 @@ const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 /** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
 const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
-const NAME_TERMS = [
-  'son',
-  'ton',
-  'ber',
-  'ner',
-  'mar',
-  'ley',
-  'ser',
-  'per',
-  'hop',
-  'kov',
-  'lis',
-  'ham',
-  'gold',
-  'ring',
-  'stra',
-  'was',
-]
 
 /** The neighbour's process: runs its loads and prints their figures as JSON. */
 async function runNeighbour(spec: { base: string; auth: Record<string, string>; locations: string[] }): Promise<never> {

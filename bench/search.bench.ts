@@ -7,7 +7,7 @@ import { openDatabase } from '../src/db/database.js'
 import { asTrackingLookup, trackingLookupQuery } from '../src/search/lookup.repo.js'
 import { matchCountQuery, pageQuery } from '../src/search/search.repo.js'
 import type { ListFilter } from '../src/search/search.parse.js'
-import { load, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { load, NAME_TERMS, printTable, ROOT, startProcess, type Figure } from './lib.js'
 
 /**
  * Search at scale (issue 5), `npm run bench:search`: seeds 100,000 and 1,000,000 packages into
@@ -32,35 +32,6 @@ const scales = (process.env.SEARCH_BENCH_SCALES ?? '100000,1000000').split(',').
 const seconds = Number(process.env.BENCH_SECONDS ?? 8)
 const latencyConnections = Number(process.env.LATENCY_CONNECTIONS ?? 2)
 const loadConnections = Number(process.env.LOAD_CONNECTIONS ?? 20)
-
-/**
- * Name fragments many contacts share (the seed builds surnames from syllables): each request a
- * different one, so no single contact or cached plan makes the search look cheaper than it is.
- */
-const NAME_TERMS = [
-  'son',
-  'ton',
-  'ber',
-  'ner',
-  'mar',
-  'ley',
-  'ser',
-  'per',
-  'hop',
-  'kov',
-  'lis',
-  'ham',
-  'gold',
-  'ring',
-  'stra',
-  'dijk',
-  'was',
-  'wir',
-  'knu',
-  'ada',
-  'gra',
-  'mar',
-]
 
 type Scenario =
   | 'trackingNumber starts'
