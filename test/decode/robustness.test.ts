@@ -39,14 +39,18 @@ function wellFormed(r: DecodeResult): boolean {
   if (r.trackingNumber !== null && (r.trackingNumber !== r.trackingNumber.toUpperCase() || /\s/.test(r.trackingNumber)))
     return false
   if (Object.values(r.fields).some((v) => typeof v !== 'string')) return false
-  for (const c of r.candidates) if (typeof c.checkDigitValid !== 'boolean' || c.trackingNumber === '') return false
-  // Ranked: no invalid candidate ahead of a valid one.
-  const firstInvalid = r.candidates.findIndex((c) => !c.checkDigitValid)
-  return firstInvalid < 0 || r.candidates.slice(firstInvalid).every((c) => !c.checkDigitValid)
+  // checkDigitValid is null where the format defines no check (the contract's scan schema).
+  for (const c of r.candidates)
+    if ((typeof c.checkDigitValid !== 'boolean' && c.checkDigitValid !== null) || c.trackingNumber === '') return false
+  // Ranked: no candidate that failed its check ahead of one that passed.
+  const firstFailed = r.candidates.findIndex((c) => c.checkDigitValid === false)
+  return firstFailed < 0 || r.candidates.slice(firstFailed).every((c) => c.checkDigitValid !== true)
 }
 
 describe('decodeScan on arbitrary input', () => {
   it('returns a well-formed result or throws DecodeError, nothing else', () => {
+    // Found by a random run: a plain number that only formats without a check match.
+    expect(wellFormed(decodeScan('12345059212345'))).toBe(true)
     fc.assert(
       fc.property(noisyScan, (s) => {
         try {
