@@ -35,6 +35,7 @@ import { registerSecurityHeaders } from './http/security-headers.js'
 import { loggerOptions } from './http/logging.js'
 import { validatorCompiler } from './http/validator.js'
 import { registerTenantGates, tenantGates } from './http/tenant-gates.js'
+import { registerRefusalPacing } from './http/refusal-pacing.js'
 import { registerRateLimits } from './ratelimit/rate-limit.js'
 import { WindowCounter } from './ratelimit/window-counter.js'
 import { registerIdempotency } from './idempotency/idempotency.hooks.js'
@@ -104,6 +105,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerClosingAnswer(app)
   const metrics = registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
+  // Every 429 waits before it is sent: a client that ignores Retry-After cannot flood the event loop with refusals.
+  registerRefusalPacing(app, config.limits.refusalDelayMs)
   // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
   const sharedWindows =
     config.limits.rate.store === 'database' ||

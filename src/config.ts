@@ -194,6 +194,13 @@ export const EnvSchema = Type.Object({
     description: 'requests per subscription (per address before authentication) per window',
   }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
+  REFUSAL_DELAY_MS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 1_000,
+    description:
+      'a 429 is answered after this long (never longer than its Retry-After): a client resending at once sends one request per connection per delay, not thousands a second (0: at once)',
+  }),
   RATE_LIMIT_OVERRIDES: Type.String({
     default: '',
     pattern: '^([A-Za-z0-9._~-]+=\\d+)?(,[A-Za-z0-9._~-]+=\\d+)*$',
@@ -301,6 +308,8 @@ export interface Config {
     concurrent: { searches: number; exports: number; bulkOperations: number }
     /** Searches and bulk operations of all subscriptions at once in this process (WorkSlots). */
     heavyOperations: number
+    /** How long a 429 waits before it is sent (at most its Retry-After); see http/refusal-pacing.ts. */
+    refusalDelayMs: number
     rate: {
       max: number
       windowSeconds: number
@@ -536,6 +545,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
       },
       heavyOperations: env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
+      refusalDelayMs: env.REFUSAL_DELAY_MS,
       rate: {
         max: env.RATE_LIMIT_MAX,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,

@@ -46,6 +46,8 @@ export async function buildTestApp(
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
+    // Refusals at once in tests that count them; the pacing has its own (test/availability/refusal-pacing.test.ts).
+    REFUSAL_DELAY_MS: '0',
     ...env,
   })
   // The API's statement bound only when a test asks for it (serve always has it; see openRuntime).
