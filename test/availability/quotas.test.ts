@@ -85,6 +85,26 @@ describe('quotas', () => {
     await tracking.create(configBody('http://127.0.0.1:9/c'))
   })
 
+  it('lets exactly as many of several racing creates through as the limit has room for', async () => {
+    const c = await t.newClient()
+    const tracking = hooks(t, c, 'tracking')
+    await tracking.create(configBody('http://127.0.0.1:9/a'))
+    // One place left: of eight creates sent at once, one succeeds and seven are refused.
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        tracking.call('POST', '/webhookConfig', configBody(`http://127.0.0.1:9/r${i}`)),
+      ),
+    )
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400])
+    const stored = await t.ctx.db
+      .selectFrom('webhook_configs')
+      .select('config_id')
+      .where('sub_id', '=', c.subId)
+      .where('deleted_at', 'is', null)
+      .execute()
+    expect(stored).toHaveLength(2)
+  })
+
   it('refuses a third test send in a minute with 429, and sends again the next minute', async () => {
     const c = await t.newClient()
     const h = hooks(t, c)

@@ -137,13 +137,6 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       outcome?: RecordOutcome<ConfigView>,
     ): Promise<ConfigView> {
       const input = await validateConfigBody(body, rules)
-      // Checked before the insert, not with it: two creates racing at the bound may both pass (one over).
-      if (deps.maxConfigs !== undefined && (await repo.countConfigs(db, subId)) >= deps.maxConfigs) {
-        throw limitReached(
-          `${deps.maxConfigs} webhook configurations per subscription`,
-          `This subscription has ${deps.maxConfigs} webhook configurations, the most it may: delete one first.`,
-        )
-      }
       const now = clock.now()
       const configId = ids('whk_')
       const signingSecret = newSigningSecret()
@@ -163,15 +156,21 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
         created_at: now,
         updated_at: now,
       }
-      // With an Idempotency-Key the answer (the one showing the signing secret in full) is stored with the row.
-      if (!outcome) {
-        await repo.insertConfig(db, row)
-        return view((await repo.findConfig(db, subId, variant, configId))!, { signingSecret })
-      }
+      // The count and the insert in one transaction, serialised per subscription: two creates racing at
+      // the bound cannot both pass. With an Idempotency-Key the answer (the one showing the signing
+      // secret in full) is stored with the row.
       return inTransaction(db, async (trx) => {
+        if (deps.maxConfigs !== undefined) {
+          await repo.lockSubscriptionConfigs(trx, subId)
+          if ((await repo.countConfigs(trx, subId)) >= deps.maxConfigs)
+            throw limitReached(
+              `${deps.maxConfigs} webhook configurations per subscription`,
+              `This subscription has ${deps.maxConfigs} webhook configurations, the most it may: delete one first.`,
+            )
+        }
         await repo.insertConfig(trx, row)
         const created = view((await repo.findConfig(trx, subId, variant, configId))!, { signingSecret })
-        await outcome(trx, created)
+        await outcome?.(trx, created)
         return created
       })
     },
