@@ -1,3 +1,4 @@
+import type { Logger } from 'pino'
 import { createClientsService, type ClientsService } from './auth/clients.service.js'
 import { DatabaseFailureLimiter, MemoryFailureLimiter, type FailureLimiter } from './auth/failure-limiter.js'
 import { KeyStore } from './auth/keys.js'
@@ -7,6 +8,7 @@ import type { DatabaseHandle, Db } from './db/database.js'
 import type { Clock } from './shared/clock.js'
 import { deriveKey } from './shared/crypto.js'
 import { defaultIds, type IdGenerator } from './shared/ids.js'
+import { processLog } from './shared/process-log.js'
 import { localInvalidations, pgInvalidations, type Invalidations } from './shared/invalidations.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
 // The domains register their error codes as their modules load, and the OpenAPI description lists
@@ -56,6 +58,8 @@ export interface AppContext {
   database: DatabaseHandle
   clock: Clock
   ids: IdGenerator
+  /** What the process logs outside requests (workers, jobs): JSON lines, redacted as the request log is. */
+  log: Logger
   issuer: string
   keys: KeyStore
   clients: ClientsService
@@ -80,10 +84,12 @@ export function createContext(input: {
   clock: Clock
   ids?: IdGenerator
   invalidations?: Invalidations
+  log?: Logger
 }): AppContext {
   const { config, database, clock, masterSecret } = input
   const db = database.db
   const ids = input.ids ?? defaultIds
+  const log = input.log ?? processLog(config.logLevel)
   const cacheMs = config.referenceCacheSeconds * 1000
   const secrets = {
     pepper: deriveKey(masterSecret, 'client-secret-hash'),
@@ -132,6 +138,7 @@ export function createContext(input: {
     ids,
     config,
     sealKey: secrets.webhookKey,
+    log,
     idlePollMs: database.engine === 'pglite' ? 2_000 : undefined,
   })
 
@@ -199,6 +206,7 @@ export function createContext(input: {
     database,
     clock,
     ids,
+    log,
     issuer,
     keys,
     clients,

@@ -2,8 +2,6 @@ import type { Config } from '../config.js'
 import { startHousekeeping } from '../housekeeping/housekeeping.js'
 import { openRuntime } from '../runtime.js'
 
-const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const
-
 /**
  * `mailroom worker`: the webhook worker alone (fan-out, deliveries, locker and retention jobs), no
  * HTTP. Run any number of them beside `serve` (with MAILROOM_WEBHOOK_WORKER=false there, or not):
@@ -11,14 +9,10 @@ const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60,
  * and record them, then exit 0.
  */
 export async function workerCommand(config: Readonly<Config>): Promise<void> {
-  const threshold = LEVELS[config.logLevel as keyof typeof LEVELS] ?? LEVELS.info
-  const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) => {
-    if (LEVELS[level] >= threshold)
-      process.stdout.write(
-        `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, msg, ...extra })}\n`,
-      )
-  }
   const ctx = await openRuntime(config)
+  // JSON lines on stdout, redacted as the request log is (shared/process-log.ts).
+  const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) =>
+    ctx.log[level](extra, msg)
   const stop = ctx.webhooks.start()
   const stopHousekeeping = startHousekeeping({
     db: ctx.db,

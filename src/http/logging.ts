@@ -1,3 +1,4 @@
+import { REDACT_PATHS } from '../shared/process-log.js'
 import type { FastifyRequest } from 'fastify'
 
 /**
@@ -34,31 +35,6 @@ function queryKeysOf(url: string): string {
   const keys = new URLSearchParams(url.slice(q + 1)).keys()
   return `?${[...new Set(keys)].map((k) => `${encodeURIComponent(k.slice(0, 64))}=[redacted]`).join('&')}`
 }
-
-/**
- * Object paths pino blanks in every log line, whatever logged them: credentials that could reach
- * a log by way of a logged error or object. (PostgreSQL errors repeat the offending values in
- * `detail`.)
- */
-const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'err.detail',
-  'err.where',
-  'err.parameters',
-  ...[
-    'password',
-    'clientSecret',
-    'client_secret',
-    'apiKey',
-    'access_token',
-    'accessToken',
-    'token',
-    'secret',
-    'authorization',
-  ].flatMap((k) => [k, `*.${k}`]),
-]
 
 /** Fastify logger options with the serializers and redaction above; `false` stays silent. */
 export function loggerOptions(logger: boolean | Record<string, unknown>): boolean | Record<string, unknown> {

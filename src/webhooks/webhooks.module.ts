@@ -13,6 +13,7 @@ import { destinationRules, type Lookup } from './delivery/destination.js'
 import { createGuardedSender, type HttpSender } from './delivery/http-sender.js'
 import { createJobs } from './jobs/jobs.js'
 import { TokenCache } from './delivery/oauth2.js'
+import { processLog } from '../shared/process-log.js'
 import { createWorker, type WorkerLog, type WorkerStep } from './delivery/worker.js'
 import { WindowQuota } from '../ratelimit/quotas.js'
 import { WindowCounter } from '../ratelimit/window-counter.js'
@@ -59,17 +60,6 @@ export interface Webhooks {
   notify(): void
 }
 
-/** Errors and warnings as JSON lines on stderr, when no logger is given. */
-const stderrLog: WorkerLog = {
-  info: () => {},
-  error: (obj, msg) => {
-    const err = (obj as { err?: unknown }).err
-    process.stderr.write(
-      `${JSON.stringify({ level: 'error', msg, ...obj, err: err instanceof Error ? { message: err.message, stack: err.stack } : err })}\n`,
-    )
-  },
-}
-
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const { db, clock, ids, sealKey, config } = deps
   const rules = destinationRules({
@@ -95,7 +85,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     jobs,
     tokens: new TokenCache(sender, clock),
     random: deps.random ?? Math.random,
-    log: deps.log ?? stderrLog,
+    // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
+    log: deps.log ?? processLog('error'),
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     batchSize: config.webhooks.batchSize,
     concurrency: config.webhooks.concurrency,
