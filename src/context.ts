@@ -11,8 +11,6 @@ import { defaultIds, type IdGenerator } from './shared/ids.js'
 import { processLog } from './shared/process-log.js'
 import { localInvalidations, pgInvalidations, type Invalidations } from './shared/invalidations.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
-// The domains register their error codes as their modules load, and the OpenAPI description lists
-// the catalogue in that order: receiving first, then the companions (as before the two were one file).
 import { createBlobStore } from './images/blob-stores.js'
 import { createImagesService, type ImagesService } from './images/images.service.js'
 import { createPackagesService, type PackagesService } from './packages/packages.service.js'

@@ -61,7 +61,9 @@ export async function registerOpenApi(
 }
 
 function describe(): string {
+  // By additionalCode: grouped by domain prefix, and the same whatever order the domains' modules load in.
   const rows = allErrorEntries()
+    .sort((a, b) => (a.entry.additionalCode < b.entry.additionalCode ? -1 : 1))
     .map(
       ({ code, entry }) =>
         `| ${entry.additionalCode} | ${entry.status} | ${entry.errorCode} | ${code} | ${entry.message} |`,
