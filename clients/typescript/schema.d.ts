@@ -4523,7 +4523,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image bytes. */
+            /** @description The image bytes, with `ETag` (their SHA-256) and `Cache-Control: private, max-age=3600`. HEAD answers the same headers without reading the bytes. */
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -4542,6 +4542,14 @@ export interface operations {
                     "image/tiff": string;
                     "image/bmp": string;
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current bytes. No body. */
+            304: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             /** @description Missing, invalid or expired bearer token (RFC 6750). */
@@ -4603,7 +4611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image bytes. */
+            /** @description The image bytes, with `ETag` (their SHA-256) and `Cache-Control: private, max-age=3600`. HEAD answers the same headers without reading the bytes. */
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
@@ -4622,6 +4630,14 @@ export interface operations {
                     "image/tiff": string;
                     "image/bmp": string;
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current bytes. No body. */
+            304: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             /** @description Missing, invalid or expired bearer token (RFC 6750). */

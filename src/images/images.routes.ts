@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { errorResponses } from '../http/schemas.js'
 import type { ImagesService } from './images.service.js'
 import { outcomeOf } from '../idempotency/idempotency.hooks.js'
@@ -37,11 +38,25 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; ma
     async (request, reply) => images.upload(request.tenant.subId, request.body.base64, outcomeOf(request, reply, 200)),
   )
 
-  const serve = async (subId: string, imageId: string, reply: import('fastify').FastifyReply) => {
+  /**
+   * HEAD and a GET with If-None-Match are answered from the image's row (304 when the tag names the
+   * current bytes); only a GET that needs the bytes opens the store (an S3 GetObject, a read of image_blobs).
+   */
+  const serve = async (request: FastifyRequest, reply: FastifyReply, imageId: string) => {
+    const subId = request.tenant.subId
+    const ifNoneMatch = request.headers['if-none-match']
+    reply.header('cache-control', 'private, max-age=3600')
+    if (request.method === 'HEAD' || ifNoneMatch !== undefined) {
+      const meta = await images.describe(subId, imageId)
+      const etag = `"${meta.sha256}"`
+      reply.header('etag', etag)
+      if (ifNoneMatch?.split(/\s*,\s*/).some((tag) => tag === etag || tag === `W/${etag}` || tag === '*'))
+        return reply.code(304).send()
+      if (request.method === 'HEAD') return reply.header('content-length', meta.size).type(meta.contentType).send()
+    }
     // Streamed part by part from the store: a download holds a part, never the whole image.
     const img = await images.open(subId, imageId)
     return reply
-      .header('cache-control', 'private, max-age=3600')
       .header('etag', `"${img.sha256}"`)
       .header('content-length', img.size)
       .type(img.contentType)
@@ -53,14 +68,25 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ images: ImagesService; ma
     summary,
     params: ImageIdParams,
     response: {
-      200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image bytes.' }),
+      200: Type.Unsafe<Buffer>({
+        type: 'string',
+        format: 'binary',
+        description:
+          'The image bytes, with `ETag` (their SHA-256) and `Cache-Control: private, max-age=3600`. HEAD answers the same headers without reading the bytes.',
+      }),
+      304: Type.Null({ description: 'Not modified: `If-None-Match` names the current bytes. No body.' }),
       ...errorResponses(404),
     },
   })
-  app.get('/api/v1/packages/images/:imageId', { schema: getSchema('Image bytes') }, async (request, reply) =>
-    serve(request.tenant.subId, request.params.imageId, reply),
-  )
-  app.get('/temp/images/:imageId', { schema: getSchema('Image bytes by tempURL') }, async (request, reply) =>
-    serve(request.tenant.subId, request.params.imageId, reply),
-  )
+  // HEAD declared before its GET, so Fastify does not add its own (which would run the GET and read the
+  // whole stream to discard it). Described with the GET in the document, as every HEAD is.
+  for (const [url, summary] of [
+    ['/api/v1/packages/images/:imageId', 'Image bytes'],
+    ['/temp/images/:imageId', 'Image bytes by tempURL'],
+  ] as const) {
+    app.head(url, { schema: { hide: true, params: ImageIdParams } }, (request, reply) =>
+      serve(request, reply, request.params.imageId),
+    )
+    app.get(url, { schema: getSchema(summary) }, (request, reply) => serve(request, reply, request.params.imageId))
+  }
 }

@@ -81,9 +81,14 @@ export function createImagesService(deps: ImagesServiceDeps) {
     return { bytes, contentType: actual }
   }
 
-  async function open(subId: string, imageId: string): Promise<OpenedBlob & { contentType: string; sha256: string }> {
+  async function liveRow(subId: string, imageId: string): Promise<repo.ImageRow> {
     const row = await repo.findImage(db, subId, imageId)
     if (!row || (row.expires_at && row.expires_at <= clock.now())) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND)
+    return row
+  }
+
+  async function open(subId: string, imageId: string): Promise<OpenedBlob & { contentType: string; sha256: string }> {
+    const row = await liveRow(subId, imageId)
     const blob = await blobs.open(row.storage_key)
     if (!blob) throw new AppError(IMAGE_ERRORS.IMAGE_NOT_FOUND, { detail: 'blob missing' })
     return { ...blob, contentType: row.content_type, sha256: row.sha256 }
@@ -91,6 +96,12 @@ export function createImagesService(deps: ImagesServiceDeps) {
 
   return {
     decodeDataUrl,
+
+    /** What a HEAD or a conditional GET needs, from the row alone: the store is not read. */
+    async describe(subId: string, imageId: string): Promise<{ contentType: string; sha256: string; size: number }> {
+      const row = await liveRow(subId, imageId)
+      return { contentType: row.content_type, sha256: row.sha256, size: row.byte_size }
+    },
 
     /** Stores an uploaded image as temporary: it expires in 24 h unless a package takes it. */
     async upload(subId: string, dataUrl: string, outcome?: RecordOutcome<UploadedImage>): Promise<UploadedImage> {

@@ -52,6 +52,35 @@ describe('images', () => {
     }
   })
 
+  it('answers HEAD and a matching If-None-Match from the record: headers, no body; a stale tag gets the bytes', async () => {
+    const id = (await upload(PNG_1PX)).json().imageId as string
+    const png = Buffer.from(PNG_1PX.split(',')[1]!, 'base64')
+    for (const url of [`/api/v1/packages/images/${id}`, `/temp/images/${id}`]) {
+      const got = await t.inject({ method: 'GET', url, headers: me.auth })
+      const etag = got.headers.etag as string
+      expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
+
+      const head = await t.inject({ method: 'HEAD', url, headers: me.auth })
+      expect(head.statusCode).toBe(200)
+      expect(head.headers['content-length']).toBe(String(png.length))
+      expect(head.headers['content-type']).toBe('image/png')
+      expect(head.headers.etag).toBe(etag)
+      expect(head.rawPayload).toHaveLength(0)
+
+      for (const tag of [etag, `W/${etag}`, `"other", ${etag}`]) {
+        const same = await t.inject({ method: 'GET', url, headers: { ...me.auth, 'if-none-match': tag } })
+        expect(same.statusCode, tag).toBe(304)
+        expect(same.rawPayload).toHaveLength(0)
+        expect(same.headers.etag).toBe(etag)
+      }
+      const stale = await t.inject({ method: 'GET', url, headers: { ...me.auth, 'if-none-match': '"other"' } })
+      expect(stale.statusCode).toBe(200)
+      expect(stale.rawPayload.equals(png)).toBe(true)
+    }
+    const missing = await t.inject({ method: 'HEAD', url: '/api/v1/packages/images/img_none', headers: me.auth })
+    expect(missing.statusCode).toBe(404)
+  })
+
   it('refuses a type mismatch, malformed base64, unsupported types and non data URLs', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [PNG_1PX.replace('image/png', 'image/jpeg'), /image\/png but image\/jpeg/],
