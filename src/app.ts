@@ -102,6 +102,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done()
   })
   registerErrorHandling(app)
+  // The image store's connections (an S3 client's sockets) go with the app that served them.
+  app.addHook('onClose', async () => ctx.receiving.images.close())
   registerClosingAnswer(app)
   const metrics = registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })

@@ -97,6 +97,11 @@ export function createImagesService(deps: ImagesServiceDeps) {
   return {
     decodeDataUrl,
 
+    /** Releases the store's connections (the S3 client's sockets); the process is done with images. */
+    close(): void {
+      blobs.close?.()
+    },
+
     /** What a HEAD or a conditional GET needs, from the row alone: the store is not read. */
     async describe(subId: string, imageId: string): Promise<{ contentType: string; sha256: string; size: number }> {
       const row = await liveRow(subId, imageId)
