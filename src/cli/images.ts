@@ -43,13 +43,15 @@ export async function imagesCommand(config: Readonly<Config>, args: string[]): P
       to: target,
       keepSource: values.keep,
       onBatch: (c) =>
-        process.stderr.write(`  moved ${c.moved}, already there ${c.alreadyThere}, missing ${c.missing}\n`),
+        process.stderr.write(
+          `  moved ${c.moved}, already there ${c.alreadyThere}, missing ${c.missing}, corrupt ${c.corrupt}\n`,
+        ),
     }).finally(() => {
       source.close?.()
       target.close?.()
     })
     process.stdout.write(
-      `images ${from} → ${to}: moved ${counts.moved}, already there ${counts.alreadyThere}, missing ${counts.missing}, removed from ${from} ${counts.removed}\n`,
+      `images ${from} → ${to}: moved ${counts.moved}, already there ${counts.alreadyThere}, missing ${counts.missing}, corrupt (kept in ${from}) ${counts.corrupt}, removed from ${from} ${counts.removed}\n`,
     )
   } finally {
     await database.close()

@@ -95,13 +95,17 @@ export async function takeExpired(
 }
 
 /** Storage keys of every subscription's images after `after`, in key order (`mailroom images migrate` pages through them). */
-export async function listStorageKeys(db: Executor, after: string, limit: number): Promise<string[]> {
-  const rows = await db
+/** The stored images after `after` in key order, with the digest their bytes must have. */
+export async function listStoredImages(
+  db: Executor,
+  after: string,
+  limit: number,
+): Promise<Array<{ storage_key: string; sha256: string }>> {
+  return db
     .selectFrom('images')
-    .select('storage_key')
+    .select(['storage_key', 'sha256'])
     .where('storage_key', '>', after)
     .orderBy('storage_key')
     .limit(limit)
     .execute()
-  return rows.map((r) => r.storage_key)
 }

@@ -169,7 +169,7 @@ describe('images on the database (BLOB_STORE=postgres)', () => {
     const old = await otherProcess(t, { BLOB_STORE: 'local' })
     const owner = await t.newClient()
     try {
-      const images = [jpegOf(1000), jpegOf(300_000), jpegOf(2000)]
+      const images = [jpegOf(1000), jpegOf(300_000), jpegOf(2000), jpegOf(3000)]
       const uploaded = []
       for (const bytes of images) uploaded.push(await upload((m, u, p) => old.call(owner, m, u, p), bytes))
       const local = new LocalDirBlobStore(localImagesDir(old.dataDir))
@@ -184,17 +184,22 @@ describe('images on the database (BLOB_STORE=postgres)', () => {
       } finally {
         await upgraded.close()
       }
-      // An earlier run was stopped after the first image; the third image's file is lost.
+      // An earlier run was stopped after the first image; the third image's file is lost; the fourth's
+      // bytes were altered on disk (they no longer match the digest recorded at upload).
       await store.put(keys[0]!, images[0]!)
       await local.delete(keys[2]!)
+      await local.put(keys[3]!, Buffer.from('not the uploaded bytes'))
 
       const first = await moveImages({ db: t.ctx.db, from: local, to: store })
-      expect(first).toMatchObject({ moved: 1, missing: 1, removed: 2 })
+      expect(first).toMatchObject({ moved: 1, missing: 1, removed: 2, corrupt: 1 })
+      // The altered file is neither copied nor deleted: left for an operator to look at.
+      expect(await store.has(keys[3]!)).toBe(false)
+      expect(await local.has(keys[3]!)).toBe(true)
       expect(first.alreadyThere).toBeGreaterThanOrEqual(1)
       expect(await local.has(keys[0]!)).toBe(false)
       expect(await local.has(keys[1]!)).toBe(false)
       const again = await moveImages({ db: t.ctx.db, from: local, to: store })
-      expect(again).toMatchObject({ moved: 0, missing: 1, removed: 0 })
+      expect(again).toMatchObject({ moved: 0, missing: 1, removed: 0, corrupt: 1 })
 
       const b = await otherProcess(t, { BLOB_STORE: 'postgres' })
       try {
