@@ -41,8 +41,9 @@ export class WindowQuota {
     const key = `quota:${this.what}:${subId}`
     const { hits, endsAt } = await this.counter.hit(key, this.windowSeconds * 1000, amount)
     if (hits <= this.max) return
-    // Refused work does not use the quota up.
-    await this.counter.hit(key, this.windowSeconds * 1000, -amount)
+    // Refused work does not use the quota up: given back to the window it was counted in, not to a
+    // window that started since (which would then begin below zero and allow more than max).
+    await this.counter.refund(key, endsAt, amount)
     const retryAfter = Math.max(1, Math.ceil((endsAt - this.counter.now()) / 1000))
     throw new AppError(QUOTA_ERRORS.QUOTA_EXCEEDED, {
       description: `At most ${this.max} ${this.what} per ${per(this.windowSeconds)} for this subscription; retry after ${retryAfter} s.`,

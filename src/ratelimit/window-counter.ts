@@ -27,6 +27,11 @@ export class WindowCounter {
     return windows.hit(this.db, key, windowMs, now, amount)
   }
 
+  /** Takes back hits counted in the window that ends at `endsAt` (a refused request's), if it is still the current one. */
+  refund(key: string, endsAt: number, amount: number): Promise<void> {
+    return windows.refund(this.db, key, endsAt, amount)
+  }
+
   peek(key: string): Promise<windows.WindowCount> {
     return windows.peek(this.db, key, this.clock.now().getTime())
   }

@@ -20,6 +20,16 @@ export async function hit(db: Db, key: string, windowMs: number, now: number, am
   return { hits: Number(row.hits), endsAt: Number(row.window_ends_at) }
 }
 
+/**
+ * Gives back `amount` hits to the window of `key` that ends at `endsAt`, and to no other: a window that
+ * ended meanwhile is gone, and the next one must not start below zero.
+ */
+export async function refund(db: Db, key: string, endsAt: number, amount: number): Promise<void> {
+  await sql`update rate_limit_windows set hits = hits - ${amount} where key = ${key} and window_ends_at = ${endsAt}`.execute(
+    db,
+  )
+}
+
 /** The current count of `key` without counting (0 when its window ended). */
 export async function peek(db: Db, key: string, now: number): Promise<WindowCount> {
   const { rows } = await sql<{

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
 import { useTestApp } from '../support/use-test-app.js'
+import { WindowCounter } from '../../src/ratelimit/window-counter.js'
+import { WindowQuota } from '../../src/ratelimit/quotas.js'
 import { JPEG_BYTES } from '../support/factories.js'
 import { configBody, hooks } from '../webhooks/support/helpers.js'
 
@@ -103,6 +105,24 @@ describe('quotas', () => {
       .where('deleted_at', 'is', null)
       .execute()
     expect(stored).toHaveLength(2)
+  })
+
+  it('gives a refused amount back to the window it was counted in, never to one that started since', async () => {
+    // The window ends between the refused hit and its refund (a request at the edge of the hour).
+    class EdgeCounter extends WindowCounter {
+      override async hit(key: string, windowMs: number, amount = 1) {
+        const counted = await super.hit(key, windowMs, amount)
+        if (counted.hits > 3) t.clock.advance(windowMs)
+        return counted
+      }
+    }
+    const quota = new WindowQuota(new EdgeCounter(t.ctx.db, t.clock), 'edge units', 3, 60)
+    const sub = `sub_edge_${Date.now()}`
+    await quota.take(sub, 2)
+    await expect(quota.take(sub, 2)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' })
+    // The new window holds the full quota, not 3 + 2: the refund did not land in it.
+    await quota.take(sub, 3)
+    await expect(quota.take(sub, 1)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' })
   })
 
   it('refuses a third test send in a minute with 429, and sends again the next minute', async () => {
