@@ -27,6 +27,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 /** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
+/** NEIGHBOUR_SCALE=k: the neighbour opens k times as many connections of each kind (a bigger flood). */
+const scale = Number(process.env.NEIGHBOUR_SCALE ?? 1)
 const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
 
 /** The neighbour's process: runs its loads and prints their figures as JSON. */
@@ -38,7 +40,7 @@ async function runNeighbour(spec: { base: string; auth: Record<string, string>; 
       noisyLoad('second-tier name search', {
         url: `${base}/api/v1/packages`,
         headers: auth,
-        connections: 8,
+        connections: 8 * scale,
         requests: [
           {
             setupRequest: (r) => ({
@@ -54,7 +56,7 @@ async function runNeighbour(spec: { base: string; auth: Record<string, string>; 
         method: 'POST',
         headers: { ...auth, accept: 'text/csv', 'content-type': 'application/json' },
         body: '{}',
-        connections: 3,
+        connections: 3 * scale,
       }),
     kinds.has('bulk') &&
       noisyLoad('sites of its locations', {
@@ -62,7 +64,7 @@ async function runNeighbour(spec: { base: string; auth: Record<string, string>; 
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify(locations),
-        connections: 6,
+        connections: 6 * scale,
       }),
   ]
   process.stdout.write(JSON.stringify(await Promise.all(loads.filter((l) => l !== false))))
