@@ -154,12 +154,17 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
     '/api/v1/token',
     {
       bodyLimit: 16 * 1024,
-      // HTTP Basic is checked before the body is read (a wrong or missing client never reaches the parser).
-      onRequest: async (request, reply) => {
-        if (request.headers.authorization === undefined) return
-        request.tokenClient = await authenticate(request, reply, parseBasicAuth(request.headers.authorization))
-        if (!request.tokenClient) return reply
-      },
+      // The address's rate limit first, then HTTP Basic, both before the body is read: a flood past the limit
+      // costs no secret hash, and a wrong or missing client never reaches the parser.
+      config: { rateLimit: false },
+      onRequest: [
+        app.rateLimit(),
+        async (request, reply) => {
+          if (request.headers.authorization === undefined) return
+          request.tokenClient = await authenticate(request, reply, parseBasicAuth(request.headers.authorization))
+          if (!request.tokenClient) return reply
+        },
+      ],
       schema: {
         tags: ['access token'],
         summary: 'Issue an access token (OAuth2 client credentials)',

@@ -91,6 +91,19 @@ describe('rate limits', () => {
     expect(token.statusCode).toBe(429)
     expect(token.headers['retry-after']).toBe('60')
     expect(token.json()).toMatchObject({ error: 'temporarily_unavailable' })
+    // Past the limit, credentials are not even checked (no secret hash per request of a flood): the
+    // right secret is refused like a wrong one, and neither counts as a failed attempt.
+    const client = await t.newClient()
+    for (const secret of [client.clientSecret, 'wrong-secret-0123456789abcdef']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/api/v1/token',
+        remoteAddress: '203.0.113.9',
+        headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}` },
+      })
+      expect(res.statusCode).toBe(429)
+      expect(res.json()).toMatchObject({ error: 'temporarily_unavailable' })
+    }
     expect((await t.app.inject({ url: '/auth/.well-known/jwks.json', remoteAddress: '203.0.113.10' })).statusCode).toBe(
       200,
     )
