@@ -14,6 +14,7 @@ import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
 import { createBlobStore } from './images/blob-stores.js'
 import { createImagesService, type ImagesService } from './images/images.service.js'
 import { createPackagesService, type PackagesService } from './packages/packages.service.js'
+import { newPickupCode } from './pickups/pickup-code.js'
 import { WindowQuota } from './ratelimit/quotas.js'
 import { WindowCounter } from './ratelimit/window-counter.js'
 import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
@@ -179,6 +180,7 @@ export function createContext(input: {
     ids,
     images,
     readers,
+    newPickupCode: () => newPickupCode(),
     onEventsCommitted: () => webhooks.notify(),
   })
   const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
 import type { FieldSpec } from './field-kinds.js'
+import { NOT_WAITING } from './statuses.js'
 import { FIELD_ENTRIES, type ChangeColumn, type FieldColumn } from './fields.js'
 
 export type PackageRow = Selectable<PackageTable>
@@ -21,6 +22,9 @@ const PACKAGE_COLUMNS = [...fieldColumns(() => true), ...BOOKKEEPING_COLUMNS] as
   FieldColumn | BookkeepingColumn
 >
 void everyColumn
+/** Statuses of packages whose code a new package does not join (statuses.ts NOT_WAITING). */
+const WAITING_EXCLUDED = NOT_WAITING.map((s) => sql.lit(s))
+
 const ACTIVITY_COLUMNS = [
   'activity_id',
   'sub_id',
@@ -35,6 +39,7 @@ const ACTIVITY_COLUMNS = [
   'comment',
   'user_name',
   'reported_by',
+  'pickup_id',
   'occurred_at',
 ] as const
 const EVENT_COLUMNS = [
@@ -157,26 +162,104 @@ export interface NewPackage {
 }
 
 /**
- * New packages, each with its first activity and events, in one statement: concurrent adds are
- * written together, with one commit. The rows travel as three JSON parameters, so the statement's
+ * New packages, each with its first activity and that activity's events, in one statement:
+ * concurrent adds are written together, with one commit. The rows travel as three JSON parameters, so the statement's
  * text (and its prepared plan) is the same for one package or sixty. A package whose tracking
  * number an active package already holds (another of these included) is skipped with its activity
  * and events; the ids of those written are returned. Any other failure fails the statement, and
  * nothing of it is written.
+ *
+ * Pickup codes (issue 17.4), in the same statement: a package that comes with a candidate code
+ * (it arrives waiting) takes instead the code of its receiver's latest waiting package, when there
+ * is one, so one code collects everything a recipient has waiting; else its candidate is
+ * registered in pickup_codes, whose key keeps it unique in the subscription. Packages of one
+ * receiver in one statement share one candidate. A candidate that is taken (about one in 73,000
+ * with ten thousand codes out) leaves the package without a code here, and the caller gives it one
+ * (assignPickupCode).
  */
-export async function insertNewPackages(db: Executor, adds: readonly NewPackage[]): Promise<Set<string>> {
-  const { rows } = await sql<{ package_id: string }>`
-    with new_packages as (
-      insert into packages (${columns(PACKAGE_COLUMNS)})
-      select ${columns(PACKAGE_COLUMNS, 'r')} from jsonb_populate_recordset(null::packages, ${jsonRows(
-        adds.map((a) => a.package),
-        'custom_fields',
-      )}::jsonb) r
-      on conflict (sub_id, tracking_number) where not archived do nothing
-      returning package_id
-    ), ${historyOf('new_packages', adds)}
-    select package_id from new_packages`.execute(db)
+export async function insertNewPackages(
+  db: Executor,
+  adds: readonly NewPackage[],
+  newPickupCode?: () => string,
+): Promise<Set<string>> {
+  const { rows } = await insertWithCodes(db, adds)
+  if (newPickupCode) {
+    const byId = new Map(adds.map((a) => [a.package.package_id, a.package]))
+    for (const r of rows) {
+      const p = byId.get(r.package_id)
+      if (r.pickup_code !== null || !p?.pickup_code) continue
+      const pkg = { sub_id: p.sub_id, package_id: r.package_id, receiver_id: p.receiver_id ?? null }
+      const at = new Date(p.created_at)
+      for (let tries = 0; tries < 5; tries++) if (await assignPickupCode(db, pkg, newPickupCode(), at)) break
+    }
+  }
   return new Set(rows.map((r) => r.package_id))
+}
+
+/** insertNewPackages, with the code each package written got (null: none, or its candidate was taken). */
+async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
+  const shared = new Map<string, string>()
+  const packages = adds.map((a) => {
+    const p = a.package
+    if (!p.pickup_code || !p.receiver_id) return p
+    const key = `${p.sub_id}\n${p.receiver_id}`
+    const code = shared.get(key) ?? p.pickup_code
+    shared.set(key, code)
+    return code === p.pickup_code ? p : { ...p, pickup_code: code }
+  })
+  const inserted = PACKAGE_COLUMNS.map((c) =>
+    c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
+  )
+  return sql<{ package_id: string; pickup_code: string | null }>`
+    with input as (
+      select * from jsonb_populate_recordset(null::packages, ${jsonRows(packages, 'custom_fields')}::jsonb)
+    ), held as (
+      select distinct on (p.sub_id, p.receiver_id) p.sub_id, p.receiver_id, p.pickup_code
+      from packages p
+      join (select distinct sub_id, receiver_id from input where pickup_code is not null and receiver_id is not null) w
+        on p.sub_id = w.sub_id and p.receiver_id = w.receiver_id
+      where p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
+      order by p.sub_id, p.receiver_id, p.created_at desc
+    ), fresh as (
+      insert into pickup_codes (sub_id, code, contact_id, created_at)
+      select distinct on (i.sub_id, i.pickup_code) i.sub_id, i.pickup_code, i.receiver_id, i.created_at
+      from input i
+      where i.pickup_code is not null
+        and not exists (select 1 from held h where h.sub_id = i.sub_id and h.receiver_id = i.receiver_id)
+      on conflict do nothing
+      returning sub_id, code
+    ), new_packages as (
+      insert into packages (${columns(PACKAGE_COLUMNS)})
+      select ${sql.join(inserted)} from input r
+      left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
+      left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
+      on conflict (sub_id, tracking_number) where not archived do nothing
+      returning package_id, pickup_code
+    ), ${historyOf('new_packages', adds)}
+    select package_id, pickup_code from new_packages`.execute(db)
+}
+
+/**
+ * Registers `code` for a package written without one (its candidate was taken) and gives it to
+ * the package. False: this code is taken too; the caller draws another.
+ */
+async function assignPickupCode(
+  db: Executor,
+  pkg: { sub_id: string; package_id: string; receiver_id: string | null },
+  code: string,
+  now: Date,
+): Promise<boolean> {
+  const { rows } = await sql<{ code: string }>`
+    with fresh as (
+      insert into pickup_codes (sub_id, code, contact_id, created_at)
+      values (${pkg.sub_id}, ${code}, ${pkg.receiver_id}, ${now})
+      on conflict do nothing
+      returning code
+    )
+    update packages set pickup_code = (select code from fresh)
+    where sub_id = ${pkg.sub_id} and package_id = ${pkg.package_id} and pickup_code is null and exists (select 1 from fresh)
+    returning pickup_code as code`.execute(db)
+  return rows.length > 0
 }
 
 /**

@@ -10,7 +10,7 @@ import { eventData } from './packages.payload.js'
 import type { NewPackage, PackageChange } from './packages.repo.js'
 import type { Resolved } from './packages.resolve.js'
 import type { AddPackage, UpdatePackage } from './packages.schemas.js'
-import { HANDED_OVER, isOneOf } from './statuses.js'
+import { HANDED_OVER, isOneOf, NOT_WAITING } from './statuses.js'
 import { normalizeTrackingNumber } from './tracking-number.js'
 
 /**
@@ -236,6 +236,7 @@ export function newPackageOf(
   body: AddPackage,
   resolved: Resolved,
   now: Date,
+  newPickupCode: () => string,
 ): NewPackage {
   const state = nextState(undefined, body, resolved, actor, now)
   const packageId = ids('pkg_')
@@ -247,6 +248,9 @@ export function newPackageOf(
       sub_id: actor.subId,
       custom_fields: JSON.stringify(state.custom_fields),
       user_name: actor.userName,
+      // A candidate: the statement gives the package its receiver's waiting code instead, when
+      // there is one (packages.repo.ts insertNewPackages).
+      pickup_code: isOneOf(NOT_WAITING, state.current_status) ? null : newPickupCode(),
       version: 1,
       activity_count: 1,
       event_count: events.length,

@@ -29,6 +29,8 @@ export interface PackagesServiceDeps {
   ids: IdGenerator
   readers: PackageReaders
   images: ImagesService
+  /** A new random pickup code (pickups/pickup-code.ts), for a package that arrives waiting. */
+  newPickupCode: () => string
   /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
   onEventsCommitted?: () => void
 }
@@ -68,7 +70,7 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
   const queries = createPackageQueries({ db, readers, images })
-  const writer = createPackageWriter<WriteResult>({ db, images })
+  const writer = createPackageWriter<WriteResult>({ db, images, newPickupCode: deps.newPickupCode })
   const committed = () => deps.onEventsCommitted?.()
 
   /**
@@ -117,7 +119,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     if (!toAttach?.length)
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
-      if (!(await repo.insertNewPackages(trx, [add])).has(packageId)) return undefined
+      if (!(await repo.insertNewPackages(trx, [add], deps.newPickupCode)).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))
       return claimed
@@ -180,7 +182,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     /** Add: resolve → compute → write; one activity and its events with the package, in one commit. */
     async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {
       const resolved = await resolveAdd(actor, body)
-      const add = newPackageOf(ids, actor, body, resolved, clock.now())
+      const add = newPackageOf(ids, actor, body, resolved, clock.now(), deps.newPickupCode)
       const attached = await writeAdd(actor, add, body.images, outcome)
       if (!attached) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
       committed()
