@@ -185,6 +185,13 @@ export interface PickupCodeTable {
   created_at: Timestamp
 }
 
+export interface PickupImageJson {
+  imageId: string
+  imageType: string
+  contentType: string
+  tempURL: string
+}
+
 export interface PickupTable {
   pickup_id: string
   sub_id: string
@@ -193,7 +200,7 @@ export interface PickupTable {
   given_to_contact_id: string | null
   given_to_name: string
   package_ids: string[]
-  image_ids: string[]
+  images: Json<PickupImageJson[]>
   comment: string | null
   user_name: string
   clerk: string

@@ -319,3 +319,50 @@ export async function nextTrackingSequence(db: Executor): Promise<bigint> {
   const { rows } = await sql<{ v: string }>`select nextval('tracking_number_seq')::text as v`.execute(db)
   return BigInt(rows[0]!.v)
 }
+
+/** A waiting package as a pickup resolves it (statuses.ts NOT_WAITING). */
+export interface WaitingPackage {
+  package_id: string
+  tracking_number: string
+  receiver_id: string | null
+  pickup_code: string | null
+}
+
+/** The subscription's waiting packages under one pickup code, or for one receiver, oldest first. */
+export async function findWaiting(
+  db: Executor,
+  subId: string,
+  by: { code: string } | { receiverId: string },
+): Promise<WaitingPackage[]> {
+  let q = db
+    .selectFrom('packages')
+    .select(['package_id', 'tracking_number', 'receiver_id', 'pickup_code'])
+    .where('sub_id', '=', subId)
+    .where('archived', '=', false)
+    .where('current_status', 'not in', NOT_WAITING)
+  q = 'code' in by ? q.where('pickup_code', '=', by.code) : q.where('receiver_id', '=', by.receiverId)
+  return q.orderBy('created_at').orderBy('package_id').limit(1000).execute()
+}
+
+/** Whether the subscription ever handed out this code (a used code is told apart from a wrong one). */
+export async function pickupCodeIssued(db: Executor, subId: string, code: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pickup_codes')
+    .select('code')
+    .where('sub_id', '=', subId)
+    .where('code', '=', code)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** These packages of the subscription under their row locks, taken in id order (two pickups never deadlock). */
+export async function lockPackages(trx: Executor, subId: string, packageIds: string[]): Promise<PackageRow[]> {
+  return trx
+    .selectFrom('packages')
+    .select(PACKAGE_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('package_id', 'in', packageIds)
+    .orderBy('package_id')
+    .forUpdate()
+    .execute()
+}

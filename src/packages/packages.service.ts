@@ -9,6 +9,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import type { SiteInfo } from '../sites/sites.service.js'
 import type { PackageReaders } from './packages.deps.js'
 import { PACKAGE_ERRORS } from './packages.errors.js'
+import { createHandover } from './packages.handover.js'
 import { createPackageQueries } from './packages.queries.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
@@ -178,6 +179,13 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
   return {
     ...queries,
+    ...createHandover({ db, clock, ids, readers, images, committed }),
+
+    /** The subscription's waiting packages under a pickup code, or for a receiver (a pickup's resolution). */
+    waitingPackages: (subId: string, by: { code: string } | { receiverId: string }) => repo.findWaiting(db, subId, by),
+
+    /** Whether the subscription ever handed out this pickup code. */
+    pickupCodeIssued: (subId: string, code: string) => repo.pickupCodeIssued(db, subId, code),
 
     /** Add: resolve → compute → write; one activity and its events with the package, in one commit. */
     async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {

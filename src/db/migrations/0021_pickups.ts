@@ -6,7 +6,7 @@ const textArray = sql`text[]`
 //
 // One row per one-step pickup (issue 17.4): which waiting packages were handed over together, by
 // which code or for which contact, to whom (a contact, or a name for someone collecting on the
-// receiver's behalf), with which proof (image ids), by which clerk. Each package's DELIVERED
+// receiver's behalf), with which proof (the images: signature, photo), by which clerk. Each package's DELIVERED
 // activity names its pickup (package_activities.pickup_id).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -18,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('given_to_contact_id', 'text')
     .addColumn('given_to_name', 'text', (c) => c.notNull())
     .addColumn('package_ids', textArray, (c) => c.notNull())
-    .addColumn('image_ids', textArray, (c) => c.notNull())
+    .addColumn('images', 'jsonb', (c) => c.notNull())
     .addColumn('comment', 'text')
     .addColumn('user_name', 'text', (c) => c.notNull())
     .addColumn('clerk', 'text', (c) => c.notNull())
