@@ -240,6 +240,31 @@ async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
 }
 
 /**
+ * Serialises the adds of one recipient's first parcels: concurrent statements (other processes,
+ * other batches) would each see no waiting code for the recipient and each make one. Taken in
+ * the add's transaction before its statement, whose snapshot then shows what the previous holder
+ * committed. Keys in key order, so two batches never wait for each other in a cycle; class 727003
+ * beside the other advisory locks of the service (keys 727001, 727002).
+ */
+export async function lockRecipients(trx: Executor, adds: readonly NewPackage[]): Promise<void> {
+  const keys = [
+    ...new Set(
+      adds.flatMap((a) =>
+        a.package.pickup_code && a.package.receiver_id ? [`${a.package.sub_id}\n${a.package.receiver_id}`] : [],
+      ),
+    ),
+  ].sort()
+  if (keys.length === 0) return
+  await sql`select count(*) from (
+      select pg_advisory_xact_lock(727003, hashtext(k)) from (select k from unnest(${keys}::text[]) k order by k) o
+    ) l`.execute(trx)
+}
+
+/** Whether some of these adds need lockRecipients (they arrive waiting, for a receiver). */
+export const needRecipientLocks = (adds: readonly NewPackage[]) =>
+  adds.some((a) => a.package.pickup_code && a.package.receiver_id)
+
+/**
  * Registers `code` for a package written without one (its candidate was taken) and gives it to
  * the package. False: this code is taken too; the caller draws another.
  */

@@ -120,6 +120,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     if (!toAttach?.length)
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
+      await repo.lockRecipients(trx, [add])
       if (!(await repo.insertNewPackages(trx, [add], deps.newPickupCode)).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))

@@ -46,8 +46,11 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ne
     addTogether: writeTogether<NewAdd<R>>(
       async (items) => {
         const adds = items.map((i) => i.add)
-        if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds, newPickupCode)
+        // Alone, the statement needs no transaction; a recipient's code needs its lock first (repo.lockRecipients).
+        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds))
+          return repo.insertNewPackages(db, adds, newPickupCode)
         return inTransaction(db, async (trx) => {
+          await repo.lockRecipients(trx, adds)
           const written = await repo.insertNewPackages(trx, adds, newPickupCode)
           for (const { add, outcome, result } of items)
             if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
