@@ -128,6 +128,12 @@ export interface PackageChange {
   eventCountBefore: number
   activity: Insertable<PackageActivityTable>
   events: Array<Insertable<PackageEventTable>>
+  /**
+   * A candidate pickup code, for a change that leaves a package without a code waiting (an
+   * announced package that arrived, one un-archived): the statement gives it its receiver's waiting
+   * code instead when there is one, as an add does (insertNewPackages).
+   */
+  pickupCode?: string | null
 }
 
 /**
@@ -139,19 +145,26 @@ export interface PackageChange {
  * tracking number another active package holds) fails the statement, and nothing of it is written.
  */
 export async function writeChanges(db: Executor, changes: readonly PackageChange[]): Promise<Set<string>> {
-  const { rows } = await sql<{ package_id: string }>`
-    with changed as (
-      update packages p set (${columns(CHANGE_COLUMNS)}) = (${columns(CHANGE_COLUMNS, 'r')})
-      from jsonb_array_elements(${jsonRows(
-        changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore })),
-        'custom_fields',
-      )}::jsonb) j
+  const rows = shareCandidates(
+    changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore, pickup_code: c.pickupCode ?? null })),
+  )
+  const { rows: written } = await sql<{ package_id: string }>`
+    with input as (
+      select (j->>'event_count_before')::int as event_count_before, r.*
+      from jsonb_array_elements(${jsonRows(rows, 'custom_fields')}::jsonb) j
       cross join lateral jsonb_populate_record(null::packages, j) r
-      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = (j->>'event_count_before')::int
+    ), codes_in as (
+      select sub_id, receiver_id, pickup_code, updated_at as created_at from input
+    ), ${CODE_CHOICE}, changed as (
+      update packages p set (${columns(CHANGE_COLUMNS)}, pickup_code) = (${columns(CHANGE_COLUMNS, 'r')}, coalesce(p.pickup_code, h.pickup_code, f.code))
+      from input r
+      left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
+      left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
+      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = r.event_count_before
       returning p.package_id
     ), ${historyOf('changed', changes)}
     select package_id from changed`.execute(db)
-  return new Set(rows.map((r) => r.package_id))
+  return new Set(written.map((r) => r.package_id))
 }
 
 /** A new package with its first activity and that activity's events. */
@@ -196,39 +209,58 @@ export async function insertNewPackages(
   return new Set(rows.map((r) => r.package_id))
 }
 
-/** insertNewPackages, with the code each package written got (null: none, or its candidate was taken). */
-async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
+/**
+ * The rows of one statement, those of one receiver sharing the first one's candidate code (each
+ * would otherwise register a code of its own: the statement's CTEs do not see each other's rows).
+ */
+function shareCandidates<T extends { sub_id: string; receiver_id?: string | null; pickup_code?: string | null }>(
+  rows: readonly T[],
+): T[] {
   const shared = new Map<string, string>()
-  const packages = adds.map((a) => {
-    const p = a.package
+  return rows.map((p) => {
     if (!p.pickup_code || !p.receiver_id) return p
     const key = `${p.sub_id}\n${p.receiver_id}`
     const code = shared.get(key) ?? p.pickup_code
     shared.set(key, code)
     return code === p.pickup_code ? p : { ...p, pickup_code: code }
   })
-  const inserted = PACKAGE_COLUMNS.map((c) =>
-    c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
-  )
-  return sql<{ package_id: string; pickup_code: string | null }>`
-    with input as (
-      select * from jsonb_populate_recordset(null::packages, ${jsonRows(packages, 'custom_fields')}::jsonb)
-    ), held as (
+}
+
+/**
+ * How a statement's rows with a candidate code (CTE `codes_in`: sub_id, receiver_id, pickup_code,
+ * created_at) get their code: `held`, the code of each receiver's latest waiting package; `fresh`,
+ * the candidates of the others, registered in pickup_codes (a taken one is skipped). A row's code
+ * is then coalesce(h.pickup_code, f.code).
+ */
+const CODE_CHOICE = sql`held as (
       select distinct on (p.sub_id, p.receiver_id) p.sub_id, p.receiver_id, p.pickup_code
       from packages p
-      join (select distinct sub_id, receiver_id from input where pickup_code is not null and receiver_id is not null) w
+      join (select distinct sub_id, receiver_id from codes_in where pickup_code is not null and receiver_id is not null) w
         on p.sub_id = w.sub_id and p.receiver_id = w.receiver_id
       where p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
       order by p.sub_id, p.receiver_id, p.created_at desc
     ), fresh as (
       insert into pickup_codes (sub_id, code, contact_id, created_at)
       select distinct on (i.sub_id, i.pickup_code) i.sub_id, i.pickup_code, i.receiver_id, i.created_at
-      from input i
+      from codes_in i
       where i.pickup_code is not null
         and not exists (select 1 from held h where h.sub_id = i.sub_id and h.receiver_id = i.receiver_id)
       on conflict do nothing
       returning sub_id, code
-    ), new_packages as (
+    )`
+
+/** insertNewPackages, with the code each package written got (null: none, or its candidate was taken). */
+async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
+  const packages = shareCandidates(adds.map((a) => a.package))
+  const inserted = PACKAGE_COLUMNS.map((c) =>
+    c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
+  )
+  return sql<{ package_id: string; pickup_code: string | null }>`
+    with input as (
+      select * from jsonb_populate_recordset(null::packages, ${jsonRows(packages, 'custom_fields')}::jsonb)
+    ), codes_in as (
+      select sub_id, receiver_id, pickup_code, created_at from input
+    ), ${CODE_CHOICE}, new_packages as (
       insert into packages (${columns(PACKAGE_COLUMNS)})
       select ${sql.join(inserted)} from input r
       left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id

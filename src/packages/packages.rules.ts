@@ -229,6 +229,20 @@ export function changeOf(
   }
 }
 
+/**
+ * The change with a candidate pickup code when it leaves a package that has none waiting (an
+ * announced package that arrived, a delivered one set back): every waiting package has a code.
+ */
+export function withPickupCandidate(
+  change: PackageChange,
+  row: Pick<PackageRow, 'pickup_code'>,
+  newPickupCode: () => string,
+): PackageChange {
+  const p = change.package
+  if (row.pickup_code || p.archived || isOneOf(NOT_WAITING, p.current_status)) return change
+  return { ...change, pickupCode: newPickupCode() }
+}
+
 /** The rows an add writes: the package at version 1, its first activity, its events. */
 export function newPackageOf(
   ids: IdGenerator,

@@ -13,7 +13,7 @@ import { createHandover } from './packages.handover.js'
 import { createPackageQueries } from './packages.queries.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
-import { beforeChange, changeOf, newPackageOf, nextState, type Actor } from './packages.rules.js'
+import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './packages.rules.js'
 import type { AddPackage, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
 import { createPackageWriter } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
@@ -172,7 +172,11 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       )
     }
     const now = clock.now()
-    return changeOf(ids, actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now)
+    return withPickupCandidate(
+      changeOf(ids, actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now),
+      row,
+      deps.newPickupCode,
+    )
   }
 
   const trackingConflict = (e: unknown, detail: { field?: string; description?: string }) =>
@@ -274,7 +278,11 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null }
           await writer.recordLocked(
             trx,
-            changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now),
+            withPickupCandidate(
+              changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now),
+              cur,
+              deps.newPickupCode,
+            ),
             undefined,
           )
         })

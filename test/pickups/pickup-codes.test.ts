@@ -62,6 +62,29 @@ describe('pickup codes on packages', () => {
     expect(await codeOf(announced)).toBeUndefined()
   })
 
+  it('gives one when an announced package arrives, or a delivered one is set back: the receiver’s waiting code', async () => {
+    const someone = await a.contact('RECEIVER', 'Annie Announced')
+    const announced = await add({ receiver: { contactId: someone } }, 'IN_TRANSIT')
+    expect(await codeOf(announced)).toBeUndefined()
+    await a.ok('PUT', `/api/v1/packages/${announced}`, {
+      package: {},
+      lastActivity: { status: 'RECEIVED', location: {} },
+    })
+    const code = await codeOf(announced)
+    expect(code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTVWXYZ]{6}$/)
+    const next = await add({ receiver: { contactId: someone } })
+    expect(await codeOf(next)).toBe(code)
+    const delivered = await add({ receiver: { contactId: someone } }, 'DELIVERED')
+    await a.ok('PUT', `/api/v1/packages/${delivered}`, {
+      package: {},
+      lastActivity: { status: 'READY_FOR_PICKUP', location: {} },
+    })
+    expect(await codeOf(delivered)).toBe(code)
+    // A change that keeps it waiting keeps its code.
+    await a.ok('PUT', `/api/v1/packages/${next}`, { package: { comment: 'top shelf' } })
+    expect(await codeOf(next)).toBe(code)
+  })
+
   it('shares one code among concurrent first arrivals for one recipient, written together or not', async () => {
     const someone = await a.contact('RECEIVER', 'Barbara Liskov')
     const ids = await Promise.all(Array.from({ length: 12 }, () => add({ receiver: { contactId: someone } })))
