@@ -5,8 +5,9 @@ import { createUser, signIn, type SignedIn } from '../support/console-session.js
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
-const declared: RouteOptions[] = []
-const t = useTestApp({}, { onRoute: (route) => declared.push(route) })
+// onRoute sees each route with its path inside its interface's prefix (routePath), as registerAccess does.
+const declared: Array<RouteOptions & { routePath: string }> = []
+const t = useTestApp({}, { onRoute: (route) => declared.push(route as RouteOptions & { routePath: string }) })
 const admin = useClient(t)
 
 let n = 0
