@@ -8,7 +8,7 @@ import type { SiteInfo } from '../sites/sites.service.js'
 import type { ContactLike, PackageReaders } from './packages.deps.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
-import { beforeChange, changeOf, nextState, type Actor, type Body } from './packages.rules.js'
+import { beforeChange, changeOf, nextState, withinScope, type Actor, type Body } from './packages.rules.js'
 import { isOneOf, NOT_WAITING } from './statuses.js'
 
 type Attached = Awaited<ReturnType<ImagesService['attach']>>
@@ -140,6 +140,13 @@ export function createHandover(deps: {
         return []
       }
       const resolved = refs(row)
+      if (actor.siteScope !== undefined && !withinScope(actor.siteScope, resolved.site)) {
+        problems.push({
+          field: h.fieldOf(i),
+          description: `Package ${id} is at a site outside the sites this user works at (site ${actor.siteScope} and below).`,
+        })
+        return []
+      }
       const change = changeOf(
         ids,
         actor,

@@ -10,6 +10,7 @@ import { eventData } from './packages.payload.js'
 import type { NewPackage, PackageChange } from './packages.repo.js'
 import type { Resolved } from './packages.resolve.js'
 import type { AddPackage, UpdatePackage } from './packages.schemas.js'
+import type { SiteInfo } from '../sites/sites.service.js'
 import { HANDED_OVER, isOneOf, NOT_WAITING } from './statuses.js'
 import { normalizeTrackingNumber } from './tracking-number.js'
 
@@ -30,6 +31,10 @@ export interface Actor {
 }
 
 export type Body = AddPackage | UpdatePackage
+
+/** A user limited to a site (Actor.siteScope) writes packages at that site or below it. */
+export const withinScope = (scope: string, site: SiteInfo | undefined) =>
+  site !== undefined && !site.deleted && (site.inboundSiteId === scope || site.ancestorlist.includes(scope))
 
 /** The package's columns after a change, but those every change moves on (version, counts, updated_at). */
 export type NextState = Pick<PackageRow, Exclude<ChangeColumn, 'version' | 'updated_at'> | 'archived_at'>

@@ -13,7 +13,15 @@ import { createHandover } from './packages.handover.js'
 import { createPackageQueries } from './packages.queries.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
-import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './packages.rules.js'
+import {
+  beforeChange,
+  changeOf,
+  newPackageOf,
+  nextState,
+  withPickupCandidate,
+  withinScope,
+  type Actor,
+} from './packages.rules.js'
 import type { AddPackage, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
 import { createPackageWriter } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
@@ -61,9 +69,6 @@ const partiesOf = (body: AddPackage | UpdatePackage) => ({
 })
 
 export type PackagesService = ReturnType<typeof createPackagesService>
-
-const withinScope = (scope: string, site: SiteInfo | undefined) =>
-  site !== undefined && !site.deleted && (site.inboundSiteId === scope || site.ancestorlist.includes(scope))
 
 /**
  * The commands of the packages domain, each a chain of named steps: resolve (read and check what

@@ -164,6 +164,20 @@ describe('a clerk limited to a site', () => {
       payload: {},
     })
     expect(archive.statusCode).toBe(400)
+    // Nor handed over in a pickup (its code read like any package's): the selection is named, the site said.
+    const pickupCode = read.json().pickupCode as string
+    expect(pickupCode).toMatch(/^[0-9A-Z]{6}$/)
+    const handedOver = await t.inject({
+      method: 'POST',
+      url: '/api/v1/pickups',
+      ...clerk.write,
+      payload: { pickupCode, givenTo: { contactId: m.receiverId } },
+    })
+    expect(handedOver.statusCode, handedOver.body).toBe(400)
+    expect(handedOver.json().errors[0]).toMatchObject({
+      additionalParameters: 'pickupCode',
+      errorDescription: expect.stringContaining('outside the sites this user works at'),
+    })
     // An admin with the same siteId is not fenced.
     const boss = await user('admin', m.buildingId)
     const anywhere = await t.inject({
