@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { TestApp, TestClient } from '../support/build-test-app.js'
+import { whilePackagesHeld } from '../support/hold-database.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
 /**
@@ -62,23 +62,16 @@ describe('refusal pacing with a Retry-After shorter than the delay', () => {
   it("waits no longer than the refusal's Retry-After", async () => {
     expect((await search()).statusCode).toBe(200)
     // The first search stays in flight while the packages table is locked, so the second is over the bound.
-    let release!: () => void
-    const released = new Promise<void>((r) => (release = r))
-    let locked!: () => void
-    const isLocked = new Promise<void>((r) => (locked = r))
-    const holder = t.ctx.db.transaction().execute(async (trx) => {
-      await sql`lock table packages in access exclusive mode`.execute(trx)
-      locked()
-      await released
+    let first!: Promise<{ statusCode: number }>
+    let refused!: { statusCode: number; headers: Record<string, unknown> }
+    let tookMs = 0
+    await whilePackagesHeld(t, async () => {
+      first = search()
+      await new Promise((r) => setTimeout(r, 100))
+      const started = performance.now()
+      refused = await search()
+      tookMs = performance.now() - started
     })
-    await isLocked
-    const first = search()
-    await new Promise((r) => setTimeout(r, 100))
-    const started = performance.now()
-    const refused = await search()
-    const tookMs = performance.now() - started
-    release()
-    await holder
     expect((await first).statusCode).toBe(200)
     expect(refused.statusCode).toBe(429)
     expect(refused.headers['retry-after']).toBe('1')

@@ -1,6 +1,6 @@
-import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
+import { whilePackagesHeld } from '../support/hold-database.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /**
@@ -19,25 +19,7 @@ describe('per-subscription bounds on expensive operations', () => {
     for (const c of [a, b]) expect((await search(c)).statusCode).toBe(200)
   })
 
-  /** Runs `during` while packages are locked; resolves once the lock is released. */
-  async function whileDatabaseHeld(during: () => Promise<void>): Promise<void> {
-    let release!: () => void
-    const released = new Promise<void>((r) => (release = r))
-    let locked!: () => void
-    const isLocked = new Promise<void>((r) => (locked = r))
-    const holder = t.ctx.db.transaction().execute(async (trx) => {
-      await sql`lock table packages in access exclusive mode`.execute(trx)
-      locked()
-      await released
-    })
-    await isLocked
-    try {
-      await during()
-    } finally {
-      release()
-      await holder
-    }
-  }
+  const whileDatabaseHeld = (during: () => Promise<void>) => whilePackagesHeld(t, during)
 
   const search = (c: TestClient) =>
     t.inject({
