@@ -31,9 +31,7 @@ export class ApiError extends Error {
   }
   /** Messages that name no field of `known`: shown at the top of the form. */
   unclaimed(known) {
-    const rest = this.items.filter(
-      (i) => !i.field || !known.some((n) => i.field === n || i.field.startsWith(`${n}.`)),
-    )
+    const rest = this.items.filter((i) => !i.field || !known.some((n) => i.field === n || i.field.startsWith(`${n}.`)))
     if (rest.length === 0 && this.items.length === 0) return [this.message || `The server answered ${this.status}.`]
     return rest.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
   }

@@ -32,7 +32,10 @@ function route(path, user) {
     case 'admin':
       return html`<${Admin} section=${parts[1] ?? 'sites'} user=${user} />`
     default:
-      return html`<main id="main"><h1>Not found</h1><p>No console page at ${path}.</p></main>`
+      return html`<main id="main">
+        <h1>Not found</h1>
+        <p>No console page at ${path}.</p>
+      </main>`
   }
 }
 
@@ -84,8 +87,10 @@ function App() {
             ([to, label]) =>
               html`<li><${Link} to=${to} aria-current=${here(to) ? 'page' : undefined}>${label}</${Link}></li>`,
           )}
-          ${user.role === 'admin' &&
-          html`<li><${Link} to="/admin" aria-current=${here('/admin') ? 'page' : undefined}>Admin</${Link}></li>`}
+          ${
+            user.role === 'admin' &&
+            html`<li><${Link} to="/admin" aria-current=${here('/admin') ? 'page' : undefined}>Admin</${Link}></li>`
+          }
         </ul>
       </nav>
       <span class="who">${user.name || user.email} (${user.role})</span>

@@ -7,6 +7,12 @@ prepareZXingModule({
   fireImmediately: false,
 })
 
+/** The first barcode in a frame, as text (null when none decodes). */
+export async function decodeImageData(imageData) {
+  const found = await readBarcodes(imageData, { tryHarder: true, maxNumberOfSymbols: 1 })
+  return found.length > 0 && found[0].text ? found[0].text : null
+}
+
 export const cameraAvailable = () => Boolean(navigator.mediaDevices?.getUserMedia)
 
 /**
@@ -25,11 +31,8 @@ export async function scanFromCamera(video, signal) {
         canvas.width = video.videoWidth
         canvas.height = video.videoHeight
         context.drawImage(video, 0, 0)
-        const found = await readBarcodes(context.getImageData(0, 0, canvas.width, canvas.height), {
-          tryHarder: true,
-          maxNumberOfSymbols: 1,
-        })
-        if (found.length > 0 && found[0].text) return found[0].text
+        const text = await decodeImageData(context.getImageData(0, 0, canvas.width, canvas.height))
+        if (text) return text
       }
       await new Promise((r) => setTimeout(r, 150))
     }

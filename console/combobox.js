@@ -39,32 +39,52 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
   }
   const listId = `${id}-list`
   return html`<${Field} label=${label} id=${id} errors=${errors} hint=${hint} className="combo">
-    ${(a) => html`<div class="combo-wrap">
-      <input ...${a} ref=${inputRef} role="combobox" autocomplete="off" aria-autocomplete="list"
-        aria-expanded=${open ? 'true' : 'false'} aria-controls=${listId}
-        aria-activedescendant=${open && active >= 0 ? `${id}-opt-${active}` : undefined}
-        value=${text} onKeyDown=${keyDown} onBlur=${() => setTimeout(() => setOpen(false), 150)}
-        onInput=${(e) => {
-          setText(e.target.value)
-          if (value) onPick(null)
-          void lookUp(e.target.value)
-        }} />
-      <ul id=${listId} role="listbox" aria-label=${label} class="options" hidden=${!open}>
-        ${options.map(
-          (o, i) =>
-            html`<li id=${`${id}-opt-${i}`} role="option" aria-selected=${i === active ? 'true' : 'false'}
-              onMouseDown=${(e) => {
-                e.preventDefault()
-                pick(o)
-              }}>${o.label}${o.detail && html` <small>${o.detail}</small>`}</li>`,
-        )}
-      </ul>
-    </div>`}
+    ${(a) =>
+      html`<div class="combo-wrap">
+        <input
+          ...${a}
+          ref=${inputRef}
+          role="combobox"
+          autocomplete="off"
+          aria-autocomplete="list"
+          aria-expanded=${open ? 'true' : 'false'}
+          aria-controls=${listId}
+          aria-activedescendant=${open && active >= 0 ? `${id}-opt-${active}` : undefined}
+          value=${text}
+          onKeyDown=${keyDown}
+          onBlur=${() => setTimeout(() => setOpen(false), 150)}
+          onInput=${(e) => {
+            setText(e.target.value)
+            if (value) onPick(null)
+            void lookUp(e.target.value)
+          }}
+        />
+        <ul id=${listId} role="listbox" aria-label=${label} class="options" hidden=${!open}>
+          ${options.map(
+            (o, i) =>
+              html`<li
+                id=${`${id}-opt-${i}`}
+                role="option"
+                aria-selected=${i === active ? 'true' : 'false'}
+                onMouseDown=${(e) => {
+                  e.preventDefault()
+                  pick(o)
+                }}
+              >
+                ${o.label}${o.detail && html` <small>${o.detail}</small>`}
+              </li>`,
+          )}
+        </ul>
+      </div>`}
   </${Field}>`
 }
 
 /** Type-ahead over the subscription's receivers (name, email or personalId prefix). */
 export async function searchContacts(get, q) {
   const { contacts } = await get(`/api/v1/contacts?query=${encodeURIComponent(q)}&contactType=RECEIVER&limit=8`)
-  return contacts.map((c) => ({ id: c.contactId, label: c.name, detail: [c.company, c.email].filter(Boolean).join(' · ') }))
+  return contacts.map((c) => ({
+    id: c.contactId,
+    label: c.name,
+    detail: [c.company, c.email].filter(Boolean).join(' · '),
+  }))
 }

@@ -53,8 +53,7 @@ export function SignaturePad({ padRef, onChange }) {
   }, [])
   return html`<div class="signature">
     <span id="signature-label" class="label">Signature</span>
-    <canvas ref=${canvas} width="600" height="200" role="img" aria-labelledby="signature-label"
-      class="pad"></canvas>
+    <canvas ref=${canvas} width="600" height="200" role="img" aria-labelledby="signature-label" class="pad"></canvas>
     <button type="button" class="secondary" onClick=${() => padRef.current?.clear()}>Clear signature</button>
   </div>`
 }

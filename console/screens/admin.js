@@ -48,15 +48,24 @@ export function Admin({ section, user }) {
   return html`<main id="main" class="admin">
     <h1>Admin: ${title}</h1>
     ${user.role !== 'admin' && html`<${Alert} messages=${['This page is for administrators: the server refuses its changes to your account.']} />`}
-    <nav aria-label="Admin sections" class="tabs"><ul>
-      ${SECTIONS.map(([k, l]) => html`<li><${Link} to=${`/admin/${k}`} aria-current=${k === section ? 'page' : undefined}>${l}</${Link}></li>`)}
-    </ul></nav>
-    ${section === 'users' ? html`<${Users} />`
-      : section === 'contacts' ? html`<${Contacts} />`
-      : section === 'customfields' ? html`<${CustomFields} />`
-      : section === 'carriers' ? html`<${Carriers} />`
-      : section === 'clients' || section === 'webhooks' ? html`<${NotInConsole} section=${section} />`
-      : html`<${Sites} />`}
+    <nav aria-label="Admin sections" class="tabs">
+      <ul>
+        ${SECTIONS.map(([k, l]) => html`<li><${Link} to=${`/admin/${k}`} aria-current=${k === section ? 'page' : undefined}>${l}</${Link}></li>`)}
+      </ul>
+    </nav>
+    ${
+      section === 'users'
+        ? html`<${Users} />`
+        : section === 'contacts'
+          ? html`<${Contacts} />`
+          : section === 'customfields'
+            ? html`<${CustomFields} />`
+            : section === 'carriers'
+              ? html`<${Carriers} />`
+              : section === 'clients' || section === 'webhooks'
+                ? html`<${NotInConsole} section=${section} />`
+                : html`<${Sites} />`
+    }
   </main>`
 }
 
@@ -74,7 +83,10 @@ function Sites() {
   const form = useForm(
     { name: '', type: 'site', parent: '', locationId: '' },
     async (v) => {
-      const body = v.type === 'site' ? { type: 'site', name: v.name, locationId: v.locationId } : { type: v.type, name: v.name, parent: v.parent }
+      const body =
+        v.type === 'site'
+          ? { type: 'site', name: v.name, locationId: v.locationId }
+          : { type: v.type, name: v.name, parent: v.parent }
       await post('/api/v1/inboundsites', body)
       await sites.reload()
       return `Site ${v.name} created.`
@@ -84,7 +96,11 @@ function Sites() {
   const loc = useForm(
     { name: '', postalCode: '', country: 'US', timezone: Intl.DateTimeFormat().resolvedOptions().timeZone },
     async (v) => {
-      await post('/api/v1/locations', { name: v.name, address: { postalCode: v.postalCode, country: v.country }, timezone: v.timezone })
+      await post('/api/v1/locations', {
+        name: v.name,
+        address: { postalCode: v.postalCode, country: v.country },
+        timezone: v.timezone,
+      })
       await locations.reload()
       return `Location ${v.name} created.`
     },
@@ -95,7 +111,11 @@ function Sites() {
   const children = (parent) => list.filter((s) => (s.parent ?? '') === parent)
   const tree = (parent) => {
     const kids = children(parent)
-    return kids.length === 0 ? null : html`<ul>${kids.map((s) => html`<li><span>${s.name}</span> <small>${s.type}</small>${tree(s.inboundSiteId)}</li>`)}</ul>`
+    return kids.length === 0
+      ? null
+      : html`<ul>
+          ${kids.map((s) => html`<li><span>${s.name}</span> <small>${s.type}</small>${tree(s.inboundSiteId)}</li>`)}
+        </ul>`
   }
   return html`<section aria-labelledby="tree-title" class="card">
       <h2 id="tree-title">Sites tree</h2>
@@ -105,15 +125,35 @@ function Sites() {
       <h2 id="new-site">New site</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Site name" id="site-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
-      <${Field} label="Type" id="site-type" errors=${form.errorsOf('type')}>${(a) => html`<select ...${a} value=${form.values.type}
-        onChange=${(e) => form.setValues({ ...form.values, type: e.target.value })}>${SITE_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}</select>`}</${Field}>
-      ${form.values.type === 'site'
-        ? html`<${Field} label="Location" id="site-location" errors=${form.errorsOf('locationId')}>${(a) => html`<select ...${a} value=${form.values.locationId}
-            onChange=${(e) => form.setValues({ ...form.values, locationId: e.target.value })}><option value="">Choose a location…</option>
-            ${(locations.items ?? []).map((l) => html`<option value=${l.locationId}>${l.name}</option>`)}</select>`}</${Field}>`
-        : html`<${Field} label="Parent site" id="site-parent" errors=${form.errorsOf('parent')}>${(a) => html`<select ...${a} value=${form.values.parent}
-            onChange=${(e) => form.setValues({ ...form.values, parent: e.target.value })}><option value="">Choose the parent…</option>
-            ${list.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}</select>`}</${Field}>`}
+      <${Field} label="Type" id="site-type" errors=${form.errorsOf('type')}>${(a) =>
+        html`<select
+          ...${a}
+          value=${form.values.type}
+          onChange=${(e) => form.setValues({ ...form.values, type: e.target.value })}
+        >
+          ${SITE_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
+        </select>`}</${Field}>
+      ${
+        form.values.type === 'site'
+          ? html`<${Field} label="Location" id="site-location" errors=${form.errorsOf('locationId')}>${(a) =>
+              html`<select
+                ...${a}
+                value=${form.values.locationId}
+                onChange=${(e) => form.setValues({ ...form.values, locationId: e.target.value })}
+              >
+                <option value="">Choose a location…</option>
+                ${(locations.items ?? []).map((l) => html`<option value=${l.locationId}>${l.name}</option>`)}
+              </select>`}</${Field}>`
+          : html`<${Field} label="Parent site" id="site-parent" errors=${form.errorsOf('parent')}>${(a) =>
+              html`<select
+                ...${a}
+                value=${form.values.parent}
+                onChange=${(e) => form.setValues({ ...form.values, parent: e.target.value })}
+              >
+                <option value="">Choose the parent…</option>
+                ${list.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
+              </select>`}</${Field}>`
+      }
       <button type="submit">Create site</button>
     </form>
     <form class="card" onSubmit=${loc.onSubmit} aria-labelledby="new-loc">
@@ -158,21 +198,50 @@ function Users() {
   return html`<section class="card" aria-labelledby="users-title">
       <h2 id="users-title">Users</h2>
       <table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
-        <tbody>${(users.items ?? []).map((u) => html`<tr><td>${u.email}</td><td>${u.name ?? ''}</td><td>${u.role}</td><td>${u.status ?? 'active'}</td>
-          <td>${u.status === 'disabled'
-            ? html`<button type="button" class="link" onClick=${() => setStatus(u, 'active')}>Enable ${u.email}</button>`
-            : html`<button type="button" class="link" onClick=${() => setStatus(u, 'disabled')}>Disable ${u.email}</button>`}</td></tr>`)}</tbody></table>
+        <tbody>${(users.items ?? []).map(
+          (u) =>
+            html`<tr>
+              <td>${u.email}</td>
+              <td>${u.name ?? ''}</td>
+              <td>${u.role}</td>
+              <td>${u.status ?? 'active'}</td>
+              <td>
+                ${
+                  u.status === 'disabled'
+                    ? html`<button type="button" class="link" onClick=${() => setStatus(u, 'active')}>
+                        Enable ${u.email}
+                      </button>`
+                    : html`<button type="button" class="link" onClick=${() => setStatus(u, 'disabled')}>
+                        Disable ${u.email}
+                      </button>`
+                }
+              </td>
+            </tr>`,
+        )}</tbody></table>
     </section>
     <form class="card" onSubmit=${form.onSubmit} aria-labelledby="new-user">
       <h2 id="new-user">New user</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Email" id="user-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
       <${Field} label="Name" id="user-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
-      <${Field} label="Role" id="user-role" errors=${form.errorsOf('role')}>${(a) => html`<select ...${a} value=${form.values.role}
-        onChange=${(e) => form.setValues({ ...form.values, role: e.target.value })}><option value="clerk">clerk</option><option value="admin">admin</option></select>`}</${Field}>
-      <${Field} label="Limited to site" id="user-site" errors=${form.errorsOf('siteId')}>${(a) => html`<select ...${a} value=${form.values.siteId}
-        onChange=${(e) => form.setValues({ ...form.values, siteId: e.target.value })}><option value="">All sites</option>
-        ${(sites.items ?? []).map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}</select>`}</${Field}>
+      <${Field} label="Role" id="user-role" errors=${form.errorsOf('role')}>${(a) =>
+        html`<select
+          ...${a}
+          value=${form.values.role}
+          onChange=${(e) => form.setValues({ ...form.values, role: e.target.value })}
+        >
+          <option value="clerk">clerk</option>
+          <option value="admin">admin</option>
+        </select>`}</${Field}>
+      <${Field} label="Limited to site" id="user-site" errors=${form.errorsOf('siteId')}>${(a) =>
+        html`<select
+          ...${a}
+          value=${form.values.siteId}
+          onChange=${(e) => form.setValues({ ...form.values, siteId: e.target.value })}
+        >
+          <option value="">All sites</option>
+          ${(sites.items ?? []).map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
+        </select>`}</${Field}>
       <${Field} label="Password" id="user-password" hint="Leave empty to get a one-time password." errors=${form.errorsOf('password')}>${(a) => html`<input ...${a} type="password" autocomplete="new-password" ...${form.bind('password')} />`}</${Field}>
       <button type="submit">Create user</button>
     </form>`
@@ -200,7 +269,10 @@ function Contacts() {
         const res = await post('/api/v1/contacts', r.contact)
         next.push({ ...r, result: `Created ${res.contactId}` })
       } catch (err) {
-        const items = err instanceof ApiError ? err.items.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)) : [err.message]
+        const items =
+          err instanceof ApiError
+            ? err.items.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
+            : [err.message]
         next.push({ ...r, errors: items.length ? items : [err.message] })
       }
     }
@@ -212,19 +284,68 @@ function Contacts() {
   const ready = rows.filter((r) => r.errors.length === 0 && !r.result).length
   return html`<section class="card" aria-labelledby="contacts-title">
       <h2 id="contacts-title">Contacts</h2>
-      <div class="field"><label for="contacts-q">Search contacts</label>
-        <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} /></div>
-      <table><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Company</th><th scope="col">Type</th></tr></thead>
-        <tbody>${(contacts.items ?? []).map((c) => html`<tr><td>${c.name}</td><td>${c.email ?? ''}</td><td>${c.company ?? ''}</td><td>${c.contactType}</td></tr>`)}</tbody></table>
+      <div class="field">
+        <label for="contacts-q">Search contacts</label>
+        <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} />
+      </div>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Company</th>
+            <th scope="col">Type</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${(contacts.items ?? []).map(
+            (c) =>
+              html`<tr>
+                <td>${c.name}</td>
+                <td>${c.email ?? ''}</td>
+                <td>${c.company ?? ''}</td>
+                <td>${c.contactType}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
     </section>
     <section class="card" aria-labelledby="roster-title">
       <h2 id="roster-title">Import a roster (CSV)</h2>
-      <p class="hint">Columns: name (required), email, company, phone, personalId, contactType (RECEIVER, SENDER or ALL).</p>
-      <div class="field"><label for="roster-file">Roster file</label><input id="roster-file" type="file" accept=".csv,text/csv" onChange=${preview} /></div>
-      ${rows.length > 0 && html`<table aria-label="Roster preview"><thead><tr><th scope="col">Row</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Result</th></tr></thead>
-        <tbody>${rows.map((r) => html`<tr class=${r.errors.length ? 'bad' : ''}><td>${r.line}</td><td>${r.contact.name ?? ''}</td><td>${r.contact.email ?? ''}</td>
-          <td>${r.errors.length ? r.errors.join('; ') : (r.result ?? 'Ready')}</td></tr>`)}</tbody></table>
-        <button type="button" onClick=${runImport} disabled=${importing || ready === 0}>Import ${ready} contact${ready === 1 ? '' : 's'}</button>`}
+      <p class="hint">
+        Columns: name (required), email, company, phone, personalId, contactType (RECEIVER, SENDER or ALL).
+      </p>
+      <div class="field">
+        <label for="roster-file">Roster file</label
+        ><input id="roster-file" type="file" accept=".csv,text/csv" onChange=${preview} />
+      </div>
+      ${
+        rows.length > 0 &&
+        html`<table aria-label="Roster preview">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows.map(
+                (r) =>
+                  html`<tr class=${r.errors.length ? 'bad' : ''}>
+                    <td>${r.line}</td>
+                    <td>${r.contact.name ?? ''}</td>
+                    <td>${r.contact.email ?? ''}</td>
+                    <td>${r.errors.length ? r.errors.join('; ') : (r.result ?? 'Ready')}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          <button type="button" onClick=${runImport} disabled=${importing || ready === 0}>
+            Import ${ready} contact${ready === 1 ? '' : 's'}
+          </button>`
+      }
     </section>`
 }
 
@@ -242,12 +363,26 @@ function CustomFields() {
   if (fields.error) return html`<${Alert} messages=${[refusal(fields.error)]} />`
   return html`<section class="card" aria-labelledby="cf-title"><h2 id="cf-title">Custom fields</h2>
       <table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Status</th></tr></thead>
-      <tbody>${(fields.items ?? []).map((f) => html`<tr><td>${f.name}</td><td>${f.dataType}</td><td>${f.required ? 'yes' : 'no'}</td><td>${f.status}</td></tr>`)}</tbody></table></section>
+      <tbody>${(fields.items ?? []).map(
+        (f) =>
+          html`<tr>
+            <td>${f.name}</td>
+            <td>${f.dataType}</td>
+            <td>${f.required ? 'yes' : 'no'}</td>
+            <td>${f.status}</td>
+          </tr>`,
+      )}</tbody></table></section>
     <form class="card" onSubmit=${form.onSubmit} aria-labelledby="new-cf"><h2 id="new-cf">New custom field</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Field name" id="cf-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
-      <${Field} label="Data type" id="cf-type" errors=${form.errorsOf('dataType')}>${(a) => html`<select ...${a} value=${form.values.dataType}
-        onChange=${(e) => form.setValues({ ...form.values, dataType: e.target.value })}>${['TEXT', 'NUMBER', 'DATE', 'BOOLEAN'].map((t) => html`<option value=${t}>${t}</option>`)}</select>`}</${Field}>
+      <${Field} label="Data type" id="cf-type" errors=${form.errorsOf('dataType')}>${(a) =>
+        html`<select
+          ...${a}
+          value=${form.values.dataType}
+          onChange=${(e) => form.setValues({ ...form.values, dataType: e.target.value })}
+        >
+          ${['TEXT', 'NUMBER', 'DATE', 'BOOLEAN'].map((t) => html`<option value=${t}>${t}</option>`)}
+        </select>`}</${Field}>
       <label class="check"><input type="checkbox" checked=${form.values.required} onChange=${(e) => form.setValues({ ...form.values, required: e.target.checked })} /> Required</label>
       <button type="submit">Create field</button>
     </form>`
@@ -256,14 +391,41 @@ function CustomFields() {
 function Carriers() {
   const carriers = useList(() => get('/api/v1/carriers/catalog?limit=200').then((r) => r.carriers))
   if (carriers.error) return html`<${Alert} messages=${[refusal(carriers.error)]} />`
-  return html`<section class="card" aria-labelledby="car-title"><h2 id="car-title">Carriers</h2>
-    <table><thead><tr><th scope="col">Carrier</th><th scope="col">SCAC</th><th scope="col">Barcodes decoded</th><th scope="col">Services</th></tr></thead>
-    <tbody>${(carriers.items ?? []).map((c) => html`<tr><td>${c.name}</td><td>${c.scac ?? ''}</td><td>${c.barcodeAware ? 'yes' : 'no'}</td><td>${c.services.slice(0, 4).join(', ')}</td></tr>`)}</tbody></table></section>`
+  return html`<section class="card" aria-labelledby="car-title">
+    <h2 id="car-title">Carriers</h2>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Carrier</th>
+          <th scope="col">SCAC</th>
+          <th scope="col">Barcodes decoded</th>
+          <th scope="col">Services</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${(carriers.items ?? []).map(
+          (c) =>
+            html`<tr>
+              <td>${c.name}</td>
+              <td>${c.scac ?? ''}</td>
+              <td>${c.barcodeAware ? 'yes' : 'no'}</td>
+              <td>${c.services.slice(0, 4).join(', ')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`
 }
 
 function NotInConsole({ section }) {
-  return html`<section class="card"><h2>${section === 'clients' ? 'API clients' : 'Webhooks'}</h2>
-    <p>${section === 'clients'
-      ? 'API clients are managed with the command line for now: mailroom clients create|list|rotate|revoke.'
-      : 'Webhook configurations are managed through the webhook API with an API client for now.'}</p></section>`
+  return html`<section class="card">
+    <h2>${section === 'clients' ? 'API clients' : 'Webhooks'}</h2>
+    <p>
+      ${
+        section === 'clients'
+          ? 'API clients are managed with the command line for now: mailroom clients create|list|rotate|revoke.'
+          : 'Webhook configurations are managed through the webhook API with an API client for now.'
+      }
+    </p>
+  </section>`
 }

@@ -60,7 +60,10 @@ export function PackageDetail({ id }) {
       package: {},
       lastActivity: {
         status: STAYS.has(pkg.currentStatus) ? pkg.currentStatus : 'RECEIVED',
-        location: { inboundSiteId: move.inboundSiteId, ...(move.packageLocation ? { packageLocation: move.packageLocation } : {}) },
+        location: {
+          inboundSiteId: move.inboundSiteId,
+          ...(move.packageLocation ? { packageLocation: move.packageLocation } : {}),
+        },
       },
     }),
   )
@@ -68,7 +71,10 @@ export function PackageDetail({ id }) {
 
   const err = error instanceof ApiError ? error : null
   if (!pkg)
-    return html`<main id="main"><h1>Package</h1><${Alert} messages=${error ? [error.message] : []} />${!error && html`<p>Loading…</p>`}</main>`
+    return html`<main id="main">
+      <h1>Package</h1>
+      <${Alert} messages=${error ? [error.message] : []} />${!error && html`<p>Loading…</p>`}
+    </main>`
   return html`<main id="main" class="package">
     <h1>Package ${pkg.trackingNumber}</h1>
     <${Alert} kind="info" messages=${notice ? [notice] : []} />
@@ -81,20 +87,29 @@ export function PackageDetail({ id }) {
         <dt>Recipient</dt><dd>${pkg.receiver?.name ?? ''}</dd>
         <dt>Site</dt><dd>${siteName(pkg.currentLocation)} ${pkg.packageLocation ?? ''}</dd>
         <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
-        ${pkg.givenTo && html`<dt>Collected by</dt><dd>${pkg.givenTo.name}</dd>`}
-        ${pkg.deliveryClerk && html`<dt>Handed over by</dt><dd>${pkg.deliveryClerk} · ${fmtTime(pkg.deliveryTime)}</dd>`}
+        ${
+          pkg.givenTo &&
+          html`<dt>Collected by</dt>
+            <dd>${pkg.givenTo.name}</dd>`
+        }
+        ${
+          pkg.deliveryClerk &&
+          html`<dt>Handed over by</dt>
+            <dd>${pkg.deliveryClerk} · ${fmtTime(pkg.deliveryTime)}</dd>`
+        }
       </dl>
     </section>
     <section class="card" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
       <ol class="timeline" aria-labelledby="history-title">
         ${history.map(
-          (a) => html`<li>
-            <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
-            · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
-            ${a.comment && html`<p>${a.comment}</p>`}
-            ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${i.tempURL} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
-          </li>`,
+          (a) =>
+            html`<li>
+              <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
+              · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
+              ${a.comment && html`<p>${a.comment}</p>`}
+              ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${i.tempURL} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
+            </li>`,
         )}
       </ol>
     </section>
@@ -110,8 +125,15 @@ export function PackageDetail({ id }) {
     <form class="card" onSubmit=${saveMove} aria-labelledby="move-title">
       <h2 id="move-title">Move</h2>
       <${Field} label="New site" id="pkg-site" errors=${err?.forField('lastActivity.location.inboundSiteId') ?? []}>
-        ${(a) => html`<select ...${a} value=${move.inboundSiteId} onChange=${(e) => setMove({ ...move, inboundSiteId: e.target.value })}>
-          <option value="">Choose a site…</option>${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}</select>`}
+        ${(a) =>
+          html`<select
+            ...${a}
+            value=${move.inboundSiteId}
+            onChange=${(e) => setMove({ ...move, inboundSiteId: e.target.value })}
+          >
+            <option value="">Choose a site…</option>
+            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
+          </select>`}
       </${Field}>
       <${Field} label="New shelf" id="pkg-shelf" errors=${err?.forField('lastActivity.location.packageLocation') ?? []}>
         ${(a) => html`<input ...${a} value=${move.packageLocation} onInput=${(e) => setMove({ ...move, packageLocation: e.target.value })} />`}

@@ -4,7 +4,17 @@ import { get, call, ApiError, qs } from '../api.js'
 import { html, Field, Alert, Link, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 
-const STATUSES = ['UNDELIVERED', 'RECEIVED', 'READY_FOR_PICKUP', 'IN_LOCKER', 'DELIVERED', 'PICKED_UP', 'DAMAGED', 'RETURNED_TO_SENDER', 'ARCHIVED']
+const STATUSES = [
+  'UNDELIVERED',
+  'RECEIVED',
+  'READY_FOR_PICKUP',
+  'IN_LOCKER',
+  'DELIVERED',
+  'PICKED_UP',
+  'DAMAGED',
+  'RETURNED_TO_SENDER',
+  'ARCHIVED',
+]
 const MODES = [
   ['ends', 'Tracking number ends with'],
   ['starts', 'Tracking number starts with'],
@@ -43,12 +53,22 @@ export function searchRequest(f, page, size = SIZE) {
 }
 
 export function Packages() {
-  const [form, setForm] = useState({ text: '', mode: 'ends', status: 'UNDELIVERED', site: '', from: '', to: '', carrier: '' })
+  const [form, setForm] = useState({
+    text: '',
+    mode: 'ends',
+    status: 'UNDELIVERED',
+    site: '',
+    from: '',
+    to: '',
+    carrier: '',
+  })
   const [page, setPage] = useState(1)
   const [result, setResult] = useState(null)
   const [error, setError] = useState(null)
   const [sites, setSites] = useState([])
-  const [columns, setColumns] = useState(new Set(['trackingNumber', 'carrier.name', 'receiver.name', 'currentStatus', 'insertTimestamp']))
+  const [columns, setColumns] = useState(
+    new Set(['trackingNumber', 'carrier.name', 'receiver.name', 'currentStatus', 'insertTimestamp']),
+  )
   const set = (k) => (e) => setForm({ ...form, [k]: e.target.value })
 
   const run = async (p = 1) => {
@@ -58,9 +78,10 @@ export function Packages() {
       const res = await call(r.method, r.path, r.body)
       // A recipient search with a carrier filter too: the carrier narrows the page here.
       const carrier = form.carrier.trim().toLowerCase()
-      const packages = form.text.trim() && carrier
-        ? res.packages.filter((x) => (x.carrier?.name ?? '').toLowerCase().includes(carrier))
-        : res.packages
+      const packages =
+        form.text.trim() && carrier
+          ? res.packages.filter((x) => (x.carrier?.name ?? '').toLowerCase().includes(carrier))
+          : res.packages
       setResult({ packages, totalCount: res.totalCount })
       setPage(p)
     } catch (err) {
@@ -77,7 +98,10 @@ export function Packages() {
     try {
       const r = searchRequest(form, undefined)
       const mapping = Object.fromEntries(COLUMNS.filter(([k]) => columns.has(k)))
-      const path = r.method === 'POST' ? r.path.replace(/&?page=\d*|&?size=\d*/g, '') : `/api/v1/packages/search?${qs({ inboundSiteId: form.site, status: form.status, startDate: form.from, endDate: form.to })}`
+      const path =
+        r.method === 'POST'
+          ? r.path.replace(/&?page=\d*|&?size=\d*/g, '')
+          : `/api/v1/packages/search?${qs({ inboundSiteId: form.site, status: form.status, startDate: form.from, endDate: form.to })}`
       const text = await call('POST', path, mapping, { accept: 'text/csv' })
       const a = document.createElement('a')
       a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }))
@@ -102,15 +126,24 @@ export function Packages() {
         ${(a) => html`<input ...${a} type="search" value=${form.text} onInput=${set('text')} />`}
       </${Field}>
       <${Field} label="Search in" id="pk-mode">
-        ${(a) => html`<select ...${a} value=${form.mode} onChange=${set('mode')}>${MODES.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>`}
+        ${(a) =>
+          html`<select ...${a} value=${form.mode} onChange=${set('mode')}>
+            ${MODES.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
+          </select>`}
       </${Field}>
       <${Field} label="Status" id="pk-status" errors=${err?.forField('status') ?? []}>
-        ${(a) => html`<select ...${a} value=${form.status} onChange=${set('status')}>
-          <option value="">Any</option>${STATUSES.map((s) => html`<option value=${s}>${s === 'UNDELIVERED' ? 'Waiting (not handed over)' : s}</option>`)}</select>`}
+        ${(a) =>
+          html`<select ...${a} value=${form.status} onChange=${set('status')}>
+            <option value="">Any</option>
+            ${STATUSES.map((s) => html`<option value=${s}>${s === 'UNDELIVERED' ? 'Waiting (not handed over)' : s}</option>`)}
+          </select>`}
       </${Field}>
       <${Field} label="Site" id="pk-site" errors=${err?.forField('location') ?? []}>
-        ${(a) => html`<select ...${a} value=${form.site} onChange=${set('site')}>
-          <option value="">All sites</option>${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}</select>`}
+        ${(a) =>
+          html`<select ...${a} value=${form.site} onChange=${set('site')}>
+            <option value="">All sites</option>
+            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
+          </select>`}
       </${Field}>
       <${Field} label="From" id="pk-from" errors=${err?.forField('startDate') ?? []}>
         ${(a) => html`<input ...${a} type="date" value=${form.from} onInput=${set('from')} />`}
@@ -124,31 +157,61 @@ export function Packages() {
       <button type="submit">Search</button>
     </form>
     <${Alert} messages=${error ? (err ? err.unclaimed(['search', 'status', 'location', 'startDate', 'endDate']) : [error.message]) : []} />
-    ${result && html`<p role="status">${result.totalCount} package${result.totalCount === 1 ? '' : 's'}</p>
-      <div class="table-wrap"><table>
-        <thead><tr><th scope="col">Tracking number</th><th scope="col">Carrier</th><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col">Site</th><th scope="col">Received</th></tr></thead>
-        <tbody>${result.packages.map(
-          (p) => html`<tr>
+    ${
+      result &&
+      html`<p role="status">${result.totalCount} package${result.totalCount === 1 ? '' : 's'}</p>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Tracking number</th>
+                <th scope="col">Carrier</th>
+                <th scope="col">Recipient</th>
+                <th scope="col">Status</th>
+                <th scope="col">Site</th>
+                <th scope="col">Received</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${result.packages.map(
+                (p) => html`<tr>
             <td><${Link} to=${`/packages/${p.packageId}`}>${p.trackingNumber}</${Link}></td>
             <td>${p.carrier?.name ?? ''}</td><td>${p.receiver?.name ?? ''}</td><td>${p.currentStatus}</td>
             <td>${siteName(p.currentLocation)} ${p.packageLocation ?? ''}</td><td>${fmtTime(p.insertTimestamp)}</td>
           </tr>`,
-        )}</tbody>
-      </table></div>
-      <nav class="pager" aria-label="Pages">
-        <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => run(page - 1)}>Previous page</button>
-        <span>Page ${page} of ${pages}</span>
-        <button type="button" class="secondary" disabled=${page >= pages} onClick=${() => run(page + 1)}>Next page</button>
-      </nav>`}
+              )}
+            </tbody>
+          </table>
+        </div>
+        <nav class="pager" aria-label="Pages">
+          <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => run(page - 1)}>
+            Previous page
+          </button>
+          <span>Page ${page} of ${pages}</span>
+          <button type="button" class="secondary" disabled=${page >= pages} onClick=${() => run(page + 1)}>
+            Next page
+          </button>
+        </nav>`
+    }
     <details class="export">
       <summary>Export to CSV</summary>
       <fieldset><legend>Columns</legend>
-        ${COLUMNS.map(([k, l]) => html`<label class="check"><input type="checkbox" checked=${columns.has(k)} onChange=${(e) => {
-          const next = new Set(columns)
-          if (e.target.checked) next.add(k)
-          else next.delete(k)
-          setColumns(next)
-        }} /> ${l}</label>`)}
+        ${COLUMNS.map(
+          ([k, l]) =>
+            html`<label class="check"
+              ><input
+                type="checkbox"
+                checked=${columns.has(k)}
+                onChange=${(e) => {
+                  const next = new Set(columns)
+                  if (e.target.checked) next.add(k)
+                  else next.delete(k)
+                  setColumns(next)
+                }}
+              />
+              ${l}</label
+            >`,
+        )}
       </fieldset>
       <button type="button" onClick=${exportCsv} disabled=${columns.size === 0}>Download CSV</button>
     </details>

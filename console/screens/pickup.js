@@ -101,9 +101,16 @@ export function Pickup() {
   const err = error instanceof ApiError ? error : null
   return html`<main id="main" class="pickup">
     <h1>Hand over</h1>
-    <${Combobox} label="Pickup code or recipient" id="pickup-find" value=${who} inputRef=${findRef}
+    <${Combobox}
+      label="Pickup code or recipient"
+      id="pickup-find"
+      value=${who}
+      inputRef=${findRef}
       hint="Type a name, or a tracking number and Enter."
-      search=${(q) => searchContacts(get, q)} onPick=${choose} onEnterWithoutList=${byNumber} />
+      search=${(q) => searchContacts(get, q)}
+      onPick=${choose}
+      onEnterWithoutList=${byNumber}
+    />
     ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.length} parcel${done.length === 1 ? '' : 's'}: ${done.map((p) => p.trackingNumber).join(', ')}.`]} />`}
     <form onSubmit=${handOver} aria-label="Hand over parcels">
       <fieldset>
@@ -123,12 +130,22 @@ export function Pickup() {
           )}
         </ul>
       </fieldset>
-      <${Combobox} label="Collected by" id="pickup-collector" value=${collector}
+      <${Combobox}
+        label="Collected by"
+        id="pickup-collector"
+        value=${collector}
         hint="The recipient, or the contact collecting for them; a name not in the contacts goes into the comment."
-        search=${(q) => searchContacts(get, q)} errors=${err?.forField('package.givenTo') ?? []}
-        onPick=${(o) => setCollector(o)} />
-      ${!collector && html`<div class="field"><label for="pickup-name">Collector's name</label>
-        <input id="pickup-name" value=${collectorName} onInput=${(e) => setCollectorName(e.target.value)} /></div>`}
+        search=${(q) => searchContacts(get, q)}
+        errors=${err?.forField('package.givenTo') ?? []}
+        onPick=${(o) => setCollector(o)}
+      />
+      ${
+        !collector &&
+        html`<div class="field">
+          <label for="pickup-name">Collector's name</label>
+          <input id="pickup-name" value=${collectorName} onInput=${(e) => setCollectorName(e.target.value)} />
+        </div>`
+      }
       <${SignaturePad} padRef=${pad} />
       <${Alert} messages=${error ? (err ? err.unclaimed(['package.givenTo']) : [error.message]) : []} />
       <button type="submit" disabled=${busy}>Hand over</button>

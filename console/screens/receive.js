@@ -132,7 +132,10 @@ export function Receive() {
     const done = []
     for (const b of batch) {
       try {
-        done.push({ ...(await post('/api/v1/packages', packageBody(b, b.receiver, location))), recipient: b.receiver?.label ?? '' })
+        done.push({
+          ...(await post('/api/v1/packages', packageBody(b, b.receiver, location))),
+          recipient: b.receiver?.label ?? '',
+        })
       } catch (err) {
         left.push({ ...b, error: err.message })
       }
@@ -169,8 +172,14 @@ export function Receive() {
       <${Field} label="Scan" id="receive-scan" errors=${err?.forField('trackingNumber') ?? []}
         hint="Scan a label or type a tracking number, then Enter.">
         ${(a) =>
-          html`<input ...${a} ref=${scanRef} autocomplete="off" spellcheck="false" value=${scan}
-            onInput=${(e) => setScan(e.target.value)} />`}
+          html`<input
+            ...${a}
+            ref=${scanRef}
+            autocomplete="off"
+            spellcheck="false"
+            value=${scan}
+            onInput=${(e) => setScan(e.target.value)}
+          />`}
       </${Field}>
       <div class="row-actions">
         <label class="check"><input type="checkbox" checked=${bulk}
@@ -179,9 +188,11 @@ export function Receive() {
             setItem(null)
             scanRef.current?.focus()
           }} /> Bulk mode</label>
-        ${camera
-          ? html`<button type="button" class="secondary" onClick=${() => camera.abort()}>Stop camera</button>`
-          : html`<button type="button" class="secondary" onClick=${openCamera}>Scan with camera</button>`}
+        ${
+          camera
+            ? html`<button type="button" class="secondary" onClick=${() => camera.abort()}>Stop camera</button>`
+            : html`<button type="button" class="secondary" onClick=${openCamera}>Scan with camera</button>`
+        }
       </div>
     </form>
     ${camera && html`<video ref=${videoRef} class="camera" muted playsinline aria-label="Camera preview"></video>`}
@@ -190,24 +201,43 @@ export function Receive() {
     <fieldset class="location">
       <legend>Where it goes</legend>
       <${Field} label="Location" id="receive-site">
-        ${(a) => html`<select ...${a} value=${location.inboundSiteId}
-          onChange=${(e) => setLocation({ ...location, inboundSiteId: e.target.value })}>
-          <option value="">Choose a site…</option>
-          ${sites.map((s) => html`<option value=${s.inboundSiteId}>${s.locationHierarchy.replace(/\| /g, ' › ')}</option>`)}
-        </select>`}
+        ${(a) =>
+          html`<select
+            ...${a}
+            value=${location.inboundSiteId}
+            onChange=${(e) => setLocation({ ...location, inboundSiteId: e.target.value })}
+          >
+            <option value="">Choose a site…</option>
+            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${s.locationHierarchy.replace(/\| /g, ' › ')}</option>`)}
+          </select>`}
       </${Field}>
       <${Field} label="Shelf" id="receive-shelf" errors=${err?.forField('lastActivity.location.packageLocation') ?? []}>
-        ${(a) => html`<input ...${a} value=${location.packageLocation}
-          onInput=${(e) => setLocation({ ...location, packageLocation: e.target.value })} />`}
+        ${(a) =>
+          html`<input
+            ...${a}
+            value=${location.packageLocation}
+            onInput=${(e) => setLocation({ ...location, packageLocation: e.target.value })}
+          />`}
       </${Field}>
     </fieldset>
 
-    ${!bulk && item && html`<form class="decoded card" onSubmit=${save} aria-label="Package to save">
+    ${
+      !bulk &&
+      item &&
+      html`<form class="decoded card" onSubmit=${save} aria-label="Package to save">
       <dl class="facts">
         <dt>Tracking number</dt><dd data-testid="decoded-tracking">${item.trackingNumber}</dd>
         <dt>Carrier</dt><dd>${item.carrier?.name ?? 'Unknown'}</dd>
-        ${item.service && html`<dt>Service</dt><dd>${item.service}</dd>`}
-        ${item.labelName && html`<dt>Label name</dt><dd>${item.labelName}</dd>`}
+        ${
+          item.service &&
+          html`<dt>Service</dt>
+            <dd>${item.service}</dd>`
+        }
+        ${
+          item.labelName &&
+          html`<dt>Label name</dt>
+            <dd>${item.labelName}</dd>`
+        }
       </dl>
       ${item.held && html`<${Alert} kind="warning" messages=${[`Already held (${item.held.status}): this tracking number is on the shelf.`]} />`}
       <${Combobox} label="Recipient" id="receive-recipient" value=${recipient} inputRef=${recipientRef}
@@ -226,29 +256,55 @@ export function Receive() {
           scanRef.current?.focus()
         }}>Cancel</button>
       </div>
-    </form>`}
+    </form>`
+    }
 
-    ${bulk && html`<section class="card" aria-labelledby="bulk-title">
-      <h2 id="bulk-title">Scanned (${batch.length})</h2>
-      <table>
-        <thead><tr><th scope="col">Tracking number</th><th scope="col">Carrier</th><th scope="col">Recipient</th><th scope="col">Note</th><th scope="col"><span class="sr">Remove</span></th></tr></thead>
-        <tbody>${batch.map(
-          (b) => html`<tr>
-            <td>${b.trackingNumber}</td><td>${b.carrier?.name ?? ''}</td><td>${b.receiver?.label ?? '—'}</td>
-            <td>${b.error ?? (b.held ? 'Already held' : '')}</td>
-            <td><button type="button" class="link" onClick=${() => setBatch(batch.filter((x) => x !== b))}
-              aria-label=${`Remove ${b.trackingNumber}`}>Remove</button></td>
-          </tr>`,
-        )}</tbody>
-      </table>
-      <button type="button" disabled=${busy || batch.length === 0} onClick=${saveAll}>Save all</button>
-    </section>`}
+    ${
+      bulk &&
+      html`<section class="card" aria-labelledby="bulk-title">
+        <h2 id="bulk-title">Scanned (${batch.length})</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Tracking number</th>
+              <th scope="col">Carrier</th>
+              <th scope="col">Recipient</th>
+              <th scope="col">Note</th>
+              <th scope="col"><span class="sr">Remove</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${batch.map(
+              (b) =>
+                html`<tr>
+                  <td>${b.trackingNumber}</td>
+                  <td>${b.carrier?.name ?? ''}</td>
+                  <td>${b.receiver?.label ?? '—'}</td>
+                  <td>${b.error ?? (b.held ? 'Already held' : '')}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="link"
+                      onClick=${() => setBatch(batch.filter((x) => x !== b))}
+                      aria-label=${`Remove ${b.trackingNumber}`}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+        <button type="button" disabled=${busy || batch.length === 0} onClick=${saveAll}>Save all</button>
+      </section>`
+    }
 
     <section aria-labelledby="saved-title" class="saved">
       <h2 id="saved-title">Saved</h2>
       <ul role="status">
         ${saved.map(
-          (s) => html`<li>Saved <${Link} to=${`/packages/${s.packageId}`}>${s.trackingNumber}</${Link}>${s.recipient && ` for ${s.recipient}`}</li>`,
+          (s) =>
+            html`<li>Saved <${Link} to=${`/packages/${s.packageId}`}>${s.trackingNumber}</${Link}>${s.recipient && ` for ${s.recipient}`}</li>`,
         )}
       </ul>
     </section>

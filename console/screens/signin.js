@@ -31,13 +31,26 @@ export function SignIn({ notice, onSignedIn }) {
       ${error && html`<${Alert} messages=${error instanceof ApiError ? error.unclaimed(known) : [error.message]} />`}
       <${Field} label="Email" id="signin-email" errors=${error?.forField?.('email') ?? []}>
         ${(a) =>
-          html`<input ...${a} type="email" autocomplete="username" required autofocus value=${email}
-            onInput=${(e) => setEmail(e.target.value)} />`}
+          html`<input
+            ...${a}
+            type="email"
+            autocomplete="username"
+            required
+            autofocus
+            value=${email}
+            onInput=${(e) => setEmail(e.target.value)}
+          />`}
       </${Field}>
       <${Field} label="Password" id="signin-password" errors=${error?.forField?.('password') ?? []}>
         ${(a) =>
-          html`<input ...${a} type="password" autocomplete="current-password" required value=${password}
-            onInput=${(e) => setPassword(e.target.value)} />`}
+          html`<input
+            ...${a}
+            type="password"
+            autocomplete="current-password"
+            required
+            value=${password}
+            onInput=${(e) => setPassword(e.target.value)}
+          />`}
       </${Field}>
       <button type="submit" disabled=${busy}>Sign in</button>
     </form>

@@ -74,7 +74,8 @@ function ownFiles(dir: string, under = ''): Array<[string, string]> {
  */
 export function consoleAssets(apiPrefix: string): { page: Asset; files: Map<string, Asset>; scriptHash: string } {
   const files = new Map<string, Asset>()
-  for (const [url, file] of [...ownFiles(CONSOLE_DIR), ...vendorFiles()]) files.set(url, asset(readFileSync(file), file))
+  for (const [url, file] of [...ownFiles(CONSOLE_DIR), ...vendorFiles()])
+    files.set(url, asset(readFileSync(file), file))
   // The import map is the one inline script: the CSP allows it by its hash, nothing else inline.
   const importMap = JSON.stringify({ imports: IMPORTS })
   const scriptHash = `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`
