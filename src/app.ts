@@ -44,6 +44,10 @@ import { SiteRefSchema } from './sites/sites.schemas.js'
 import { DecodeResponseSchema } from './scan/scan.schemas.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js'
 import { AppError } from './shared/errors.js'
+import cookie from '@fastify/cookie'
+import { consoleSessionRoutes } from './users/console-session.routes.js'
+import { registerAccess } from './users/access.js'
+import { usersRoutes } from './users/users.routes.js'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -97,6 +101,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     return parseJson(request, body as string, done)
   })
   app.decorateRequest('tenant', null as never)
+  app.decorateRequest('user', null)
+  // Console sessions travel in a cookie (users/session-cookie.ts); parsed for every route, signed by none (the value is opaque and random).
+  await app.register(cookie)
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-correlation-id', request.id)
     done()
@@ -117,10 +124,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routes = routePlugins(ctx, options.isShuttingDown ?? (() => false))
   for (const mount of routes.public) await mount(app)
 
-  const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients })
+  const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, sessions: ctx.sessions })
   await app.register(
     async (receiving) => {
       receiving.addHook('onRequest', bearer)
+      // Clerks are refused the set-up routes (users/access.ts), after authentication said who they are.
+      registerAccess(receiving)
       // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
       registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
       // Searches, exports and bulk operations bounded per subscription (issue 14.2).
@@ -130,7 +139,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     { prefix: config.prefixes.receiving },
   )
 
-  const webhookAuth = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, basic: { limiter: ctx.tokenLimiter } })
+  const webhookAuth = bearerAuthHook({
+    tokens: ctx.tokens,
+    clients: ctx.clients,
+    basic: { limiter: ctx.tokenLimiter },
+    sessions: ctx.sessions,
+  })
   for (const [variant, prefix] of [
     ['tracking', config.prefixes.trackingWebhooks],
     ['locker', config.prefixes.lockerWebhooks],
@@ -138,6 +152,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await app.register(
       async (webhooks) => {
         webhooks.addHook('onRequest', webhookAuth)
+        registerAccess(webhooks)
         // CONTRACT §5: Idempotency-Key on any POST, the webhook interface's included.
         registerIdempotency(webhooks, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
         for (const mount of routes.webhooks(variant)) await mount(webhooks)
@@ -145,6 +160,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       { prefix },
     )
   }
+
+  // The console's own API (issue 18): sign-in and sign-out. Everything else it asks of the public API.
+  await app.register(
+    async (consoleApi) => {
+      for (const mount of routes.console) await mount(consoleApi)
+    },
+    { prefix: '/console/api' },
+  )
   return app
 }
 
@@ -172,7 +195,7 @@ function mount<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O>, op
 function routePlugins(
   ctx: AppContext,
   isShuttingDown: () => boolean,
-): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[] } {
+): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[]; console: Mount[] } {
   const { config, companions, receiving } = ctx
   return {
     public: [
@@ -206,10 +229,12 @@ function routePlugins(
       mount(searchRoutes, { search: receiving.search }),
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
+      mount(usersRoutes, { users: ctx.users }),
     ],
     webhooks: (variant) => [
       mount(sessionRoutes, { tag: `${variant} webhooks` }),
       mount(webhookRoutes, { webhooks: ctx.webhooks, variant }),
     ],
+    console: [mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl })],
   }
 }

@@ -242,6 +242,18 @@ export const EnvSchema = Type.Object({
     default: 10,
     description: 'webhook test sends per subscription per minute',
   }),
+  CONSOLE_SESSION_IDLE_MINUTES: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    default: 30,
+    description: 'a console session ends after this many minutes without a request',
+  }),
+  CONSOLE_SESSION_MAX_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    default: 12,
+    description: 'a console session ends this many hours after sign-in, whatever the activity',
+  }),
 })
 
 type Env = Static<typeof EnvSchema>
@@ -312,6 +324,8 @@ export interface Config {
   }
   /** Where image bytes live; `auto` is decided by the database engine (see images/blob-stores.ts). */
   blobStore: BlobStoreConfig
+  /** Console sign-in sessions: idle (sliding) and absolute lifetimes. */
+  consoleSessions: { idleMinutes: number; maxHours: number }
 }
 
 export type BlobStoreConfig =
@@ -554,6 +568,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       webhooks: { configs: env.WEBHOOK_CONFIGS_MAX, testsPerMinute: env.WEBHOOK_TESTS_PER_MINUTE },
     },
     blobStore: blobStore.store!,
+    consoleSessions: { idleMinutes: env.CONSOLE_SESSION_IDLE_MINUTES, maxHours: env.CONSOLE_SESSION_MAX_HOURS },
   }
   return Object.freeze({
     ...config,

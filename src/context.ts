@@ -27,6 +27,8 @@ import { createContactsService, type ContactsService } from './contacts/contacts
 import { checkCustomFieldValues } from './customfields/custom-field-values.js'
 import { createCustomFieldsService, type CustomFieldsService } from './customfields/customfields.service.js'
 import { createLocationsService, type LocationsService } from './locations/locations.service.js'
+import { createSessionsService, type SessionsService } from './users/sessions.service.js'
+import { createUsersService, type UsersService } from './users/users.service.js'
 
 /** The companion resources (CONTRACT §5): contacts, custom fields, locations, carriers. */
 export interface Companions {
@@ -67,6 +69,9 @@ export interface AppContext {
   webhooks: Webhooks
   companions: Companions
   receiving: Receiving
+  /** People: console users (admin, clerk) and their sign-in sessions. */
+  users: UsersService
+  sessions: SessionsService
 }
 
 /**
@@ -193,6 +198,26 @@ export function createContext(input: {
   })
   const scanImage = createScanImageService({ scan, images, decode: config.imageDecode })
 
+  // People: console users live in a subscription and may be limited to a site of it; their sign-in
+  // failures count in the token endpoint's limiter (one count of guesses per address, whatever the door).
+  const users = createUsersService({
+    db,
+    clock,
+    ids,
+    existingSiteIds: async (subId, siteIds) =>
+      new Set(
+        [...(await sites.getInfos(subId, siteIds)).values()].filter((s) => !s.deleted).map((s) => s.inboundSiteId),
+      ),
+    ensureSubscription: (name) => clients.ensureSubscription(name),
+  })
+  const sessions = createSessionsService({
+    db,
+    clock,
+    limiter: tokenLimiter,
+    idleMinutes: config.consoleSessions.idleMinutes,
+    maxHours: config.consoleSessions.maxHours,
+  })
+
   return {
     config,
     db,
@@ -209,5 +234,7 @@ export function createContext(input: {
     webhooks,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
     receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
+    users,
+    sessions,
   }
 }

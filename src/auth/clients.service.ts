@@ -157,6 +157,8 @@ export function createClientsService(deps: ClientsServiceDeps) {
       }
     },
 
+    /** The id of the subscription of this name, created when new (console users are made in one too). */
+    ensureSubscription,
     subscriptionExists: async (name: string) => (await repo.findSubscriptionByName(db, name)) !== undefined,
     list: () => repo.listClients(db),
     count: () => repo.countClients(db),

@@ -5,11 +5,15 @@ import { API_SCOPE, InvalidTokenError, type Tenant, type TokensService } from '.
 import { checkClientCredentials } from '../auth/credential-check.js'
 import { parseBasicAuth } from './basic-auth.js'
 import { sendError } from './error-handler.js'
+import { csrfMatches, type SessionsService, type SessionUser } from '../users/sessions.service.js'
+import { CSRF_HEADER, CSRF_MESSAGE, sessionCookieOf } from '../users/session-cookie.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The verified caller; set by the auth hook on every protected route. */
     tenant: Tenant
+    /** The signed-in console user when the session cookie authenticated the request; null for API clients. */
+    user: SessionUser | null
   }
 }
 
@@ -18,7 +22,12 @@ export interface AuthHookDeps {
   clients: ClientsService
   /** The webhook interface also takes client credentials directly (CONTRACT §4). */
   basic?: { limiter: FailureLimiter }
+  /** Console sessions: a request with no Authorization header but the session cookie is its user's. */
+  sessions?: SessionsService
 }
+
+// Methods that change state: with cookie auth they need the session's X-CSRF-Token (synchronizer token).
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 const REALM = 'mailroom'
 const BEARER = /^bearer /i
@@ -62,6 +71,8 @@ export function bearerAuthHook(deps: AuthHookDeps): onRequestHookHandler {
 function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const header = request.headers.authorization
+    const cookie = header === undefined && deps.sessions ? sessionCookieOf(request) : undefined
+    if (cookie !== undefined && deps.sessions) return authenticateSession(deps.sessions, cookie, request, reply)
     if (!header)
       return refuse(reply, 'Authentication required: send Authorization: Bearer <access token>.', undefined, allowBasic)
     const space = header.indexOf(' ')
@@ -105,4 +116,31 @@ function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
       allowBasic,
     )
   }
+}
+
+/**
+ * The session cookie: the user's subscription is the tenant, as a token of one of its clients would
+ * make it, and `request.user` names the person. A write must carry the session's CSRF token: the
+ * cookie goes with any request the browser makes, the header only with the console's own.
+ */
+async function authenticateSession(
+  sessions: SessionsService,
+  cookie: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
+  const session = await sessions.resolve(cookie)
+  if (!session) return refuse(reply, 'Not signed in, or the session has expired: sign in again.', 'invalid_token')
+  if (UNSAFE.has(request.method) && !csrfMatches(session.csrfToken, request.headers[CSRF_HEADER]))
+    return reply.code(403).send({ message: CSRF_MESSAGE })
+  request.user = session.user
+  request.tenant = {
+    clientId: session.user.userId,
+    subId: session.user.subId,
+    scope: API_SCOPE,
+    // No token: like HTTP Basic, checked on every request (session.routes.ts shows no expiry for '').
+    tokenId: '',
+    expiresAt: session.expiresAt,
+  }
+  return undefined
 }

@@ -42,6 +42,13 @@ export async function registerOpenApi(
             description: 'An access token from POST {auth}/api/v1/token, scope psapi.',
           },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Client id and client secret.' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'mailroom_session',
+            description:
+              'A console session (POST /console/api/session). Writes also need the header X-CSRF-Token: the csrfToken of the session.',
+          },
         },
       },
     },

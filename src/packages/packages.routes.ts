@@ -24,9 +24,11 @@ const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
 /**
  * userName is always the authenticated client id. `X-User-Name`, when a console acts for a named
  * clerk, is only what the client claims: recorded as the activity's reportedBy and as the clerk.
+ * A signed-in console user is the clerk and the userName, whatever the request says (issue 18.2).
  */
 function actorOf(request: FastifyRequest): Actor {
   const { subId, clientId } = request.tenant
+  if (request.user) return { subId, userName: request.user.email, clerk: request.user.email }
   const header = request.headers['x-user-name']
   if (header === undefined) return { subId, userName: clientId, clerk: clientId }
   if (typeof header !== 'string' || !OPERATOR.test(header.trim()))

@@ -20,6 +20,7 @@ const PUBLIC: Array<[string | RegExp, string]> = [
   ['/auth/api/v1/token', 'the token endpoint: client credentials, with its own 401 body (CONTRACT)'],
   [/^\/auth\/\.well-known\//, 'JWKS (RFC 7517) and authorization server metadata (RFC 8414)'],
   [/^\/\.well-known\/oauth-authorization-server\//, 'authorization server metadata at its RFC 8414 §3 address'],
+  ['/console/api/session', 'console sign-in and sign-out: email and password, then the session cookie (test/users)'],
 ]
 const isPublic = (url: string) => PUBLIC.some(([m]) => (typeof m === 'string' ? m === url : m.test(url)))
 
