@@ -59,7 +59,7 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
             void lookUp(e.target.value)
           }}
         />
-        <ul id=${listId} role="listbox" aria-label=${label} class="options" hidden=${!open}>
+        <ul id=${listId} role="listbox" aria-label=${`${label} suggestions`} class="options" hidden=${!open}>
           ${options.map(
             (o, i) =>
               html`<li

@@ -10,11 +10,11 @@ export function loadSites({ fresh = false } = {}) {
   return sites
 }
 
-/** A file (photo) or a canvas (signature) as the image API takes it: base64 PNG/JPEG → {imageId, tempURL}. */
+/** A file (photo) or a canvas (signature) as the image API takes it: a data URL → {imageId, tempURL}. */
 export async function uploadImage(post, blob) {
   const base64 = await new Promise((resolve, reject) => {
     const reader = new FileReader()
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''))
+    reader.onload = () => resolve(String(reader.result))
     reader.onerror = () => reject(reader.error)
     reader.readAsDataURL(blob)
   })

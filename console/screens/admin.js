@@ -168,7 +168,7 @@ function Sites() {
 }
 
 function Users() {
-  const users = useList(() => get('/api/v1/users').then((r) => r.users ?? r))
+  const users = useList(() => get('/api/v1/users').then((r) => r.users))
   const sites = useList(() => loadSites())
   const form = useForm(
     { email: '', name: '', role: 'clerk', siteId: '', password: '' },
@@ -181,14 +181,14 @@ function Users() {
         ...(v.password ? { password: v.password } : {}),
       })
       await users.reload()
-      const once = res?.password ?? res?.oneTimePassword
+      const once = res?.password
       return once ? `User ${v.email} created. One-time password: ${once}` : `User ${v.email} created.`
     },
     ['email', 'name', 'role', 'siteId', 'password'],
   )
-  const setStatus = async (u, status) => {
+  const setDisabled = async (u, disabled) => {
     try {
-      await patch(`/api/v1/users/${u.userId}`, { status })
+      await patch(`/api/v1/users/${u.userId}`, { disabled })
       await users.reload()
     } catch (err) {
       alert(refusal(err))
@@ -208,10 +208,10 @@ function Users() {
               <td>
                 ${
                   u.status === 'disabled'
-                    ? html`<button type="button" class="link" onClick=${() => setStatus(u, 'active')}>
+                    ? html`<button type="button" class="link" onClick=${() => setDisabled(u, false)}>
                         Enable ${u.email}
                       </button>`
-                    : html`<button type="button" class="link" onClick=${() => setStatus(u, 'disabled')}>
+                    : html`<button type="button" class="link" onClick=${() => setDisabled(u, true)}>
                         Disable ${u.email}
                       </button>`
                 }

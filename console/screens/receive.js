@@ -250,7 +250,7 @@ export function Receive() {
         ${(a) => html`<input ...${a} ref=${photoRef} type="file" accept="image/*" capture="environment" />`}
       </${Field}>
       <div class="actions">
-        <button type="submit" ref=${saveRef} disabled=${busy}>Save package</button>
+        <button type="submit" id="save-package" ref=${saveRef} disabled=${busy}>Save package</button>
         <button type="button" class="secondary" onClick=${() => {
           setItem(null)
           scanRef.current?.focus()
