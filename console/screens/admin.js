@@ -186,17 +186,20 @@ function Users() {
     },
     ['email', 'name', 'role', 'siteId', 'password'],
   )
+  const [actionError, setActionError] = useState(null)
   const setDisabled = async (u, disabled) => {
+    setActionError(null)
     try {
       await patch(`/api/v1/users/${u.userId}`, { disabled })
       await users.reload()
     } catch (err) {
-      alert(refusal(err))
+      setActionError(refusal(err))
     }
   }
   if (users.error) return html`<${Alert} messages=${[refusal(users.error)]} />`
   return html`<section class="card" aria-labelledby="users-title">
       <h2 id="users-title">Users</h2>
+      <${Alert} messages=${actionError ? [actionError] : []} />
       <table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
         <tbody>${(users.items ?? []).map(
           (u) =>

@@ -1,6 +1,6 @@
 // Packages: search (tracking number starts/ends, recipient), filters, pages, CSV export.
 import { useEffect, useState } from 'preact/hooks'
-import { get, call, ApiError, qs } from '../api.js'
+import { call, ApiError, qs } from '../api.js'
 import { html, Field, Alert, Link, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
   await createUser(h.t, client, { ...admin, role: 'admin', name: 'Desk Admin' })
 })
 
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '')
+const focusedId = (page: Page) => page.evaluate<string>("document.activeElement?.id ?? ''")
 async function expectFocus(page: Page, id: string) {
   await expect.poll(() => focusedId(page), { timeout: 5_000 }).toBe(id)
 }

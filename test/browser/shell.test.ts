@@ -16,7 +16,7 @@ describe('the console in Chromium', () => {
       await page.goto('/console/packages/PKG0000000000')
       await page.getByRole('button', { name: 'Sign in' }).waitFor()
       expect(await page.getByRole('heading', { name: 'Sign in to mailroom' }).isVisible()).toBe(true)
-      expect(await page.getByLabel('Email').evaluate((e) => e === document.activeElement)).toBe(true)
+      expect(await page.getByLabel('Email').evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true)
       await expectAccessible(page, `sign in (${size})`)
       await screenshot(page, `sign-in-${size}`)
       await context.close()

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright'
+import { AxeBuilder } from '@axe-core/playwright'
 import { mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -67,7 +67,7 @@ export function useConsole(env: Record<string, string> = {}): ConsoleHarness {
       t,
       origin,
       browser: launched.browser,
-      closeBrowser: launched.close,
+      closeBrowser: () => launched.close(),
       async open(viewport = DESKTOP) {
         const context = await launched.browser.newContext({ viewport, baseURL: origin })
         context.on('request', (request) => {
