@@ -160,6 +160,9 @@ function Sites() {
       <h2 id="new-loc">New location (an address sites belong to)</h2>
       <${Alert} messages=${loc.top} /><${Alert} kind="info" messages=${loc.done ? [loc.done] : []} />
       <${Field} label="Location name" id="loc-name" errors=${loc.errorsOf('name')}>${(a) => html`<input ...${a} ...${loc.bind('name')} />`}</${Field}>
+      <${Field} label="Street address" id="loc-line1" errors=${loc.errorsOf('address.line1')}>${(a) => html`<input ...${a} ...${loc.bind('line1')} />`}</${Field}>
+      <${Field} label="City" id="loc-city" errors=${loc.errorsOf('address.city')}>${(a) => html`<input ...${a} ...${loc.bind('city')} />`}</${Field}>
+      <${Field} label="State" id="loc-state" errors=${loc.errorsOf('address.state')}>${(a) => html`<input ...${a} ...${loc.bind('state')} />`}</${Field}>
       <${Field} label="Postal code" id="loc-zip" errors=${loc.errorsOf('address.postalCode')}>${(a) => html`<input ...${a} ...${loc.bind('postalCode')} />`}</${Field}>
       <${Field} label="Country" id="loc-country" errors=${loc.errorsOf('address.country')}>${(a) => html`<input ...${a} ...${loc.bind('country')} />`}</${Field}>
       <${Field} label="Time zone" id="loc-tz" errors=${loc.errorsOf('timezone')}>${(a) => html`<input ...${a} ...${loc.bind('timezone')} />`}</${Field}>
