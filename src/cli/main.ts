@@ -8,6 +8,7 @@ import { keysCommand } from './keys.js'
 import { migrateCommand } from './migrate.js'
 import { seedCommand } from './seed.js'
 import { serve } from './serve.js'
+import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
 
 const HELP = `mailroom: package receiving service
@@ -18,6 +19,10 @@ usage: mailroom <command>
   clients create --subscription NAME [--name LABEL] [--json]
   clients list [--json]
   clients disable ID | clients enable ID
+  users create --subscription NAME --email E --role admin|clerk [--password P] [--name N] [--site SITE_ID] [--json]
+                                          a console user; without --password prints a one-time password
+  users list [--json]
+  users disable ID | users enable ID      disabling signs the user out everywhere at once
   keys rotate                             start signing with a new key
   worker                                  run only the webhook delivery worker
   images migrate [--from local] [--to postgres|s3] [--keep]
@@ -41,6 +46,8 @@ async function main(argv: string[]): Promise<void> {
       return migrateCommand(config, rest)
     case 'clients':
       return clientsCommand(config, rest)
+    case 'users':
+      return usersCommand(config, rest)
     case 'keys':
       return keysCommand(config, rest)
     case 'images':

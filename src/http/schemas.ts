@@ -31,7 +31,10 @@ const errorRef = Type.Ref('ErrorBody')
 export function errorResponses(...statuses: Array<400 | 404 | 409 | 412 | 413 | 415 | 429>): Record<number, TSchema> {
   const out: Record<number, TSchema> = {
     401: Type.Ref('Unauthorized', { description: 'Missing, invalid or expired bearer token (RFC 6750).' }),
-    403: Type.Ref('Unauthorized', { description: 'The token lacks the psapi scope.' }),
+    403: Type.Ref('Unauthorized', {
+      description:
+        'The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route.',
+    }),
     500: Type.Ref('ErrorBody', { description: 'Unexpected error; the body never says why.' }),
   }
   for (const s of statuses) out[s] = errorRef

@@ -28,7 +28,12 @@ const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
  */
 function actorOf(request: FastifyRequest): Actor {
   const { subId, clientId } = request.tenant
-  if (request.user) return { subId, userName: request.user.email, clerk: request.user.email }
+  const { user } = request
+  if (user) {
+    // A site limits clerks only: an admin's siteId is where they usually work, not a fence.
+    const siteScope = user.role === 'clerk' && user.siteId !== null ? { siteScope: user.siteId } : {}
+    return { subId, userName: user.email, clerk: user.email, ...siteScope }
+  }
   const header = request.headers['x-user-name']
   if (header === undefined) return { subId, userName: clientId, clerk: clientId }
   if (typeof header !== 'string' || !OPERATOR.test(header.trim()))

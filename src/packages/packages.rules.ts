@@ -25,6 +25,8 @@ export interface Actor {
   userName: string
   clerk: string
   reportedBy?: string
+  /** A console clerk limited to this site (issue 18.2): writes only packages at it or below, before and after the change. */
+  siteScope?: string
 }
 
 export type Body = AddPackage | UpdatePackage

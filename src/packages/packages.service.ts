@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js'
 import type { RecordOutcome } from '../idempotency/outcome.js'
 import type { ImagesService } from '../images/images.service.js'
 import type { Clock } from '../shared/clock.js'
-import { AppError } from '../shared/errors.js'
+import { AppError, invalid } from '../shared/errors.js'
 import type { IdGenerator } from '../shared/ids.js'
 import type { SiteInfo } from '../sites/sites.service.js'
 import type { PackageReaders } from './packages.deps.js'
@@ -59,6 +59,9 @@ const partiesOf = (body: AddPackage | UpdatePackage) => ({
 
 export type PackagesService = ReturnType<typeof createPackagesService>
 
+const withinScope = (scope: string, site: SiteInfo | undefined) =>
+  site !== undefined && !site.deleted && (site.inboundSiteId === scope || site.ancestorlist.includes(scope))
+
 /**
  * The commands of the packages domain, each a chain of named steps: resolve (read and check what
  * the change refers to, outside any transaction: other domains read through their own
@@ -87,6 +90,33 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     ])
     for (const [id, c] of contacts) resolved.contacts.set(id, c)
     return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }
+  }
+
+  /**
+   * A clerk limited to a site (Actor.siteScope) writes a package only where it is at that site or
+   * below, and only to such a site: `current` is the package's site before the change, `target`
+   * the one the change names (or, for an add, the default primary site).
+   */
+  async function checkSiteScope(
+    actor: Actor,
+    current: string | null | undefined,
+    target: SiteInfo | undefined,
+    targetField: string,
+  ): Promise<void> {
+    const scope = actor.siteScope
+    if (scope === undefined) return
+    const limit = `this user may only write packages at site ${scope} or the sites below it`
+    if (target !== undefined && !withinScope(scope, target))
+      throw invalid(
+        targetField,
+        `Inbound site ${target.inboundSiteId} is outside the sites this user works at: ${limit}.`,
+      )
+    if (current === undefined) {
+      if (target === undefined) throw invalid(targetField, `No inbound site given: ${limit}.`)
+      return
+    }
+    const site = current === null ? undefined : (await readers.sites.getInfos(actor.subId, [current])).get(current)
+    if (!withinScope(scope, site)) throw invalid('packageId', `The package is at a site outside ${limit}.`)
   }
 
   /** Add, resolve: the number's shape, the site (default the primary one), every reference. */
@@ -180,6 +210,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     /** Add: resolve → compute → write; one activity and its events with the package, in one commit. */
     async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {
       const resolved = await resolveAdd(actor, body)
+      await checkSiteScope(actor, undefined, resolved.site, siteFieldOf(body))
       const add = newPackageOf(ids, actor, body, resolved, clock.now())
       const attached = await writeAdd(actor, add, body.images, outcome)
       if (!attached) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
@@ -196,6 +227,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
      */
     async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
       const { current, givenSite, resolved } = await resolveUpdate(actor, packageId, body)
+      await checkSiteScope(actor, current.site_id, givenSite ? resolved.site : undefined, siteFieldOf(body))
       // An update that does not move the package keeps the site of the row it is computed from
       // (which a concurrent move may have changed since the first read), and shows it in its
       // events: its details are read outside any transaction, for the row last read.
@@ -243,6 +275,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     async setArchived(actor: Actor, packageId: string, archived: boolean): Promise<{ packageId: string }> {
       const before = await queries.rowById(actor.subId, packageId)
       if (!before) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
+      await checkSiteScope(actor, before.site_id, undefined, 'packageId')
       const sites = before.site_id
         ? await readers.sites.getInfos(actor.subId, [before.site_id])
         : new Map<string, SiteInfo>()

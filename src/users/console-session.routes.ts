@@ -60,9 +60,13 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
     async (request, reply) => {
       const result = await sessions.signIn(request.body.email, request.body.password, request.ip)
       switch (result.outcome) {
-        case 'ok':
+        case 'ok': {
+          // A sign-in over an open session replaces it: one browser, one session.
+          const previous = sessionCookieOf(request)
+          if (previous !== undefined) await sessions.signOut(previous)
           setSessionCookie(reply, request, publicUrl, result.cookieValue)
-          return bodyOf(result.session)
+          return reply.header('cache-control', 'no-store').send(bodyOf(result.session))
+        }
         case 'limited':
           reply.header('retry-after', String(result.retryAfterSeconds))
           return sendError(reply, request, 'RATE_LIMITED', {
@@ -89,7 +93,8 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
     async (request, reply) => {
       const session = await current(request)
       if (!session) return unauthorized(reply, SIGNED_OUT)
-      return bodyOf(session)
+      // The CSRF token is the session's: no cache keeps it.
+      return reply.header('cache-control', 'no-store').send(bodyOf(session))
     },
   )
 

@@ -35,15 +35,6 @@ export async function findForSignIn(
     .executeTakeFirst()
 }
 
-export async function findUser(db: Executor, subId: string, userId: string): Promise<UserRecord | undefined> {
-  return db
-    .selectFrom('users')
-    .select(USER_COLUMNS)
-    .where('sub_id', '=', subId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-}
-
 export async function listUsers(db: Executor, subId: string): Promise<UserRecord[]> {
   return db.selectFrom('users').select(USER_COLUMNS).where('sub_id', '=', subId).orderBy('created_at').execute()
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js'
+import { ROLES, type Role } from './users.tables.js'
 
 const Email = Type.String({
   minLength: 3,
@@ -7,7 +8,10 @@ const Email = Type.String({
   format: 'email',
   description: 'Signs the user in; unique across the installation, case-insensitive.',
 })
-const Role = Type.Union([Type.Literal('admin'), Type.Literal('clerk')], {
+// One enum (not a union of literals): a wrong value is one problem, not one per member.
+const RoleSchema = Type.Unsafe<Role>({
+  type: 'string',
+  enum: [...ROLES],
   description:
     '`admin`: everything in the subscription; `clerk`: the desk (packages, scans, images, contacts), no set-up.',
 })
@@ -29,7 +33,7 @@ export const UserSchema = Type.Object(
     userId: Type.String(),
     email: Type.String(),
     name: Type.Optional(Type.String()),
-    role: Role,
+    role: RoleSchema,
     subscription: Type.String({ description: "The subscription's id (subId)." }),
     siteId: Type.Optional(Type.String()),
   },
@@ -41,10 +45,10 @@ export const UserDetailSchema = Type.Object({
   userId: Type.String(),
   email: Type.String(),
   name: Type.Optional(Type.String()),
-  role: Role,
+  role: RoleSchema,
   subscription: Type.String(),
   siteId: Type.Optional(Type.String()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  status: Type.Unsafe<'active' | 'disabled'>({ type: 'string', enum: ['active', 'disabled'] }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 })
@@ -53,7 +57,7 @@ export type UserDetail = Static<typeof UserDetailSchema>
 export const CreateUserSchema = Type.Object(
   {
     email: Email,
-    role: Role,
+    role: RoleSchema,
     name: Type.Optional(Name),
     siteId: Type.Optional(SiteId),
     password: Type.Optional(Password),
@@ -71,7 +75,7 @@ export const CreatedUserSchema = Type.Object({
 
 export const UpdateUserSchema = Type.Object(
   {
-    role: Type.Optional(Role),
+    role: Type.Optional(RoleSchema),
     disabled: Type.Optional(Type.Boolean({ description: 'true signs the user out everywhere and refuses sign-in.' })),
     siteId: Type.Optional(Type.Union([SiteId, Type.Null()], { description: 'null: the whole subscription.' })),
     name: Type.Optional(Type.Union([Name, Type.Null()])),

@@ -103,11 +103,11 @@ export function createUsersService(deps: UsersServiceDeps) {
       return detailOf(updated)
     },
 
-    /** `mailroom users disable ID`: any subscription's user; false when there is none. */
-    async disableUser(userId: string): Promise<boolean> {
+    /** `mailroom users disable|enable ID`: any subscription's user; false when there is none. */
+    async setDisabled(userId: string, disabled: boolean): Promise<boolean> {
       const user = await repo.findUserById(db, userId)
       if (!user) return false
-      await this.updateUser(user.sub_id, userId, { disabled: true })
+      await this.updateUser(user.sub_id, userId, { disabled })
       return true
     },
   }

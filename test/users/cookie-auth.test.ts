@@ -170,3 +170,20 @@ describe('Secure under an https public URL', () => {
     expect(setCookie).toContain('SameSite=Strict')
   })
 })
+
+describe('Secure when the request came over TLS through a trusted proxy', () => {
+  const proxied = useTestApp({ TRUST_PROXY: 'true' })
+  const client = useClient(proxied)
+  it('marks the cookie Secure for https, not for http', async () => {
+    await createUser(proxied, client, { email: 'proxied@example.com', role: 'clerk' })
+    const signInOver = (proto: string) =>
+      proxied.inject({
+        method: 'POST',
+        url: '/console/api/session',
+        headers: { 'x-forwarded-proto': proto },
+        payload: { email: 'proxied@example.com', password: 'correct horse battery' },
+      })
+    expect(String((await signInOver('https')).headers['set-cookie'])).toContain('; Secure')
+    expect(String((await signInOver('http')).headers['set-cookie'])).not.toContain('Secure')
+  })
+})

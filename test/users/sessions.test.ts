@@ -61,6 +61,28 @@ describe('signing in and out', () => {
     expect(forged.statusCode).toBe(401)
   })
 
+  it('a new sign-in over an open session replaces it; answers are not cached', async () => {
+    const e = email('again')
+    await createUser(t, admin, { email: e, role: 'clerk' })
+    const first = await signIn(t, e)
+    const res = await t.inject({
+      method: 'POST',
+      url: '/console/api/session',
+      cookies: first.cookies,
+      payload: { email: e, password: 'correct horse battery' },
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('no-store')
+    const second = res.cookies.find((c) => c.name === 'mailroom_session')!.value
+    expect(second).not.toBe(first.session)
+    expect((await t.inject({ method: 'GET', url: '/console/api/session', cookies: first.cookies })).statusCode).toBe(
+      401,
+    )
+    const now = await t.inject({ method: 'GET', url: '/console/api/session', cookies: { mailroom_session: second } })
+    expect(now.statusCode).toBe(200)
+    expect(now.headers['cache-control']).toBe('no-store')
+  })
+
   it('wrong password and unknown email get the same 401', async () => {
     const e = email('wrong')
     await createUser(t, admin, { email: e, role: 'clerk' })
