@@ -2,6 +2,8 @@
 // third-party client calls with a bearer token), the CSRF token on every unsafe method.
 
 const API = document.querySelector('meta[name="mailroom-api"]')?.getAttribute('content') ?? ''
+/** The webhook interface (package tracking events): its configurations and delivery log. */
+export const WEBHOOKS = document.querySelector('meta[name="mailroom-webhooks"]')?.getAttribute('content') ?? ''
 export const SESSION_URL = '/console/api/session'
 
 let csrfToken = ''
@@ -49,8 +51,9 @@ export async function call(method, path, body, opts = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (UNSAFE.has(method)) headers['x-csrf-token'] = csrfToken
   // A retried POST (the desk's network hiccups) must not make a second package.
-  if (method === 'POST' && path.startsWith('/api/')) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
-  const url = path.startsWith('/console/') ? path : `${API}${path}`
+  if (method === 'POST' && path !== SESSION_URL) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
+  // Paths of the console's own API and of the webhook interface (opts.raw) are used as they are.
+  const url = path.startsWith('/console/') || opts.raw ? path : `${API}${path}`
   const res = await fetch(url, {
     method,
     headers,

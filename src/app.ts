@@ -215,7 +215,10 @@ function routePlugins(
         issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
       }),
       // The browser console: static files; its data comes from the API below, as any client's does.
-      mount(consoleRoutes, { apiPrefix: config.prefixes.receiving }),
+      mount(consoleRoutes, {
+        apiPrefix: config.prefixes.receiving,
+        webhooksPrefix: config.prefixes.trackingWebhooks,
+      }),
     ],
     receiving: [
       mount(sessionRoutes, {}),

@@ -5,6 +5,7 @@ import { get, post, patch, ApiError, qs } from '../api.js'
 import { html, Field, Alert, Link, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { parseCsv, rosterRows } from '../csv.js'
+import { Webhooks } from './webhooks.js'
 
 const SECTIONS = [
   ['sites', 'Sites'],
@@ -62,9 +63,11 @@ export function Admin({ section, user }) {
             ? html`<${CustomFields} />`
             : section === 'carriers'
               ? html`<${Carriers} />`
-              : section === 'clients' || section === 'webhooks'
-                ? html`<${NotInConsole} section=${section} />`
-                : html`<${Sites} />`
+              : section === 'webhooks'
+                ? html`<${Webhooks} />`
+                : section === 'clients'
+                  ? html`<${ApiClients} />`
+                  : html`<${Sites} />`
     }
   </main>`
 }
@@ -423,15 +426,14 @@ function Carriers() {
   </section>`
 }
 
-function NotInConsole({ section }) {
+/** API clients have no HTTP routes yet (helper "users" found none to protect): the CLI manages them. */
+function ApiClients() {
   return html`<section class="card">
-    <h2>${section === 'clients' ? 'API clients' : 'Webhooks'}</h2>
+    <h2>API clients</h2>
     <p>
-      ${
-        section === 'clients'
-          ? 'API clients are managed with the command line for now: mailroom clients create|list|rotate|revoke.'
-          : 'Webhook configurations are managed through the webhook API with an API client for now.'
-      }
+      The credentials integrations use are managed with the command line:
+      <code>npx mailroom clients create --subscription NAME</code>, <code>clients list</code>,
+      <code>clients disable ID</code>, <code>clients enable ID</code>.
     </p>
   </section>`
 }

@@ -72,7 +72,10 @@ function ownFiles(dir: string, under = ''): Array<[string, string]> {
  * The console's files, read once at start (a few hundred KB; the .wasm is the largest): a fixed
  * table, so no request path ever reaches the file system.
  */
-export function consoleAssets(apiPrefix: string): { page: Asset; files: Map<string, Asset>; scriptHash: string } {
+export function consoleAssets(
+  apiPrefix: string,
+  webhooksPrefix: string,
+): { page: Asset; files: Map<string, Asset>; scriptHash: string } {
   const files = new Map<string, Asset>()
   for (const [url, file] of [...ownFiles(CONSOLE_DIR), ...vendorFiles()])
     files.set(url, asset(readFileSync(file), file))
@@ -83,6 +86,7 @@ export function consoleAssets(apiPrefix: string): { page: Asset; files: Map<stri
   const html = template
     .replace('<!--importmap-->', `<script type="importmap">${importMap}</script>`)
     .replace('%API_PREFIX%', apiPrefix.replace(/[^A-Za-z0-9/_-]/g, ''))
+    .replace('%WEBHOOKS_PREFIX%', webhooksPrefix.replace(/[^A-Za-z0-9/_-]/g, ''))
   return { page: asset(Buffer.from(html), 'index.html'), files, scriptHash }
 }
 
@@ -112,8 +116,11 @@ function consoleCsp(scriptHash: string) {
  * The browser console at /console: its static files and, for any other path under it that is not
  * a file name, the page itself (the app routes in the browser: /console/packages/ID loads it too).
  */
-export const consoleRoutes: FastifyPluginAsync<{ apiPrefix: string }> = async (app, { apiPrefix }) => {
-  const { page, files, scriptHash } = consoleAssets(apiPrefix)
+export const consoleRoutes: FastifyPluginAsync<{ apiPrefix: string; webhooksPrefix: string }> = async (
+  app,
+  { apiPrefix, webhooksPrefix },
+) => {
+  const { page, files, scriptHash } = consoleAssets(apiPrefix, webhooksPrefix)
   const config = { helmet: { contentSecurityPolicy: { useDefaults: false, directives: consoleCsp(scriptHash) } } }
   const send = (reply: FastifyReply, a: Asset, ifNoneMatch: string | undefined, cache: string) => {
     reply.header('content-type', a.type).header('cache-control', cache).header('etag', a.etag)

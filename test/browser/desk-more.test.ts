@@ -98,7 +98,7 @@ describe('the rest of the desk', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ])
-    const csv = readFileSync((await download.path()), 'utf8')
+    const csv = readFileSync(await download.path(), 'utf8')
       .trim()
       .split(/\r?\n/)
     expect(csv[0]).toBe('Tracking number,Shelf')
