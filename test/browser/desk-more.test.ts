@@ -139,4 +139,41 @@ describe('the rest of the desk', () => {
     expect(found.json().contacts).toEqual([expect.objectContaining({ name: 'Grace Hopper', company: 'Navy' })])
     await context.close()
   })
+
+  it('every screen fits a 768×1024 tablet and a 1280×800 desktop without sideways scrolling, and passes axe', async () => {
+    const { packageId } = await record(numbers[1]!)
+    const screens: Array<[string, string, string]> = [
+      ['/console', 'Dashboard', 'dashboard'],
+      ['/console/receive', 'Receive', 'receive'],
+      ['/console/pickup', 'Hand over', 'hand-over'],
+      ['/console/packages', 'Packages', 'packages'],
+      [`/console/packages/${packageId}`, `Package ${numbers[1]}`, 'package'],
+      ['/console/admin/sites', 'Admin: Sites', 'admin-sites'],
+      ['/console/admin/users', 'Admin: Users', 'admin-users'],
+      ['/console/admin/contacts', 'Admin: Contacts', 'admin-contacts'],
+      ['/console/admin/customfields', 'Admin: Custom fields', 'admin-customfields'],
+      ['/console/admin/carriers', 'Admin: Carriers', 'admin-carriers'],
+      ['/console/admin/webhooks', 'Admin: Webhooks', 'admin-webhooks'],
+      ['/console/admin/clients', 'Admin: API clients', 'admin-clients'],
+    ]
+    for (const [size, viewport] of [
+      ['tablet', TABLET],
+      ['desktop', DESKTOP],
+    ] as const) {
+      const { context, page } = await h.open(viewport)
+      await signIn(page, admin.email, admin.password)
+      for (const [url, heading, name] of screens) {
+        await page.goto(url)
+        await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+        await page.waitForLoadState('networkidle')
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')
+        expect(overflow, `${name} at ${size}`).toBeLessThanOrEqual(0)
+        await expectAccessible(page, `${name} (${size})`)
+        await screenshot(page, `${name}-${size}`)
+      }
+      await context.close()
+    }
+    expect(h.elsewhere).toEqual([])
+    expect(h.pageErrors).toEqual([])
+  })
 })
