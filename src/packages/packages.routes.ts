@@ -26,7 +26,7 @@ const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
  * clerk, is only what the client claims: recorded as the activity's reportedBy and as the clerk.
  * A signed-in console user is the clerk and the userName, whatever the request says (issue 18.2).
  */
-function actorOf(request: FastifyRequest): Actor {
+export function actorOf(request: FastifyRequest): Actor {
   const { subId, clientId } = request.tenant
   const { user } = request
   if (user) {

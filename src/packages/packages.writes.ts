@@ -15,8 +15,8 @@ export interface NewAdd<R> {
 }
 
 /** How the commands write: concurrent writes together (one statement, one commit), or one change under its row lock. */
-export function createPackageWriter<R>(deps: { db: Db; images: ImagesService }) {
-  const { db, images } = deps
+export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; newPickupCode: () => string }) {
+  const { db, images, newPickupCode } = deps
   return {
     /**
      * Writes one change inside the caller's transaction (which holds the package's row lock), then
@@ -46,9 +46,12 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService }) 
     addTogether: writeTogether<NewAdd<R>>(
       async (items) => {
         const adds = items.map((i) => i.add)
-        if (!items.some((i) => i.outcome)) return repo.insertNewPackages(db, adds)
+        // Alone, the statement needs no transaction; a recipient's code needs its lock first (repo.lockRecipients).
+        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds))
+          return repo.insertNewPackages(db, adds, newPickupCode)
         return inTransaction(db, async (trx) => {
-          const written = await repo.insertNewPackages(trx, adds)
+          await repo.lockRecipients(trx, adds)
+          const written = await repo.insertNewPackages(trx, adds, newPickupCode)
           for (const { add, outcome, result } of items)
             if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
           return written
