@@ -86,6 +86,11 @@ export function PackageDetail({ id }) {
         <dt>Carrier</dt><dd>${pkg.carrier?.name ?? ''}</dd>
         <dt>Recipient</dt><dd>${pkg.receiver?.name ?? ''}</dd>
         <dt>Site</dt><dd>${siteName(pkg.currentLocation)} ${pkg.packageLocation ?? ''}</dd>
+        ${
+          pkg.pickupCode &&
+          html`<dt>Pickup code</dt>
+            <dd>${pkg.pickupCode}</dd>`
+        }
         <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
         ${
           pkg.givenTo &&
@@ -107,7 +112,7 @@ export function PackageDetail({ id }) {
             html`<li>
               <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
               · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
-              ${a.comment && html`<p>${a.comment}</p>`}
+              ${a.pickupId && html`<p>Pickup ${a.pickupId}</p>`} ${a.comment && html`<p>${a.comment}</p>`}
               ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${i.tempURL} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
             </li>`,
         )}

@@ -19,6 +19,7 @@ const MODES = [
   ['ends', 'Tracking number ends with'],
   ['starts', 'Tracking number starts with'],
   ['receiver', 'Recipient name contains'],
+  ['pickupCode', 'Pickup code'],
 ]
 /** Columns the CSV export offers: the API's field → the header the clerk sees. */
 export const COLUMNS = [
@@ -28,6 +29,7 @@ export const COLUMNS = [
   ['currentStatus', 'Status'],
   ['currentLocation.locationHierarchy', 'Site'],
   ['packageLocation', 'Shelf'],
+  ['pickupCode', 'Pickup code'],
   ['insertTimestamp', 'Received'],
   ['deliveryTime', 'Handed over'],
   ['givenTo.name', 'Collected by'],
@@ -42,12 +44,13 @@ export function searchRequest(f, page, size = SIZE) {
   const text = f.text.trim()
   let search
   if (text && f.mode === 'receiver') search = `receiver.name:${text}`
+  else if (text && f.mode === 'pickupCode') search = `pickupCode:${text.replace(/[\s-]/g, '')}`
   else if (text) search = `trackingNumber:${text.replace(/\s+/g, '')}`
   else if (f.carrier.trim()) search = `carrier.name:${f.carrier.trim()}`
   if (search)
     return {
       method: 'GET',
-      path: `/api/v1/packages?${qs({ search, searchPosition: text && f.mode !== 'receiver' ? f.mode : undefined, location: f.site, ...filters })}`,
+      path: `/api/v1/packages?${qs({ search, searchPosition: text && (f.mode === 'starts' || f.mode === 'ends') ? f.mode : undefined, location: f.site, ...filters })}`,
     }
   return { method: 'POST', path: `/api/v1/packages/search?${qs({ inboundSiteId: f.site, ...filters })}`, body: {} }
 }

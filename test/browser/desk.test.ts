@@ -143,15 +143,28 @@ describe('the desk journey', () => {
     await page.getByRole('heading', { name: 'History' }).waitFor()
     expect(await page.getByTestId('package-status').textContent()).toBe('RECEIVED')
 
-    // Hand two over: Ada's parcels, collected by Ada, signed on the pad.
+    // Hand two over: Ada's parcels, found by her name and by the pickup code they share, collected
+    // by Ada, signed on the pad.
+    const code = first.pickupCode as string
+    expect(code).toMatch(/^[2-9A-Z]{6}$/)
+    expect((await packageOf(internal)).pickupCode).toBe(code)
     await page.getByRole('link', { name: 'Hand over' }).click()
     await page.getByRole('heading', { name: 'Hand over' }).waitFor()
-    await page.getByRole('combobox', { name: 'Pickup code or recipient' }).fill('Ada')
+    const find = page.getByRole('combobox', { name: 'Pickup code or recipient' })
+    await find.fill('Ada')
     await page.getByRole('option', { name: /Ada Lovelace/ }).click()
     await page.getByRole('checkbox', { name: new RegExp(UPS) }).waitFor()
+    expect(await page.getByRole('checkbox').count()).toBe(2)
+    await find.fill('')
+    await find.pressSequentially(`${code.slice(0, 3)}-${code.slice(3).toLowerCase()}`)
+    await find.press('Enter')
+    await page.getByRole('checkbox', { name: new RegExp(`${UPS}.*code ${code}`) }).waitFor()
     expect(await page.getByRole('checkbox', { name: new RegExp(internal) }).isChecked()).toBe(true)
     expect(await page.getByRole('checkbox', { name: new RegExp(FEDEX_NUMBER) }).count()).toBe(0)
     expect(await page.getByRole('combobox', { name: 'Collected by' }).inputValue()).toBe('Ada Lovelace')
+    // Without a signature the desk says so, and nothing is handed over.
+    await page.getByRole('button', { name: 'Hand over' }).click()
+    await page.getByText('The collector signs in the Signature box.').waitFor()
     const pad = await page.getByRole('img', { name: 'Signature' }).boundingBox()
     expect(pad).not.toBeNull()
     await page.mouse.move(pad!.x + 30, pad!.y + 100)
@@ -161,9 +174,10 @@ describe('the desk journey', () => {
     await expectAccessible(page, 'hand over')
     await screenshot(page, 'hand-over')
     await page.getByRole('button', { name: 'Hand over' }).click()
-    await page.getByText('Handed over 2 parcels').waitFor()
+    await page.getByText('Handed over 2 parcels to Ada Lovelace').waitFor()
 
-    // The API shows it: delivered to Ada by the signed-in clerk, the signature on the hand-over.
+    // The API shows it: one pickup, both delivered to Ada by the signed-in clerk, the signature on the hand-over.
+    const delivered: Array<{ packageId: string; pickupId: string; images: Array<{ imageType: string }> }> = []
     for (const number of [UPS, internal]) {
       const record = await packageOf(number)
       expect(record).toMatchObject({
@@ -178,17 +192,32 @@ describe('the desk journey', () => {
       })
       const activities = history.json().activities
       expect(activities.map((x: { status: string }) => x.status)).toEqual(['RECEIVED', 'DELIVERED'])
-      expect(activities[1]).toMatchObject({ userName: clerk.email, images: [{ imageType: 'SIGNATURE' }] })
+      expect(activities[1]).toMatchObject({ userName: clerk.email, pickupId: expect.any(String) })
+      delivered.push({ packageId: record.packageId, ...activities[1] })
     }
+    expect(delivered[0]!.pickupId).toBe(delivered[1]!.pickupId)
+    const signed = delivered.filter((d) => d.images.some((i) => i.imageType === 'SIGNATURE'))
+    expect(signed).toHaveLength(1)
+    const pickup = await h.t.inject({
+      method: 'GET',
+      url: `/api/v1/pickups/${delivered[0]!.pickupId}`,
+      headers: client.auth,
+    })
+    expect(pickup.json()).toMatchObject({
+      clerk: clerk.email,
+      images: [expect.objectContaining({ imageType: 'SIGNATURE' })],
+    })
+    expect(pickup.json().packageIds.sort()).toEqual(delivered.map((d) => d.packageId).sort())
     expect((await packageOf(FEDEX_NUMBER)).currentStatus).toBe('RECEIVED')
 
     // And the History timeline shows it, the signature image with it.
-    await page.goto(`/console/packages/${first.packageId}`)
+    await page.goto(`/console/packages/${signed[0]!.packageId}`)
     await page.getByRole('heading', { name: 'History' }).waitFor()
     const timeline = page.getByRole('list', { name: 'History' })
     await timeline.getByText('DELIVERED').waitFor()
     expect(await timeline.getByRole('img', { name: 'signature image' }).count()).toBe(1)
     expect(await timeline.textContent()).toContain(`by ${clerk.email}`)
+    expect(await timeline.textContent()).toContain(`Pickup ${delivered[0]!.pickupId}`)
     await expectAccessible(page, 'package')
     await screenshot(page, 'package')
 
