@@ -54,12 +54,20 @@ export async function call(method, path, body, opts = {}) {
   if (method === 'POST' && path !== SESSION_URL) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
   // Paths of the console's own API and of the webhook interface (opts.raw) are used as they are.
   const url = path.startsWith('/console/') || opts.raw ? path : `${API}${path}`
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  })
+  const send = () =>
+    fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    })
+  let res = await send()
+  // Searches are bounded per subscription (several clerks at once): a 429 says when to come back.
+  for (let retry = 0; res.status === 429 && path !== SESSION_URL && retry < 3; retry++) {
+    const seconds = Math.min(3, Number(res.headers.get('retry-after')) || 1)
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    res = await send()
+  }
   if (res.status === 204) return undefined
   const text = await res.text()
   const type = res.headers.get('content-type') ?? ''

@@ -20,16 +20,20 @@ export function Dashboard() {
     const today = startOfToday()
     ;(async () => {
       const sites = (await loadSites()).filter((s) => s.type === 'site')
-      const [waiting, perSite, received, handed, oldest] = await Promise.all([
-        count({ status: 'UNDELIVERED' }),
-        Promise.all(
-          sites.map(async (s) => [s, await count({ status: 'UNDELIVERED', inboundSiteId: s.inboundSiteId })]),
-        ),
-        // Created today: the newest first, counted until the first one from before today.
-        post(`/api/v1/packages/search?${qs({ startDate: today, size: 200, sort: 'insertTimestamp,DESC' })}`, {}),
-        count({ status: 'DELIVERED,PICKED_UP', startDate: today }),
-        post(`/api/v1/packages/search?${qs({ status: 'UNDELIVERED', size: 10, sort: 'insertTimestamp,ASC' })}`, {}),
-      ])
+      // One after another: the subscription's searches are bounded (2 at once), and other clerks search too.
+      const waiting = await count({ status: 'UNDELIVERED' })
+      const perSite = []
+      for (const s of sites) perSite.push([s, await count({ status: 'UNDELIVERED', inboundSiteId: s.inboundSiteId })])
+      // Created today: the newest first, counted until the first one from before today.
+      const received = await post(
+        `/api/v1/packages/search?${qs({ startDate: today, size: 200, sort: 'insertTimestamp,DESC' })}`,
+        {},
+      )
+      const handed = await count({ status: 'DELIVERED,PICKED_UP', startDate: today })
+      const oldest = await post(
+        `/api/v1/packages/search?${qs({ status: 'UNDELIVERED', size: 10, sort: 'insertTimestamp,ASC' })}`,
+        {},
+      )
       const receivedToday = received.packages.filter((p) => p.insertTimestamp >= today).length
       setData({ waiting, perSite, receivedToday, more: received.totalCount > 200, handed, oldest: oldest.packages })
     })().catch(setError)

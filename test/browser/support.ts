@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { buildTestApp, type TestApp } from '../support/build-test-app.js'
 
 /** Debian's Chromium (apt-get install chromium), as CI installs it. */
@@ -76,10 +76,32 @@ export function useConsole(env: Record<string, string> = {}): ConsoleHarness {
           if (url.origin !== origin) harness.elsewhere.push(request.url())
         })
         const page = await context.newPage()
+        pages.add(page)
         page.on('pageerror', (error) => harness.pageErrors.push(error.message))
         return { context, page }
       },
     })
+  })
+  // A failed test leaves its page open: keep what it showed (screenshot, alerts) for the report, then close it.
+  const pages = new Set<Page>()
+  afterEach(async (ctx) => {
+    const failed = ctx.task.result?.state === 'fail'
+    for (const page of pages) {
+      if (failed && !page.isClosed()) {
+        const name = `FAILED-${ctx.task.name.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}`
+        await screenshot(page, name).catch(() => {})
+        const alerts = await page
+          .locator('.alert')
+          .allTextContents()
+          .catch(() => [])
+        console.error(`${ctx.task.name}: page ${page.url()} shows ${JSON.stringify(alerts)}; screenshot ${name}.png`)
+      }
+      await page
+        .context()
+        .close()
+        .catch(() => {})
+    }
+    pages.clear()
   })
   afterAll(async () => {
     await harness.closeBrowser?.()
