@@ -9,7 +9,14 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const seq = useRef(0)
-  useEffect(() => setText(value?.label ?? ''), [value?.id, value?.label])
+  // The text follows a value the page sets (a pick, a record loaded, a reset), but not the clearing of
+  // the value that typing causes: that would wipe keys typed before the page re-rendered.
+  const clearedByTyping = useRef(false)
+  useEffect(() => {
+    if (value) setText(value.label)
+    else if (!clearedByTyping.current) setText('')
+    clearedByTyping.current = false
+  }, [value?.id, value?.label])
   const lookUp = async (q) => {
     const n = ++seq.current
     const found = q.trim() ? await search(q.trim()).catch(() => []) : []
@@ -55,7 +62,10 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
           onBlur=${() => setTimeout(() => setOpen(false), 150)}
           onInput=${(e) => {
             setText(e.target.value)
-            if (value) onPick(null)
+            if (value) {
+              clearedByTyping.current = true
+              onPick(null)
+            }
             void lookUp(e.target.value)
           }}
         />
