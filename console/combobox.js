@@ -1,6 +1,6 @@
 // A combobox with type-ahead (WAI-ARIA APG "editable combobox with list autocomplete"): the list
 // comes from the API as the clerk types; arrows move, Enter picks, Escape closes.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { html, Field } from './ui.js'
 
 export function Combobox({ label, id, value, onPick, search, errors, inputRef, onEnterWithoutList, hint }) {
@@ -11,8 +11,9 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
   const seq = useRef(0)
   // The text follows a value the page sets (a pick, a record loaded, a reset), but not the clearing of
   // the value that typing causes: that would wipe keys typed before the page re-rendered.
+  // A layout effect: it runs as the page renders, before the focus moves here and keys arrive.
   const clearedByTyping = useRef(false)
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (value) setText(value.label)
     else if (!clearedByTyping.current) setText('')
     clearedByTyping.current = false

@@ -89,7 +89,8 @@ export function Receive() {
         scanRef.current?.focus()
         return
       }
-      setItem(decoded)
+      // Each scan is a new form (its own Recipient box): nothing typed for the last parcel carries over.
+      setItem({ ...decoded, key: newId('scan') })
       setRecipient(decoded.receiver)
       // The next key the clerk presses: Enter to save when the label named the recipient, else the name.
       setTimeout(() => (decoded.receiver ? saveRef.current : recipientRef.current)?.focus(), 0)
@@ -224,7 +225,7 @@ export function Receive() {
     ${
       !bulk &&
       item &&
-      html`<form class="decoded card" onSubmit=${save} aria-label="Package to save">
+      html`<form key=${item.key} class="decoded card" onSubmit=${save} aria-label="Package to save">
       <dl class="facts">
         <dt>Tracking number</dt><dd data-testid="decoded-tracking">${item.trackingNumber}</dd>
         <dt>Carrier</dt><dd>${item.carrier?.name ?? 'Unknown'}</dd>
