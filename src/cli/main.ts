@@ -23,6 +23,8 @@ usage: mailroom <command>
                                           a console user; without --password prints a one-time password
   users list [--json]
   users disable ID | users enable ID      disabling signs the user out everywhere at once
+  users password ID [--password P] [--json]
+                                          a new password (printed once when generated); signs the user out everywhere
   keys rotate                             start signing with a new key
   worker                                  run only the webhook delivery worker
   images migrate [--from local] [--to postgres|s3] [--keep]

@@ -4,11 +4,13 @@ import type { Config } from '../config.js'
 import type { AppContext } from '../context.js'
 import { openRuntime } from '../runtime.js'
 import { AppError } from '../shared/errors.js'
-import { CreateUserSchema, type CreateUser } from '../users/users.schemas.js'
+import { CreateUserSchema, ResetPasswordSchema, type CreateUser } from '../users/users.schemas.js'
 import { parse, UsageError } from './args.js'
 
-// The API's own checker (ajv with its formats) on the API's own schema: one rule for both doors.
-const checkCreate = addFormats.default(new Ajv({ allErrors: true, strict: false })).compile(CreateUserSchema)
+// The API's own checker (ajv with its formats) on the API's own schemas: one rule for both doors.
+const ajv = addFormats.default(new Ajv({ allErrors: true, strict: false }))
+const checkCreate = ajv.compile(CreateUserSchema)
+const checkPassword = ajv.compile(ResetPasswordSchema)
 
 const USAGE =
   'users create --subscription NAME --email E --role admin|clerk [--password P] | users list | users disable ID'
@@ -28,6 +30,7 @@ type UsersCommand =
   | { action: 'create'; subscription: string; input: CreateUser; json: boolean }
   | { action: 'list'; json: boolean }
   | { action: 'disable' | 'enable'; userId: string }
+  | { action: 'password'; userId: string; password?: string; json: boolean }
 
 /** The arguments, checked before anything is opened: the same schema as POST /api/v1/users. */
 export function parseUsersCommand(args: string[]): UsersCommand {
@@ -63,6 +66,13 @@ export function parseUsersCommand(args: string[]): UsersCommand {
     }
     case 'list':
       return { action, json: values.json }
+    case 'password': {
+      if (positionals.length !== 1) throw new UsageError('users password needs one user id')
+      const input = values.password === undefined ? {} : { password: values.password }
+      if (!checkPassword(input))
+        throw new UsageError(`users password: --password: ${checkPassword.errors?.[0]?.message ?? 'invalid'}`)
+      return { action, userId: positionals[0]!, password: values.password, json: values.json }
+    }
     case 'disable':
     case 'enable':
       if (positionals.length !== 1) throw new UsageError(`users ${action} needs one user id`)
@@ -105,6 +115,14 @@ export async function runUsersCommand(ctx: AppContext, command: UsersCommand, ou
         )
       for (const r of rows)
         out(`${r.user_id}\t${r.status}\t${r.role}\t${r.email}\t${r.subscription}\t${r.site_id ?? ''}`)
+      return
+    }
+    case 'password': {
+      const reset = await ctx.users.resetPasswordOf(command.userId, command.password)
+      if (!reset) throw new UsageError(`no user ${command.userId}`)
+      if (command.json) return out(JSON.stringify(reset))
+      out(`${command.userId}: new password set; signed out everywhere`)
+      if (reset.password) out(`password: ${reset.password}\n(a one-time password: shown only now; give it to the user)`)
       return
     }
     case 'disable':

@@ -24,6 +24,7 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'GET /api/v1/users',
   'POST /api/v1/users',
   'PATCH /api/v1/users/:userId',
+  'POST /api/v1/users/:userId/password',
   // Sites, locations, carriers, custom fields, the contact roster.
   'POST /api/v1/inboundsites',
   'PUT /api/v1/inboundsites/:id',

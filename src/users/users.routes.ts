@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../http/schemas.js'
 import {
+  ResetPasswordResponseSchema,
+  ResetPasswordSchema,
   CreatedUserSchema,
   CreateUserSchema,
   UpdateUserSchema,
@@ -61,5 +63,27 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       },
     },
     async (request) => users.updateUser(request.tenant.subId, request.params.userId, request.body),
+  )
+
+  app.post(
+    '/api/v1/users/:userId/password',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Set a new password for a console user',
+        description:
+          'Without `password` a one-time password is generated and returned in this answer only. Every session of the user ends.',
+        params: UserIdParams,
+        body: ResetPasswordSchema,
+        response: { 200: ResetPasswordResponseSchema, ...errorResponses(400, 404, 415) },
+      },
+      // The body is optional: none means "generate one".
+      preValidation: (request, _reply, done) => {
+        request.body ??= {}
+        done()
+      },
+    },
+    async (request) => users.resetPassword(request.tenant.subId, request.params.userId, request.body.password),
   )
 }

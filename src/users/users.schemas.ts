@@ -100,3 +100,12 @@ export const SessionSchema = Type.Object({
     description: 'Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie.',
   }),
 })
+
+/** The body is optional (as archive's): without a password one is generated and returned once. */
+export const ResetPasswordSchema = Type.Object({ password: Type.Optional(Password) }, { additionalProperties: false })
+
+export const ResetPasswordResponseSchema = Type.Object({
+  password: Type.Optional(
+    Type.String({ description: 'The one-time password, when none was given: shown only now, never stored.' }),
+  ),
+})

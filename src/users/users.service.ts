@@ -103,6 +103,28 @@ export function createUsersService(deps: UsersServiceDeps) {
       return detailOf(updated)
     },
 
+    /**
+     * A new password (generated and returned once when none is given): the forgotten-password case
+     * at a desk. Every session of the user ends, so whoever knew the old one is signed out.
+     */
+    async resetPassword(subId: string, userId: string, password?: string): Promise<{ password?: string }> {
+      const generated = password === undefined ? generatePassword() : undefined
+      const password_hash = await hashPassword(password ?? generated!)
+      const found = await inTransaction(db, async (trx) => {
+        const row = await repo.updateUser(trx, subId, userId, { password_hash, updated_at: clock.now() })
+        if (row) await repo.deleteSessionsOf(trx, userId)
+        return row
+      })
+      if (!found) throw new AppError(USER_ERRORS.USER_NOT_FOUND)
+      return generated ? { password: generated } : {}
+    },
+
+    /** `mailroom users password ID`: any subscription's user; undefined when there is none. */
+    async resetPasswordOf(userId: string, password?: string): Promise<{ password?: string } | undefined> {
+      const user = await repo.findUserById(db, userId)
+      return user ? this.resetPassword(user.sub_id, userId, password) : undefined
+    },
+
     /** `mailroom users disable|enable ID`: any subscription's user; false when there is none. */
     async setDisabled(userId: string, disabled: boolean): Promise<boolean> {
       const user = await repo.findUserById(db, userId)

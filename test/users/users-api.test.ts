@@ -156,3 +156,51 @@ describe('the users API', () => {
     expect(theirs.json().users).toEqual([])
   })
 })
+
+describe('setting a new password', () => {
+  it('generates a one-time password (no body) or takes one, and signs the user out everywhere', async () => {
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: admin.auth,
+      payload: { email: 'forgot@example.com', role: 'clerk', password: 'the old password' },
+    })
+    const { userId } = created.json().user
+    const before = await signIn(t, 'forgot@example.com', 'the old password')
+    const reset = await t.inject({ method: 'POST', url: `/api/v1/users/${userId}/password`, headers: admin.auth })
+    expect(reset.statusCode, reset.body).toBe(200)
+    const { password } = reset.json()
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/)
+    expect((await t.inject({ method: 'GET', url: '/console/api/session', cookies: before.cookies })).statusCode).toBe(
+      401,
+    )
+    const old = await t.inject({
+      method: 'POST',
+      url: '/console/api/session',
+      payload: { email: 'forgot@example.com', password: 'the old password' },
+    })
+    expect(old.statusCode).toBe(401)
+    await signIn(t, 'forgot@example.com', password)
+
+    const chosen = await t.inject({
+      method: 'POST',
+      url: `/api/v1/users/${userId}/password`,
+      headers: admin.auth,
+      payload: { password: 'chosen again, long' },
+    })
+    expect(chosen.statusCode).toBe(200)
+    expect(chosen.json()).toEqual({})
+    await signIn(t, 'forgot@example.com', 'chosen again, long')
+
+    const short = await t.inject({
+      method: 'POST',
+      url: `/api/v1/users/${userId}/password`,
+      headers: admin.auth,
+      payload: { password: 'short' },
+    })
+    expect(short.statusCode).toBe(400)
+    expect(fields(short.json())).toEqual(['password'])
+    const theirs = await t.inject({ method: 'POST', url: `/api/v1/users/${userId}/password`, headers: other.auth })
+    expect(theirs.statusCode).toBe(404)
+  })
+})

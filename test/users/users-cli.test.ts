@@ -86,6 +86,22 @@ describe('mailroom users', () => {
     expect(bad('list', '--colour')).toThrow(UsageError)
   })
 
+  it('sets a new password: generated and printed once, or given; the old one and its sessions end', async () => {
+    const out = await users('create', '--subscription', 'cli-p', '--email', 'pw@example.com', '--role', 'clerk')
+    const userId = /userId:\s+(\S+)/.exec(out.join('\n'))![1]!
+    const old = /password: (\S+)/.exec(out.join('\n'))![1]!
+    const s = await signIn(t, 'pw@example.com', old)
+    const reset = (await users('password', userId)).join('\n')
+    const fresh = /password: (\S+)/.exec(reset)![1]!
+    expect(fresh).not.toBe(old)
+    expect((await t.inject({ method: 'GET', url: '/console/api/session', cookies: s.cookies })).statusCode).toBe(401)
+    await signIn(t, 'pw@example.com', fresh)
+    expect(JSON.parse((await users('password', userId, '--password', 'given at the desk', '--json'))[0]!)).toEqual({})
+    await signIn(t, 'pw@example.com', 'given at the desk')
+    expect(() => parseUsersCommand(['password', userId, '--password', 'short'])).toThrow(/--password/)
+    await expect(users('password', 'usr_nobody')).rejects.toThrow(/no user usr_nobody/)
+  })
+
   it('reports a taken email, an unknown site and an unknown user as usage errors', async () => {
     await users('create', '--subscription', 'cli-b', '--email', 'taken@example.com', '--role', 'clerk')
     await expect(
