@@ -202,10 +202,23 @@ function Users() {
       setActionError(refusal(err))
     }
   }
+  const [actionDone, setActionDone] = useState(null)
+  // A new one-time password (the user forgot theirs): shown once here; the user's sessions end.
+  const newPassword = async (u) => {
+    setActionError(null)
+    setActionDone(null)
+    try {
+      const res = await post(`/api/v1/users/${u.userId}/password`, {})
+      setActionDone(`New one-time password for ${u.email}: ${res.password}`)
+    } catch (err) {
+      setActionError(refusal(err))
+    }
+  }
   if (users.error) return html`<${Alert} messages=${[refusal(users.error)]} />`
   return html`<section class="card" aria-labelledby="users-title">
       <h2 id="users-title">Users</h2>
       <${Alert} messages=${actionError ? [actionError] : []} />
+      <${Alert} kind="info" messages=${actionDone ? [actionDone] : []} />
       <table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
         <tbody>${(users.items ?? []).map(
           (u) =>
@@ -224,6 +237,7 @@ function Users() {
                         Disable ${u.email}
                       </button>`
                 }
+                <button type="button" class="link" onClick=${() => newPassword(u)}>New password for ${u.email}</button>
               </td>
             </tr>`,
         )}</tbody></table>

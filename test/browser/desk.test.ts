@@ -255,6 +255,9 @@ describe('the desk journey', () => {
     await page.getByRole('button', { name: 'Create user' }).click()
     await page.getByText('User new.clerk@desk.example created.').waitFor()
     await page.getByRole('cell', { name: 'new.clerk@desk.example', exact: true }).waitFor()
+    await page.getByRole('button', { name: 'New password for new.clerk@desk.example' }).click()
+    const oneTime = await page.getByText(/^New one-time password for new\.clerk@desk\.example: /).textContent()
+    const newClerkPassword = oneTime!.split(': ')[1]!.trim()
     await expectAccessible(page, 'admin users')
     await screenshot(page, 'admin-users')
 
@@ -273,7 +276,7 @@ describe('the desk journey', () => {
     // The new clerk signs in.
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByText('You are signed out.').waitFor()
-    await signIn(page, 'new.clerk@desk.example', 'a long enough password')
+    await signIn(page, 'new.clerk@desk.example', newClerkPassword)
     await page.getByText('new.clerk@desk.example (clerk)').waitFor()
     expect(h.elsewhere).toEqual([])
     expect(h.pageErrors).toEqual([])
