@@ -46,13 +46,13 @@ export interface ConsoleHarness {
  * Launches Chromium. Playwright gives each launch a fresh profile directory of its own (and removes
  * it on close): nothing from an earlier run, no first-run or sync state.
  */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
+export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...extraArgs] })
   return { browser, close: () => browser.close() }
 }
 
 /** The real app listening on a local port (on the test database) and Chromium, for the tests of this file. */
-export function useConsole(env: Record<string, string> = {}): ConsoleHarness {
+export function useConsole(env: Record<string, string> = {}, chromiumArgs: () => string[] = () => []): ConsoleHarness {
   const harness = { elsewhere: [] as string[], pageErrors: [] as string[] } as unknown as ConsoleHarness & {
     closeBrowser?: () => Promise<void>
   }
@@ -62,7 +62,7 @@ export function useConsole(env: Record<string, string> = {}): ConsoleHarness {
     await t.app.listen({ host: '127.0.0.1', port: 0 })
     const { port } = t.app.server.address() as AddressInfo
     const origin = `http://127.0.0.1:${port}`
-    const launched = await launchChromium()
+    const launched = await launchChromium(chromiumArgs())
     Object.assign(harness, {
       t,
       origin,
