@@ -170,7 +170,7 @@ export function Receive() {
   return html`<main id="main" class="receive">
     <h1>Receive</h1>
     <form class="scan-row" onSubmit=${onScan}>
-      <${Field} label="Scan" id="receive-scan" errors=${err?.forField('trackingNumber') ?? []}
+      <${Field} label="Scan" id="receive-scan" errors=${err?.forField('trackingNumber', 'package.trackingNumber') ?? []}
         hint="Scan a label or type a tracking number, then Enter.">
         ${(a) =>
           html`<input

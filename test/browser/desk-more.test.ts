@@ -1,3 +1,4 @@
+import bwipjs from 'bwip-js'
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -63,6 +64,31 @@ describe('the rest of the desk', () => {
     await context.close()
   })
 
+  it('a parcel received with a photo keeps it on the package', async () => {
+    const { context, page } = await h.open(DESKTOP)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/receive')
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'Annex' })
+    await page.getByLabel('Scan').focus()
+    await page.keyboard.type('1Z999AA10123456784')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focusedId(page)).toBe('receive-recipient')
+    const photo = await bwipjs.toBuffer({ bcid: 'code128', text: 'PHOTO', scale: 2, height: 8 })
+    await page
+      .getByLabel('Photo (optional)')
+      .setInputFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: photo })
+    await page.getByRole('button', { name: 'Save package' }).click()
+    await page.getByRole('link', { name: '1Z999AA10123456784' }).waitFor()
+    const { packageId } = await record('1Z999AA10123456784')
+    const images = await h.t.inject({
+      method: 'GET',
+      url: `/api/v1/packages/${packageId}?type=IMAGES`,
+      headers: client.auth,
+    })
+    expect(images.json().images).toEqual([expect.objectContaining({ imageLevel: 'ASSET', imageType: 'PHOTO' })])
+    await context.close()
+  })
+
   it('the package page edits the recipient, moves and archives; the export downloads the chosen columns', async () => {
     const { context, page } = await h.open(DESKTOP)
     await signIn(page, admin.email, admin.password)
@@ -102,8 +128,8 @@ describe('the rest of the desk', () => {
       .trim()
       .split(/\r?\n/)
     expect(csv[0]).toBe('Tracking number,Shelf')
-    // Waiting (the default filter): the two not archived.
-    expect(csv.slice(1).sort()).toEqual([`${numbers[1]},`, `${numbers[2]},`].sort())
+    // Waiting (the default filter): all but the archived one, the photographed parcel included.
+    expect(csv.slice(1).sort()).toEqual([`${numbers[1]},`, `${numbers[2]},`, '1Z999AA10123456784,'].sort())
     expect(h.elsewhere).toEqual([])
     await context.close()
   })
