@@ -124,7 +124,7 @@ function Sites() {
       <h2 id="tree-title">Sites tree</h2>
       <div class="tree">${tree('')}</div>
     </section>
-    <form class="card" onSubmit=${form.onSubmit} aria-labelledby="new-site">
+    <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-site">
       <h2 id="new-site">New site</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Site name" id="site-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
@@ -159,7 +159,7 @@ function Sites() {
       }
       <button type="submit">Create site</button>
     </form>
-    <form class="card" onSubmit=${loc.onSubmit} aria-labelledby="new-loc">
+    <form class="card" novalidate onSubmit=${loc.onSubmit} aria-labelledby="new-loc">
       <h2 id="new-loc">New location (an address sites belong to)</h2>
       <${Alert} messages=${loc.top} /><${Alert} kind="info" messages=${loc.done ? [loc.done] : []} />
       <${Field} label="Location name" id="loc-name" errors=${loc.errorsOf('name')}>${(a) => html`<input ...${a} ...${loc.bind('name')} />`}</${Field}>
@@ -242,7 +242,7 @@ function Users() {
             </tr>`,
         )}</tbody></table>
     </section>
-    <form class="card" onSubmit=${form.onSubmit} aria-labelledby="new-user">
+    <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-user">
       <h2 id="new-user">New user</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Email" id="user-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
@@ -275,6 +275,17 @@ function Contacts() {
   const contacts = useList(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
   const [rows, setRows] = useState([])
   const [importing, setImporting] = useState(false)
+  // One contact at a time (a new resident at the desk); the API's errors show under their field.
+  const form = useForm(
+    { name: '', email: '', company: '', phone: '', contactType: 'RECEIVER' },
+    async (v) => {
+      const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x.trim() !== ''))
+      await post('/api/v1/contacts', body)
+      await contacts.reload()
+      return `Contact ${v.name} created.`
+    },
+    ['name', 'email', 'company', 'phone', 'contactType'],
+  )
   const preview = async (e) => {
     const file = e.target.files?.[0]
     if (!file) return
@@ -333,6 +344,25 @@ function Contacts() {
         </tbody>
       </table>
     </section>
+    <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-contact">
+      <h2 id="new-contact">New contact</h2>
+      <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
+      <${Field} label="Contact name" id="contact-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
+      <${Field} label="Contact email" id="contact-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
+      <${Field} label="Company" id="contact-company" errors=${form.errorsOf('company')}>${(a) => html`<input ...${a} ...${form.bind('company')} />`}</${Field}>
+      <${Field} label="Phone" id="contact-phone" errors=${form.errorsOf('phone')}>${(a) => html`<input ...${a} type="tel" ...${form.bind('phone')} />`}</${Field}>
+      <${Field} label="Contact type" id="contact-type" errors=${form.errorsOf('contactType')}>${(a) =>
+        html`<select
+          ...${a}
+          value=${form.values.contactType}
+          onChange=${(e) => form.setValues({ ...form.values, contactType: e.target.value })}
+        >
+          <option value="RECEIVER">Recipient</option>
+          <option value="SENDER">Sender</option>
+          <option value="ALL">Both</option>
+        </select>`}</${Field}>
+      <button type="submit">Create contact</button>
+    </form>
     <section class="card" aria-labelledby="roster-title">
       <h2 id="roster-title">Import a roster (CSV)</h2>
       <p class="hint">
@@ -395,7 +425,7 @@ function CustomFields() {
             <td>${f.status}</td>
           </tr>`,
       )}</tbody></table></section>
-    <form class="card" onSubmit=${form.onSubmit} aria-labelledby="new-cf"><h2 id="new-cf">New custom field</h2>
+    <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-cf"><h2 id="new-cf">New custom field</h2>
       <${Alert} messages=${form.top} /><${Alert} kind="info" messages=${form.done ? [form.done] : []} />
       <${Field} label="Field name" id="cf-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
       <${Field} label="Data type" id="cf-type" errors=${form.errorsOf('dataType')}>${(a) =>

@@ -118,7 +118,7 @@ export function PackageDetail({ id }) {
         )}
       </ol>
     </section>
-    <form class="card" onSubmit=${saveEdit} aria-labelledby="edit-title">
+    <form class="card" novalidate onSubmit=${saveEdit} aria-labelledby="edit-title">
       <h2 id="edit-title">Edit</h2>
       <${Combobox} label="Recipient" id="pkg-recipient" value=${recipient} search=${(q) => searchContacts(get, q)}
         errors=${err?.forField('package.receiver') ?? []} onPick=${setRecipient} />
@@ -127,7 +127,7 @@ export function PackageDetail({ id }) {
       </${Field}>
       <button type="submit">Save changes</button>
     </form>
-    <form class="card" onSubmit=${saveMove} aria-labelledby="move-title">
+    <form class="card" novalidate onSubmit=${saveMove} aria-labelledby="move-title">
       <h2 id="move-title">Move</h2>
       <${Field} label="New site" id="pkg-site" errors=${err?.forField('lastActivity.location.inboundSiteId') ?? []}>
         ${(a) =>

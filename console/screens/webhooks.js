@@ -73,7 +73,7 @@ export function Webhooks() {
       </table>
     </section>
     ${open && html`<${Deliveries} config=${configs.find((c) => c.webHookConfigID === open)} />`}
-    <form class="card" onSubmit=${create} aria-labelledby="new-wh">
+    <form class="card" novalidate onSubmit=${create} aria-labelledby="new-wh">
       <h2 id="new-wh">New webhook</h2>
       <${Alert} messages=${formError ? (err ? err.unclaimed(['name', 'url', 'events', 'timeOut']) : [formError.message]) : []} />
       ${created && html`<${Alert} kind="info" messages=${[`Webhook ${created.name} created. Its signing secret, shown once: ${created.signingSecret}`]} />`}
