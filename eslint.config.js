@@ -45,6 +45,37 @@ export default tseslint.config(
     },
   },
   {
+    // The browser console (console/): plain ES modules the browser loads as they are (no build, no
+    // TypeScript), so no type information; the browser's globals are the environment.
+    files: ['console/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'module',
+      parserOptions: { projectService: false, program: null },
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'history',
+          'location',
+          'localStorage',
+          'navigator',
+          'fetch',
+          'crypto',
+          'URL',
+          'URLSearchParams',
+          'Blob',
+          'FileReader',
+          'Image',
+          'AbortController',
+          'setTimeout',
+          'clearTimeout',
+          'Intl',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Migrations are frozen in time and take Kysely<any> (STYLE.md, habit 4): no app types.
     files: ['src/db/migrations/**', 'src/db/migrate.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

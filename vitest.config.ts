@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'everyday',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/process/**'],
+          exclude: [...configDefaults.exclude, 'test/process/**', 'test/browser/**'],
         },
       },
       {
@@ -25,6 +25,17 @@ export default defineConfig({
         // Each file starts processes of its own: one file at a time, so their deadlines are their own.
         // A process's start (tsx, then PGlite's initdb on a first start) takes seconds, more on a busy machine.
         test: { name: 'process', include: ['test/process/**/*.test.ts'], maxWorkers: 1, hookTimeout: 180_000 },
+      },
+      {
+        extends: true,
+        // The console in Debian's Chromium (playwright-core): one file at a time, one browser each.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          maxWorkers: 1,
+          hookTimeout: 180_000,
+          testTimeout: 180_000,
+        },
       },
     ],
   },

@@ -16,6 +16,7 @@ import { tokenRoutes } from './auth/token.routes.js'
 import { carriersRoutes } from './carriers/carriers.routes.js'
 import { contactsRoutes } from './contacts/contacts.routes.js'
 import type { AppContext } from './context.js'
+import { consoleRoutes } from './console/console.routes.js'
 import { customFieldsRoutes } from './customfields/customfields.routes.js'
 import { healthRoutes } from './http/health.routes.js'
 import { imagesRoutes } from './images/images.routes.js'
@@ -218,6 +219,11 @@ function routePlugins(
         authUrl: `${config.publicUrl}${config.prefixes.auth}`,
         authPrefix: config.prefixes.auth,
         issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
+      }),
+      // The browser console: static files; its data comes from the API below, as any client's does.
+      mount(consoleRoutes, {
+        apiPrefix: config.prefixes.receiving,
+        webhooksPrefix: config.prefixes.trackingWebhooks,
       }),
     ],
     receiving: [

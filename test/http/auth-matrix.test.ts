@@ -16,6 +16,7 @@ const PUBLIC: Array<[string | RegExp, string]> = [
   ['/metrics', 'Prometheus scrape (idem)'],
   ['/openapi.json', 'the API description'],
   [/^\/docs(\/|$)/, 'the API reference page and its assets'],
+  [/^\/console(\/\*)?$/, 'the browser console: its page and static files; its data comes from the API'],
   ['/auth/api/v1/token', 'the token endpoint: client credentials, with its own 401 body (CONTRACT)'],
   [/^\/auth\/\.well-known\//, 'JWKS (RFC 7517) and authorization server metadata (RFC 8414)'],
   [/^\/\.well-known\/oauth-authorization-server\//, 'authorization server metadata at its RFC 8414 §3 address'],

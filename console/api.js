@@ -1,0 +1,89 @@
+// The console's one door to the server: the public API with the session cookie (the same routes a
+// third-party client calls with a bearer token), the CSRF token on every unsafe method.
+
+const API = document.querySelector('meta[name="mailroom-api"]')?.getAttribute('content') ?? ''
+/** The webhook interface (package tracking events): its configurations and delivery log. */
+export const WEBHOOKS = document.querySelector('meta[name="mailroom-webhooks"]')?.getAttribute('content') ?? ''
+export const SESSION_URL = '/console/api/session'
+
+let csrfToken = ''
+let onExpired = () => {}
+
+export function setCsrfToken(token) {
+  csrfToken = token ?? ''
+}
+/** Called when the server no longer knows the session (idle expiry, sign-out elsewhere). */
+export function whenExpired(handler) {
+  onExpired = handler
+}
+
+/** An answer the API refused: its status, its message and the fields its errors[] name. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    const items = Array.isArray(body?.errors) ? body.errors : []
+    super(body?.message ?? items.map((e) => e.errorDescription).join(' ') ?? `HTTP ${status}`)
+    this.status = status
+    this.items = items.map((e) => ({ field: e.additionalParameters ?? '', message: e.errorDescription ?? e.errorCode }))
+  }
+  /** The messages for a field the form calls `name` (the API names `package.receiver.contactId`…). */
+  forField(...names) {
+    return this.items
+      .filter((i) => i.field && names.some((n) => i.field === n || i.field.startsWith(`${n}.`)))
+      .map((i) => i.message)
+  }
+  /** Messages that name no field of `known`: shown at the top of the form. */
+  unclaimed(known) {
+    const rest = this.items.filter((i) => !i.field || !known.some((n) => i.field === n || i.field.startsWith(`${n}.`)))
+    if (rest.length === 0 && this.items.length === 0) return [this.message || `The server answered ${this.status}.`]
+    return rest.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+function randomKey() {
+  return crypto.randomUUID()
+}
+
+/** A call to `path` (absolute for the session, else under the API prefix); JSON in, JSON (or text) out. */
+export async function call(method, path, body, opts = {}) {
+  const headers = { accept: opts.accept ?? 'application/json' }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (UNSAFE.has(method)) headers['x-csrf-token'] = csrfToken
+  // A retried POST (the desk's network hiccups) must not make a second package.
+  if (method === 'POST' && path !== SESSION_URL) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
+  // Paths of the console's own API and of the webhook interface (opts.raw) are used as they are.
+  const url = path.startsWith('/console/') || opts.raw ? path : `${API}${path}`
+  const send = () =>
+    fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    })
+  let res = await send()
+  // Searches are bounded per subscription (several clerks at once): a 429 says when to come back.
+  for (let retry = 0; res.status === 429 && path !== SESSION_URL && retry < 3; retry++) {
+    const seconds = Math.min(3, Number(res.headers.get('retry-after')) || 1)
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    res = await send()
+  }
+  if (res.status === 204) return undefined
+  const text = await res.text()
+  const type = res.headers.get('content-type') ?? ''
+  const parsed = type.includes('json') && text ? JSON.parse(text) : text
+  if (!res.ok) {
+    if (res.status === 401 && path !== SESSION_URL) onExpired()
+    throw new ApiError(res.status, typeof parsed === 'object' ? parsed : { message: text })
+  }
+  return parsed
+}
+
+export const get = (path) => call('GET', path)
+export const post = (path, body, opts) => call('POST', path, body, opts)
+export const put = (path, body) => call('PUT', path, body)
+export const patch = (path, body) => call('PATCH', path, body)
+export const del = (path) => call('DELETE', path)
+
+export const qs = (params) =>
+  new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== '' && v !== null)).toString()

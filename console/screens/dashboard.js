@@ -1,0 +1,106 @@
+// Dashboard: what waits now per site, today's receipts and hand-overs, the oldest waiting parcels.
+import { useEffect, useState } from 'preact/hooks'
+import { post, qs } from '../api.js'
+import { html, Alert, Link, fmtTime, siteName } from '../ui.js'
+import { loadSites } from '../data.js'
+
+const count = async (params) => (await post(`/api/v1/packages/search?${qs({ ...params, size: 1 })}`, {})).totalCount
+
+function startOfToday() {
+  const d = new Date()
+  d.setHours(0, 0, 0, 0)
+  return d.toISOString()
+}
+
+export function Dashboard() {
+  const [days, setDays] = useState(3)
+  const [data, setData] = useState(null)
+  const [error, setError] = useState(null)
+  useEffect(() => {
+    const today = startOfToday()
+    ;(async () => {
+      const sites = (await loadSites()).filter((s) => s.type === 'site')
+      // One after another: the subscription's searches are bounded (2 at once), and other clerks search too.
+      const waiting = await count({ status: 'UNDELIVERED' })
+      const perSite = []
+      for (const s of sites) perSite.push([s, await count({ status: 'UNDELIVERED', inboundSiteId: s.inboundSiteId })])
+      // Created today: the newest first, counted until the first one from before today.
+      const received = await post(
+        `/api/v1/packages/search?${qs({ startDate: today, size: 200, sort: 'insertTimestamp,DESC' })}`,
+        {},
+      )
+      const handed = await count({ status: 'DELIVERED,PICKED_UP', startDate: today })
+      const oldest = await post(
+        `/api/v1/packages/search?${qs({ status: 'UNDELIVERED', size: 10, sort: 'insertTimestamp,ASC' })}`,
+        {},
+      )
+      const receivedToday = received.packages.filter((p) => p.insertTimestamp >= today).length
+      setData({ waiting, perSite, receivedToday, more: received.totalCount > 200, handed, oldest: oldest.packages })
+    })().catch(setError)
+  }, [])
+  const cutoff = Date.now() - days * 86_400_000
+  return html`<main id="main" class="dashboard">
+    <h1>Dashboard</h1>
+    <${Alert} messages=${error ? [error.message] : []} />
+    ${
+      data &&
+      html`<div class="tiles">
+          <section class="tile" aria-labelledby="t-wait">
+            <h2 id="t-wait">Waiting now</h2>
+            <p class="big">${data.waiting}</p>
+          </section>
+          <section class="tile" aria-labelledby="t-rec">
+            <h2 id="t-rec">Received today</h2>
+            <p class="big">${data.receivedToday}${data.more ? '+' : ''}</p>
+          </section>
+          <section class="tile" aria-labelledby="t-hand">
+            <h2 id="t-hand">Handed over today</h2>
+            <p class="big">${data.handed}</p>
+          </section>
+        </div>
+        <section class="card" aria-labelledby="per-site">
+          <h2 id="per-site">Waiting per site</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Site</th>
+                <th scope="col">Waiting</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${data.perSite.map(
+                ([s, n]) =>
+                  html`<tr>
+                    <td>${s.name}</td>
+                    <td>${n}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </section>
+        <section class="card" aria-labelledby="oldest">
+          <h2 id="oldest">Oldest waiting parcels</h2>
+          <label class="inline"
+            >Unclaimed for more than
+            <input
+              type="number"
+              min="0"
+              max="365"
+              class="narrow"
+              value=${days}
+              onInput=${(e) => setDays(Number(e.target.value) || 0)}
+            />
+            days</label
+          >
+          <ul>
+            ${data.oldest
+              .filter((p) => Date.parse(p.insertTimestamp) < cutoff)
+              .map(
+                (p) =>
+                  html`<li><${Link} to=${`/packages/${p.packageId}`}>${p.trackingNumber}</${Link}> · ${p.receiver?.name ?? ''} · ${siteName(p.currentLocation)} · since ${fmtTime(p.insertTimestamp)}</li>`,
+              )}
+          </ul>
+        </section>`
+    }
+  </main>`
+}

@@ -1,0 +1,153 @@
+// One package: its details, the "History" timeline (every activity with clerk, site, time and
+// images), and edit (recipient, comment), move (site, shelf), archive.
+import { useEffect, useState } from 'preact/hooks'
+import { get, put, patch, ApiError } from '../api.js'
+import { html, Field, Alert, fmtTime, siteName } from '../ui.js'
+import { Combobox, searchContacts } from '../combobox.js'
+import { loadSites } from '../data.js'
+
+const STAYS = new Set(['RECEIVED', 'READY_FOR_PICKUP', 'DAMAGED', 'IN_LOCKER'])
+
+export function PackageDetail({ id }) {
+  const [pkg, setPkg] = useState(null)
+  const [history, setHistory] = useState([])
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  const [sites, setSites] = useState([])
+  const [recipient, setRecipient] = useState(null)
+  const [comment, setComment] = useState('')
+  const [move, setMove] = useState({ inboundSiteId: '', packageLocation: '' })
+
+  const load = async () => {
+    try {
+      const [p, h] = await Promise.all([
+        get(`/api/v1/packages/${encodeURIComponent(id)}?type=DETAILED`),
+        get(`/api/v1/packages/${encodeURIComponent(id)}?type=ACTIVITIES`),
+      ])
+      setPkg(p)
+      setHistory(h.activities)
+      setRecipient(p.receiver?.contactId ? { id: p.receiver.contactId, label: p.receiver.name } : null)
+      setComment(p.comment ?? '')
+      setMove({ inboundSiteId: p.currentLocation?.inboundSiteId ?? '', packageLocation: p.packageLocation ?? '' })
+    } catch (err) {
+      setError(err)
+    }
+  }
+  useEffect(() => {
+    void load()
+    loadSites().then(setSites, () => {})
+  }, [id])
+
+  const act = (what, fn) => async (e) => {
+    e?.preventDefault()
+    setError(null)
+    setNotice(null)
+    try {
+      await fn()
+      setNotice(what)
+      await load()
+    } catch (err) {
+      setError(err)
+    }
+  }
+  const saveEdit = act('Saved.', () =>
+    put(`/api/v1/packages/${id}`, {
+      package: { receiver: recipient ? { contactId: recipient.id } : null, comment: comment.trim() || null },
+    }),
+  )
+  const saveMove = act('Moved.', () =>
+    put(`/api/v1/packages/${id}`, {
+      package: {},
+      lastActivity: {
+        status: STAYS.has(pkg.currentStatus) ? pkg.currentStatus : 'RECEIVED',
+        location: {
+          inboundSiteId: move.inboundSiteId,
+          ...(move.packageLocation ? { packageLocation: move.packageLocation } : {}),
+        },
+      },
+    }),
+  )
+  const archive = act('Archived.', () => patch(`/api/v1/packages/${id}/archive`, { archived: !pkg.archived }))
+
+  const err = error instanceof ApiError ? error : null
+  if (!pkg)
+    return html`<main id="main">
+      <h1>Package</h1>
+      <${Alert} messages=${error ? [error.message] : []} />${!error && html`<p>Loading…</p>`}
+    </main>`
+  return html`<main id="main" class="package">
+    <h1>Package ${pkg.trackingNumber}</h1>
+    <${Alert} kind="info" messages=${notice ? [notice] : []} />
+    <${Alert} messages=${error ? (err ? err.unclaimed(['package.receiver', 'package.comment', 'lastActivity.location']) : [error.message]) : []} />
+    <section class="card" aria-labelledby="details-title">
+      <h2 id="details-title">Details</h2>
+      <dl class="facts">
+        <dt>Status</dt><dd data-testid="package-status">${pkg.currentStatus}${pkg.archived ? ' (archived)' : ''}</dd>
+        <dt>Carrier</dt><dd>${pkg.carrier?.name ?? ''}</dd>
+        <dt>Recipient</dt><dd>${pkg.receiver?.name ?? ''}</dd>
+        <dt>Site</dt><dd>${siteName(pkg.currentLocation)} ${pkg.packageLocation ?? ''}</dd>
+        ${
+          pkg.pickupCode &&
+          html`<dt>Pickup code</dt>
+            <dd>${pkg.pickupCode}</dd>`
+        }
+        <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
+        ${
+          pkg.givenTo &&
+          html`<dt>Collected by</dt>
+            <dd>${pkg.givenTo.name}</dd>`
+        }
+        ${
+          pkg.deliveryClerk &&
+          html`<dt>Handed over by</dt>
+            <dd>${pkg.deliveryClerk} · ${fmtTime(pkg.deliveryTime)}</dd>`
+        }
+      </dl>
+    </section>
+    <section class="card" aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ol class="timeline" aria-labelledby="history-title">
+        ${history.map(
+          (a) =>
+            html`<li>
+              <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
+              · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
+              ${a.pickupId && html`<p>Pickup ${a.pickupId}</p>`} ${a.comment && html`<p>${a.comment}</p>`}
+              ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${i.tempURL} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
+            </li>`,
+        )}
+      </ol>
+    </section>
+    <form class="card" novalidate onSubmit=${saveEdit} aria-labelledby="edit-title">
+      <h2 id="edit-title">Edit</h2>
+      <${Combobox} label="Recipient" id="pkg-recipient" value=${recipient} search=${(q) => searchContacts(get, q)}
+        errors=${err?.forField('package.receiver') ?? []} onPick=${setRecipient} />
+      <${Field} label="Comment" id="pkg-comment" errors=${err?.forField('package.comment') ?? []}>
+        ${(a) => html`<textarea ...${a} value=${comment} onInput=${(e) => setComment(e.target.value)}></textarea>`}
+      </${Field}>
+      <button type="submit">Save changes</button>
+    </form>
+    <form class="card" novalidate onSubmit=${saveMove} aria-labelledby="move-title">
+      <h2 id="move-title">Move</h2>
+      <${Field} label="New site" id="pkg-site" errors=${err?.forField('lastActivity.location.inboundSiteId') ?? []}>
+        ${(a) =>
+          html`<select
+            ...${a}
+            value=${move.inboundSiteId}
+            onChange=${(e) => setMove({ ...move, inboundSiteId: e.target.value })}
+          >
+            <option value="">Choose a site…</option>
+            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
+          </select>`}
+      </${Field}>
+      <${Field} label="New shelf" id="pkg-shelf" errors=${err?.forField('lastActivity.location.packageLocation') ?? []}>
+        ${(a) => html`<input ...${a} value=${move.packageLocation} onInput=${(e) => setMove({ ...move, packageLocation: e.target.value })} />`}
+      </${Field}>
+      <button type="submit" disabled=${!move.inboundSiteId}>Move</button>
+    </form>
+    <div class="card">
+      <h2>Archive</h2>
+      <button type="button" class="secondary" onClick=${archive}>${pkg.archived ? 'Unarchive' : 'Archive'}</button>
+    </div>
+  </main>`
+}

@@ -1,0 +1,177 @@
+// Hand over: find what waits under a pickup code or for a recipient, tick the parcels, who
+// collects them, their signature; "Hand over" is one pickup (POST /api/v1/pickups): every ticked
+// parcel DELIVERED in one transaction, the signature attached to the hand-over.
+import { useRef, useState } from 'preact/hooks'
+import { get, post, ApiError, qs } from '../api.js'
+import { html, Alert, Link, siteName } from '../ui.js'
+import { Combobox, searchContacts } from '../combobox.js'
+import { SignaturePad } from '../signature.js'
+import { uploadImage } from '../data.js'
+
+const WAITING = 'UNDELIVERED'
+/** A pickup code as the arrival email shows it: 6 of Crockford's base 32 without 0 and 1, any case, spaces and hyphens ignored. */
+const PICKUP_CODE = /^[2-9A-HJKMNP-TV-Z]{6}$/
+export const asPickupCode = (text) => {
+  const code = text.replace(/[\s-]/g, '').toUpperCase()
+  return PICKUP_CODE.test(code) ? code : null
+}
+
+const waiting = async (search, extra = {}) =>
+  (await get(`/api/v1/packages?${qs({ search, status: WAITING, size: 100, ...extra })}`)).packages
+
+/** Fields of the pickup's errors[] and the control that shows them. */
+const FIND = ['pickupCode', 'contactId', 'packageIds']
+
+export function Pickup() {
+  const [who, setWho] = useState(null)
+  // What the hand-over selects by: { pickupCode } or { contactId }.
+  const [selector, setSelector] = useState(null)
+  const [packages, setPackages] = useState([])
+  const [ticked, setTicked] = useState(new Set())
+  const [collector, setCollector] = useState(null)
+  const [collectorName, setCollectorName] = useState('')
+  const [error, setError] = useState(null)
+  const [done, setDone] = useState(null)
+  const [busy, setBusy] = useState(false)
+  const pad = useRef(null)
+  const findRef = useRef(null)
+
+  const show = (sel, list) => {
+    setSelector(sel)
+    setPackages(list)
+    setTicked(new Set(list.map((p) => p.packageId)))
+    const r = list[0]?.receiver
+    setCollector(r?.contactId ? { id: r.contactId, label: r.name } : null)
+  }
+  const choose = async (o) => {
+    setWho(o)
+    setDone(null)
+    setError(null)
+    if (!o) return
+    try {
+      const list = await waiting(`receiver.name:${o.label}`)
+      show(
+        { contactId: o.id },
+        list.filter((p) => p.receiver?.contactId === o.id),
+      )
+    } catch (err) {
+      setError(err)
+    }
+  }
+  // Enter without a name picked: a pickup code, else the end of a tracking number.
+  const byText = async () => {
+    const text = findRef.current?.value?.trim()
+    if (!text) return
+    setDone(null)
+    setError(null)
+    try {
+      const code = asPickupCode(text)
+      if (code) {
+        const list = await waiting(`pickupCode:${code}`)
+        if (list.length > 0) return show({ pickupCode: code }, list)
+      }
+      const list = await waiting(`trackingNumber:${text.replace(/\s+/g, '')}`, { searchPosition: 'ends' })
+      const receiver = list[0]?.receiver?.contactId
+      if (!receiver) return show(null, [])
+      show(
+        { contactId: receiver },
+        list.filter((p) => p.receiver?.contactId === receiver),
+      )
+    } catch (err) {
+      setError(err)
+    }
+  }
+
+  const handOver = async (e) => {
+    e.preventDefault()
+    setError(null)
+    const chosen = packages.filter((p) => ticked.has(p.packageId))
+    const problems = []
+    if (!selector || chosen.length === 0) problems.push('Tick at least one parcel.')
+    if (!pad.current || pad.current.isEmpty()) problems.push('The collector signs in the Signature box.')
+    if (problems.length) return setError(new Error(problems.join(' ')))
+    setBusy(true)
+    try {
+      const signature = await uploadImage(post, await pad.current.toBlob())
+      const name = collectorName.trim()
+      const pickup = await post('/api/v1/pickups', {
+        ...selector,
+        packageIds: chosen.map((p) => p.packageId),
+        ...(collector ? { givenTo: { contactId: collector.id } } : name ? { givenTo: { name } } : {}),
+        images: [{ imageType: 'SIGNATURE', tempURL: signature.tempURL }],
+      })
+      setDone({ pickup, parcels: chosen })
+      setPackages(packages.filter((p) => !ticked.has(p.packageId)))
+      setTicked(new Set())
+      setCollectorName('')
+      pad.current.clear()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const err = error instanceof ApiError ? error : null
+  const known = [...FIND, 'givenTo', 'images']
+  return html`<main id="main" class="pickup">
+    <h1>Hand over</h1>
+    <${Combobox}
+      label="Pickup code or recipient"
+      id="pickup-find"
+      value=${who}
+      inputRef=${findRef}
+      hint="Type a name and pick it, or a pickup code or the end of a tracking number and Enter."
+      errors=${err?.forField(...FIND) ?? []}
+      search=${(q) => (asPickupCode(q) ? Promise.resolve([]) : searchContacts(get, q))}
+      onPick=${choose}
+      onEnterWithoutList=${byText}
+    />
+    ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+    <form onSubmit=${handOver} aria-label="Hand over parcels">
+      <fieldset>
+        <legend>Parcels waiting</legend>
+        ${packages.length === 0 && html`<p class="muted">No parcel waiting${who ? ` for ${who.label}` : ''}.</p>`}
+        <ul class="parcels">
+          ${packages.map(
+            (p) => html`<li><label class="check">
+              <input type="checkbox" checked=${ticked.has(p.packageId)} onChange=${(e) => {
+                const next = new Set(ticked)
+                if (e.target.checked) next.add(p.packageId)
+                else next.delete(p.packageId)
+                setTicked(next)
+              }} />
+              <span>${p.trackingNumber}</span> <small>${p.carrier?.name ?? ''} · ${siteName(p.currentLocation)} ${p.packageLocation ?? ''}${p.pickupCode ? ` · code ${p.pickupCode}` : ''}</small>
+            </label> <${Link} to=${`/packages/${p.packageId}`} aria-label=${`Details of ${p.trackingNumber}`}>details</${Link}></li>`,
+          )}
+        </ul>
+      </fieldset>
+      <${Combobox}
+        label="Collected by"
+        id="pickup-collector"
+        value=${collector}
+        hint="The recipient, or a contact collecting for them; for someone else, clear it and type their name below."
+        search=${(q) => searchContacts(get, q)}
+        errors=${err?.forField('givenTo.contactId') ?? []}
+        onPick=${(o) => setCollector(o)}
+      />
+      ${
+        !collector &&
+        html`<div class="field">
+          <label for="pickup-name">Collector's name</label>
+          <input
+            id="pickup-name"
+            value=${collectorName}
+            aria-invalid=${err?.forField('givenTo').length ? 'true' : undefined}
+            onInput=${(e) => setCollectorName(e.target.value)}
+          />
+          ${err?.forField('givenTo').length > 0 && html`<p class="field-error" role="alert">${err.forField('givenTo').join(' ')}</p>`}
+        </div>`
+      }
+      <${SignaturePad} padRef=${pad} />
+      ${err?.forField('images').length > 0 && html`<p class="field-error" role="alert">${err.forField('images').join(' ')}</p>`}
+      <${Alert} messages=${error ? (err ? err.unclaimed(known) : [error.message]) : []} />
+      <button type="submit" disabled=${busy}>Hand over</button>
+    </form>
+  </main>`
+}

@@ -1,0 +1,59 @@
+// A signature pad: pointer strokes on a canvas, read back as a PNG for the image API.
+import { useEffect, useRef } from 'preact/hooks'
+import { html } from './ui.js'
+
+export function SignaturePad({ padRef, onChange }) {
+  const canvas = useRef(null)
+  const state = useRef({ drawing: false, empty: true })
+  useEffect(() => {
+    const c = canvas.current
+    const ctx = c.getContext('2d')
+    ctx.lineWidth = 2.5
+    ctx.lineCap = 'round'
+    ctx.strokeStyle = '#111'
+    const at = (e) => {
+      const r = c.getBoundingClientRect()
+      return [((e.clientX - r.left) * c.width) / r.width, ((e.clientY - r.top) * c.height) / r.height]
+    }
+    const down = (e) => {
+      state.current.drawing = true
+      c.setPointerCapture?.(e.pointerId)
+      ctx.beginPath()
+      ctx.moveTo(...at(e))
+    }
+    const move = (e) => {
+      if (!state.current.drawing) return
+      ctx.lineTo(...at(e))
+      ctx.stroke()
+      if (state.current.empty) {
+        state.current.empty = false
+        onChange?.(false)
+      }
+    }
+    const up = () => (state.current.drawing = false)
+    c.addEventListener('pointerdown', down)
+    c.addEventListener('pointermove', move)
+    c.addEventListener('pointerup', up)
+    c.addEventListener('pointerleave', up)
+    padRef.current = {
+      isEmpty: () => state.current.empty,
+      clear: () => {
+        ctx.clearRect(0, 0, c.width, c.height)
+        state.current.empty = true
+        onChange?.(true)
+      },
+      toBlob: () => new Promise((resolve) => c.toBlob(resolve, 'image/png')),
+    }
+    return () => {
+      c.removeEventListener('pointerdown', down)
+      c.removeEventListener('pointermove', move)
+      c.removeEventListener('pointerup', up)
+      c.removeEventListener('pointerleave', up)
+    }
+  }, [])
+  return html`<div class="signature">
+    <span id="signature-label" class="label">Signature</span>
+    <canvas ref=${canvas} width="600" height="200" role="img" aria-labelledby="signature-label" class="pad"></canvas>
+    <button type="button" class="secondary" onClick=${() => padRef.current?.clear()}>Clear signature</button>
+  </div>`
+}
