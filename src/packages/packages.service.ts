@@ -14,7 +14,7 @@ import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
 import { beforeChange, changeOf, newPackageOf, nextState, type Actor } from './packages.rules.js'
 import type { AddPackage, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
-import { createPackageWriter } from './packages.writes.js'
+import { createPackageWriter, type ObserveEvents } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
 
 export type { Actor } from './packages.rules.js'
@@ -31,6 +31,8 @@ export interface PackagesServiceDeps {
   images: ImagesService
   /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
   onEventsCommitted?: () => void
+  /** Sees each write's outbox events inside its transaction (the notifications outbox). */
+  observeEvents?: ObserveEvents
 }
 
 /** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
@@ -68,7 +70,7 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
   const queries = createPackageQueries({ db, readers, images })
-  const writer = createPackageWriter<WriteResult>({ db, images })
+  const writer = createPackageWriter<WriteResult>({ db, images, observeEvents: deps.observeEvents })
   const committed = () => deps.onEventsCommitted?.()
 
   /**
@@ -117,7 +119,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     if (!toAttach?.length)
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
-      if (!(await repo.insertNewPackages(trx, [add])).has(packageId)) return undefined
+      if (!(await writer.insertNewPackages(trx, [add])).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))
       return claimed

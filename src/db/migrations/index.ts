@@ -14,6 +14,7 @@ import * as m0012 from './0012_reported_by.js'
 import * as m0013 from './0013_rate_limits.js'
 import * as m0014 from './0014_image_blobs.js'
 import * as m0015 from './0015_auth_failures.js'
+import * as m0016 from './0016_notifications.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_rate_limits': m0013,
   '0014_image_blobs': m0014,
   '0015_auth_failures': m0015,
+  '0016_notifications': m0016,
 }
