@@ -20,6 +20,7 @@ import { customFieldsRoutes } from './customfields/customfields.routes.js'
 import { healthRoutes } from './http/health.routes.js'
 import { imagesRoutes } from './images/images.routes.js'
 import { locationsRoutes } from './locations/locations.routes.js'
+import { notificationsRoutes, unsubscribeRoutes } from './notifications/notifications.module.js'
 import { packagesRoutes, trackingNumbersRoutes } from './packages/packages.routes.js'
 import { scanRoutes } from './scan/scan.routes.js'
 import { searchRoutes } from './search/search.routes.js'
@@ -190,6 +191,8 @@ function routePlugins(
         authPrefix: config.prefixes.auth,
         issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
       }),
+      // The emails' unsubscribe link: its signed token is the credential (RFC 8058 one-click POST).
+      mount(unsubscribeRoutes, { notifications: ctx.notifications.service }),
     ],
     receiving: [
       mount(sessionRoutes, {}),
@@ -203,6 +206,7 @@ function routePlugins(
       mount(searchRoutes, { search: receiving.search }),
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
+      mount(notificationsRoutes, { notifications: ctx.notifications.service }),
     ],
     webhooks: (variant) => [
       mount(sessionRoutes, { tag: `${variant} webhooks` }),

@@ -145,6 +145,12 @@ export const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'mailroom <mailroom@localhost>', description: 'the From of every email' }),
   NOTIFY_RETRY_BASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 30 }),
   NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  NOTIFY_SEND_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 300,
+    default: 30,
+    description: 'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
+  }),
   // Availability (issue 14): no client holds a socket, a connection or the pool for long.
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({
     minimum: 100,
@@ -310,6 +316,7 @@ export interface Config {
     mailFrom: string
     retryBaseMs: number
     maxAttempts: number
+    sendTimeoutMs: number
   }
   /** Socket timeouts (ms): slow clients cannot hold sockets. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number }
@@ -545,6 +552,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mailFrom: env.MAIL_FROM,
       retryBaseMs: env.NOTIFY_RETRY_BASE_SECONDS * 1000,
       maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
+      sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_SECONDS * 1000,
     },
     http: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,

@@ -27,6 +27,8 @@ import { createContactsService, type ContactsService } from './contacts/contacts
 import { checkCustomFieldValues } from './customfields/custom-field-values.js'
 import { createCustomFieldsService, type CustomFieldsService } from './customfields/customfields.service.js'
 import { createLocationsService, type LocationsService } from './locations/locations.service.js'
+import { createNotifications, type Notifications } from './notifications/notifications.module.js'
+import type { PackageView } from './notifications/compose.js'
 
 /** The companion resources (CONTRACT §5): contacts, custom fields, locations, carriers. */
 export interface Companions {
@@ -63,8 +65,17 @@ export interface AppContext {
   tokenLimiter: FailureLimiter
   /** Cache invalidation across the deployment's processes; `listen()` where caches must follow other processes' writes. */
   invalidations: Invalidations
-  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer; idempotencyKey: Buffer }
+  secrets: {
+    pepper: Buffer
+    sealKey: Buffer
+    webhookKey: Buffer
+    trackingKey: Buffer
+    idempotencyKey: Buffer
+    unsubscribeKey: Buffer
+  }
   webhooks: Webhooks
+  /** Recipient emails: settings, the outbox and its worker (started where the webhook worker runs). */
+  notifications: Notifications
   companions: Companions
   receiving: Receiving
 }
@@ -93,6 +104,8 @@ export function createContext(input: {
     trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
     // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
     idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
+    // Signs the unsubscribe links of notification emails.
+    unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
   }
 
   // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
@@ -173,13 +186,29 @@ export function createContext(input: {
     },
   })
   const readers = { sites, contacts, carriers, customFields, locations, checkCustomFieldValues }
-  const packages = createPackagesService({
+  // Notifications read package records through the packages service, built after them (a late-bound call).
+  const notifications = createNotifications({
+    db,
+    clock,
+    ids,
+    config,
+    unsubscribeKey: secrets.unsubscribeKey,
+    records: async (subId, packageIds) =>
+      (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
+    contacts,
+    onEventsCommitted: () => webhooks.notify(),
+  })
+  const packages: PackagesService = createPackagesService({
     db,
     clock,
     ids,
     images,
     readers,
-    onEventsCommitted: () => webhooks.notify(),
+    onEventsCommitted: () => {
+      webhooks.notify()
+      notifications.nudge()
+    },
+    observeEvents: (trx, events) => notifications.observeEvents(trx, events),
   })
   const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })
   const trackingNumbers = createTrackingNumbersService({ db, key: secrets.trackingKey })
@@ -207,6 +236,7 @@ export function createContext(input: {
     invalidations,
     secrets,
     webhooks,
+    notifications,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
     receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
   }

@@ -20,6 +20,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
   }
   const ctx = await openRuntime(config)
   const stop = ctx.webhooks.start()
+  const stopNotifications = ctx.notifications.start()
   const stopHousekeeping = startHousekeeping({
     db: ctx.db,
     clock: ctx.clock,
@@ -43,6 +44,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await stop()
+      await stopNotifications()
       await stopHousekeeping()
       await ctx.database.close()
       process.exit(0)
