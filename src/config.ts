@@ -142,14 +142,19 @@ export const EnvSchema = Type.Object({
       description: 'smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start)',
     }),
   ),
-  MAIL_FROM: Type.String({ minLength: 3, default: 'mailroom <mailroom@localhost>', description: 'the From of every email' }),
+  MAIL_FROM: Type.String({
+    minLength: 3,
+    default: 'mailroom <mailroom@localhost>',
+    description: 'the From of every email',
+  }),
   NOTIFY_RETRY_BASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 30 }),
   NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
   NOTIFY_SEND_TIMEOUT_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 300,
     default: 30,
-    description: 'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
+    description:
+      'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
   }),
   // Availability (issue 14): no client holds a socket, a connection or the pool for long.
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({
@@ -432,7 +437,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => {
     const key = e.path.replace(/^\//, '')
     const shown =
-      key === 'MAILROOM_SECRET' || key === 'MAILROOM_BOOTSTRAP_CLIENT' || key === 'SMTP_URL' ? '(hidden)' : JSON.stringify(raw[key])
+      key === 'MAILROOM_SECRET' || key === 'MAILROOM_BOOTSTRAP_CLIENT' || key === 'SMTP_URL'
+        ? '(hidden)'
+        : JSON.stringify(raw[key])
     const choices = (e.schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((m) => m.const)
     const message = choices ? `must be one of ${choices.join(', ')}` : e.message
     return `${key}=${shown}: ${e.schema.description ? `${message} (${e.schema.description})` : message}`

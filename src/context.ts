@@ -193,8 +193,7 @@ export function createContext(input: {
     ids,
     config,
     unsubscribeKey: secrets.unsubscribeKey,
-    records: async (subId, packageIds) =>
-      (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
+    records: async (subId, packageIds) => (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
     contacts,
     onEventsCommitted: () => webhooks.notify(),
   })

@@ -68,6 +68,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
       await app.close()
       await stopWebhooks()
       await stopNotifications()
+      ctx.notifications.close()
       await stopHousekeeping()
       await stopInvalidations()
       await ctx.database.close()

@@ -45,6 +45,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     try {
       await stop()
       await stopNotifications()
+      ctx.notifications.close()
       await stopHousekeeping()
       await ctx.database.close()
       process.exit(0)

@@ -36,7 +36,8 @@ export const ContactSchema = Type.Object(
     mailStopLocation: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
     status: oneOf(CONTACT_STATUSES),
     notify: Type.Boolean({
-      description: 'Whether the contact gets notification emails (default true); the unsubscribe link sets it to false.',
+      description:
+        'Whether the contact gets notification emails (default true); the unsubscribe link sets it to false.',
     }),
   },
   { $id: 'Contact', title: 'Contact' },

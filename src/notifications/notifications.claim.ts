@@ -27,7 +27,9 @@ export async function claimDue(
       limit ${limit}
       for update skip locked))
     returning n.notification_id, n.sub_id, n.kind, n.channel, n.contact_id, n.to_address, n.step, n.status, n.attempts,
-              n.last_error, n.next_attempt_at, n.locked_until, n.locked_by, n.sent_at, n.created_at, n.updated_at`.execute(db)
+              n.last_error, n.next_attempt_at, n.locked_until, n.locked_by, n.sent_at, n.created_at, n.updated_at`.execute(
+    db,
+  )
   return rows
 }
 

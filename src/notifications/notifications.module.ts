@@ -7,7 +7,12 @@ import type { IdGenerator } from '../shared/ids.js'
 import type { PackageView } from './compose.js'
 import { createSmtpMailer, type Mailer } from './mailer.js'
 import { createNotificationsService, type NotificationsService } from './notifications.service.js'
-import { createNotificationWorker, type RecipientContact, type WorkerLog, type WorkerStep } from './notifications.worker.js'
+import {
+  createNotificationWorker,
+  type RecipientContact,
+  type WorkerLog,
+  type WorkerStep,
+} from './notifications.worker.js'
 import { createObserver, type ObservedEvent } from './observe.js'
 import { createReminderJob } from './reminders.job.js'
 import { unsubscribeToken } from './unsubscribe.js'
@@ -42,11 +47,11 @@ export interface Notifications {
   observeEvents(trx: Parameters<ReturnType<typeof createObserver>>[0], events: readonly ObservedEvent[]): Promise<void>
   /** Package changes were committed: the worker looks now. */
   nudge(): void
-  /** The sending loop with the reminder job; the returned stop lets in-flight sends finish. */
+  /** The sending loop with the reminder job; the returned stop lets in-flight sends finish (then call close). */
   start(): () => Promise<void>
   /** One deterministic pass (reminders, then everything due at the clock's now). */
   runOnce(): Promise<WorkerStep>
-  /** Closes the SMTP connection pool (the stop of start() does it too). */
+  /** Closes the SMTP connection pool, after the worker stopped. */
   close(): void
 }
 
@@ -80,7 +85,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     ids,
     workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     mailer,
-    records: deps.records,
+    records: (subId, packageIds) => deps.records(subId, packageIds),
     contact: async (subId, contactId) => {
       const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
       return c && !c.deleted ? c : undefined

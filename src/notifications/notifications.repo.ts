@@ -159,14 +159,18 @@ export interface ListFilter {
 }
 
 export async function listNotifications(db: Executor, f: ListFilter): Promise<NotificationRow[]> {
-  let q = db.selectFrom('notifications as n').select(COLUMNS.map((c) => `n.${c}` as const)).where('n.sub_id', '=', f.subId)
+  let q = db
+    .selectFrom('notifications as n')
+    .select(COLUMNS.map((c) => `n.${c}` as const))
+    .where('n.sub_id', '=', f.subId)
   if (f.contactId) q = q.where('n.contact_id', '=', f.contactId)
   if (f.status) q = q.where('n.status', '=', f.status)
   if (f.packageId) {
     const packageId = f.packageId
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('notification_packages as np')
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('notification_packages as np')
           .select('np.package_id')
           .whereRef('np.notification_id', '=', 'n.notification_id')
           .where('np.package_id', '=', packageId),

@@ -26,7 +26,8 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
         tags,
         security,
         summary: 'Notification settings',
-        description: 'The defaults until a PUT: enabled, arrivals batched for 60 s, no reminders, no final notice, the shipped templates.',
+        description:
+          'The defaults until a PUT: enabled, arrivals batched for 60 s, no reminders, no final notice, the shipped templates.',
         response: { 200: NotificationSettingsSchema, ...errorResponses() },
       },
     },
@@ -104,9 +105,8 @@ export const unsubscribeRoutes: FastifyPluginAsyncTypebox<{ notifications: Notif
   const schema = {
     tags,
     querystring: UnsubscribeQuerySchema,
-    produces: ['text/html'],
     response: {
-      200: Type.String({ description: 'An HTML page.' }),
+      200: { description: 'An HTML page.', content: { 'text/html': { schema: Type.String() } } },
       ...errorResponses(400),
     },
   }

@@ -26,11 +26,13 @@ export const NotificationSettingsSchema = Type.Object(
     arrivalBatchSeconds: Type.Integer({
       minimum: 0,
       maximum: 86_400,
-      description: 'Arrivals for one recipient within this many seconds of the first share one email; 0 sends each at once. Default 60.',
+      description:
+        'Arrivals for one recipient within this many seconds of the first share one email; 0 sends each at once. Default 60.',
     }),
     reminderAfterHours: Type.Array(Hours, {
       maxItems: 10,
-      description: 'A REMINDER this many hours after the arrival email, per step, while the package waits (fractions allowed, ascending).',
+      description:
+        'A REMINDER this many hours after the arrival email, per step, while the package waits (fractions allowed, ascending).',
     }),
     finalNoticeAfterHours: Type.Union([Hours, Type.Null()], {
       description: 'A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none.',

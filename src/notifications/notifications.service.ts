@@ -3,11 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import { AppError } from '../shared/errors.js'
 import { NOTIFICATION_ERRORS } from './notifications.errors.js'
 import * as repo from './notifications.repo.js'
-import type {
-  ListNotificationsQuery,
-  Notification,
-  NotificationSettings,
-} from './notifications.schemas.js'
+import type { ListNotificationsQuery, Notification, NotificationSettings } from './notifications.schemas.js'
 import type { NotificationRow } from './notifications.tables.js'
 import { checkSettings, effectiveSettings } from './settings.js'
 import { findSettings, upsertSettings } from './settings.repo.js'

@@ -244,7 +244,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       wake?.()
     },
 
-    /** The loop; the returned stop lets in-flight sends finish and record. */
+    /** The loop; the returned stop lets in-flight sends finish and record (the mailer stays open: close it apart). */
     start(): () => Promise<void> {
       let stopping = false
       const loop = (async () => {
@@ -276,7 +276,6 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         stopping = true
         wake?.()
         await loop
-        mailer?.close()
       }
     },
   }

@@ -96,7 +96,14 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
           created_at: now,
         })
         for (const packageId of packageIds)
-          links.push({ notification_id: notificationId, package_id: packageId, sub_id: subId, kind: 'ARRIVAL', step: 0, created_at: now })
+          links.push({
+            notification_id: notificationId,
+            package_id: packageId,
+            sub_id: subId,
+            kind: 'ARRIVAL',
+            step: 0,
+            created_at: now,
+          })
       }
       for (const [contactId, packageIds] of pickups) {
         const c = addressable(contactId)
@@ -114,7 +121,14 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
           created_at: now,
         })
         for (const packageId of packageIds)
-          links.push({ notification_id: notificationId, package_id: packageId, sub_id: subId, kind: 'PICKED_UP', step: 0, created_at: now })
+          links.push({
+            notification_id: notificationId,
+            package_id: packageId,
+            sub_id: subId,
+            kind: 'PICKED_UP',
+            step: 0,
+            created_at: now,
+          })
       }
       await repo.linkPackages(trx, links)
     }

@@ -54,7 +54,14 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
           })
           await linkPackages(
             trx,
-            list.map((d) => ({ notification_id: notificationId, package_id: d.package_id, sub_id: subId, kind, step, created_at: now })),
+            list.map((d) => ({
+              notification_id: notificationId,
+              package_id: d.package_id,
+              sub_id: subId,
+              kind,
+              step,
+              created_at: now,
+            })),
           )
         }
         return due.length

@@ -20,7 +20,7 @@ export function effectiveSettings(row: SettingsRow | undefined): NotificationSet
     arrivalBatchSeconds: row.arrival_batch_seconds,
     reminderAfterHours: row.reminder_after_hours,
     finalNoticeAfterHours: row.final_notice_after_hours,
-    templates: row.templates as NotificationSettings['templates'],
+    templates: row.templates,
   }
 }
 
@@ -29,7 +29,7 @@ export function checkSettings(s: NotificationSettings): void {
   const problems: Array<{ field: string; description: string }> = []
   s.reminderAfterHours.forEach((h, i) => {
     if (i > 0 && h <= s.reminderAfterHours[i - 1]!)
-      problems.push({ field: `reminderAfterHours.${i}`, description: 'reminderAfterHours must be strictly ascending' })
+      problems.push({ field: `reminderAfterHours[${i}]`, description: 'reminderAfterHours must be strictly ascending' })
   })
   const last = s.reminderAfterHours.at(-1)
   if (s.finalNoticeAfterHours !== null && last !== undefined && s.finalNoticeAfterHours <= last)
@@ -41,7 +41,8 @@ export function checkSettings(s: NotificationSettings): void {
     for (const part of ['subject', 'text', 'html'] as const) {
       const source = s.templates[kind]?.[part]
       const problem = source === undefined ? undefined : templateProblem(source)
-      if (problem) problems.push({ field: `templates.${kind}.${part}`, description: `templates.${kind}.${part} ${problem}` })
+      if (problem)
+        problems.push({ field: `templates.${kind}.${part}`, description: `templates.${kind}.${part} ${problem}` })
     }
   if (problems.length > 0) throw new ValidationErrors(problems)
 }

@@ -68,7 +68,8 @@ const page = (body: string) =>
 /** The shipped templates, one per kind. */
 export const DEFAULT_TEMPLATES: Readonly<Record<NotificationKind, Template>> = {
   ARRIVAL: {
-    subject: '{{#one}}A parcel is{{/one}}{{^one}}{{count}} parcels are{{/one}} waiting for you{{#siteName}} at {{siteName}}{{/siteName}}',
+    subject:
+      '{{#one}}A parcel is{{/one}}{{^one}}{{count}} parcels are{{/one}} waiting for you{{#siteName}} at {{siteName}}{{/siteName}}',
     text: `Hello {{recipientName}},
 
 {{#one}}A parcel has{{/one}}{{^one}}{{count}} parcels have{{/one}} arrived for you:
@@ -118,7 +119,7 @@ type Spans = ReturnType<typeof Mustache.parse>
 /** Token types that print a value without escaping it. */
 const UNESCAPED = new Set(['&', '{'])
 function unescapedIn(spans: Spans): boolean {
-  return spans.some((s) => UNESCAPED.has(s[0] as string) || (Array.isArray(s[4]) && unescapedIn(s[4] as Spans)))
+  return spans.some((s) => UNESCAPED.has(s[0]) || (Array.isArray(s[4]) && unescapedIn(s[4])))
 }
 
 /** Why a subscription's template cannot be used, or undefined: it parses and escapes every variable. */
@@ -138,7 +139,11 @@ const plain = { escape: (v: unknown) => String(v) }
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim()
 
 /** The three parts of one email: the subscription's override where it has one, the shipped template elsewhere. */
-export function renderEmail(kind: NotificationKind, override: TemplateOverride | undefined, view: TemplateView): Template {
+export function renderEmail(
+  kind: NotificationKind,
+  override: TemplateOverride | undefined,
+  view: TemplateView,
+): Template {
   const t = { ...DEFAULT_TEMPLATES[kind], ...override }
   return {
     subject: oneLine(Mustache.render(t.subject, view, {}, plain)),

@@ -34,7 +34,10 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ob
       if (!observeEvents) return write(ex, items)
       const run = async (trx: Executor) => {
         const written = await write(trx, items)
-        await observeEvents(trx, items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])))
+        await observeEvents(
+          trx,
+          items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])),
+        )
         return written
       }
       return ex.isTransaction ? run(ex) : inTransaction(db, run)
