@@ -25,6 +25,7 @@ export class TestSmtpServer {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      closeTimeout: 500,
       onAuth: (_auth, _session, cb) => cb(null, { user: 'test' }),
       onData: (stream, _session, cb) => {
         this.dataStarted++
