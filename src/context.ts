@@ -196,6 +196,8 @@ export function createContext(input: {
     records: async (subId, packageIds) => (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
     contacts,
     onEventsCommitted: () => webhooks.notify(),
+    // As for webhooks: on PGlite every write is in this process and nudges the worker, so polls can be rarer.
+    pollMs: database.engine === 'pglite' ? 1_000 : undefined,
   })
   const packages: PackagesService = createPackagesService({
     db,

@@ -161,10 +161,21 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     return undefined
   }
 
-  async function handle(n: NotificationRow, step: WorkerStep): Promise<void> {
+  /** What one pass reads once for all its claims: each subscription's settings, each notification's packages. */
+  interface PassReads {
+    settings: Map<string, Promise<ReturnType<typeof effectiveSettings>>>
+    packageIds: Map<string, string[]>
+  }
+
+  async function handle(n: NotificationRow, step: WorkerStep, reads: PassReads): Promise<void> {
     try {
-      const settings = effectiveSettings(await findSettings(db, n.sub_id))
-      const packageIds = (await packageIdsOf(db, [n.notification_id])).get(n.notification_id) ?? []
+      let settingsRead = reads.settings.get(n.sub_id)
+      if (!settingsRead) {
+        settingsRead = findSettings(db, n.sub_id).then(effectiveSettings)
+        reads.settings.set(n.sub_id, settingsRead)
+      }
+      const settings = await settingsRead
+      const packageIds = reads.packageIds.get(n.notification_id) ?? []
       let packages = await deps.records(n.sub_id, packageIds)
       if (n.kind === 'REMINDER' || n.kind === 'FINAL_NOTICE')
         packages = packages.filter((p) => (WAITING_STATUSES as readonly string[]).includes(p.currentStatus))
@@ -211,10 +222,18 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       workerId,
       leaseMs: deps.leaseMs,
     })
+    if (claimed.length === 0) return 0
+    const reads: PassReads = {
+      settings: new Map(),
+      packageIds: await packageIdsOf(
+        db,
+        claimed.map((n) => n.notification_id),
+      ),
+    }
     let next = 0
     await Promise.all(
       Array.from({ length: Math.min(deps.concurrency, claimed.length) }, async () => {
-        while (next < claimed.length) await handle(claimed[next++]!, step)
+        while (next < claimed.length) await handle(claimed[next++]!, step, reads)
       }),
     )
     return claimed.length
