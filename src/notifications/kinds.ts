@@ -27,5 +27,3 @@ export function webhookEventOf(kind: NotificationKind): TrackingEventName {
 
 /** Statuses in which a package still waits for its recipient: reminders are only about these. */
 export const WAITING_STATUSES = ['RECEIVED', 'READY_FOR_PICKUP', 'IN_LOCKER'] as const
-/** Statuses that end the wait with the recipient holding the package. */
-export const COLLECTED_STATUSES = ['DELIVERED', 'PICKED_UP'] as const

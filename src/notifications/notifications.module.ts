@@ -19,7 +19,6 @@ import { unsubscribeToken } from './unsubscribe.js'
 import './notifications.tables.js'
 
 export { notificationsRoutes, unsubscribeRoutes } from './notifications.routes.js'
-export type { WorkerStep as NotificationWorkerStep }
 
 export interface NotificationsDeps {
   db: Db
