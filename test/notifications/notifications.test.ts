@@ -183,8 +183,23 @@ describe('notification emails through a real SMTP server', () => {
     const step2 = all.find((n) => n.kind === 'REMINDER' && n.step === 2)!
     expect(step2.packageIds).toEqual([kept])
     t.clock.advance(2 * HOUR)
+    // Tokens last 4 hours of the test clock.
+    a = api(t, await t.refresh(client))
     await t.ctx.notifications.runOnce()
     expect((await kinds()).filter((k) => k === 'FINAL_NOTICE')).toHaveLength(1)
+
+    // After downtime: the latest step due, once, not every step missed.
+    const late = await a.contact('RECEIVER', 'Lou Late', { email: 'lou@example.com' })
+    await addFor(late)
+    await t.ctx.notifications.runOnce()
+    t.clock.advance(1.5 * HOUR)
+    a = api(t, await t.refresh(client))
+    await t.ctx.notifications.runOnce()
+    await t.ctx.notifications.runOnce()
+    expect((await list(`contactId=${late}`)).map((n) => [n.kind, n.step])).toEqual([
+      ['REMINDER', 2],
+      ['ARRIVAL', undefined],
+    ])
   })
 
   it('emails a PICKED_UP receipt when a package is marked DELIVERED, and publishes webhook events', async () => {
