@@ -46,9 +46,12 @@ export async function enqueueUnsequenced(trx: Executor, events: Array<Omit<Outbo
   if (events.length === 0) return
   const perPackage = new Map<string, number>()
   for (const e of events) perPackage.set(e.packageId, (perPackage.get(e.packageId) ?? 0) + 1)
+  // One statement per distinct count (usually one: an event per package).
+  const byCount = new Map<number, string[]>()
+  for (const [packageId, count] of perPackage) byCount.set(count, [...(byCount.get(count) ?? []), packageId])
   const firsts = new Map<string, number>()
-  for (const [packageId, count] of perPackage)
-    for (const [id, first] of await nextSequences(trx, [packageId], count)) firsts.set(id, first)
+  for (const [count, packageIds] of byCount)
+    for (const [id, first] of await nextSequences(trx, packageIds, count)) firsts.set(id, first)
   const used = new Map<string, number>()
   await enqueueEvents(
     trx,

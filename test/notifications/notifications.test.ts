@@ -296,14 +296,29 @@ describe('without SMTP', () => {
       finalNoticeAfterHours: null,
       templates: {},
     })
+    const number = trackingNumber('1ZNOSMTP')
     const res = await a.ok('POST', '/api/v1/packages', {
-      package: { trackingNumber: trackingNumber('1ZNOSMTP'), receiver: { contactId: room.receiverId } },
+      package: { trackingNumber: number, receiver: { contactId: room.receiverId } },
     })
+    // A write that is refused writes no notification either (the outbox is in its transaction).
+    const again = await a.call('POST', '/api/v1/packages', {
+      package: { trackingNumber: number, receiver: { contactId: room.receiverId } },
+    })
+    expect(again.statusCode).toBe(409)
     const step = await t.ctx.notifications.runOnce()
     expect(step).toMatchObject({ sent: 0, suppressed: 1, failed: 0 })
     const { notifications } = await a.ok('GET', `/api/v1/notifications?packageId=${res.packageId as string}`)
     expect(notifications).toMatchObject([
       { kind: 'ARRIVAL', status: 'suppressed', lastError: 'no SMTP server is configured (SMTP_URL)' },
     ])
+    expect((await a.ok('GET', `/api/v1/notifications?contactId=${room.receiverId}`)).notifications).toHaveLength(1)
+    // Suppressed emails are still published, for other channels.
+    const events = await t.ctx.db
+      .selectFrom('package_events')
+      .select('event_name')
+      .where('package_id', '=', res.packageId as string)
+      .where('event_name', '=', 'RecipientNotified')
+      .execute()
+    expect(events).toHaveLength(1)
   })
 })
