@@ -81,7 +81,8 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
         return c && !c.deleted && c.contact_type !== 'SENDER' ? c : undefined
       }
       const links: Parameters<typeof repo.linkPackages>[1] = []
-      for (const [contactId, packageIds] of arrivals) {
+      // In contact id order: two writes batching arrivals for the same recipients lock their batches in one order (no deadlock).
+      for (const [contactId, packageIds] of [...arrivals].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
         const c = addressable(contactId)
         if (!c) continue
         const notificationId = await repo.openArrivalBatch(trx, {
