@@ -22,6 +22,7 @@ import { imagesRoutes } from './images/images.routes.js'
 import { locationsRoutes } from './locations/locations.routes.js'
 import { notificationsRoutes, unsubscribeRoutes } from './notifications/notifications.module.js'
 import { packagesRoutes, trackingNumbersRoutes } from './packages/packages.routes.js'
+import { pickupsRoutes } from './pickups/pickups.routes.js'
 import { scanRoutes } from './scan/scan.routes.js'
 import { searchRoutes } from './search/search.routes.js'
 import { sitesRoutes } from './sites/sites.routes.js'
@@ -203,6 +204,7 @@ function routePlugins(
       mount(sitesRoutes, { sites: receiving.sites }),
       mount(imagesRoutes, { images: receiving.images, maxBytes: config.imageMaxBytes }),
       mount(packagesRoutes, { packages: receiving.packages }),
+      mount(pickupsRoutes, { pickups: receiving.pickups }),
       mount(searchRoutes, { search: receiving.search }),
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),

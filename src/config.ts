@@ -100,6 +100,17 @@ export const EnvSchema = Type.Object({
   }),
   TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   TOKEN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  PICKUP_CODE_FAILURE_LIMIT: Type.Integer({
+    minimum: 1,
+    default: 10,
+    description:
+      'wrong or used pickup codes one API client may send per window before 429 + Retry-After; the subscription as a whole 3 times as many',
+  }),
+  PICKUP_CODE_FAILURE_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 900,
+    description: 'the window of PICKUP_CODE_FAILURE_LIMIT; each further lock doubles, at most 4 windows',
+  }),
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 25 }),
   MAILROOM_WEBHOOK_WORKER: { ...Bool, default: 'true', description: 'run the webhook delivery worker inside `serve`' },
   MAILROOM_WEBHOOK_ALLOW_HTTP: {
@@ -300,6 +311,9 @@ export interface Config {
   referenceCacheSeconds: number
   tokenFailureLimit: number
   tokenFailureWindowSeconds: number
+  /** Wrong pickup codes per API client and window (pickups.service.ts); 3× per subscription. */
+  pickupCodeFailureLimit: number
+  pickupCodeFailureWindowSeconds: number
   shutdownGraceSeconds: number
   webhooks: {
     /** Run the delivery worker inside `serve` (it also runs alone as `mailroom worker`). */
@@ -536,6 +550,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     referenceCacheSeconds: env.REFERENCE_CACHE_SECONDS,
     tokenFailureLimit: env.TOKEN_FAILURE_LIMIT,
     tokenFailureWindowSeconds: env.TOKEN_FAILURE_WINDOW_SECONDS,
+    pickupCodeFailureLimit: env.PICKUP_CODE_FAILURE_LIMIT,
+    pickupCodeFailureWindowSeconds: env.PICKUP_CODE_FAILURE_WINDOW_SECONDS,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     webhooks: {
       workerInServe: env.MAILROOM_WEBHOOK_WORKER === 'true',

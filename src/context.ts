@@ -14,6 +14,8 @@ import { createWebhooks, type Webhooks } from './webhooks/webhooks.module.js'
 import { createBlobStore } from './images/blob-stores.js'
 import { createImagesService, type ImagesService } from './images/images.service.js'
 import { createPackagesService, type PackagesService } from './packages/packages.service.js'
+import { newPickupCode } from './pickups/pickup-code.js'
+import { createPickupsService, type PickupsService } from './pickups/pickups.service.js'
 import { WindowQuota } from './ratelimit/quotas.js'
 import { WindowCounter } from './ratelimit/window-counter.js'
 import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
@@ -48,6 +50,7 @@ export interface Receiving {
   trackingNumbers: TrackingNumbersService
   scan: ScanService
   search: SearchService
+  pickups: PickupsService
   scanImage: ReturnType<typeof createScanImageService>
 }
 
@@ -205,11 +208,31 @@ export function createContext(input: {
     ids,
     images,
     readers,
+    newPickupCode: () => newPickupCode(),
     onEventsCommitted: () => {
       webhooks.notify()
       notifications.nudge()
     },
     observeEvents: (trx, events) => notifications.observeEvents(trx, events),
+  })
+  // Wrong pickup codes, counted for every process like the token endpoint's failures (one per API
+  // client, three times that per subscription; each further lock doubles, at most four windows).
+  const codePolicy = {
+    limit: config.pickupCodeFailureLimit,
+    windowSeconds: config.pickupCodeFailureWindowSeconds,
+    addressFactor: 1,
+    clientFactor: 3,
+    maxBackoffFactor: 4,
+  }
+  const pickups = createPickupsService({
+    db,
+    ids,
+    packages,
+    contacts,
+    codeLimiter:
+      database.engine === 'postgres'
+        ? new DatabaseFailureLimiter(db, clock, codePolicy)
+        : new MemoryFailureLimiter(clock, codePolicy),
   })
   const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })
   const trackingNumbers = createTrackingNumbersService({ db, key: secrets.trackingKey })
@@ -239,6 +262,6 @@ export function createContext(input: {
     webhooks,
     notifications,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
-    receiving: { sites, images, packages, trackingNumbers, scan, search, scanImage },
+    receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage },
   }
 }

@@ -150,6 +150,8 @@ export interface PackageTable {
   delivery_clerk: string | null
   delivery_time: Timestamp | null
   current_route: string | null
+  /** The code its recipient collects it with (issue 17.4): set at the add when it arrives waiting. */
+  pickup_code: string | null
   version: number
   activity_count: number
   event_count: number
@@ -173,7 +175,38 @@ export interface PackageActivityTable {
   user_name: string
   /** `X-User-Name` as the client sent it: a claim, beside user_name (the authenticated client id). */
   reported_by: string | null
+  /** The one-step pickup that delivered the package with this activity, if any. */
+  pickup_id: string | null
   occurred_at: Timestamp
+}
+
+export interface PickupCodeTable {
+  sub_id: string
+  code: string
+  contact_id: string | null
+  created_at: Timestamp
+}
+
+export interface PickupImageJson {
+  imageId: string
+  imageType: string
+  contentType: string
+  tempURL: string
+}
+
+export interface PickupTable {
+  pickup_id: string
+  sub_id: string
+  code: string | null
+  contact_id: string | null
+  given_to_contact_id: string | null
+  given_to_name: string
+  package_ids: string[]
+  images: Json<PickupImageJson[]>
+  comment: string | null
+  user_name: string
+  clerk: string
+  created_at: Timestamp
 }
 
 export interface ImageTable {
@@ -258,6 +291,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable
   package_tallies: PackageTallyTable
   package_tally_deltas: PackageTallyDeltaTable
+  pickup_codes: PickupCodeTable
+  pickups: PickupTable
 }
 
 export type ApiClient = Selectable<ApiClientTable>

@@ -118,7 +118,8 @@ export interface EventSource {
  * How a field is searched (`search=field:value`). Each kind has its condition in search.repo.ts
  * (an exhaustive switch): a searchable field whose kind has no condition does not compile.
  */
-export type SearchKind = 'trackingNumber' | 'opaqueId' | 'text' | 'textOrEmpty' | 'carrierName' | 'contactName'
+export type SearchKind =
+  'trackingNumber' | 'opaqueId' | 'pickupCode' | 'text' | 'textOrEmpty' | 'carrierName' | 'contactName'
 /** How a field is sorted; each kind has its phases in search.repo.ts. */
 export type SortKind = 'key' | 'nullableKey' | 'contactName'
 

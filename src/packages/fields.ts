@@ -288,6 +288,16 @@ export const PACKAGE_FIELDS = {
       schema: Type.Optional(Nullable(Type.Object({ routeName: Text(100) }, { additionalProperties: false }))),
     },
   },
+  pickupCode: {
+    ...plain(
+      'pickup_code',
+      'text',
+      'add',
+      "The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ, given when the package arrives waiting and shared by the receiver's waiting parcels. It stays on the package once collected (a used code is refused).",
+    ),
+    search: { kind: 'pickupCode', order: 10 },
+    csv: 25,
+  },
   locationZip: {
     record: Type.Optional(Type.String()),
     read: (r, ctx) => {

@@ -108,6 +108,7 @@ export function createPackageQueries(deps: { db: Db; readers: PackageReaders; im
           comment: a.comment ?? undefined,
           userName: a.user_name,
           ...(a.reported_by ? { reportedBy: a.reported_by } : {}),
+          ...(a.pickup_id ? { pickupId: a.pickup_id } : {}),
           occurredAt: a.occurred_at.toISOString(),
           images: imgs
             .filter((i) => i.activityId === a.activity_id)

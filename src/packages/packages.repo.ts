@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../db/errors.js'
 import type { Executor } from '../db/transaction.js'
 import type { PackageActivityTable, PackageEventTable, PackageTable } from '../db/tables.js'
 import type { FieldSpec } from './field-kinds.js'
+import { NOT_WAITING } from './statuses.js'
 import { FIELD_ENTRIES, type ChangeColumn, type FieldColumn } from './fields.js'
 
 export type PackageRow = Selectable<PackageTable>
@@ -21,6 +22,9 @@ const PACKAGE_COLUMNS = [...fieldColumns(() => true), ...BOOKKEEPING_COLUMNS] as
   FieldColumn | BookkeepingColumn
 >
 void everyColumn
+/** Statuses of packages whose code a new package does not join (statuses.ts NOT_WAITING). */
+const WAITING_EXCLUDED = NOT_WAITING.map((s) => sql.lit(s))
+
 const ACTIVITY_COLUMNS = [
   'activity_id',
   'sub_id',
@@ -35,6 +39,7 @@ const ACTIVITY_COLUMNS = [
   'comment',
   'user_name',
   'reported_by',
+  'pickup_id',
   'occurred_at',
 ] as const
 const EVENT_COLUMNS = [
@@ -123,6 +128,12 @@ export interface PackageChange {
   eventCountBefore: number
   activity: Insertable<PackageActivityTable>
   events: Array<Insertable<PackageEventTable>>
+  /**
+   * A candidate pickup code, for a change that leaves a package without a code waiting (an
+   * announced package that arrived, one un-archived): the statement gives it its receiver's waiting
+   * code instead when there is one, as an add does (insertNewPackages).
+   */
+  pickupCode?: string | null
 }
 
 /**
@@ -134,19 +145,26 @@ export interface PackageChange {
  * tracking number another active package holds) fails the statement, and nothing of it is written.
  */
 export async function writeChanges(db: Executor, changes: readonly PackageChange[]): Promise<Set<string>> {
-  const { rows } = await sql<{ package_id: string }>`
-    with changed as (
-      update packages p set (${columns(CHANGE_COLUMNS)}) = (${columns(CHANGE_COLUMNS, 'r')})
-      from jsonb_array_elements(${jsonRows(
-        changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore })),
-        'custom_fields',
-      )}::jsonb) j
+  const rows = shareCandidates(
+    changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore, pickup_code: c.pickupCode ?? null })),
+  )
+  const { rows: written } = await sql<{ package_id: string }>`
+    with input as (
+      select (j->>'event_count_before')::int as event_count_before, r.*
+      from jsonb_array_elements(${jsonRows(rows, 'custom_fields')}::jsonb) j
       cross join lateral jsonb_populate_record(null::packages, j) r
-      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = (j->>'event_count_before')::int
+    ), codes_in as (
+      select sub_id, receiver_id, pickup_code, updated_at as created_at from input
+    ), ${CODE_CHOICE}, changed as (
+      update packages p set (${columns(CHANGE_COLUMNS)}, pickup_code) = (${columns(CHANGE_COLUMNS, 'r')}, coalesce(p.pickup_code, h.pickup_code, f.code))
+      from input r
+      left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
+      left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
+      where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = r.event_count_before
       returning p.package_id
     ), ${historyOf('changed', changes)}
     select package_id from changed`.execute(db)
-  return new Set(rows.map((r) => r.package_id))
+  return new Set(written.map((r) => r.package_id))
 }
 
 /** A new package with its first activity and that activity's events. */
@@ -157,26 +175,148 @@ export interface NewPackage {
 }
 
 /**
- * New packages, each with its first activity and events, in one statement: concurrent adds are
- * written together, with one commit. The rows travel as three JSON parameters, so the statement's
+ * New packages, each with its first activity and that activity's events, in one statement:
+ * concurrent adds are written together, with one commit. The rows travel as three JSON parameters, so the statement's
  * text (and its prepared plan) is the same for one package or sixty. A package whose tracking
  * number an active package already holds (another of these included) is skipped with its activity
  * and events; the ids of those written are returned. Any other failure fails the statement, and
  * nothing of it is written.
+ *
+ * Pickup codes (issue 17.4), in the same statement: a package that comes with a candidate code
+ * (it arrives waiting) takes instead the code of its receiver's latest waiting package, when there
+ * is one, so one code collects everything a recipient has waiting; else its candidate is
+ * registered in pickup_codes, whose key keeps it unique in the subscription. Packages of one
+ * receiver in one statement share one candidate. A candidate that is taken (about one in 73,000
+ * with ten thousand codes out) leaves the package without a code here, and the caller gives it one
+ * (assignPickupCode).
  */
-export async function insertNewPackages(db: Executor, adds: readonly NewPackage[]): Promise<Set<string>> {
-  const { rows } = await sql<{ package_id: string }>`
-    with new_packages as (
-      insert into packages (${columns(PACKAGE_COLUMNS)})
-      select ${columns(PACKAGE_COLUMNS, 'r')} from jsonb_populate_recordset(null::packages, ${jsonRows(
-        adds.map((a) => a.package),
-        'custom_fields',
-      )}::jsonb) r
-      on conflict (sub_id, tracking_number) where not archived do nothing
-      returning package_id
-    ), ${historyOf('new_packages', adds)}
-    select package_id from new_packages`.execute(db)
+export async function insertNewPackages(
+  db: Executor,
+  adds: readonly NewPackage[],
+  newPickupCode?: () => string,
+): Promise<Set<string>> {
+  const { rows } = await insertWithCodes(db, adds)
+  if (newPickupCode) {
+    const byId = new Map(adds.map((a) => [a.package.package_id, a.package]))
+    for (const r of rows) {
+      const p = byId.get(r.package_id)
+      if (r.pickup_code !== null || !p?.pickup_code) continue
+      const pkg = { sub_id: p.sub_id, package_id: r.package_id, receiver_id: p.receiver_id ?? null }
+      const at = new Date(p.created_at)
+      for (let tries = 0; tries < 5; tries++) if (await assignPickupCode(db, pkg, newPickupCode(), at)) break
+    }
+  }
   return new Set(rows.map((r) => r.package_id))
+}
+
+/**
+ * The rows of one statement, those of one receiver sharing the first one's candidate code (each
+ * would otherwise register a code of its own: the statement's CTEs do not see each other's rows).
+ */
+function shareCandidates<T extends { sub_id: string; receiver_id?: string | null; pickup_code?: string | null }>(
+  rows: readonly T[],
+): T[] {
+  const shared = new Map<string, string>()
+  return rows.map((p) => {
+    if (!p.pickup_code || !p.receiver_id) return p
+    const key = `${p.sub_id}\n${p.receiver_id}`
+    const code = shared.get(key) ?? p.pickup_code
+    shared.set(key, code)
+    return code === p.pickup_code ? p : { ...p, pickup_code: code }
+  })
+}
+
+/**
+ * How a statement's rows with a candidate code (CTE `codes_in`: sub_id, receiver_id, pickup_code,
+ * created_at) get their code: `held`, the code of each receiver's latest waiting package; `fresh`,
+ * the candidates of the others, registered in pickup_codes (a taken one is skipped). A row's code
+ * is then coalesce(h.pickup_code, f.code).
+ */
+const CODE_CHOICE = sql`held as (
+      select distinct on (p.sub_id, p.receiver_id) p.sub_id, p.receiver_id, p.pickup_code
+      from packages p
+      join (select distinct sub_id, receiver_id from codes_in where pickup_code is not null and receiver_id is not null) w
+        on p.sub_id = w.sub_id and p.receiver_id = w.receiver_id
+      where p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
+      order by p.sub_id, p.receiver_id, p.created_at desc
+    ), fresh as (
+      insert into pickup_codes (sub_id, code, contact_id, created_at)
+      select distinct on (i.sub_id, i.pickup_code) i.sub_id, i.pickup_code, i.receiver_id, i.created_at
+      from codes_in i
+      where i.pickup_code is not null
+        and not exists (select 1 from held h where h.sub_id = i.sub_id and h.receiver_id = i.receiver_id)
+      on conflict do nothing
+      returning sub_id, code
+    )`
+
+/** insertNewPackages, with the code each package written got (null: none, or its candidate was taken). */
+async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
+  const packages = shareCandidates(adds.map((a) => a.package))
+  const inserted = PACKAGE_COLUMNS.map((c) =>
+    c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
+  )
+  return sql<{ package_id: string; pickup_code: string | null }>`
+    with input as (
+      select * from jsonb_populate_recordset(null::packages, ${jsonRows(packages, 'custom_fields')}::jsonb)
+    ), codes_in as (
+      select sub_id, receiver_id, pickup_code, created_at from input
+    ), ${CODE_CHOICE}, new_packages as (
+      insert into packages (${columns(PACKAGE_COLUMNS)})
+      select ${sql.join(inserted)} from input r
+      left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
+      left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
+      on conflict (sub_id, tracking_number) where not archived do nothing
+      returning package_id, pickup_code
+    ), ${historyOf('new_packages', adds)}
+    select package_id, pickup_code from new_packages`.execute(db)
+}
+
+/**
+ * Serialises the adds of one recipient's first parcels: concurrent statements (other processes,
+ * other batches) would each see no waiting code for the recipient and each make one. Taken in
+ * the add's transaction before its statement, whose snapshot then shows what the previous holder
+ * committed. Keys in key order, so two batches never wait for each other in a cycle; class 727003
+ * beside the other advisory locks of the service (keys 727001, 727002).
+ */
+export async function lockRecipients(trx: Executor, adds: readonly NewPackage[]): Promise<void> {
+  const keys = [
+    ...new Set(
+      adds.flatMap((a) =>
+        a.package.pickup_code && a.package.receiver_id ? [`${a.package.sub_id}\n${a.package.receiver_id}`] : [],
+      ),
+    ),
+  ].sort()
+  if (keys.length === 0) return
+  await sql`select count(*) from (
+      select pg_advisory_xact_lock(727003, hashtext(k)) from (select k from unnest(${keys}::text[]) k order by k) o
+    ) l`.execute(trx)
+}
+
+/** Whether some of these adds need lockRecipients (they arrive waiting, for a receiver). */
+export const needRecipientLocks = (adds: readonly NewPackage[]) =>
+  adds.some((a) => a.package.pickup_code && a.package.receiver_id)
+
+/**
+ * Registers `code` for a package written without one (its candidate was taken) and gives it to
+ * the package. False: this code is taken too; the caller draws another.
+ */
+async function assignPickupCode(
+  db: Executor,
+  pkg: { sub_id: string; package_id: string; receiver_id: string | null },
+  code: string,
+  now: Date,
+): Promise<boolean> {
+  const { rows } = await sql<{ code: string }>`
+    with fresh as (
+      insert into pickup_codes (sub_id, code, contact_id, created_at)
+      values (${pkg.sub_id}, ${code}, ${pkg.receiver_id}, ${now})
+      on conflict do nothing
+      returning code
+    )
+    update packages set pickup_code = (select code from fresh)
+    where sub_id = ${pkg.sub_id} and package_id = ${pkg.package_id} and pickup_code is null and exists (select 1 from fresh)
+    returning pickup_code as code`.execute(db)
+  return rows.length > 0
 }
 
 /**
@@ -235,4 +375,51 @@ export { sql }
 export async function nextTrackingSequence(db: Executor): Promise<bigint> {
   const { rows } = await sql<{ v: string }>`select nextval('tracking_number_seq')::text as v`.execute(db)
   return BigInt(rows[0]!.v)
+}
+
+/** A waiting package as a pickup resolves it (statuses.ts NOT_WAITING). */
+export interface WaitingPackage {
+  package_id: string
+  tracking_number: string
+  receiver_id: string | null
+  pickup_code: string | null
+}
+
+/** The subscription's waiting packages under one pickup code, or for one receiver, oldest first. */
+export async function findWaiting(
+  db: Executor,
+  subId: string,
+  by: { code: string } | { receiverId: string },
+): Promise<WaitingPackage[]> {
+  let q = db
+    .selectFrom('packages')
+    .select(['package_id', 'tracking_number', 'receiver_id', 'pickup_code'])
+    .where('sub_id', '=', subId)
+    .where('archived', '=', false)
+    .where('current_status', 'not in', NOT_WAITING)
+  q = 'code' in by ? q.where('pickup_code', '=', by.code) : q.where('receiver_id', '=', by.receiverId)
+  return q.orderBy('created_at').orderBy('package_id').limit(1000).execute()
+}
+
+/** Whether the subscription ever handed out this code (a used code is told apart from a wrong one). */
+export async function pickupCodeIssued(db: Executor, subId: string, code: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pickup_codes')
+    .select('code')
+    .where('sub_id', '=', subId)
+    .where('code', '=', code)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** These packages of the subscription under their row locks, taken in id order (two pickups never deadlock). */
+export async function lockPackages(trx: Executor, subId: string, packageIds: string[]): Promise<PackageRow[]> {
+  return trx
+    .selectFrom('packages')
+    .select(PACKAGE_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('package_id', 'in', packageIds)
+    .orderBy('package_id')
+    .forUpdate()
+    .execute()
 }

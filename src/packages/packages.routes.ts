@@ -25,7 +25,7 @@ const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
  * userName is always the authenticated client id. `X-User-Name`, when a console acts for a named
  * clerk, is only what the client claims: recorded as the activity's reportedBy and as the clerk.
  */
-function actorOf(request: FastifyRequest): Actor {
+export function actorOf(request: FastifyRequest): Actor {
   const { subId, clientId } = request.tenant
   const header = request.headers['x-user-name']
   if (header === undefined) return { subId, userName: clientId, clerk: clientId }

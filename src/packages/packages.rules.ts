@@ -10,7 +10,7 @@ import { eventData } from './packages.payload.js'
 import type { NewPackage, PackageChange } from './packages.repo.js'
 import type { Resolved } from './packages.resolve.js'
 import type { AddPackage, UpdatePackage } from './packages.schemas.js'
-import { HANDED_OVER, isOneOf } from './statuses.js'
+import { HANDED_OVER, isOneOf, NOT_WAITING } from './statuses.js'
 import { normalizeTrackingNumber } from './tracking-number.js'
 
 /**
@@ -229,6 +229,20 @@ export function changeOf(
   }
 }
 
+/**
+ * The change with a candidate pickup code when it leaves a package that has none waiting (an
+ * announced package that arrived, a delivered one set back): every waiting package has a code.
+ */
+export function withPickupCandidate(
+  change: PackageChange,
+  row: Pick<PackageRow, 'pickup_code'>,
+  newPickupCode: () => string,
+): PackageChange {
+  const p = change.package
+  if (row.pickup_code || p.archived || isOneOf(NOT_WAITING, p.current_status)) return change
+  return { ...change, pickupCode: newPickupCode() }
+}
+
 /** The rows an add writes: the package at version 1, its first activity, its events. */
 export function newPackageOf(
   ids: IdGenerator,
@@ -236,6 +250,7 @@ export function newPackageOf(
   body: AddPackage,
   resolved: Resolved,
   now: Date,
+  newPickupCode: () => string,
 ): NewPackage {
   const state = nextState(undefined, body, resolved, actor, now)
   const packageId = ids('pkg_')
@@ -247,6 +262,9 @@ export function newPackageOf(
       sub_id: actor.subId,
       custom_fields: JSON.stringify(state.custom_fields),
       user_name: actor.userName,
+      // A candidate: the statement gives the package its receiver's waiting code instead, when
+      // there is one (packages.repo.ts insertNewPackages).
+      pickup_code: isOneOf(NOT_WAITING, state.current_status) ? null : newPickupCode(),
       version: 1,
       activity_count: 1,
       event_count: events.length,

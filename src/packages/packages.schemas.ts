@@ -141,6 +141,12 @@ export const ActivitiesResponseSchema = Type.Object({
             'X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id.',
         }),
       ),
+      pickupId: Type.Optional(
+        Type.String({
+          description:
+            'The one-step pickup (GET /api/v1/pickups/{pickupId}) that delivered the package with this activity.',
+        }),
+      ),
       images: Type.Array(ImageOut),
       occurredAt: Type.String({ format: 'date-time' }),
     }),

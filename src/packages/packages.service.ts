@@ -9,10 +9,11 @@ import type { IdGenerator } from '../shared/ids.js'
 import type { SiteInfo } from '../sites/sites.service.js'
 import type { PackageReaders } from './packages.deps.js'
 import { PACKAGE_ERRORS } from './packages.errors.js'
+import { createHandover } from './packages.handover.js'
 import { createPackageQueries } from './packages.queries.js'
 import * as repo from './packages.repo.js'
 import { resolveReferences, type Resolved } from './packages.resolve.js'
-import { beforeChange, changeOf, newPackageOf, nextState, type Actor } from './packages.rules.js'
+import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './packages.rules.js'
 import type { AddPackage, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
 import { createPackageWriter, type ObserveEvents } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
@@ -29,6 +30,8 @@ export interface PackagesServiceDeps {
   ids: IdGenerator
   readers: PackageReaders
   images: ImagesService
+  /** A new random pickup code (pickups/pickup-code.ts), for a package that arrives waiting. */
+  newPickupCode: () => string
   /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
   onEventsCommitted?: () => void
   /** Sees each write's outbox events inside its transaction (the notifications outbox). */
@@ -70,7 +73,12 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
   const queries = createPackageQueries({ db, readers, images })
-  const writer = createPackageWriter<WriteResult>({ db, images, observeEvents: deps.observeEvents })
+  const writer = createPackageWriter<WriteResult>({
+    db,
+    images,
+    newPickupCode: deps.newPickupCode,
+    observeEvents: deps.observeEvents,
+  })
   const committed = () => deps.onEventsCommitted?.()
 
   /**
@@ -119,6 +127,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     if (!toAttach?.length)
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
+      await repo.lockRecipients(trx, [add])
       if (!(await writer.insertNewPackages(trx, [add])).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))
@@ -170,7 +179,11 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       )
     }
     const now = clock.now()
-    return changeOf(ids, actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now)
+    return withPickupCandidate(
+      changeOf(ids, actor, beforeChange(row), nextState(row, body, change, actor, now), body, change, now),
+      row,
+      deps.newPickupCode,
+    )
   }
 
   const trackingConflict = (e: unknown, detail: { field?: string; description?: string }) =>
@@ -178,11 +191,18 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
   return {
     ...queries,
+    ...createHandover({ db, clock, ids, readers, images, committed, writeChanges: writer.writeChanges }),
+
+    /** The subscription's waiting packages under a pickup code, or for a receiver (a pickup's resolution). */
+    waitingPackages: (subId: string, by: { code: string } | { receiverId: string }) => repo.findWaiting(db, subId, by),
+
+    /** Whether the subscription ever handed out this pickup code. */
+    pickupCodeIssued: (subId: string, code: string) => repo.pickupCodeIssued(db, subId, code),
 
     /** Add: resolve → compute → write; one activity and its events with the package, in one commit. */
     async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {
       const resolved = await resolveAdd(actor, body)
-      const add = newPackageOf(ids, actor, body, resolved, clock.now())
+      const add = newPackageOf(ids, actor, body, resolved, clock.now(), deps.newPickupCode)
       const attached = await writeAdd(actor, add, body.images, outcome)
       if (!attached) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
       committed()
@@ -265,7 +285,11 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           const state = { ...cur, current_status: status, archived, archived_at: archived ? now : null }
           await writer.recordLocked(
             trx,
-            changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now),
+            withPickupCandidate(
+              changeOf(ids, actor, beforeChange(cur), state, { package: {} }, parties, now),
+              cur,
+              deps.newPickupCode,
+            ),
             undefined,
           )
         })

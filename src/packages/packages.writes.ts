@@ -23,8 +23,13 @@ export interface NewAdd<R> {
 export type ObserveEvents = (trx: Executor, events: ReadonlyArray<Insertable<PackageEventTable>>) => Promise<void>
 
 /** How the commands write: concurrent writes together (one statement, one commit), or one change under its row lock. */
-export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; observeEvents?: ObserveEvents }) {
-  const { db, images, observeEvents } = deps
+export function createPackageWriter<R>(deps: {
+  db: Db
+  images: ImagesService
+  newPickupCode: () => string
+  observeEvents?: ObserveEvents
+}) {
+  const { db, images, newPickupCode, observeEvents } = deps
   /** A repo write, with its written packages' events shown to the observer in the same transaction. */
   const observed =
     <T extends { package: { package_id: string }; events: Array<Insertable<PackageEventTable>> }>(
@@ -43,7 +48,9 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ob
       return ex.isTransaction ? run(ex) : inTransaction(db, run)
     }
   const writeChanges = observed(repo.writeChanges)
-  const insertNewPackages = observed(repo.insertNewPackages)
+  const insertNewPackages = observed((ex: Executor, adds: readonly repo.NewPackage[]) =>
+    repo.insertNewPackages(ex, adds, newPickupCode),
+  )
   return {
     /** repo.writeChanges and repo.insertNewPackages with the observer: every package write goes through these. */
     writeChanges,
@@ -77,8 +84,10 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ob
     addTogether: writeTogether<NewAdd<R>>(
       async (items) => {
         const adds = items.map((i) => i.add)
-        if (!items.some((i) => i.outcome)) return insertNewPackages(db, adds)
+        // Alone, the statement needs no transaction; a recipient's code needs its lock first (repo.lockRecipients).
+        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds)) return insertNewPackages(db, adds)
         return inTransaction(db, async (trx) => {
+          await repo.lockRecipients(trx, adds)
           const written = await insertNewPackages(trx, adds)
           for (const { add, outcome, result } of items)
             if (outcome && written.has(add.package.package_id)) await outcome(trx, result)

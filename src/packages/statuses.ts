@@ -27,6 +27,13 @@ export const FINISHED = [
   'ARCHIVED',
 ] as const satisfies readonly PackageStatus[]
 
+/**
+ * Statuses of a package that is not waiting to be collected (issue 17.4): done with, or announced
+ * and not arrived. Every other status, on a package not archived, is waiting: it has a pickup
+ * code and a pickup may hand it over.
+ */
+export const NOT_WAITING = [...FINISHED, 'IN_TRANSIT'] as const satisfies readonly PackageStatus[]
+
 /** Statuses of a package that has not reached a site yet (or never will): no Acceptance. */
 export const NOT_AT_A_SITE = ['IN_TRANSIT', 'ARCHIVED'] as const satisfies readonly PackageStatus[]
 

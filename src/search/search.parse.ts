@@ -42,6 +42,9 @@ export const FILTER_STATUSES = PACKAGE_STATUSES
 /** UNDELIVERED = any status but these (CONTRACT §3). */
 const DONE: ReadonlySet<string> = new Set(FINISHED)
 
+/** Kinds whose default search is an exact match: no length floor. */
+const EXACT_KINDS: ReadonlySet<SearchKind | undefined> = new Set(['opaqueId', 'pickupCode'])
+
 /** Shortest value a `contains` search accepts: trigram indexes need three characters to help. */
 export const MIN_CONTAINS_LENGTH = 3
 
@@ -92,7 +95,7 @@ export function parseSearch(
     problems.push({ field: 'search', description: 'The search value is empty.' })
     return undefined
   }
-  if (position === 'contains' && value.length < MIN_CONTAINS_LENGTH && SEARCHABLE.get(field)?.kind !== 'opaqueId') {
+  if (position === 'contains' && value.length < MIN_CONTAINS_LENGTH && !EXACT_KINDS.has(SEARCHABLE.get(field)?.kind)) {
     problems.push({
       field: 'search',
       description: `A contains search needs at least ${MIN_CONTAINS_LENGTH} characters; use searchPosition=starts for shorter values.`,

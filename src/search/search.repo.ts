@@ -61,6 +61,14 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
       if (s.position === 'ends')
         return sql<SqlBool>`reverse(${column}) like ${likePattern(reversed(lowered), 'starts')}`
       return sql<SqlBool>`${column} = ${lowered}`
+    // Codes are stored upper case; typed in any case, with spaces or hyphens. A default (contains)
+    // search is an exact match, as for ids: a code is opaque, and the exact match is an index probe.
+    case 'pickupCode': {
+      const v = s.value.replace(/[\s-]/g, '').toUpperCase()
+      if (s.position === 'starts') return sql<SqlBool>`${column} like ${likePattern(v, 'starts')}`
+      if (s.position === 'ends') return sql<SqlBool>`${column} like ${likePattern(v, 'ends')}`
+      return sql<SqlBool>`${column} = ${v}`
+    }
     case 'text':
       return sql<SqlBool>`lower(${column}) like ${pat}`
     case 'textOrEmpty':

@@ -34,7 +34,7 @@ const common = {
 /** Searches that are index probes (a tracking number, an id): the registry's fields searched as such. */
 const PROBE = new RegExp(
   `^(${[...SEARCHABLE]
-    .filter(([, s]) => s.kind === 'trackingNumber' || s.kind === 'opaqueId')
+    .filter(([, s]) => s.kind === 'trackingNumber' || s.kind === 'opaqueId' || s.kind === 'pickupCode')
     .map(([field]) => field.replace('.', '\\.'))
     .join('|')}):`,
 )

@@ -76,6 +76,7 @@ const full: PackageRow = {
   delivery_clerk: 'bob',
   delivery_time: now,
   current_route: 'R1',
+  pickup_code: 'K7Q4MX',
   version: 3,
   activity_count: 3,
   event_count: 5,
@@ -102,6 +103,7 @@ const bare: PackageRow = {
   delivery_clerk: null,
   delivery_time: null,
   current_route: null,
+  pickup_code: null,
 }
 
 describe('the package field registry and the Package record', () => {

@@ -145,7 +145,7 @@ describe('a package change, add then updates', () => {
         (first, updates, resolved) => {
           const ids = idsFrom()
           let add: ReturnType<typeof newPackageOf> | undefined
-          if (refused(() => (add = newPackageOf(ids, actor, first, resolved, now)))) return
+          if (refused(() => (add = newPackageOf(ids, actor, first, resolved, now, () => 'ABCDEF')))) return
           checkEvents(add!.events)
           let row = {
             ...add!.package,

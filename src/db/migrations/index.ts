@@ -15,6 +15,8 @@ import * as m0013 from './0013_rate_limits.js'
 import * as m0014 from './0014_image_blobs.js'
 import * as m0015 from './0015_auth_failures.js'
 import * as m0016 from './0016_notifications.js'
+import * as m0020 from './0020_pickup_codes.js'
+import * as m0021 from './0021_pickups.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0014_image_blobs': m0014,
   '0015_auth_failures': m0015,
   '0016_notifications': m0016,
+  '0020_pickup_codes': m0020,
+  '0021_pickups': m0021,
 }

@@ -1,0 +1,230 @@
+import type { FailureLimiter } from '../auth/failure-limiter.js'
+import type { Db } from '../db/database.js'
+import type { RecordOutcome } from '../idempotency/outcome.js'
+import type { ContactLike } from '../packages/packages.deps.js'
+import type { Actor, PackagesService } from '../packages/packages.service.js'
+import { isOneOf, NOT_WAITING } from '../packages/statuses.js'
+import { AppError, invalid, ValidationErrors } from '../shared/errors.js'
+import type { IdGenerator } from '../shared/ids.js'
+import { normalizePickupCode, PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from './pickup-code.js'
+import { PICKUP_ERRORS } from './pickups.errors.js'
+import * as repo from './pickups.repo.js'
+import type { CreatePickup, Pickup } from './pickups.schemas.js'
+
+export interface PickupsServiceDeps {
+  db: Db
+  ids: IdGenerator
+  packages: Pick<PackagesService, 'deliverTogether' | 'waitingPackages' | 'pickupCodeIssued' | 'rowById'>
+  contacts: { getByIds(subId: string, ids: string[]): Promise<Map<string, ContactLike>> }
+  /** Wrong codes, counted per API client and per subscription (see codeLimiterKeys). */
+  codeLimiter: FailureLimiter
+}
+
+/**
+ * The limiter's keys for a pickup by code. The limiter counts a (key, address) pair with the small
+ * limit, the address with `addressFactor` times it and the key with `clientFactor` times it: here
+ * the address is the API client and the key the subscription, so one client is stopped after the
+ * limit and the subscription as a whole (every desk of it) after its multiple. Prefixed so that
+ * they never meet the token endpoint's keys in the shared table.
+ */
+const codeLimiterKeys = (actor: Actor) => [`pickup:${actor.subId}`, `pickup-client:${actor.userName}`] as const
+
+/** Who the pickup resolved: its packages, the code or contact it was made with, the receiver. */
+interface Selection {
+  code?: string
+  contactId?: string
+  packageIds: string[]
+  /** The request field a package problem names when the request listed no packageIds. */
+  field: 'pickupCode' | 'contactId'
+  belongs: (row: { pickup_code: string | null; receiver_id: string | null }) => boolean
+}
+
+export type PickupsService = ReturnType<typeof createPickupsService>
+
+const toPickup = (row: repo.PickupRow): Pickup => ({
+  pickupId: row.pickup_id,
+  ...(row.code ? { pickupCode: row.code } : {}),
+  ...(row.contact_id ? { contactId: row.contact_id } : {}),
+  packageIds: row.package_ids,
+  deliveredAt: new Date(row.created_at).toISOString(),
+  givenTo: {
+    ...(row.given_to_contact_id ? { contactId: row.given_to_contact_id } : {}),
+    name: row.given_to_name,
+  },
+  images: row.images,
+  ...(row.comment ? { comment: row.comment } : {}),
+  userName: row.user_name,
+  clerk: row.clerk,
+})
+
+/**
+ * One-step pickup (issue 17.4): resolve the waiting packages (by code or contact, optionally a
+ * subset) → check who collects → deliver them all in one transaction through the packages domain
+ * (deliverTogether), which writes this pickup's row with them.
+ */
+export function createPickupsService(deps: PickupsServiceDeps) {
+  const { db, ids, packages, contacts, codeLimiter } = deps
+
+  /** A code that selects nothing: counted against guessing, then a 400 naming it. */
+  async function wrongCode(actor: Actor, description: string): Promise<never> {
+    await codeLimiter.recordFailure(...codeLimiterKeys(actor))
+    throw invalid('pickupCode', description)
+  }
+
+  async function selectByCode(actor: Actor, typed: string): Promise<Selection> {
+    const wait = await codeLimiter.retryAfter(...codeLimiterKeys(actor))
+    if (wait > 0)
+      throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
+        field: 'pickupCode',
+        description: `Too many wrong pickup codes; retry in ${wait} s (or hand over by contactId).`,
+        headers: { 'Retry-After': String(wait) },
+      })
+    const code = normalizePickupCode(typed)
+    if (!code)
+      return wrongCode(actor, `Not a pickup code: ${PICKUP_CODE_LENGTH} characters of ${PICKUP_CODE_ALPHABET}.`)
+    const waiting = await packages.waitingPackages(actor.subId, { code })
+    if (waiting.length === 0)
+      return wrongCode(
+        actor,
+        (await packages.pickupCodeIssued(actor.subId, code))
+          ? `Pickup code ${code} has already been used: nothing is waiting under it.`
+          : `No pickup code ${code}.`,
+      )
+    return {
+      code,
+      contactId: waiting[0]!.receiver_id ?? undefined,
+      packageIds: waiting.map((p) => p.package_id),
+      field: 'pickupCode',
+      belongs: (row) => row.pickup_code === code,
+    }
+  }
+
+  async function selectByContact(actor: Actor, contactId: string): Promise<Selection> {
+    const contact = (await contacts.getByIds(actor.subId, [contactId])).get(contactId)
+    if (!contact || contact.deleted) throw invalid('contactId', `No contact ${contactId}.`)
+    const waiting = await packages.waitingPackages(actor.subId, { receiverId: contactId })
+    if (waiting.length === 0) throw invalid('contactId', `Nothing is waiting for contact ${contactId}.`)
+    return {
+      contactId,
+      packageIds: waiting.map((p) => p.package_id),
+      field: 'contactId',
+      belongs: (row) => row.receiver_id === contactId,
+    }
+  }
+
+  /** The subset the request lists: each one of the selection, each once; every problem at once. */
+  async function subset(actor: Actor, selection: Selection, listed: string[]): Promise<string[]> {
+    const selected = new Set(selection.packageIds)
+    const seen = new Set<string>()
+    const problems: Array<{ field: string; description: string }> = []
+    for (const [i, id] of listed.entries()) {
+      const field = `packageIds[${i}]`
+      if (seen.has(id)) problems.push({ field, description: `Package ${id} is listed twice.` })
+      seen.add(id)
+      if (selected.has(id)) continue
+      const row = await packages.rowById(actor.subId, id)
+      const under = selection.code ? `under pickup code ${selection.code}` : `for contact ${selection.contactId}`
+      problems.push({
+        field,
+        description: !row
+          ? `No package ${id}.`
+          : row.archived || isOneOf(NOT_WAITING, row.current_status)
+            ? `Package ${id} is ${row.archived ? 'archived' : row.current_status}: it is not waiting to be collected.`
+            : `Package ${id} is not waiting ${under}.`,
+      })
+    }
+    if (problems.length) throw new ValidationErrors(problems)
+    return listed
+  }
+
+  /** Who collects, by name, and whether on someone else's behalf. */
+  async function collector(actor: Actor, body: CreatePickup, receiverId: string | undefined) {
+    const given = body.givenTo ?? {}
+    if (given.contactId !== undefined && given.name !== undefined)
+      throw invalid('givenTo', 'givenTo is {contactId} or {name}, not both.')
+    if (given.contactId === undefined && given.name === undefined && body.givenTo)
+      throw invalid('givenTo', 'givenTo needs contactId or name.')
+    const wanted = [given.contactId, receiverId].filter((x): x is string => x !== undefined)
+    const known = await contacts.getByIds(actor.subId, wanted)
+    const receiverName = receiverId ? known.get(receiverId)?.name : undefined
+    if (given.contactId !== undefined) {
+      const c = known.get(given.contactId)
+      if (!c || c.deleted) throw invalid('givenTo.contactId', `No contact ${given.contactId}.`)
+      return { contactId: c.contactId, name: c.name, onBehalf: c.contactId !== receiverId ? receiverName : undefined }
+    }
+    if (given.name !== undefined) return { name: given.name.trim(), onBehalf: receiverName }
+    return { contactId: receiverId, name: receiverName ?? '', onBehalf: undefined }
+  }
+
+  return {
+    async createPickup(actor: Actor, body: CreatePickup, outcome?: RecordOutcome<Pickup>): Promise<Pickup> {
+      if ((body.pickupCode === undefined) === (body.contactId === undefined))
+        throw invalid('pickupCode', 'Give pickupCode or contactId, one of them.')
+      const selection =
+        body.pickupCode !== undefined
+          ? await selectByCode(actor, body.pickupCode)
+          : await selectByContact(actor, body.contactId!)
+      const packageIds = body.packageIds ? await subset(actor, selection, body.packageIds) : selection.packageIds
+      const who = await collector(actor, body, selection.contactId)
+      const pickupId = ids('pku_')
+      const note = [
+        `Pickup ${pickupId}: collected by ${who.name || 'the receiver'}${who.onBehalf ? ` on behalf of ${who.onBehalf}` : ''}.`,
+        body.comment,
+      ]
+        .filter(Boolean)
+        .join(' ')
+      return packages.deliverTogether(actor, {
+        packageIds,
+        fieldOf: (i) => (body.packageIds ? `packageIds[${i}]` : selection.field),
+        // The receiver collecting their own parcels is the DELIVERED rule's default (givenTo = receiver).
+        givenToId: who.contactId !== selection.contactId ? who.contactId : undefined,
+        givenToField: 'givenTo.contactId',
+        comment: note.slice(0, 2000),
+        pickupId,
+        images: body.images,
+        belongs: selection.belongs,
+        within: async (trx, done) => {
+          const pickup: Pickup = {
+            pickupId,
+            ...(selection.code ? { pickupCode: selection.code } : {}),
+            ...(selection.contactId ? { contactId: selection.contactId } : {}),
+            packageIds: done.packages.map((p) => p.packageId),
+            deliveredAt: done.at.toISOString(),
+            givenTo: { ...(who.contactId ? { contactId: who.contactId } : {}), name: who.name },
+            images: done.images.map((i) => ({
+              imageId: i.imageId,
+              imageType: i.imageType,
+              contentType: i.contentType,
+              tempURL: i.tempURL,
+            })),
+            ...(body.comment ? { comment: body.comment } : {}),
+            userName: actor.userName,
+            clerk: actor.clerk,
+          }
+          await repo.insertPickup(trx, {
+            pickup_id: pickupId,
+            sub_id: actor.subId,
+            code: selection.code ?? null,
+            contact_id: selection.contactId ?? null,
+            given_to_contact_id: who.contactId ?? null,
+            given_to_name: who.name,
+            package_ids: pickup.packageIds,
+            images: JSON.stringify(pickup.images),
+            comment: body.comment ?? null,
+            user_name: actor.userName,
+            clerk: actor.clerk,
+            created_at: done.at,
+          })
+          await outcome?.(trx, pickup)
+          return pickup
+        },
+      })
+    },
+
+    async getPickup(subId: string, pickupId: string): Promise<Pickup> {
+      const row = await repo.findPickup(db, subId, pickupId)
+      if (!row) throw new AppError(PICKUP_ERRORS.PICKUP_NOT_FOUND)
+      return toPickup(row)
+    },
+  }
+}
