@@ -12,7 +12,12 @@ export interface PackageView {
   carrier?: { name: string }
   sender?: { name: string; company?: string }
   givenTo?: { name: string }
-  currentLocation?: { inboundSiteId: string; name: string; locationHierarchy?: string }
+  currentLocation?: {
+    inboundSiteId: string
+    name: string
+    locationHierarchy?: string
+    topTier?: { inboundSiteId: string; name: string }
+  }
   packageLocation?: string
   deliveryTime?: string
   insertTimestamp?: string
@@ -70,7 +75,8 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
       packageLocation: p.packageLocation ?? '',
       pickupCode: codes.length > 1 ? (pickupCodeOf(p) ?? '') : '',
     })),
-    siteName: site?.name ?? '',
+    // Where to collect: the site at the top of the shelf's hierarchy (the shelf itself is in each parcel's line).
+    siteName: site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : '',
     openingHours: openingHoursOf(site) ?? '',
     pickupCode: kind === 'PICKED_UP' ? '' : pickupCode,
     qrCodeSrc: `cid:${QR_CID}`,

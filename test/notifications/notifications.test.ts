@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, trackingNumber } from '../support/factories.js'
+import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { TestSmtpServer } from './support/smtp.js'
 
@@ -229,6 +229,40 @@ describe('notification emails through a real SMTP server', () => {
       packageId,
       notification: { kind: 'PICKED_UP', status: 'sent', contact: { contactId: pia, email: 'pia@example.com' } },
     })
+  })
+
+  it('shows the pickup code and its QR code in the arrival email; a pickup of 3 parcels by code is one PICKED_UP email', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 30 }))
+    const cleo = await a.contact('RECEIVER', 'Cleo Code', { email: 'cleo@example.com' })
+    const ids = [await addFor(cleo), await addFor(cleo), await addFor(cleo)]
+    const code = (await a.ok('GET', `/api/v1/packages/${ids[0]!}?type=DETAILED`)).pickupCode as string
+    expect(code).toMatch(/^[0-9A-Z]{6}$/)
+    smtp.clear()
+    t.clock.advance(31_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const arrival = (await smtp.waitFor(1))[0]!.mail
+    expect(arrival.subject).toMatch(/^3 parcels are waiting/)
+    expect(arrival.text).toContain(`Your pickup code: ${code}`)
+    const qr = arrival.attachments.find((f) => f.contentType === 'image/png')!
+    // An inline part of the HTML (mailparser puts it in the HTML as a data: URI).
+    expect(qr.related).toBe(true)
+    expect(arrival.html).toContain(`alt="QR code of pickup code ${code}"`)
+    expect(arrival.text).toMatch(/Please collect them at HQ \d+\./)
+
+    smtp.clear()
+    const signature = (await a.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL as string
+    const res = await a.call('POST', '/api/v1/pickups', {
+      pickupCode: code,
+      images: [{ imageType: 'SIGNATURE', tempURL: signature }],
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.subject).toBe('Your 3 parcels were collected')
+    expect(got!.mail.text).toContain('by Cleo Code')
+    const receipts = (await list(`contactId=${cleo}`)).filter((n) => n.kind === 'PICKED_UP')
+    expect(receipts).toHaveLength(1)
+    expect([...(receipts[0]!.packageIds as string[])].sort()).toEqual([...ids].sort())
   })
 
   it('unsubscribes with the one-click POST of the List-Unsubscribe header; a GET only asks', async () => {
