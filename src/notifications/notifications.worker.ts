@@ -210,8 +210,16 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       }
       if (await settle(n, 'sent', packages, contact, null)) step.sent++
     } catch (e) {
-      // A database or rendering failure: the lease runs out and the notification is claimed again.
+      // A database or rendering failure before the send: retried with back-off like a refused send,
+      // failed after the last attempt (if even this cannot be recorded, the lease runs out instead).
       log.error({ err: e, notificationId: n.notification_id }, 'notification failed before its outcome was recorded')
+      try {
+        if (n.attempts >= deps.maxAttempts) {
+          if (await settle(n, 'failed', [], undefined, errorText(e))) step.failed++
+        } else await retryLater(n, errorText(e))
+      } catch {
+        // the lease runs out
+      }
     }
   }
 
