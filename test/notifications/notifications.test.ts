@@ -304,6 +304,31 @@ describe('notification emails through a real SMTP server', () => {
     ])
   })
 
+  it('retries with back-off when the SMTP server refuses, and records the error', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const rex = await a.contact('RECEIVER', 'Rex Retry', { email: 'rex@example.com' })
+    const packageId = await addFor(rex)
+    let refusals = 1
+    smtp.hold = async () => {
+      if (refusals-- > 0) throw new Error('mailbox busy')
+    }
+    try {
+      smtp.clear()
+      expect((await t.ctx.notifications.runOnce()).retrying).toBe(1)
+      const [n] = await list(`packageId=${packageId}`)
+      expect(n).toMatchObject({ status: 'pending', attempts: 1 })
+      expect(n!.lastError).toMatch(/mailbox busy/)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(0)
+      // NOTIFY_RETRY_BASE_SECONDS (30): the first retry comes 15–30 s later.
+      t.clock.advance(31_000)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      expect(await list(`packageId=${packageId}`)).toMatchObject([{ status: 'sent', attempts: 2 }])
+      expect(smtp.received).toHaveLength(1)
+    } finally {
+      smtp.hold = undefined
+    }
+  })
+
   it('resends with the same Message-ID', async () => {
     const [n] = await list(`contactId=${room.receiverId}&status=sent`)
     smtp.clear()
