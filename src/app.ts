@@ -21,6 +21,7 @@ import { customFieldsRoutes } from './customfields/customfields.routes.js'
 import { healthRoutes } from './http/health.routes.js'
 import { imagesRoutes } from './images/images.routes.js'
 import { locationsRoutes } from './locations/locations.routes.js'
+import { notificationsRoutes, unsubscribeRoutes } from './notifications/notifications.module.js'
 import { packagesRoutes, trackingNumbersRoutes } from './packages/packages.routes.js'
 import { pickupsRoutes } from './pickups/pickups.routes.js'
 import { scanRoutes } from './scan/scan.routes.js'
@@ -225,6 +226,8 @@ function routePlugins(
         apiPrefix: config.prefixes.receiving,
         webhooksPrefix: config.prefixes.trackingWebhooks,
       }),
+      // The emails' unsubscribe link: its signed token is the credential (RFC 8058 one-click POST).
+      mount(unsubscribeRoutes, { notifications: ctx.notifications.service }),
     ],
     receiving: [
       mount(sessionRoutes, {}),
@@ -240,6 +243,7 @@ function routePlugins(
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
       mount(usersRoutes, { users: ctx.users }),
+      mount(notificationsRoutes, { notifications: ctx.notifications.service }),
     ],
     webhooks: (variant) => [
       mount(sessionRoutes, { tag: `${variant} webhooks` }),

@@ -146,6 +146,27 @@ export const EnvSchema = Type.Object({
   }),
   LOCKER_PICKUP_REMINDER_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
   LOCKER_EXPIRY_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 7 }),
+  // Recipient notifications (issue 17): no SMTP_URL, and every email is recorded as suppressed.
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://[^\\s]+$',
+      description: 'smtp://user:pass@host:port (STARTTLS when offered) or smtps://… (TLS from the start)',
+    }),
+  ),
+  MAIL_FROM: Type.String({
+    minLength: 3,
+    default: 'mailroom <mailroom@localhost>',
+    description: 'the From of every email',
+  }),
+  NOTIFY_RETRY_BASE_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 30 }),
+  NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  NOTIFY_SEND_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 300,
+    default: 30,
+    description:
+      'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
+  }),
   // Availability (issue 14): no client holds a socket, a connection or the pool for long.
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({
     minimum: 100,
@@ -326,6 +347,15 @@ export interface Config {
     lockerReminderHours: number
     lockerExpiryDays: number
   }
+  /** Recipient email notifications (src/notifications). */
+  notifications: {
+    /** Absent: nothing is sent, every notification is recorded as suppressed. */
+    smtpUrl: string | undefined
+    mailFrom: string
+    retryBaseMs: number
+    maxAttempts: number
+    sendTimeoutMs: number
+  }
   /** Socket timeouts (ms): slow clients cannot hold sockets. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number }
   /** Per-subscription bounds: statement time, concurrent expensive operations, request rate, quotas. */
@@ -444,7 +474,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => {
     const key = e.path.replace(/^\//, '')
     const shown =
-      key === 'MAILROOM_SECRET' || key === 'MAILROOM_BOOTSTRAP_CLIENT' ? '(hidden)' : JSON.stringify(raw[key])
+      key === 'MAILROOM_SECRET' || key === 'MAILROOM_BOOTSTRAP_CLIENT' || key === 'SMTP_URL'
+        ? '(hidden)'
+        : JSON.stringify(raw[key])
     const choices = (e.schema.anyOf as Array<{ const?: unknown }> | undefined)?.map((m) => m.const)
     const message = choices ? `must be one of ${choices.join(', ')}` : e.message
     return `${key}=${shown}: ${e.schema.description ? `${message} (${e.schema.description})` : message}`
@@ -561,6 +593,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       lockerReminderHours: env.LOCKER_PICKUP_REMINDER_HOURS,
       lockerExpiryDays: env.LOCKER_EXPIRY_DAYS,
     },
+    notifications: {
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      retryBaseMs: env.NOTIFY_RETRY_BASE_SECONDS * 1000,
+      maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
+      sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_SECONDS * 1000,
+    },
     http: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -600,6 +639,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...config,
     prefixes: Object.freeze(prefixes),
     webhooks: Object.freeze(config.webhooks),
+    notifications: Object.freeze(config.notifications),
     imageDecode: Object.freeze(config.imageDecode),
   })
 }

@@ -31,6 +31,8 @@ import { createCustomFieldsService, type CustomFieldsService } from './customfie
 import { createLocationsService, type LocationsService } from './locations/locations.service.js'
 import { createSessionsService, type SessionsService } from './users/sessions.service.js'
 import { createUsersService, type UsersService } from './users/users.service.js'
+import { createNotifications, type Notifications } from './notifications/notifications.module.js'
+import type { PackageView } from './notifications/compose.js'
 
 /** The companion resources (CONTRACT §5): contacts, custom fields, locations, carriers. */
 export interface Companions {
@@ -70,8 +72,17 @@ export interface AppContext {
   tokenLimiter: FailureLimiter
   /** Cache invalidation across the deployment's processes; `listen()` where caches must follow other processes' writes. */
   invalidations: Invalidations
-  secrets: { pepper: Buffer; sealKey: Buffer; webhookKey: Buffer; trackingKey: Buffer; idempotencyKey: Buffer }
+  secrets: {
+    pepper: Buffer
+    sealKey: Buffer
+    webhookKey: Buffer
+    trackingKey: Buffer
+    idempotencyKey: Buffer
+    unsubscribeKey: Buffer
+  }
   webhooks: Webhooks
+  /** Recipient emails: settings, the outbox and its worker (started where the webhook worker runs). */
+  notifications: Notifications
   companions: Companions
   receiving: Receiving
   /** People: console users (admin, clerk) and their sign-in sessions. */
@@ -105,6 +116,8 @@ export function createContext(input: {
     trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
     // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
     idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
+    // Signs the unsubscribe links of notification emails.
+    unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
   }
 
   // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
@@ -186,14 +199,32 @@ export function createContext(input: {
     },
   })
   const readers = { sites, contacts, carriers, customFields, locations, checkCustomFieldValues }
-  const packages = createPackagesService({
+  // Notifications read package records through the packages service, built after them (a late-bound call).
+  const notifications = createNotifications({
+    db,
+    clock,
+    ids,
+    config,
+    unsubscribeKey: secrets.unsubscribeKey,
+    log,
+    records: async (subId, packageIds) => (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
+    contacts,
+    onEventsCommitted: () => webhooks.notify(),
+    // As for webhooks: on PGlite every write is in this process and nudges the worker, so polls can be rarer.
+    pollMs: database.engine === 'pglite' ? 1_000 : undefined,
+  })
+  const packages: PackagesService = createPackagesService({
     db,
     clock,
     ids,
     images,
     readers,
     newPickupCode: () => newPickupCode(),
-    onEventsCommitted: () => webhooks.notify(),
+    onEventsCommitted: () => {
+      webhooks.notify()
+      notifications.nudge()
+    },
+    observeEvents: (trx, events) => notifications.observeEvents(trx, events),
   })
   // Wrong pickup codes, counted for every process like the token endpoint's failures (one per API
   // client, three times that per subscription; each further lock doubles, at most four windows).
@@ -261,6 +292,7 @@ export function createContext(input: {
     invalidations,
     secrets,
     webhooks,
+    notifications,
     companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
     receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage },
     users,

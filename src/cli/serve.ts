@@ -47,6 +47,8 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   const stopKeySchedule = ctx.keys.startSchedule()
   const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
+  // Notification emails are sent where webhooks are (MAILROOM_WEBHOOK_WORKER, and `mailroom worker`).
+  const stopNotifications = config.webhooks.workerInServe ? ctx.notifications.start() : async () => {}
   const stopHousekeeping = startHousekeeping({
     db: ctx.db,
     clock: ctx.clock,
@@ -65,6 +67,8 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     try {
       await app.close()
       await stopWebhooks()
+      await stopNotifications()
+      ctx.notifications.close()
       await stopHousekeeping()
       await stopInvalidations()
       await ctx.database.close()

@@ -14,6 +14,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
   const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) =>
     ctx.log[level](extra, msg)
   const stop = ctx.webhooks.start()
+  const stopNotifications = ctx.notifications.start()
   const stopHousekeeping = startHousekeeping({
     db: ctx.db,
     clock: ctx.clock,
@@ -37,6 +38,8 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await stop()
+      await stopNotifications()
+      ctx.notifications.close()
       await stopHousekeeping()
       await ctx.database.close()
       process.exit(0)

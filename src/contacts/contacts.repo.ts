@@ -14,6 +14,7 @@ const COLUMNS = [
   'location_site_id',
   'mail_stop_site_id',
   'status',
+  'notify',
   'match_name',
   'match_company',
   'created_at',

@@ -35,6 +35,10 @@ export const ContactSchema = Type.Object(
     location: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
     mailStopLocation: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
     status: oneOf(CONTACT_STATUSES),
+    notify: Type.Boolean({
+      description:
+        'Whether the contact gets notification emails (default true); the unsubscribe link sets it to false.',
+    }),
   },
   { $id: 'Contact', title: 'Contact' },
 )
@@ -51,6 +55,7 @@ export const CreateContactSchema = Type.Object(
     location: Type.Optional(SiteLink),
     mailStopLocation: Type.Optional(SiteLink),
     status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
+    notify: Type.Optional(Type.Boolean({ description: 'Notification emails wanted; default true.' })),
   },
   { additionalProperties: false },
 )
@@ -68,6 +73,7 @@ export const UpdateContactSchema = Type.Object(
     location: Type.Optional(Nullable(SiteLink)),
     mailStopLocation: Type.Optional(Nullable(SiteLink)),
     status: Type.Optional(oneOf(CONTACT_STATUSES)),
+    notify: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

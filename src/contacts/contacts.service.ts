@@ -34,6 +34,8 @@ export interface ContactRecord {
   locationSiteId?: string
   mailStopSiteId?: string
   status: ContactStatus
+  /** Notification emails wanted (the unsubscribe link sets it false). */
+  notify: boolean
   deleted: boolean
 }
 
@@ -66,6 +68,7 @@ function toRecord(r: repo.ContactRow): ContactRecord {
     contactType: r.contact_type,
     name: r.name,
     status: r.status,
+    notify: r.notify,
     deleted: r.deleted_at !== null,
   }
   if (r.company !== null) out.company = r.company
@@ -155,6 +158,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
         location_site_id: input.location?.inboundSiteId ?? null,
         mail_stop_site_id: input.mailStopLocation?.inboundSiteId ?? null,
         status: input.status ?? 'active',
+        notify: input.notify ?? true,
         match_name: normalizeForMatch(name),
         match_company: company === null ? null : normalizeForMatch(company),
         created_at: at,
@@ -201,6 +205,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
               ? cur.mail_stop_site_id
               : (input.mailStopLocation?.inboundSiteId ?? null),
           status: input.status ?? cur.status,
+          notify: input.notify ?? cur.notify,
           match_name: normalizeForMatch(name),
           match_company: company === null ? null : normalizeForMatch(company),
           updated_at: clock.now(),
@@ -209,6 +214,14 @@ export function createContactsService(deps: ContactsServiceDeps) {
         await repo.updateContact(trx, subId, contactId, set)
         return toContact(next)
       })
+    },
+
+    /** The unsubscribe link's effect: no more notification emails to this contact. False: no such contact. */
+    async setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean> {
+      const cur = await repo.findContact(db, subId, contactId)
+      if (!cur) return false
+      await repo.updateContact(db, subId, contactId, { notify, updated_at: clock.now() })
+      return true
     },
 
     /** Soft delete: packages keep pointing at the contact; the API answers 404 for it from now on. */

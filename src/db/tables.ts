@@ -97,6 +97,8 @@ export interface ContactTable {
   location_site_id: string | null
   mail_stop_site_id: string | null
   status: 'active' | 'inactive'
+  /** Recipient emails wanted (default true); the unsubscribe link sets it false. */
+  notify: ColumnType<boolean, boolean | undefined, boolean>
   match_name: string
   match_company: string | null
   created_at: Timestamp

@@ -57,7 +57,7 @@ function refusal(row: repo.PackageRow | undefined, id: string, belongs: (row: re
 /**
  * Delivers several waiting packages in one transaction: each becomes DELIVERED by the same rules,
  * with the same activity and outbox events, as an Update to DELIVERED (packages.rules.ts), all
- * written by one statement (repo.writeChanges), so that whatever watches that transaction's events
+ * written by one statement (the writer's writeChanges: repo.writeChanges with the observer), so that whatever watches that transaction's events
  * sees the packages of one hand-over together. All or nothing: one package that cannot be handed
  * over is a 400 naming it, and nothing is written.
  */
@@ -68,6 +68,8 @@ export function createHandover(deps: {
   readers: PackageReaders
   images: ImagesService
   committed: () => void
+  /** The writer's writeChanges (packages.writes.ts): the statement, and its events shown to the observer in the transaction. */
+  writeChanges: (trx: Executor, changes: readonly repo.PackageChange[]) => Promise<Set<string>>
 }) {
   const { db, clock, ids, readers, images } = deps
 
@@ -171,7 +173,7 @@ export function createHandover(deps: {
       const result = await inTransaction(db, async (trx) => {
         const locked = await repo.lockPackages(trx, actor.subId, h.packageIds)
         const { now, changes } = compute(actor, h, locked, refs)
-        const written = await repo.writeChanges(trx, changes)
+        const written = await deps.writeChanges(trx, changes)
         if (written.size !== changes.length) throw new Error('a package changed under its row lock')
         const first = changes[0]!
         const attached = h.images?.length

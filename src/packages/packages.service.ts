@@ -23,7 +23,7 @@ import {
   type Actor,
 } from './packages.rules.js'
 import type { AddPackage, UpdatePackage, WriteResponseSchema } from './packages.schemas.js'
-import { createPackageWriter } from './packages.writes.js'
+import { createPackageWriter, type ObserveEvents } from './packages.writes.js'
 import { checkTrackingNumber } from './tracking-number.js'
 
 export type { Actor } from './packages.rules.js'
@@ -42,6 +42,8 @@ export interface PackagesServiceDeps {
   newPickupCode: () => string
   /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
   onEventsCommitted?: () => void
+  /** Sees each write's outbox events inside its transaction (the notifications outbox). */
+  observeEvents?: ObserveEvents
 }
 
 /** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
@@ -79,7 +81,12 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
   const queries = createPackageQueries({ db, readers, images })
-  const writer = createPackageWriter<WriteResult>({ db, images, newPickupCode: deps.newPickupCode })
+  const writer = createPackageWriter<WriteResult>({
+    db,
+    images,
+    newPickupCode: deps.newPickupCode,
+    observeEvents: deps.observeEvents,
+  })
   const committed = () => deps.onEventsCommitted?.()
 
   /**
@@ -156,7 +163,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
       await repo.lockRecipients(trx, [add])
-      if (!(await repo.insertNewPackages(trx, [add], deps.newPickupCode)).has(packageId)) return undefined
+      if (!(await writer.insertNewPackages(trx, [add])).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))
       return claimed
@@ -219,7 +226,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
   return {
     ...queries,
-    ...createHandover({ db, clock, ids, readers, images, committed }),
+    ...createHandover({ db, clock, ids, readers, images, committed, writeChanges: writer.writeChanges }),
 
     /** The subscription's waiting packages under a pickup code, or for a receiver (a pickup's resolution). */
     waitingPackages: (subId: string, by: { code: string } | { receiverId: string }) => repo.findWaiting(db, subId, by),

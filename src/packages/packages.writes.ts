@@ -1,5 +1,7 @@
+import type { Insertable } from 'kysely'
 import type { Db } from '../db/database.js'
 import { isStatementError } from '../db/errors.js'
+import type { PackageEventTable } from '../db/tables.js'
 import { inTransaction, type Executor } from '../db/transaction.js'
 import { isClaimLost, type RecordOutcome } from '../idempotency/outcome.js'
 import type { ImagesService } from '../images/images.service.js'
@@ -14,17 +16,53 @@ export interface NewAdd<R> {
   result: R
 }
 
+/**
+ * Sees the outbox events of every package write inside its transaction (the notifications domain
+ * writes its own outbox rows there: they commit with the change, or not at all).
+ */
+export type ObserveEvents = (trx: Executor, events: ReadonlyArray<Insertable<PackageEventTable>>) => Promise<void>
+
 /** How the commands write: concurrent writes together (one statement, one commit), or one change under its row lock. */
-export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; newPickupCode: () => string }) {
-  const { db, images, newPickupCode } = deps
+export function createPackageWriter<R>(deps: {
+  db: Db
+  images: ImagesService
+  newPickupCode: () => string
+  observeEvents?: ObserveEvents
+}) {
+  const { db, images, newPickupCode, observeEvents } = deps
+  /** A repo write, with its written packages' events shown to the observer in the same transaction. */
+  const observed =
+    <T extends { package: { package_id: string }; events: Array<Insertable<PackageEventTable>> }>(
+      write: (ex: Executor, items: readonly T[]) => Promise<Set<string>>,
+    ) =>
+    (ex: Executor, items: readonly T[]): Promise<Set<string>> => {
+      if (!observeEvents) return write(ex, items)
+      const run = async (trx: Executor) => {
+        const written = await write(trx, items)
+        await observeEvents(
+          trx,
+          items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])),
+        )
+        return written
+      }
+      return ex.isTransaction ? run(ex) : inTransaction(db, run)
+    }
+  const writeChanges = observed(repo.writeChanges)
+  const insertNewPackages = observed((ex: Executor, adds: readonly repo.NewPackage[]) =>
+    repo.insertNewPackages(ex, adds, newPickupCode),
+  )
   return {
+    /** repo.writeChanges and repo.insertNewPackages with the observer: every package write goes through these. */
+    writeChanges,
+    insertNewPackages,
+
     /**
      * Writes one change inside the caller's transaction (which holds the package's row lock), then
      * attaches the images to its activity.
      */
     async recordLocked(trx: Executor, change: repo.PackageChange, toAttach: Body['images']) {
       const packageId = change.package.package_id
-      if (!(await repo.writeChanges(trx, [change])).has(packageId))
+      if (!(await writeChanges(trx, [change])).has(packageId))
         throw new Error(`package ${packageId} changed under its row lock`)
       return toAttach?.length
         ? images.attach(trx, change.package.sub_id, packageId, change.activity.activity_id, toAttach)
@@ -33,7 +71,7 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ne
 
     /** Concurrent updates without images: one statement, one commit (see writeTogether). */
     changeTogether: writeTogether<repo.PackageChange>(
-      (changes) => repo.writeChanges(db, changes),
+      (changes) => writeChanges(db, changes),
       (c) => c.package.package_id,
       isStatementError,
     ),
@@ -47,11 +85,10 @@ export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; ne
       async (items) => {
         const adds = items.map((i) => i.add)
         // Alone, the statement needs no transaction; a recipient's code needs its lock first (repo.lockRecipients).
-        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds))
-          return repo.insertNewPackages(db, adds, newPickupCode)
+        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds)) return insertNewPackages(db, adds)
         return inTransaction(db, async (trx) => {
           await repo.lockRecipients(trx, adds)
-          const written = await repo.insertNewPackages(trx, adds, newPickupCode)
+          const written = await insertNewPackages(trx, adds)
           for (const { add, outcome, result } of items)
             if (outcome && written.has(add.package.package_id)) await outcome(trx, result)
           return written

@@ -39,6 +39,8 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'DELETE /api/v1/customfields/:customFieldId',
   'DELETE /api/v1/contacts/:contactId',
   // Webhook configurations, reads included: their delivery logs show where data goes.
+  // Recipient emails: whether and when they go, and what they say.
+  'PUT /api/v1/notifications/settings',
   'POST /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig/:webHookConfigID',
@@ -65,6 +67,8 @@ export const CLERK_WRITES: ReadonlySet<string> = new Set([
   'POST /api/v1/carriers',
   'POST /api/v1/location/inboundsites',
   'POST /api/v1/pickups',
+  // A recipient says the email did not arrive: the desk sends it again.
+  'POST /api/v1/notifications/:notificationId/resend',
 ])
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -33,6 +33,16 @@ const TRACKING = {
   Archived: 'The package was archived: status ARCHIVED reached.',
   Updated:
     'Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.',
+  // Recipient notifications (src/notifications): one event per package of the notification, when the
+  // worker has sent it (or recorded it suppressed: no SMTP, or the contact unsubscribed from email).
+  // `data` is the package event data plus `notification` {notificationId, kind, channel, status, to,
+  // packageIds, contact {contactId, name, email, phone}}: what an integration needs to send an SMS.
+  RecipientNotified:
+    'The recipient was told that packages arrived (notification kind ARRIVAL): one event per package of the email, with `data.notification`.',
+  RecipientReminded:
+    'The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).',
+  RecipientFinalNotice: 'The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).',
+  RecipientPickupReceipt: 'The recipient was sent the receipt of a pickup (kind PICKED_UP).',
 } as const
 
 const LOCKER = {

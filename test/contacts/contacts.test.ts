@@ -86,6 +86,7 @@ describe('contacts', () => {
       location: { inboundSiteId: site },
       mailStopLocation: { inboundSiteId: mailStop },
       status: 'active',
+      notify: true,
     })
     expect((await call(c, 'GET', `/api/v1/contacts/${body.contactId}`)).json()).toEqual(body)
 
@@ -98,7 +99,13 @@ describe('contacts', () => {
         status: 'inactive',
       })
     ).json()
-    expect(minimal).toEqual({ contactId: minimal.contactId, contactType: 'SENDER', name: 'Acme', status: 'inactive' })
+    expect(minimal).toEqual({
+      contactId: minimal.contactId,
+      contactType: 'SENDER',
+      name: 'Acme',
+      status: 'inactive',
+      notify: true,
+    })
 
     const list = await call(c, 'GET', '/api/v1/contacts')
     expect(list.statusCode).toBe(200)
@@ -182,6 +189,7 @@ describe('contacts', () => {
       personalId: 'N-1906',
       location: { inboundSiteId: site },
       status: 'active',
+      notify: true,
     }
     expect(res.json()).toEqual(expected)
     expect((await call(c, 'GET', `/api/v1/contacts/${id}`)).json()).toEqual(expected)
@@ -266,7 +274,7 @@ describe('contacts', () => {
     expect(await t.ctx.companions.contacts.findMatches(c.subId, 'Leaving Soon')).toEqual([])
     const kept = await t.ctx.companions.contacts.getByIds(c.subId, [id, id, 'con_unknown'])
     expect([...kept.values()]).toEqual([
-      { contactId: id, contactType: 'RECEIVER', name: 'Leaving Soon', status: 'active', deleted: true },
+      { contactId: id, contactType: 'RECEIVER', name: 'Leaving Soon', status: 'active', notify: true, deleted: true },
     ])
   })
 })

@@ -33,6 +33,7 @@ export function useTestApp(env: Record<string, string> = {}, options: UseTestApp
     // A listening app (real sockets, fetch): kept-alive connections would hold its close.
     if (t.app.server.listening) t.app.server.closeAllConnections()
     await t.ctx.webhooks.close()
+    t.ctx.notifications.close()
     await t.close()
   })
   return late('the test app', () => built)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/kinds.js'
 import { eventsFor, type Transition } from '../../src/packages/packages.events.js'
 import { PACKAGE_STATUSES } from '../../src/packages/packages.schemas.js'
 import { eventNames } from '../../src/webhooks/event-catalogue.js'
@@ -279,9 +280,10 @@ describe('the event catalogue is the one home', () => {
     }
   })
 
-  it('every catalogue event has a trigger: a package change, or the locker jobs (PickupReminder, Expired, PickupMissed)', () => {
+  it('every catalogue event has a trigger: a package change, the locker jobs (PickupReminder, Expired, PickupMissed), or a recipient notification', () => {
     const emitted = new Set(transitions.flatMap((tr) => eventsFor(tr).map((e) => `${e.variant}.${e.eventName}`)))
     for (const job of ['locker.PickupReminder', 'locker.Expired', 'tracking.PickupMissed']) emitted.add(job)
+    for (const kind of NOTIFICATION_KINDS) emitted.add(`tracking.${webhookEventOf(kind)}`)
     const catalogue = (['tracking', 'locker'] as const).flatMap((v) => eventNames(v).map((name) => `${v}.${name}`))
     expect([...emitted].sort()).toEqual(catalogue.sort())
   })

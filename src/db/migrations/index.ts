@@ -14,6 +14,7 @@ import * as m0012 from './0012_reported_by.js'
 import * as m0013 from './0013_rate_limits.js'
 import * as m0014 from './0014_image_blobs.js'
 import * as m0015 from './0015_auth_failures.js'
+import * as m0016 from './0016_notifications.js'
 import * as m0020 from './0020_pickup_codes.js'
 import * as m0021 from './0021_pickups.js'
 import * as m0024 from './0024_users.js'
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0013_rate_limits': m0013,
   '0014_image_blobs': m0014,
   '0015_auth_failures': m0015,
+  '0016_notifications': m0016,
   '0020_pickup_codes': m0020,
   '0021_pickups': m0021,
   '0024_users': m0024,

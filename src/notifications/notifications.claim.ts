@@ -1,0 +1,62 @@
+import { sql } from 'kysely'
+import type { Executor } from '../db/transaction.js'
+import type { NotificationStatus } from './kinds.js'
+import type { NotificationRow } from './notifications.tables.js'
+
+/**
+ * Claims up to `limit` due notifications for `workerId` (any number of workers in any number of
+ * processes: SKIP LOCKED passes over rows another claim or an observer's transaction holds). The
+ * lease covers one send; past it, a worker that died mid-send has its notification claimed again
+ * (at least once: the resend carries the same Message-ID). A claim counts as an attempt, which
+ * also closes an arrival batch: later arrivals open a new one.
+ */
+export async function claimDue(
+  db: Executor,
+  opts: { now: Date; limit: number; workerId: string; leaseMs: number },
+): Promise<NotificationRow[]> {
+  const { now, limit, workerId, leaseMs } = opts
+  const { rows } = await sql<NotificationRow>`
+    update notifications n
+    set locked_until = ${new Date(now.getTime() + leaseMs)}::timestamptz, locked_by = ${workerId},
+        attempts = n.attempts + 1, updated_at = ${now}::timestamptz
+    where n.notification_id = any(array(
+      select notification_id from notifications
+      where status = 'pending' and next_attempt_at <= ${now}::timestamptz
+        and (locked_until is null or locked_until <= ${now}::timestamptz)
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked))
+    returning n.notification_id, n.sub_id, n.kind, n.channel, n.contact_id, n.to_address, n.step, n.status, n.attempts,
+              n.last_error, n.next_attempt_at, n.locked_until, n.locked_by, n.sent_at, n.created_at, n.updated_at`.execute(
+    db,
+  )
+  return rows
+}
+
+/**
+ * Records the outcome of a claimed attempt, only while the claim is still this worker's (a lease
+ * that ran out may have been claimed again). `retryAt`: pending again then. Returns whether it held.
+ */
+export async function recordOutcome(
+  db: Executor,
+  claim: { notificationId: string; workerId: string; attempts: number },
+  outcome: { status: NotificationStatus; lastError: string | null; sentAt: Date | null; retryAt?: Date; now: Date },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('notifications')
+    .set({
+      status: outcome.status,
+      last_error: outcome.lastError,
+      sent_at: outcome.sentAt,
+      locked_until: null,
+      locked_by: null,
+      updated_at: outcome.now,
+      ...(outcome.retryAt ? { next_attempt_at: outcome.retryAt } : {}),
+    })
+    .where('notification_id', '=', claim.notificationId)
+    .where('locked_by', '=', claim.workerId)
+    .where('attempts', '=', claim.attempts)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}

@@ -1,0 +1,16 @@
+import { registerErrors } from '../shared/errors.js'
+
+export const NOTIFICATION_ERRORS = registerErrors({
+  NOTIFICATION_NOT_FOUND: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'NTF-4040',
+    message: 'No such notification.',
+  },
+  UNSUBSCRIBE_LINK_INVALID: {
+    status: 400,
+    errorCode: 'validation_error',
+    additionalCode: 'NTF-4001',
+    message: 'This unsubscribe link is not valid.',
+  },
+})

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto'
+import { processLog } from '../shared/process-log.js'
+import { hostname } from 'node:os'
+import type { Config } from '../config.js'
+import type { Db } from '../db/database.js'
+import type { Clock } from '../shared/clock.js'
+import type { IdGenerator } from '../shared/ids.js'
+import type { PackageView } from './compose.js'
+import { createSmtpMailer, type Mailer } from './mailer.js'
+import { createNotificationsService, type NotificationsService } from './notifications.service.js'
+import {
+  createNotificationWorker,
+  type RecipientContact,
+  type WorkerLog,
+  type WorkerStep,
+} from './notifications.worker.js'
+import { createObserver, type ObservedEvent } from './observe.js'
+import { createReminderJob } from './reminders.job.js'
+import { unsubscribeToken } from './unsubscribe.js'
+import './notifications.tables.js'
+
+export { notificationsRoutes, unsubscribeRoutes } from './notifications.routes.js'
+
+export interface NotificationsDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  config: Readonly<Config>
+  unsubscribeKey: Buffer
+  /** The packages' records (packages.recordsByIds). */
+  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  contacts: {
+    getByIds(subId: string, ids: string[]): Promise<Map<string, RecipientContact & { deleted: boolean }>>
+    setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean>
+  }
+  /** Webhook events were committed (the webhook worker looks at once). */
+  onEventsCommitted?: () => void
+  /** Tests: a mailer other than SMTP_URL's. */
+  mailer?: Mailer
+  pollMs?: number
+  log?: WorkerLog
+}
+
+export interface Notifications {
+  service: NotificationsService
+  /** The packages service's `observeEvents`: the notification rows of a change, in its transaction. */
+  observeEvents(trx: Parameters<ReturnType<typeof createObserver>>[0], events: readonly ObservedEvent[]): Promise<void>
+  /** Package changes were committed: the worker looks now. */
+  nudge(): void
+  /** The sending loop with the reminder job; the returned stop lets in-flight sends finish (then call close). */
+  start(): () => Promise<void>
+  /** One deterministic pass (reminders, then everything due at the clock's now). */
+  runOnce(): Promise<WorkerStep>
+  /** Closes the SMTP connection pool, after the worker stopped. */
+  close(): void
+}
+
+export function createNotifications(deps: NotificationsDeps): Notifications {
+  const { db, clock, ids, config } = deps
+  const settings = config.notifications
+  const mailer =
+    deps.mailer ??
+    (settings.smtpUrl
+      ? createSmtpMailer({
+          url: settings.smtpUrl,
+          from: settings.mailFrom,
+          timeoutMs: settings.sendTimeoutMs,
+          connections: 5,
+        })
+      : undefined)
+  const unsubscribeBase = `${config.publicUrl}/notifications/unsubscribe?t=`
+  const worker = createNotificationWorker({
+    db,
+    clock,
+    ids,
+    workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    mailer,
+    records: (subId, packageIds) => deps.records(subId, packageIds),
+    contact: async (subId, contactId) => {
+      const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
+      return c && !c.deleted ? c : undefined
+    },
+    unsubscribeUrl: (subId, contactId) => unsubscribeBase + unsubscribeToken(deps.unsubscribeKey, subId, contactId),
+    messageIdDomain: new URL(config.publicUrl).hostname || 'mailroom',
+    retryBaseMs: settings.retryBaseMs,
+    maxAttempts: settings.maxAttempts,
+    // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
+    leaseMs: settings.sendTimeoutMs * 2 + 5_000,
+    batchSize: 50,
+    concurrency: 10,
+    pollMs: deps.pollMs ?? 250,
+    random: Math.random,
+    // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
+    log: deps.log ?? processLog('error'),
+    reminders: createReminderJob({ db, clock, ids }),
+    remindersEveryMs: 60_000,
+    onEventsCommitted: deps.onEventsCommitted,
+  })
+  let nudge: () => void = () => {}
+  const service = createNotificationsService({
+    db,
+    clock,
+    unsubscribeKey: deps.unsubscribeKey,
+    setNotify: (subId, contactId, notify) => deps.contacts.setNotify(subId, contactId, notify),
+    nudge: () => nudge(),
+  })
+  nudge = () => worker.nudge()
+  return {
+    service,
+    observeEvents: createObserver({ clock, ids }),
+    nudge: () => worker.nudge(),
+    start: () => worker.start(),
+    runOnce: () => worker.runOnce(),
+    close: () => mailer?.close(),
+  }
+}

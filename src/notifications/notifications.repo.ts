@@ -1,0 +1,200 @@
+import { sql } from 'kysely'
+import type { Executor } from '../db/transaction.js'
+import type { NotificationKind, NotificationStatus } from './kinds.js'
+import type { NotificationRow } from './notifications.tables.js'
+import './notifications.tables.js'
+
+// The notifications outbox and the packages each row is about. The observer writes here inside
+// the packages domain's transactions; the worker claims and records; the API lists and resends.
+
+const COLUMNS = [
+  'notification_id',
+  'sub_id',
+  'kind',
+  'channel',
+  'contact_id',
+  'to_address',
+  'step',
+  'status',
+  'attempts',
+  'last_error',
+  'next_attempt_at',
+  'locked_until',
+  'locked_by',
+  'sent_at',
+  'created_at',
+  'updated_at',
+] as const
+
+export interface Recipient {
+  contact_id: string
+  name: string
+  email: string | null
+  notify: boolean
+  contact_type: 'SENDER' | 'RECEIVER' | 'ALL'
+  deleted: boolean
+}
+
+/** The contacts notifications go to, read inside the writing transaction (other services cannot be called there). */
+export async function recipients(db: Executor, subId: string, contactIds: string[]): Promise<Map<string, Recipient>> {
+  if (contactIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['contact_id', 'name', 'email', 'notify', 'contact_type', 'deleted_at'])
+    .where('sub_id', '=', subId)
+    .where('contact_id', 'in', contactIds)
+    .execute()
+  return new Map(rows.map((r) => [r.contact_id, { ...r, deleted: r.deleted_at !== null }]))
+}
+
+export interface NewNotification {
+  notification_id: string
+  sub_id: string
+  kind: NotificationKind
+  contact_id: string
+  to_address: string
+  step: number
+  status: NotificationStatus
+  next_attempt_at: Date
+  created_at: Date
+}
+
+const rowOf = (n: NewNotification) => ({
+  ...n,
+  channel: 'email' as const,
+  attempts: 0,
+  last_error: null,
+  locked_until: null,
+  locked_by: null,
+  sent_at: null,
+  updated_at: n.created_at,
+})
+
+export async function insertNotification(db: Executor, n: NewNotification): Promise<void> {
+  await db.insertInto('notifications').values(rowOf(n)).execute()
+}
+
+/**
+ * The recipient's open arrival batch (pending, never claimed), locked, else a new one: an arrival
+ * joins the email that has not left yet. A claim (attempts > 0) closes the batch: the next arrival
+ * opens another. Concurrent writers meet at the partial unique index; the loser takes the winner's row.
+ */
+export async function openArrivalBatch(db: Executor, n: NewNotification): Promise<string> {
+  for (let tries = 0; ; tries++) {
+    const { rows } = await sql<{ notification_id: string }>`
+      insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
+                                 next_attempt_at, created_at, updated_at)
+      values (${n.notification_id}, ${n.sub_id}, 'ARRIVAL', 'email', ${n.contact_id}, ${n.to_address}, 0, 'pending', 0,
+              ${n.next_attempt_at}::timestamptz, ${n.created_at}::timestamptz, ${n.created_at}::timestamptz)
+      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0 do nothing
+      returning notification_id`.execute(db)
+    if (rows[0]) return rows[0].notification_id
+    const open = await db
+      .selectFrom('notifications')
+      .select('notification_id')
+      .where('sub_id', '=', n.sub_id)
+      .where('contact_id', '=', n.contact_id)
+      .where('kind', '=', 'ARRIVAL')
+      .where('status', '=', 'pending')
+      .where('attempts', '=', 0)
+      .forUpdate()
+      .executeTakeFirst()
+    if (open) {
+      // The address it goes to is the contact's latest.
+      await db
+        .updateTable('notifications')
+        .set({ to_address: n.to_address, updated_at: n.created_at })
+        .where('notification_id', '=', open.notification_id)
+        .execute()
+      return open.notification_id
+    }
+    // Claimed between the two statements: a new batch.
+    if (tries > 3) throw new Error('no open arrival batch after 4 tries')
+  }
+}
+
+/** Links packages to a notification; a (package, kind, step) already reminded of is skipped (returned: those linked). */
+export async function linkPackages(
+  db: Executor,
+  rows: Array<{
+    notification_id: string
+    package_id: string
+    sub_id: string
+    kind: NotificationKind
+    step: number
+    created_at: Date
+  }>,
+): Promise<string[]> {
+  if (rows.length === 0) return []
+  const { rows: linked } = await sql<{ package_id: string }>`
+    insert into notification_packages (notification_id, package_id, sub_id, kind, step, created_at)
+    select r.notification_id, r.package_id, r.sub_id, r.kind, r.step, r.created_at
+    from jsonb_populate_recordset(null::notification_packages, ${JSON.stringify(rows)}::jsonb) r
+    on conflict do nothing
+    returning package_id`.execute(db)
+  return linked.map((r) => r.package_id)
+}
+
+/** Package ids of each notification, in the order they were linked. */
+export async function packageIdsOf(db: Executor, notificationIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(notificationIds.map((id) => [id, []]))
+  if (notificationIds.length === 0) return out
+  const rows = await db
+    .selectFrom('notification_packages')
+    .select(['notification_id', 'package_id'])
+    .where('notification_id', 'in', notificationIds)
+    .orderBy('created_at')
+    .orderBy('package_id')
+    .execute()
+  for (const r of rows) out.get(r.notification_id)?.push(r.package_id)
+  return out
+}
+
+export interface ListFilter {
+  subId: string
+  packageId?: string
+  contactId?: string
+  status?: NotificationStatus
+  limit: number
+}
+
+export async function listNotifications(db: Executor, f: ListFilter): Promise<NotificationRow[]> {
+  let q = db
+    .selectFrom('notifications as n')
+    .select(COLUMNS.map((c) => `n.${c}` as const))
+    .where('n.sub_id', '=', f.subId)
+  if (f.contactId) q = q.where('n.contact_id', '=', f.contactId)
+  if (f.status) q = q.where('n.status', '=', f.status)
+  if (f.packageId) {
+    const packageId = f.packageId
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('notification_packages as np')
+          .select('np.package_id')
+          .whereRef('np.notification_id', '=', 'n.notification_id')
+          .where('np.package_id', '=', packageId),
+      ),
+    )
+  }
+  return q.orderBy('n.created_at', 'desc').orderBy('n.notification_id', 'desc').limit(f.limit).execute()
+}
+
+export async function findNotification(db: Executor, subId: string, id: string): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('notification_id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Resend: pending again, due now, with the attempts it already made (the Message-ID stays the same). */
+export async function requeue(db: Executor, subId: string, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ status: 'pending', next_attempt_at: now, locked_until: null, locked_by: null, updated_at: now })
+    .where('sub_id', '=', subId)
+    .where('notification_id', '=', id)
+    .execute()
+}

@@ -1,0 +1,309 @@
+import type { Db } from '../db/database.js'
+import { inTransaction } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import type { IdGenerator } from '../shared/ids.js'
+import { enqueueUnsequenced } from '../webhooks/outbox.js'
+import { composeEmail, type PackageView } from './compose.js'
+import { WAITING_STATUSES, webhookEventOf, type NotificationStatus } from './kinds.js'
+import type { Mailer } from './mailer.js'
+import { claimDue, recordOutcome } from './notifications.claim.js'
+import { packageIdsOf } from './notifications.repo.js'
+import type { NotificationRow } from './notifications.tables.js'
+import { effectiveSettings } from './settings.js'
+import { findSettings } from './settings.repo.js'
+
+export interface RecipientContact {
+  contactId: string
+  name: string
+  email?: string
+  phone?: string
+  notify: boolean
+}
+
+export interface WorkerLog {
+  info(obj: Record<string, unknown>, msg: string): void
+  error(obj: Record<string, unknown>, msg: string): void
+}
+
+export interface NotificationWorkerDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  workerId: string
+  /** Absent: no SMTP configured, every notification is recorded as suppressed. */
+  mailer: Mailer | undefined
+  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
+  unsubscribeUrl(subId: string, contactId: string): string
+  messageIdDomain: string
+  retryBaseMs: number
+  maxAttempts: number
+  leaseMs: number
+  batchSize: number
+  concurrency: number
+  pollMs: number
+  random: () => number
+  log: WorkerLog
+  /** The reminder job (reminders.job.ts), run every `remindersEveryMs` by the loop. */
+  reminders: { run(): Promise<number> }
+  remindersEveryMs: number
+  /** Webhook events were committed: the webhook worker looks now. */
+  onEventsCommitted?: () => void
+}
+
+export interface WorkerStep {
+  sent: number
+  suppressed: number
+  failed: number
+  retrying: number
+  reminders: number
+}
+
+/** Retry delay ceilings double per failed attempt (full jitter), at most six hours. */
+export function retryDelayMs(attempts: number, baseMs: number, random: () => number): number {
+  const ceiling = Math.min(6 * 3600_000, baseMs * 2 ** Math.max(0, attempts - 1))
+  return Math.max(1000, Math.round(ceiling * (0.5 + random() / 2)))
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 500)
+
+/**
+ * Sends due notifications: claim (SKIP LOCKED, a lease), decide, send, record. Deciding happens
+ * now, not when the row was written: the contact may have unsubscribed, the parcel been
+ * collected, SMTP been configured since. Every settled notification (sent, suppressed, failed) is
+ * also published as a webhook event per package, in the transaction that records it.
+ */
+export function createNotificationWorker(deps: NotificationWorkerDeps) {
+  const { db, clock, ids, workerId, mailer, log } = deps
+  let nextRemindersAt = 0
+  let wake: (() => void) | undefined
+  let nudged = false
+
+  async function settle(
+    n: NotificationRow,
+    status: Exclude<NotificationStatus, 'pending'>,
+    packages: PackageView[],
+    contact: RecipientContact | undefined,
+    lastError: string | null,
+  ): Promise<boolean> {
+    const now = clock.now()
+    const held = await inTransaction(db, async (trx) => {
+      const ok = await recordOutcome(
+        trx,
+        { notificationId: n.notification_id, workerId, attempts: n.attempts },
+        { status, lastError, sentAt: status === 'sent' ? now : null, now },
+      )
+      if (!ok) return false
+      const notification = {
+        notificationId: n.notification_id,
+        kind: n.kind,
+        channel: n.channel,
+        status,
+        step: n.step || undefined,
+        to: n.to_address || undefined,
+        packageIds: packages.map((p) => p.packageId),
+        contact: contact
+          ? { contactId: contact.contactId, name: contact.name, email: contact.email, phone: contact.phone }
+          : { contactId: n.contact_id },
+      }
+      await enqueueUnsequenced(
+        trx,
+        packages.map((p) => ({
+          eventId: ids('evt_'),
+          subId: n.sub_id,
+          packageId: p.packageId,
+          variant: 'tracking' as const,
+          eventName: webhookEventOf(n.kind),
+          occurredAt: now,
+          data: {
+            packageId: p.packageId,
+            trackingNumber: p.trackingNumber,
+            currentStatus: p.currentStatus,
+            previousStatus: p.currentStatus,
+            currentLocation: p.currentLocation ?? null,
+            notification,
+          },
+        })),
+      )
+      return true
+    })
+    if (held && packages.length > 0) deps.onEventsCommitted?.()
+    return held
+  }
+
+  async function retryLater(n: NotificationRow, lastError: string): Promise<void> {
+    const now = clock.now()
+    await recordOutcome(
+      db,
+      { notificationId: n.notification_id, workerId, attempts: n.attempts },
+      {
+        status: 'pending',
+        lastError,
+        sentAt: null,
+        now,
+        retryAt: new Date(now.getTime() + retryDelayMs(n.attempts, deps.retryBaseMs, deps.random)),
+      },
+    )
+  }
+
+  /** Why this notification is not sent, or undefined: it goes. */
+  function suppression(
+    enabled: boolean,
+    packages: PackageView[],
+    contact: RecipientContact | undefined,
+  ): string | undefined {
+    if (!enabled) return 'notifications are disabled for the subscription'
+    if (packages.length === 0) return 'nothing left to tell: every package was collected or is gone'
+    if (!contact) return 'the contact no longer exists'
+    if (!contact.notify) return 'the contact unsubscribed'
+    if (!contact.email) return 'the contact has no email address'
+    if (!mailer) return 'no SMTP server is configured (SMTP_URL)'
+    return undefined
+  }
+
+  /** What one pass reads once for all its claims: each subscription's settings, each notification's packages. */
+  interface PassReads {
+    settings: Map<string, Promise<ReturnType<typeof effectiveSettings>>>
+    packageIds: Map<string, string[]>
+  }
+
+  async function handle(n: NotificationRow, step: WorkerStep, reads: PassReads): Promise<void> {
+    try {
+      let settingsRead = reads.settings.get(n.sub_id)
+      if (!settingsRead) {
+        settingsRead = findSettings(db, n.sub_id).then(effectiveSettings)
+        reads.settings.set(n.sub_id, settingsRead)
+      }
+      const settings = await settingsRead
+      const packageIds = reads.packageIds.get(n.notification_id) ?? []
+      let packages = await deps.records(n.sub_id, packageIds)
+      if (n.kind === 'REMINDER' || n.kind === 'FINAL_NOTICE')
+        packages = packages.filter((p) => (WAITING_STATUSES as readonly string[]).includes(p.currentStatus))
+      const contact = await deps.contact(n.sub_id, n.contact_id)
+      const why = suppression(settings.enabled, packages, contact)
+      if (why !== undefined) {
+        if (await settle(n, 'suppressed', packages, contact, why)) step.suppressed++
+        return
+      }
+      const message = await composeEmail({
+        notificationId: n.notification_id,
+        kind: n.kind,
+        step: n.step,
+        to: contact!.email!,
+        recipientName: contact!.name,
+        packages,
+        settings,
+        unsubscribeUrl: deps.unsubscribeUrl(n.sub_id, n.contact_id),
+        messageIdDomain: deps.messageIdDomain,
+        now: clock.now(),
+      })
+      try {
+        await mailer!.send(message)
+      } catch (e) {
+        if (n.attempts >= deps.maxAttempts) {
+          if (await settle(n, 'failed', packages, contact, errorText(e))) step.failed++
+        } else {
+          await retryLater(n, errorText(e))
+          step.retrying++
+        }
+        return
+      }
+      if (await settle(n, 'sent', packages, contact, null)) step.sent++
+    } catch (e) {
+      // A database or rendering failure before the send: retried with back-off like a refused send,
+      // failed after the last attempt (if even this cannot be recorded, the lease runs out instead).
+      log.error({ err: e, notificationId: n.notification_id }, 'notification failed before its outcome was recorded')
+      try {
+        if (n.attempts >= deps.maxAttempts) {
+          if (await settle(n, 'failed', [], undefined, errorText(e))) step.failed++
+        } else await retryLater(n, errorText(e))
+      } catch {
+        // the lease runs out
+      }
+    }
+  }
+
+  async function sendDue(step: WorkerStep): Promise<number> {
+    const claimed = await claimDue(db, {
+      now: clock.now(),
+      limit: deps.batchSize,
+      workerId,
+      leaseMs: deps.leaseMs,
+    })
+    if (claimed.length === 0) return 0
+    const reads: PassReads = {
+      settings: new Map(),
+      packageIds: await packageIdsOf(
+        db,
+        claimed.map((n) => n.notification_id),
+      ),
+    }
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(deps.concurrency, claimed.length) }, async () => {
+        while (next < claimed.length) await handle(claimed[next++]!, step, reads)
+      }),
+    )
+    return claimed.length
+  }
+
+  async function maybeReminders(step: WorkerStep, force: boolean): Promise<void> {
+    const now = clock.now().getTime()
+    if (!force && now < nextRemindersAt) return
+    nextRemindersAt = now + deps.remindersEveryMs
+    step.reminders += await deps.reminders.run()
+  }
+
+  const emptyStep = (): WorkerStep => ({ sent: 0, suppressed: 0, failed: 0, retrying: 0, reminders: 0 })
+
+  return {
+    /** One deterministic pass at the clock's now: the reminder job, then every due notification. */
+    async runOnce(): Promise<WorkerStep> {
+      const step = emptyStep()
+      await maybeReminders(step, true)
+      while ((await sendDue(step)) === deps.batchSize);
+      return step
+    },
+
+    /** Something was just written: look now rather than at the next poll. */
+    nudge(): void {
+      nudged = true
+      wake?.()
+    },
+
+    /** The loop; the returned stop lets in-flight sends finish and record (the mailer stays open: close it apart). */
+    start(): () => Promise<void> {
+      let stopping = false
+      const loop = (async () => {
+        while (!stopping) {
+          const step = emptyStep()
+          let claimed = 0
+          try {
+            await maybeReminders(step, false)
+            claimed = await sendDue(step)
+          } catch (e) {
+            log.error({ err: e }, 'notification worker pass failed')
+          }
+          if (claimed === deps.batchSize || stopping) continue
+          if (nudged) {
+            nudged = false
+            continue
+          }
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, deps.pollMs)
+            wake = () => {
+              clearTimeout(t)
+              resolve()
+            }
+          })
+          wake = undefined
+        }
+      })()
+      return async () => {
+        stopping = true
+        wake?.()
+        await loop
+      }
+    },
+  }
+}

@@ -1,0 +1,137 @@
+import type { Executor } from '../db/transaction.js'
+import type { Clock } from '../shared/clock.js'
+import type { IdGenerator } from '../shared/ids.js'
+import * as repo from './notifications.repo.js'
+import { effectiveSettings } from './settings.js'
+import { findSettings } from './settings.repo.js'
+
+/** The part of a package outbox event the notifications read. */
+export interface ObservedEvent {
+  sub_id: string
+  package_id: string
+  variant: string
+  event_name: string
+  /** JSON text (as the outbox row is written) or the object. */
+  data: unknown
+}
+
+/** What the events of one write ask for: arrivals and pickups per subscription and recipient. */
+export interface Planned {
+  arrivals: Map<string, Map<string, string[]>>
+  pickups: Map<string, Map<string, string[]>>
+}
+
+const receiverOf = (data: unknown): string | undefined => {
+  const d = (typeof data === 'string' ? JSON.parse(data) : data) as { receiver?: { contactId?: unknown } } | null
+  const id = d?.receiver?.contactId
+  return typeof id === 'string' ? id : undefined
+}
+
+const push = (m: Map<string, Map<string, string[]>>, subId: string, contactId: string, packageId: string) => {
+  const bySub = m.get(subId) ?? new Map<string, string[]>()
+  m.set(subId, bySub)
+  const list = bySub.get(contactId) ?? []
+  bySub.set(contactId, list)
+  if (!list.includes(packageId)) list.push(packageId)
+}
+
+/**
+ * Pure: which notifications a write's events call for. An arrival is the package's first reach of
+ * a site (tracking `Acceptance`); a pickup is `Delivered` or `PickedUp`. Packages without a
+ * receiver are nobody's to tell. Every package a write hands over to one recipient goes into one
+ * PICKED_UP (a pickup of three parcels is one receipt).
+ */
+export function planNotifications(events: readonly ObservedEvent[]): Planned {
+  const planned: Planned = { arrivals: new Map(), pickups: new Map() }
+  for (const e of events) {
+    if (e.variant !== 'tracking') continue
+    const into =
+      e.event_name === 'Acceptance'
+        ? planned.arrivals
+        : e.event_name === 'Delivered' || e.event_name === 'PickedUp'
+          ? planned.pickups
+          : undefined
+    if (!into) continue
+    const receiver = receiverOf(e.data)
+    if (receiver) push(into, e.sub_id, receiver, e.package_id)
+  }
+  return planned
+}
+
+/**
+ * The packages domain's `observeEvents`: writes the notification rows a change calls for in the
+ * change's own transaction (the outbox: a committed change always has its notifications, a rolled
+ * back one never does). Arrivals join the recipient's open batch, due `arrivalBatchSeconds` after
+ * the first; pickups are due at once. Whether and where each is sent is decided when it is sent.
+ */
+export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
+  const { clock, ids } = deps
+  return async (trx: Executor, events: readonly ObservedEvent[]): Promise<void> => {
+    const planned = planNotifications(events)
+    if (planned.arrivals.size === 0 && planned.pickups.size === 0) return
+    const now = clock.now()
+    for (const subId of new Set([...planned.arrivals.keys(), ...planned.pickups.keys()])) {
+      const settings = effectiveSettings(await findSettings(trx, subId))
+      if (!settings.enabled) continue
+      const arrivals = planned.arrivals.get(subId) ?? new Map<string, string[]>()
+      const pickups = planned.pickups.get(subId) ?? new Map<string, string[]>()
+      const people = await repo.recipients(trx, subId, [...new Set([...arrivals.keys(), ...pickups.keys()])])
+      const addressable = (contactId: string) => {
+        const c = people.get(contactId)
+        return c && !c.deleted && c.contact_type !== 'SENDER' ? c : undefined
+      }
+      const links: Parameters<typeof repo.linkPackages>[1] = []
+      // In contact id order: two writes batching arrivals for the same recipients lock their batches in one order (no deadlock).
+      for (const [contactId, packageIds] of [...arrivals].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+        const c = addressable(contactId)
+        if (!c) continue
+        const notificationId = await repo.openArrivalBatch(trx, {
+          notification_id: ids('ntf_'),
+          sub_id: subId,
+          kind: 'ARRIVAL',
+          contact_id: contactId,
+          to_address: c.email ?? '',
+          step: 0,
+          status: 'pending',
+          next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000),
+          created_at: now,
+        })
+        for (const packageId of packageIds)
+          links.push({
+            notification_id: notificationId,
+            package_id: packageId,
+            sub_id: subId,
+            kind: 'ARRIVAL',
+            step: 0,
+            created_at: now,
+          })
+      }
+      for (const [contactId, packageIds] of pickups) {
+        const c = addressable(contactId)
+        if (!c) continue
+        const notificationId = ids('ntf_')
+        await repo.insertNotification(trx, {
+          notification_id: notificationId,
+          sub_id: subId,
+          kind: 'PICKED_UP',
+          contact_id: contactId,
+          to_address: c.email ?? '',
+          step: 0,
+          status: 'pending',
+          next_attempt_at: now,
+          created_at: now,
+        })
+        for (const packageId of packageIds)
+          links.push({
+            notification_id: notificationId,
+            package_id: packageId,
+            sub_id: subId,
+            kind: 'PICKED_UP',
+            step: 0,
+            created_at: now,
+          })
+      }
+      await repo.linkPackages(trx, links)
+    }
+  }
+}

@@ -1,0 +1,383 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
+import { useClient, useTestApp } from '../support/use-test-app.js'
+import { TestSmtpServer } from './support/smtp.js'
+
+const HOUR = 3600_000
+
+describe('notification emails through a real SMTP server', () => {
+  const smtp = new TestSmtpServer()
+  const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
+  beforeAll(async () => {
+    await smtp.start()
+    env.SMTP_URL = smtp.url
+  })
+  afterAll(() => smtp.close())
+  const t = useTestApp(env)
+  const client = useClient(t)
+  let a: ReturnType<typeof api>
+  let room: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
+  let carrierId: string
+
+  beforeAll(async () => {
+    a = api(t, client)
+    room = await a.mailroom()
+    const carriers = await a.ok('GET', '/api/v1/carriers/catalog')
+    carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
+      (c) => c.name === 'UPS',
+    )!.carrierId
+  })
+
+  const settings = (over: Record<string, unknown>) => ({
+    enabled: true,
+    arrivalBatchSeconds: 0,
+    reminderAfterHours: [],
+    finalNoticeAfterHours: null,
+    templates: {},
+    ...over,
+  })
+  const addFor = async (receiverId: string, n = trackingNumber('1ZNTF')) => {
+    const body = await a.ok('POST', '/api/v1/packages', {
+      package: {
+        trackingNumber: n,
+        carrier: { carrierId },
+        sender: { contactId: room.senderId },
+        receiver: { contactId: receiverId },
+      },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: room.shelfId } },
+    })
+    return body.packageId as string
+  }
+  const list = async (query: string) =>
+    (await a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
+
+  it('answers the defaults, and refuses bad settings with 400 naming the field', async () => {
+    expect(await a.ok('GET', '/api/v1/notifications/settings')).toEqual({
+      enabled: true,
+      arrivalBatchSeconds: 60,
+      reminderAfterHours: [],
+      finalNoticeAfterHours: null,
+      templates: {},
+    })
+    const bad = async (body: unknown) => {
+      const res = await a.call('PUT', '/api/v1/notifications/settings', body)
+      expect(res.statusCode, res.body).toBe(400)
+      return (res.json().errors as Array<{ additionalParameters: string }>).map((e) => e.additionalParameters)
+    }
+    expect(await bad(settings({ arrivalBatchSeconds: -1 }))).toContain('arrivalBatchSeconds')
+    expect(await bad(settings({ reminderAfterHours: [0] }))).toContain('reminderAfterHours[0]')
+    expect(await bad(settings({ reminderAfterHours: [2, 1] }))).toEqual(['reminderAfterHours[1]'])
+    expect(await bad(settings({ reminderAfterHours: [2], finalNoticeAfterHours: 1 }))).toEqual([
+      'finalNoticeAfterHours',
+    ])
+    expect(await bad(settings({ templates: { ARRIVAL: { html: '<p>{{{recipientName}}}</p>' } } }))).toEqual([
+      'templates.ARRIVAL.html',
+    ])
+    expect(await bad(settings({ templates: { REMINDER: { subject: '{{#packages}}' } } }))).toEqual([
+      'templates.REMINDER.subject',
+    ])
+    expect(await bad(settings({ templates: { SOMETHING: {} } }))).toContain('templates.SOMETHING')
+    const { enabled: _e, ...missing } = settings({})
+    expect(await bad(missing)).toContain('enabled')
+  })
+
+  it('emails an arrival within 2 s of the add when batching is off, HTML and text, with RFC 8058 headers', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    smtp.clear()
+    const stop = t.ctx.notifications.start()
+    try {
+      const started = Date.now()
+      const number = trackingNumber('1ZFAST')
+      const packageId = await addFor(room.receiverId, number)
+      const [got] = await smtp.waitFor(1, 5_000)
+      expect(got!.receivedAt - started).toBeLessThan(2_000)
+      const mail = got!.mail
+      expect(mail.to && 'text' in mail.to ? mail.to.text : '').toContain('ada@example.com')
+      expect(mail.subject).toBe('A parcel is waiting for you at HQ 1'.replace('HQ 1', mail.subject!.split(' at ')[1]!))
+      expect(mail.text).toContain(number)
+      expect(mail.text).toContain('UPS')
+      expect(mail.text).toContain('Acme Supplies')
+      expect(mail.html).toContain(number)
+      // The server answered before the worker recorded it.
+      await expect.poll(async () => (await list(`packageId=${packageId}`))[0]!.status).toBe('sent')
+      const [n] = await list(`packageId=${packageId}`)
+      expect(n).toMatchObject({
+        kind: 'ARRIVAL',
+        channel: 'email',
+        to: 'ada@example.com',
+        status: 'sent',
+        attempts: 1,
+        packageIds: [packageId],
+      })
+      expect(mail.messageId).toBe(`<${n!.notificationId as string}@mailroom.example.test>`)
+      const header = (key: string) => mail.headerLines.find((h) => h.key === key)?.line ?? ''
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
+      expect(header('list-unsubscribe')).toMatch(
+        /<https:\/\/mailroom\.example\.test\/notifications\/unsubscribe\?t=[^>]+>/,
+      )
+    } finally {
+      await stop()
+    }
+  })
+
+  it('batches 5 arrivals for one recipient into one email listing every parcel', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
+    const bob = await a.contact('RECEIVER', 'Bob Batch', { email: 'bob@example.com' })
+    smtp.clear()
+    const numbers = Array.from({ length: 5 }, () => trackingNumber('1ZBATCH'))
+    const ids: string[] = []
+    for (const n of numbers) {
+      ids.push(await addFor(bob, n))
+      t.clock.advance(5_000)
+    }
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(0)
+    t.clock.advance(40_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.subject).toMatch(/^5 parcels are waiting for you/)
+    for (const n of numbers) expect(got!.mail.text).toContain(n)
+    const sent = await list(`contactId=${bob}`)
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.packageIds).toEqual(ids)
+    // The batch left: the next arrival opens another.
+    await addFor(bob)
+    t.clock.advance(61_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    expect(await list(`contactId=${bob}`)).toHaveLength(2)
+  })
+
+  it('reminds at fractional hours, each step once, then a final notice; none once collected', async () => {
+    await a.ok(
+      'PUT',
+      '/api/v1/notifications/settings',
+      settings({ reminderAfterHours: [0.5, 1.25], finalNoticeAfterHours: 2.5 }),
+    )
+    const rita = await a.contact('RECEIVER', 'Rita Remind', { email: 'rita@example.com' })
+    const kept = await addFor(rita)
+    const collected = await addFor(rita)
+    await t.ctx.notifications.runOnce()
+    const kinds = async () =>
+      (await list(`contactId=${rita}`)).map((n) => `${n.kind as string}${n.step ? `:${n.step as number}` : ''}`)
+    expect(await kinds()).toEqual(['ARRIVAL'])
+    t.clock.advance(0.45 * HOUR)
+    await t.ctx.notifications.runOnce()
+    expect(await kinds()).toEqual(['ARRIVAL'])
+    t.clock.advance(0.1 * HOUR)
+    smtp.clear()
+    // Two processes' jobs at once: one reminder.
+    await Promise.all([t.ctx.notifications.runOnce(), t.ctx.notifications.runOnce()])
+    expect(await kinds()).toEqual(['REMINDER:1', 'ARRIVAL'])
+    // Ada's parcel of the first test is due too (the settings are the subscription's).
+    const reminders = (await smtp.waitFor(2)).filter((m) => m.mail.text?.startsWith('Hello Rita'))
+    expect(reminders).toHaveLength(1)
+    expect(reminders[0]!.mail.subject).toMatch(/^Reminder: 2 parcels/)
+    await t.ctx.notifications.runOnce()
+    expect(await kinds()).toHaveLength(2)
+    await a.ok('PUT', `/api/v1/packages/${collected}`, {
+      package: { givenTo: { contactId: rita } },
+      lastActivity: { status: 'DELIVERED' },
+    })
+    t.clock.advance(0.75 * HOUR)
+    await t.ctx.notifications.runOnce()
+    const all = await list(`contactId=${rita}`)
+    const step2 = all.find((n) => n.kind === 'REMINDER' && n.step === 2)!
+    expect(step2.packageIds).toEqual([kept])
+    t.clock.advance(2 * HOUR)
+    // Tokens last 4 hours of the test clock.
+    a = api(t, await t.refresh(client))
+    await t.ctx.notifications.runOnce()
+    expect((await kinds()).filter((k) => k === 'FINAL_NOTICE')).toHaveLength(1)
+
+    // After downtime: the latest step due, once, not every step missed.
+    const late = await a.contact('RECEIVER', 'Lou Late', { email: 'lou@example.com' })
+    await addFor(late)
+    await t.ctx.notifications.runOnce()
+    t.clock.advance(1.5 * HOUR)
+    a = api(t, await t.refresh(client))
+    await t.ctx.notifications.runOnce()
+    await t.ctx.notifications.runOnce()
+    expect((await list(`contactId=${late}`)).map((n) => [n.kind, n.step])).toEqual([
+      ['REMINDER', 2],
+      ['ARRIVAL', undefined],
+    ])
+  })
+
+  it('emails a PICKED_UP receipt when a package is marked DELIVERED, and publishes webhook events', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const pia = await a.contact('RECEIVER', 'Pia Pickup', { email: 'pia@example.com' })
+    const friend = await a.contact('ALL', 'Fred Friend')
+    const packageId = await addFor(pia)
+    await t.ctx.notifications.runOnce()
+    smtp.clear()
+    await a.ok('PUT', `/api/v1/packages/${packageId}`, {
+      package: { givenTo: { contactId: friend } },
+      lastActivity: { status: 'DELIVERED' },
+    })
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.subject).toBe('Your parcel was collected')
+    expect(got!.mail.text).toContain('by Fred Friend')
+    const events = await t.ctx.db
+      .selectFrom('package_events')
+      .select(['event_name', 'data'])
+      .where('package_id', '=', packageId)
+      .where('event_name', 'like', 'Recipient%')
+      .orderBy('sequence')
+      .execute()
+    expect(events.map((e) => e.event_name)).toEqual(['RecipientNotified', 'RecipientPickupReceipt'])
+    expect(events[1]!.data).toMatchObject({
+      packageId,
+      notification: { kind: 'PICKED_UP', status: 'sent', contact: { contactId: pia, email: 'pia@example.com' } },
+    })
+  })
+
+  it('shows the pickup code and its QR code in the arrival email; a pickup of 3 parcels by code is one PICKED_UP email', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 30 }))
+    const cleo = await a.contact('RECEIVER', 'Cleo Code', { email: 'cleo@example.com' })
+    const ids = [await addFor(cleo), await addFor(cleo), await addFor(cleo)]
+    const code = (await a.ok('GET', `/api/v1/packages/${ids[0]!}?type=DETAILED`)).pickupCode as string
+    expect(code).toMatch(/^[0-9A-Z]{6}$/)
+    smtp.clear()
+    t.clock.advance(31_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const arrival = (await smtp.waitFor(1))[0]!.mail
+    expect(arrival.subject).toMatch(/^3 parcels are waiting/)
+    expect(arrival.text).toContain(`Your pickup code: ${code}`)
+    const qr = arrival.attachments.find((f) => f.contentType === 'image/png')!
+    // An inline part of the HTML (mailparser puts it in the HTML as a data: URI).
+    expect(qr.related).toBe(true)
+    expect(arrival.html).toContain(`alt="QR code of pickup code ${code}"`)
+    expect(arrival.text).toMatch(/Please collect them at HQ \d+\./)
+
+    smtp.clear()
+    const signature = (await a.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL as string
+    const res = await a.call('POST', '/api/v1/pickups', {
+      pickupCode: code,
+      images: [{ imageType: 'SIGNATURE', tempURL: signature }],
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.subject).toBe('Your 3 parcels were collected')
+    expect(got!.mail.text).toContain('by Cleo Code')
+    const receipts = (await list(`contactId=${cleo}`)).filter((n) => n.kind === 'PICKED_UP')
+    expect(receipts).toHaveLength(1)
+    expect([...(receipts[0]!.packageIds as string[])].sort()).toEqual([...ids].sort())
+  })
+
+  it('unsubscribes with the one-click POST of the List-Unsubscribe header; a GET only asks', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const una = await a.contact('RECEIVER', 'Una Unsub', { email: 'una@example.com' })
+    await addFor(una)
+    smtp.clear()
+    await t.ctx.notifications.runOnce()
+    const [got] = await smtp.waitFor(1)
+    const header = got!.mail.headerLines.find((h) => h.key === 'list-unsubscribe')!.line
+    const url = new URL(/<([^>]+)>/.exec(header)![1]!)
+    const path = `${url.pathname}${url.search}`
+    const page = await t.inject({ method: 'GET', url: path })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+    expect(page.body).toContain('<form method="post"')
+    expect((await a.ok('GET', `/api/v1/contacts/${una}`)).notify).toBe(true)
+    const forged = await t.inject({
+      method: 'POST',
+      url: `${url.pathname}?t=${url.searchParams.get('t')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    })
+    expect(forged.statusCode).toBe(400)
+    const done = await t.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    })
+    expect(done.statusCode).toBe(200)
+    expect((await a.ok('GET', `/api/v1/contacts/${una}`)).notify).toBe(false)
+    smtp.clear()
+    const next = await addFor(una)
+    await t.ctx.notifications.runOnce()
+    expect(smtp.received).toHaveLength(0)
+    expect(await list(`packageId=${next}`)).toMatchObject([
+      { status: 'suppressed', lastError: 'the contact unsubscribed' },
+    ])
+  })
+
+  it('retries with back-off when the SMTP server refuses, and records the error', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const rex = await a.contact('RECEIVER', 'Rex Retry', { email: 'rex@example.com' })
+    const packageId = await addFor(rex)
+    let refusals = 1
+    smtp.hold = async () => {
+      if (refusals-- > 0) throw new Error('mailbox busy')
+    }
+    try {
+      smtp.clear()
+      expect((await t.ctx.notifications.runOnce()).retrying).toBe(1)
+      const [n] = await list(`packageId=${packageId}`)
+      expect(n).toMatchObject({ status: 'pending', attempts: 1 })
+      expect(n!.lastError).toMatch(/mailbox busy/)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(0)
+      // NOTIFY_RETRY_BASE_SECONDS (30): the first retry comes 15–30 s later.
+      t.clock.advance(31_000)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      expect(await list(`packageId=${packageId}`)).toMatchObject([{ status: 'sent', attempts: 2 }])
+      expect(smtp.received).toHaveLength(1)
+    } finally {
+      smtp.hold = undefined
+    }
+  })
+
+  it('resends with the same Message-ID', async () => {
+    const [n] = await list(`contactId=${room.receiverId}&status=sent`)
+    smtp.clear()
+    const res = await a.ok('POST', `/api/v1/notifications/${n!.notificationId as string}/resend`, undefined, 200)
+    expect(res.status).toBe('pending')
+    await t.ctx.notifications.runOnce()
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.messageId).toBe(`<${n!.notificationId as string}@mailroom.example.test>`)
+    expect((await a.call('POST', '/api/v1/notifications/ntf_nope/resend')).statusCode).toBe(404)
+  })
+})
+
+describe('without SMTP', () => {
+  const t = useTestApp()
+  const client = useClient(t)
+
+  it('records notifications as suppressed, never an error', async () => {
+    const a = api(t, client)
+    const room = await a.mailroom()
+    await a.ok('PUT', '/api/v1/notifications/settings', {
+      enabled: true,
+      arrivalBatchSeconds: 0,
+      reminderAfterHours: [],
+      finalNoticeAfterHours: null,
+      templates: {},
+    })
+    const number = trackingNumber('1ZNOSMTP')
+    const res = await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: number, receiver: { contactId: room.receiverId } },
+    })
+    // A write that is refused writes no notification either (the outbox is in its transaction).
+    const again = await a.call('POST', '/api/v1/packages', {
+      package: { trackingNumber: number, receiver: { contactId: room.receiverId } },
+    })
+    expect(again.statusCode).toBe(409)
+    const step = await t.ctx.notifications.runOnce()
+    expect(step).toMatchObject({ sent: 0, suppressed: 1, failed: 0 })
+    const { notifications } = await a.ok('GET', `/api/v1/notifications?packageId=${res.packageId as string}`)
+    expect(notifications).toMatchObject([
+      { kind: 'ARRIVAL', status: 'suppressed', lastError: 'no SMTP server is configured (SMTP_URL)' },
+    ])
+    expect((await a.ok('GET', `/api/v1/notifications?contactId=${room.receiverId}`)).notifications).toHaveLength(1)
+    // Suppressed emails are still published, for other channels.
+    const events = await t.ctx.db
+      .selectFrom('package_events')
+      .select('event_name')
+      .where('package_id', '=', res.packageId as string)
+      .where('event_name', '=', 'RecipientNotified')
+      .execute()
+    expect(events).toHaveLength(1)
+  })
+})

@@ -1,0 +1,74 @@
+import { simpleParser, type ParsedMail } from 'mailparser'
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+
+export interface ReceivedMail {
+  mail: ParsedMail
+  receivedAt: number
+  messageId: string
+}
+
+/**
+ * A real SMTP server on a free local port that keeps what it accepts (parsed with mailparser).
+ * `hold` (when set) is awaited before a message is accepted: a test can keep a send in flight.
+ */
+export class TestSmtpServer {
+  readonly received: ReceivedMail[] = []
+  hold: (() => Promise<void>) | undefined
+  /** Messages whose DATA arrived (accepted or still held). */
+  dataStarted = 0
+  #server: SMTPServer | undefined
+  #waiters: Array<() => void> = []
+
+  async start(): Promise<this> {
+    this.#server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      closeTimeout: 500,
+      onAuth: (_auth, _session, cb) => cb(null, { user: 'test' }),
+      onData: (stream, _session, cb) => {
+        this.dataStarted++
+        simpleParser(stream)
+          .then(async (mail) => {
+            if (this.hold) await this.hold()
+            this.received.push({ mail, receivedAt: Date.now(), messageId: mail.messageId ?? '' })
+            for (const w of this.#waiters.splice(0)) w()
+            cb()
+          })
+          .catch((e: Error) => cb(e))
+      },
+    })
+    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve))
+    return this
+  }
+
+  get url(): string {
+    const { port } = (this.#server as unknown as { server: { address(): AddressInfo } }).server.address()
+    return `smtp://127.0.0.1:${port}`
+  }
+
+  /** Resolves once `count` messages were accepted (or rejects after `timeoutMs`). */
+  async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedMail[]> {
+    const deadline = Date.now() + timeoutMs
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`${this.received.length} of ${count} emails after ${timeoutMs} ms`)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 50)
+        this.#waiters.push(() => {
+          clearTimeout(t)
+          resolve()
+        })
+      })
+    }
+    return this.received
+  }
+
+  clear(): void {
+    this.received.length = 0
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server?.close(() => resolve()) ?? resolve())
+  }
+}
