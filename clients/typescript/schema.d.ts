@@ -108,6 +108,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unsubscribe page (confirms, then POSTs) */
+        get: operations["getNotificationsUnsubscribe"];
+        put?: never;
+        /** Unsubscribe (RFC 8058 one-click) */
+        post: operations["postNotificationsUnsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/session": {
         parameters: {
             query?: never;
@@ -789,6 +807,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notification settings
+         * @description The defaults until a PUT: enabled, arrivals batched for 60 s, no reminders, no final notice, the shipped templates.
+         */
+        get: operations["getNotificationsSettings"];
+        /**
+         * Replace the notification settings
+         * @description Every member is required (GET, change, PUT). `reminderAfterHours` ascend (fractions allowed: 0.5 is half an hour after the arrival email); `finalNoticeAfterHours` comes after the last reminder.
+         *
+         *     Templates are Mustache; `{{x}}` is HTML-escaped in the html part. The unescaped forms `{{{x}}}` and `{{& x}}` are refused (400 naming the template).
+         */
+        put: operations["putNotificationsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notifications
+         * @description Newest first. Filters combine.
+         */
+        get: operations["getNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{notificationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a notification again
+         * @description Pending again and due now, whatever its status; it is rendered from the packages as they are now and keeps its Message-ID.
+         */
+        post: operations["postNotificationsByNotificationIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/tracking/api/v1/session": {
         parameters: {
             query?: never;
@@ -831,6 +915,10 @@ export interface paths {
          *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
          *     - `Archived`: The package was archived: status ARCHIVED reached.
          *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
+         *     - `RecipientNotified`: The recipient was told that packages arrived (notification kind ARRIVAL): one event per package of the email, with `data.notification`.
+         *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
+         *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
+         *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
          */
         get: operations["getWebhooksTrackingEvents"];
         put?: never;
@@ -866,6 +954,10 @@ export interface paths {
          *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
          *     - `Archived`: The package was archived: status ARCHIVED reached.
          *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
+         *     - `RecipientNotified`: The recipient was told that packages arrived (notification kind ARRIVAL): one event per package of the email, with `data.notification`.
+         *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
+         *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
+         *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
          */
         get: operations["getWebhooksTrackingWebhookEvents"];
         put?: never;
@@ -1544,6 +1636,8 @@ export interface components {
             };
             /** @enum {string} */
             status: "active" | "inactive";
+            /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
+            notify: boolean;
         };
         /** CustomField */
         CustomField: {
@@ -1681,6 +1775,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The request body is over the limit. */
+        Error413: {
+            headers: {
+                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Unsupported content type. */
+        Error415: {
+            headers: {
+                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Too many requests: retry after `Retry-After` seconds. */
         Error429: {
             headers: {
@@ -1697,26 +1811,6 @@ export interface components {
         };
         /** @description A conflict: the Idempotency-Key was used with another request or its first request is still running, or a conflict of the operation. */
         Error409: {
-            headers: {
-                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description The request body is over the limit. */
-        Error413: {
-            headers: {
-                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description Unsupported content type. */
-        Error415: {
             headers: {
                 "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                 [name: string]: unknown;
@@ -2080,6 +2174,142 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getNotificationsUnsubscribe: {
+        parameters: {
+            query: {
+                t: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postNotificationsUnsubscribe: {
+        parameters: {
+            query: {
+                t: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getSession: {
         parameters: {
             query?: never;
@@ -2266,6 +2496,8 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "active" | "inactive";
+                    /** @description Notification emails wanted; default true. */
+                    notify?: boolean;
                 };
             };
         };
@@ -2299,6 +2531,8 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "active" | "inactive";
+                        /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
+                        notify: boolean;
                     };
                 };
             };
@@ -2398,6 +2632,8 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "active" | "inactive";
+                        /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
+                        notify: boolean;
                     };
                 };
             };
@@ -2486,6 +2722,7 @@ export interface operations {
                     } | null;
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    notify?: boolean;
                 };
             };
         };
@@ -2517,6 +2754,8 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "active" | "inactive";
+                        /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
+                        notify: boolean;
                     };
                 };
             };
@@ -7148,6 +7387,459 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getNotificationsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send notification emails for this subscription (default true). */
+                        enabled: boolean;
+                        /** @description Arrivals for one recipient within this many seconds of the first share one email; 0 sends each at once. Default 60. */
+                        arrivalBatchSeconds: number;
+                        /** @description A REMINDER this many hours after the arrival email, per step, while the package waits (fractions allowed, ascending). */
+                        reminderAfterHours: number[];
+                        /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
+                        finalNoticeAfterHours: number | null;
+                        /** @description Overrides of the shipped templates, per kind. */
+                        templates: {
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            ARRIVAL?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            REMINDER?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            FINAL_NOTICE?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            PICKED_UP?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putNotificationsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Send notification emails for this subscription (default true). */
+                    enabled: boolean;
+                    /** @description Arrivals for one recipient within this many seconds of the first share one email; 0 sends each at once. Default 60. */
+                    arrivalBatchSeconds: number;
+                    /** @description A REMINDER this many hours after the arrival email, per step, while the package waits (fractions allowed, ascending). */
+                    reminderAfterHours: number[];
+                    /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
+                    finalNoticeAfterHours: number | null;
+                    /** @description Overrides of the shipped templates, per kind. */
+                    templates: {
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        ARRIVAL?: {
+                            subject?: string;
+                            text?: string;
+                            html?: string;
+                        };
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        REMINDER?: {
+                            subject?: string;
+                            text?: string;
+                            html?: string;
+                        };
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        FINAL_NOTICE?: {
+                            subject?: string;
+                            text?: string;
+                            html?: string;
+                        };
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        PICKED_UP?: {
+                            subject?: string;
+                            text?: string;
+                            html?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send notification emails for this subscription (default true). */
+                        enabled: boolean;
+                        /** @description Arrivals for one recipient within this many seconds of the first share one email; 0 sends each at once. Default 60. */
+                        arrivalBatchSeconds: number;
+                        /** @description A REMINDER this many hours after the arrival email, per step, while the package waits (fractions allowed, ascending). */
+                        reminderAfterHours: number[];
+                        /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
+                        finalNoticeAfterHours: number | null;
+                        /** @description Overrides of the shipped templates, per kind. */
+                        templates: {
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            ARRIVAL?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            REMINDER?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            FINAL_NOTICE?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            PICKED_UP?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getNotifications: {
+        parameters: {
+            query?: {
+                packageId?: string;
+                contactId?: string;
+                status?: "pending" | "sent" | "failed" | "suppressed";
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        notifications: {
+                            notificationId: string;
+                            /** @enum {string} */
+                            kind: "ARRIVAL" | "REMINDER" | "FINAL_NOTICE" | "PICKED_UP";
+                            /** @enum {string} */
+                            channel: "email";
+                            /** @description The recipient address. */
+                            to: string;
+                            contactId: string;
+                            /**
+                             * @description pending: waiting to be sent (batching, or retrying); suppressed: not sent on purpose (no SMTP configured, notifications disabled, the contact unsubscribed, nothing left to remind of).
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "failed" | "suppressed";
+                            /** @description REMINDER: which step (1 for the first). */
+                            step?: number;
+                            attempts: number;
+                            lastError?: string;
+                            /** Format: date-time */
+                            sentAt?: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            packageIds: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postNotificationsByNotificationIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                notificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        notificationId: string;
+                        /** @enum {string} */
+                        kind: "ARRIVAL" | "REMINDER" | "FINAL_NOTICE" | "PICKED_UP";
+                        /** @enum {string} */
+                        channel: "email";
+                        /** @description The recipient address. */
+                        to: string;
+                        contactId: string;
+                        /**
+                         * @description pending: waiting to be sent (batching, or retrying); suppressed: not sent on purpose (no SMTP configured, notifications disabled, the contact unsubscribed, nothing left to remind of).
+                         * @enum {string}
+                         */
+                        status: "pending" | "sent" | "failed" | "suppressed";
+                        /** @description REMINDER: which step (1 for the first). */
+                        step?: number;
+                        attempts: number;
+                        lastError?: string;
+                        /** Format: date-time */
+                        sentAt?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        packageIds: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getWebhooksTrackingSession: {
         parameters: {
             query?: never;
@@ -7479,7 +8171,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -7785,7 +8477,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
