@@ -73,6 +73,8 @@ export interface LoadOptions {
   body?: string
   connections?: number
   durationSeconds?: number
+  /** Requests per second over all connections (autocannon's overallRate); absent: as fast as answers come. */
+  overallRate?: number
   /** Per-request bodies (e.g. unique tracking numbers). */
   setupRequest?: (req: { body?: string; headers?: Record<string, string>; path?: string }) => {
     body?: string
@@ -111,6 +113,7 @@ function run(o: LoadOptions, times: number[]): Promise<autocannon.Result> {
         headers: o.headers,
         body: o.body,
         connections: o.connections ?? 50,
+        ...(o.overallRate ? { overallRate: o.overallRate } : {}),
         duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
         requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,
       },

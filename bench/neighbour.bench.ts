@@ -25,6 +25,14 @@ if (!admin) {
 const packages = Number(process.env.NEIGHBOUR_PACKAGES ?? 100_000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
+/**
+ * QUIET_RATE=n: the quiet tenant sends n requests a second (a tenant going about its business)
+ * instead of as many as its connections get answered. Flat out (the default), the quiet tenant
+ * itself saturates the machine when idle, so any other tenant's fair share of it shows as lost
+ * throughput, and in a closed loop as latency: half the machine for the neighbour means about twice
+ * the quiet tenant's latency, whatever the service does.
+ */
+const quietRate = Number(process.env.QUIET_RATE ?? 0)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
 /** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
 /** NEIGHBOUR_SCALE=k: the neighbour opens k times as many connections of each kind (a bigger flood). */
@@ -233,9 +241,11 @@ try {
     headers: quietAuth,
     connections: quietConnections,
     durationSeconds: seconds,
+    overallRate: quietRate || undefined,
   }
+  const quietHow = `${quietConnections} conn.${quietRate ? `, ${quietRate} req/s` : ''}`
 
-  const idle = await load(`quiet tenant GET contacts, idle (${quietConnections} conn.)`, quietGet)
+  const idle = await load(`quiet tenant GET contacts, idle (${quietHow})`, quietGet)
 
   for (const [what, res] of [
     ['quiet GET', await fetch(quietGet.url, { headers: quietAuth })],
@@ -273,7 +283,7 @@ try {
     },
     os.cpus().length,
   )
-  const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietConnections} conn.)`, quietGet)
+  const loaded = await load(`quiet tenant GET contacts, neighbour flat out (${quietHow})`, quietGet)
   const cpuUsed = cpu()
   const noisyFigures = await noisyDone
   const ratio = loaded.p99 / Math.max(idle.p99, 0.1)
