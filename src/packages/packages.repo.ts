@@ -233,12 +233,16 @@ function shareCandidates<T extends { sub_id: string; receiver_id?: string | null
  * is then coalesce(h.pickup_code, f.code).
  */
 const CODE_CHOICE = sql`held as (
-      select distinct on (p.sub_id, p.receiver_id) p.sub_id, p.receiver_id, p.pickup_code
-      from packages p
-      join (select distinct sub_id, receiver_id from codes_in where pickup_code is not null and receiver_id is not null) w
-        on p.sub_id = w.sub_id and p.receiver_id = w.receiver_id
-      where p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
-      order by p.sub_id, p.receiver_id, p.created_at desc
+      select w.sub_id, w.receiver_id, p.pickup_code
+      from (select distinct sub_id, receiver_id from codes_in where pickup_code is not null and receiver_id is not null) w
+      -- One index probe per receiver (packages_waiting_code_idx), however many parcels it has.
+      cross join lateral (
+        select p.pickup_code from packages p
+        where p.sub_id = w.sub_id and p.receiver_id = w.receiver_id
+          and p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
+        order by p.created_at desc
+        limit 1
+      ) p
     ), fresh as (
       insert into pickup_codes (sub_id, code, contact_id, created_at)
       select distinct on (i.sub_id, i.pickup_code) i.sub_id, i.pickup_code, i.receiver_id, i.created_at

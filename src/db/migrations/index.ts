@@ -17,6 +17,7 @@ import * as m0015 from './0015_auth_failures.js'
 import * as m0016 from './0016_notifications.js'
 import * as m0020 from './0020_pickup_codes.js'
 import * as m0021 from './0021_pickups.js'
+import * as m0022 from './0022_waiting_code_index.js'
 import * as m0024 from './0024_users.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0016_notifications': m0016,
   '0020_pickup_codes': m0020,
   '0021_pickups': m0021,
+  '0022_waiting_code_index': m0022,
   '0024_users': m0024,
 }

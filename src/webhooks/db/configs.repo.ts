@@ -69,7 +69,7 @@ export async function listConfigs(db: Executor, subId: string, variant: WebhookV
 /** Configurations of the subscription not deleted, both variants. */
 /** Serialises the limit check and insert of one subscription's configurations (released at commit). */
 export async function lockSubscriptionConfigs(db: Executor, subId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(727003, hashtext(${subId}))`.execute(db)
+  await sql`select pg_advisory_xact_lock(727004, hashtext(${subId}))`.execute(db)
 }
 
 export async function countConfigs(db: Executor, subId: string): Promise<number> {
