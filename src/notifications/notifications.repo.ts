@@ -70,47 +70,39 @@ const rowOf = (n: NewNotification) => ({
   updated_at: n.created_at,
 })
 
-export async function insertNotification(db: Executor, n: NewNotification): Promise<void> {
-  await db.insertInto('notifications').values(rowOf(n)).execute()
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
+  if (rows.length === 0) return
+  await db.insertInto('notifications').values(rows.map(rowOf)).execute()
 }
 
 /**
- * The recipient's open arrival batch (pending, never claimed), locked, else a new one: an arrival
- * joins the email that has not left yet. A claim (attempts > 0) closes the batch: the next arrival
- * opens another. Concurrent writers meet at the partial unique index; the loser takes the winner's row.
+ * Each recipient's open arrival batch (pending, never claimed), else a new one, in one statement: an
+ * arrival joins the email that has not left yet (its address updated to the contact's latest). A
+ * claim (attempts > 0) closes the batch: the next arrival opens another. Concurrent writers meet at
+ * the partial unique index, which locks the open row until commit; rows go in contact id order, so
+ * two writes for the same recipients always lock them in the same order (no deadlock).
+ * Answers the batch of each contact.
  */
-export async function openArrivalBatch(db: Executor, n: NewNotification): Promise<string> {
-  for (let tries = 0; ; tries++) {
-    const { rows } = await sql<{ notification_id: string }>`
-      insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
-                                 next_attempt_at, created_at, updated_at)
-      values (${n.notification_id}, ${n.sub_id}, 'ARRIVAL', 'email', ${n.contact_id}, ${n.to_address}, 0, 'pending', 0,
-              ${n.next_attempt_at}::timestamptz, ${n.created_at}::timestamptz, ${n.created_at}::timestamptz)
-      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0 do nothing
-      returning notification_id`.execute(db)
-    if (rows[0]) return rows[0].notification_id
-    const open = await db
-      .selectFrom('notifications')
-      .select('notification_id')
-      .where('sub_id', '=', n.sub_id)
-      .where('contact_id', '=', n.contact_id)
-      .where('kind', '=', 'ARRIVAL')
-      .where('status', '=', 'pending')
-      .where('attempts', '=', 0)
-      .forUpdate()
-      .executeTakeFirst()
-    if (open) {
-      // The address it goes to is the contact's latest.
-      await db
-        .updateTable('notifications')
-        .set({ to_address: n.to_address, updated_at: n.created_at })
-        .where('notification_id', '=', open.notification_id)
-        .execute()
-      return open.notification_id
-    }
-    // Claimed between the two statements: a new batch.
-    if (tries > 3) throw new Error('no open arrival batch after 4 tries')
-  }
+export async function openArrivalBatches(
+  db: Executor,
+  subId: string,
+  batches: ReadonlyArray<{ notification_id: string; contact_id: string; to_address: string }>,
+  at: { next_attempt_at: Date; created_at: Date },
+): Promise<Map<string, string>> {
+  if (batches.length === 0) return new Map()
+  const sorted = [...batches].sort((x, y) => (x.contact_id < y.contact_id ? -1 : x.contact_id > y.contact_id ? 1 : 0))
+  const { rows } = await sql<{ notification_id: string; contact_id: string }>`
+    insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
+                               next_attempt_at, created_at, updated_at)
+    select b.notification_id, ${subId}, 'ARRIVAL', 'email', b.contact_id, b.to_address, 0, 'pending', 0,
+           ${at.next_attempt_at}::timestamptz, ${at.created_at}::timestamptz, ${at.created_at}::timestamptz
+    from unnest(${sorted.map((b) => b.notification_id)}::text[], ${sorted.map((b) => b.contact_id)}::text[],
+                ${sorted.map((b) => b.to_address)}::text[]) with ordinality as b(notification_id, contact_id, to_address, n)
+    order by b.n
+    on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0
+    do update set to_address = excluded.to_address, updated_at = excluded.updated_at
+    returning notification_id, contact_id`.execute(db)
+  return new Map(rows.map((r) => [r.contact_id, r.notification_id]))
 }
 
 /** Links packages to a notification; a (package, kind, step) already reminded of is skipped (returned: those linked). */

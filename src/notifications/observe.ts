@@ -81,56 +81,50 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
         return c && !c.deleted && c.contact_type !== 'SENDER' ? c : undefined
       }
       const links: Parameters<typeof repo.linkPackages>[1] = []
-      // In contact id order: two writes batching arrivals for the same recipients lock their batches in one order (no deadlock).
-      for (const [contactId, packageIds] of [...arrivals].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-        const c = addressable(contactId)
-        if (!c) continue
-        const notificationId = await repo.openArrivalBatch(trx, {
-          notification_id: ids('ntf_'),
-          sub_id: subId,
-          kind: 'ARRIVAL',
-          contact_id: contactId,
-          to_address: c.email ?? '',
-          step: 0,
-          status: 'pending',
-          next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000),
-          created_at: now,
-        })
+      const link = (notificationId: string, kind: 'ARRIVAL' | 'PICKED_UP', packageIds: string[]) => {
         for (const packageId of packageIds)
           links.push({
             notification_id: notificationId,
             package_id: packageId,
             sub_id: subId,
-            kind: 'ARRIVAL',
+            kind,
             step: 0,
             created_at: now,
           })
       }
-      for (const [contactId, packageIds] of pickups) {
+      // One statement for every recipient's arrival batch, one for every receipt, one for the links:
+      // a write of many parcels costs the same few round trips as a write of one.
+      const arriving = [...arrivals].flatMap(([contactId, packageIds]) => {
         const c = addressable(contactId)
-        if (!c) continue
+        return c ? [{ contactId, packageIds, to: c.email ?? '' }] : []
+      })
+      const batches = await repo.openArrivalBatches(
+        trx,
+        subId,
+        arriving.map((a) => ({ notification_id: ids('ntf_'), contact_id: a.contactId, to_address: a.to })),
+        { next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000), created_at: now },
+      )
+      for (const a of arriving) link(batches.get(a.contactId)!, 'ARRIVAL', a.packageIds)
+      const receipts = [...pickups].flatMap(([contactId, packageIds]) => {
+        const c = addressable(contactId)
+        if (!c) return []
         const notificationId = ids('ntf_')
-        await repo.insertNotification(trx, {
-          notification_id: notificationId,
-          sub_id: subId,
-          kind: 'PICKED_UP',
-          contact_id: contactId,
-          to_address: c.email ?? '',
-          step: 0,
-          status: 'pending',
-          next_attempt_at: now,
-          created_at: now,
-        })
-        for (const packageId of packageIds)
-          links.push({
+        link(notificationId, 'PICKED_UP', packageIds)
+        return [
+          {
             notification_id: notificationId,
-            package_id: packageId,
             sub_id: subId,
-            kind: 'PICKED_UP',
+            kind: 'PICKED_UP' as const,
+            contact_id: contactId,
+            to_address: c.email ?? '',
             step: 0,
+            status: 'pending' as const,
+            next_attempt_at: now,
             created_at: now,
-          })
-      }
+          },
+        ]
+      })
+      await repo.insertNotifications(trx, receipts)
       await repo.linkPackages(trx, links)
     }
   }

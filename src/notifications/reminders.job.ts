@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
-import { insertNotification, linkPackages } from './notifications.repo.js'
+import { insertNotifications, linkPackages } from './notifications.repo.js'
 import { dueReminders, tryJobLock } from './reminders.repo.js'
 import { settingsWithReminders } from './settings.repo.js'
 
@@ -41,17 +41,19 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
         for (const d of due) byContact.set(d.contact_id, [...(byContact.get(d.contact_id) ?? []), d])
         for (const [contactId, list] of byContact) {
           const notificationId = ids('ntf_')
-          await insertNotification(trx, {
-            notification_id: notificationId,
-            sub_id: subId,
-            kind,
-            contact_id: contactId,
-            to_address: list[0]!.to_address,
-            step,
-            status: 'pending',
-            next_attempt_at: now,
-            created_at: now,
-          })
+          await insertNotifications(trx, [
+            {
+              notification_id: notificationId,
+              sub_id: subId,
+              kind,
+              contact_id: contactId,
+              to_address: list[0]!.to_address,
+              step,
+              status: 'pending',
+              next_attempt_at: now,
+              created_at: now,
+            },
+          ])
           await linkPackages(
             trx,
             list.map((d) => ({

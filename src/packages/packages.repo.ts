@@ -279,20 +279,33 @@ async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
  * Serialises the adds of one recipient's first parcels: concurrent statements (other processes,
  * other batches) would each see no waiting code for the recipient and each make one. Taken in
  * the add's transaction before its statement, whose snapshot then shows what the previous holder
- * committed. Keys in key order, so two batches never wait for each other in a cycle; class 727003
- * beside the other advisory locks of the service (keys 727001, 727002).
+ * committed. Only for recipients with no waiting code yet: the others' adds take the code they
+ * find and need not wait for each other (a busy recipient's parcels are not written one at a
+ * time). Keys in key order, so two batches never wait for each other in a cycle; class 727003
+ * beside the other advisory locks of the service (keys 727001, 727002, 727004).
  */
 export async function lockRecipients(trx: Executor, adds: readonly NewPackage[]): Promise<void> {
-  const keys = [
-    ...new Set(
+  const pairs = [
+    ...new Map(
       adds.flatMap((a) =>
-        a.package.pickup_code && a.package.receiver_id ? [`${a.package.sub_id}\n${a.package.receiver_id}`] : [],
+        a.package.pickup_code && a.package.receiver_id
+          ? [[`${a.package.sub_id}\n${a.package.receiver_id}`, [a.package.sub_id, a.package.receiver_id]] as const]
+          : [],
       ),
-    ),
-  ].sort()
-  if (keys.length === 0) return
+    ).values(),
+  ]
+  if (pairs.length === 0) return
   await sql`select count(*) from (
-      select pg_advisory_xact_lock(727003, hashtext(k)) from (select k from unnest(${keys}::text[]) k order by k) o
+      select pg_advisory_xact_lock(727003, hashtext(o.sub_id || E'\n' || o.receiver_id)) from (
+        select u.sub_id, u.receiver_id
+        from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]) u(sub_id, receiver_id)
+        where not exists (
+          select 1 from packages p
+          where p.sub_id = u.sub_id and p.receiver_id = u.receiver_id
+            and p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
+        )
+        order by u.sub_id, u.receiver_id
+      ) o
     ) l`.execute(trx)
 }
 
