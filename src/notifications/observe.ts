@@ -75,41 +75,33 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
       if (!settings.enabled) continue
       const arrivals = planned.arrivals.get(subId) ?? new Map<string, string[]>()
       const pickups = planned.pickups.get(subId) ?? new Map<string, string[]>()
-      const people = await repo.recipients(trx, subId, [...new Set([...arrivals.keys(), ...pickups.keys()])])
-      const addressable = (contactId: string) => {
-        const c = people.get(contactId)
-        return c && !c.deleted && c.contact_type !== 'SENDER' ? c : undefined
-      }
+      // Arrivals, the common case: the recipients' batches and their links in one statement.
+      await repo.openArrivalBatches(
+        trx,
+        subId,
+        [...arrivals].map(([contactId, packageIds]) => ({
+          notification_id: ids('ntf_'),
+          contact_id: contactId,
+          package_ids: packageIds,
+        })),
+        { next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000), created_at: now },
+      )
+      if (pickups.size === 0) continue
+      const people = await repo.recipients(trx, subId, [...pickups.keys()])
       const links: Parameters<typeof repo.linkPackages>[1] = []
-      const link = (notificationId: string, kind: 'ARRIVAL' | 'PICKED_UP', packageIds: string[]) => {
+      const receipts = [...pickups].flatMap(([contactId, packageIds]) => {
+        const c = people.get(contactId)
+        if (!c || c.deleted || c.contact_type === 'SENDER') return []
+        const notificationId = ids('ntf_')
         for (const packageId of packageIds)
           links.push({
             notification_id: notificationId,
             package_id: packageId,
             sub_id: subId,
-            kind,
+            kind: 'PICKED_UP',
             step: 0,
             created_at: now,
           })
-      }
-      // One statement for every recipient's arrival batch, one for every receipt, one for the links:
-      // a write of many parcels costs the same few round trips as a write of one.
-      const arriving = [...arrivals].flatMap(([contactId, packageIds]) => {
-        const c = addressable(contactId)
-        return c ? [{ contactId, packageIds, to: c.email ?? '' }] : []
-      })
-      const batches = await repo.openArrivalBatches(
-        trx,
-        subId,
-        arriving.map((a) => ({ notification_id: ids('ntf_'), contact_id: a.contactId, to_address: a.to })),
-        { next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000), created_at: now },
-      )
-      for (const a of arriving) link(batches.get(a.contactId)!, 'ARRIVAL', a.packageIds)
-      const receipts = [...pickups].flatMap(([contactId, packageIds]) => {
-        const c = addressable(contactId)
-        if (!c) return []
-        const notificationId = ids('ntf_')
-        link(notificationId, 'PICKED_UP', packageIds)
         return [
           {
             notification_id: notificationId,
