@@ -5,6 +5,8 @@ const API = document.querySelector('meta[name="mailroom-api"]')?.getAttribute('c
 /** The webhook interface (package tracking events): its configurations and delivery log. */
 export const WEBHOOKS = document.querySelector('meta[name="mailroom-webhooks"]')?.getAttribute('content') ?? ''
 export const SESSION_URL = '/console/api/session'
+/** An API path the API answers with (an image's `tempURL`, `temp/images/…`) as a URL from any console page. */
+export const apiUrl = (path) => `${API}/${path}`.replace(/\/{2,}/g, '/')
 
 let csrfToken = ''
 let onExpired = () => {}

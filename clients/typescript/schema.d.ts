@@ -864,7 +864,7 @@ export interface paths {
         put?: never;
         /**
          * Send a notification again
-         * @description Pending again and due now, whatever its status; it is rendered from the packages as they are now and keeps its Message-ID.
+         * @description Pending again and due now with a fresh attempt budget, whatever its status, unless a worker is sending it at this moment (409: ask again once it is sent or failed); it is rendered from the packages as they are now and keeps its Message-ID.
          */
         post: operations["postNotificationsByNotificationIdResend"];
         delete?: never;
@@ -7820,7 +7820,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            409: components["responses"]["Error409"];
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];

@@ -1,7 +1,7 @@
 // One package: its details, the "History" timeline (every activity with clerk, site, time and
 // images), and edit (recipient, comment), move (site, shelf), archive.
 import { useEffect, useState } from 'preact/hooks'
-import { get, put, patch, ApiError } from '../api.js'
+import { get, put, patch, apiUrl, ApiError } from '../api.js'
 import { html, Field, Alert, fmtTime, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { loadSites } from '../data.js'
@@ -113,7 +113,7 @@ export function PackageDetail({ id }) {
               <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
               · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
               ${a.pickupId && html`<p>Pickup ${a.pickupId}</p>`} ${a.comment && html`<p>${a.comment}</p>`}
-              ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${i.tempURL} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
+              ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${apiUrl(i.tempURL)} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
             </li>`,
         )}
       </ol>

@@ -5,6 +5,7 @@ import { API_SCOPE, InvalidTokenError, type Tenant, type TokensService } from '.
 import { checkClientCredentials } from '../auth/credential-check.js'
 import { parseBasicAuth } from './basic-auth.js'
 import { sendError } from './error-handler.js'
+import { isSafeMethod } from './safe-methods.js'
 import { csrfMatches, type SessionsService, type SessionUser } from '../users/sessions.service.js'
 import { CSRF_HEADER, CSRF_MESSAGE, sessionCookieOf } from '../users/session-cookie.js'
 
@@ -25,9 +26,6 @@ export interface AuthHookDeps {
   /** Console sessions: a request with no Authorization header but the session cookie is its user's. */
   sessions?: SessionsService
 }
-
-// Methods that change state: with cookie auth they need the session's X-CSRF-Token (synchronizer token).
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 const REALM = 'mailroom'
 const BEARER = /^bearer /i
@@ -131,7 +129,8 @@ async function authenticateSession(
 ): Promise<unknown> {
   const session = await sessions.resolve(cookie)
   if (!session) return refuse(reply, 'Not signed in, or the session has expired: sign in again.', 'invalid_token')
-  if (UNSAFE.has(request.method) && !csrfMatches(session.csrfToken, request.headers[CSRF_HEADER]))
+  // Every write with cookie auth needs the session's X-CSRF-Token (synchronizer token).
+  if (!isSafeMethod(request.method) && !csrfMatches(session.csrfToken, request.headers[CSRF_HEADER]))
     return reply.code(403).send({ message: CSRF_MESSAGE })
   request.user = session.user
   request.tenant = {

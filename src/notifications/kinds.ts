@@ -24,6 +24,3 @@ export function webhookEventOf(kind: NotificationKind): TrackingEventName {
     }
   }
 }
-
-/** Statuses in which a package still waits for its recipient: reminders are only about these. */
-export const WAITING_STATUSES = ['RECEIVED', 'READY_FOR_PICKUP', 'IN_LOCKER'] as const

@@ -7,6 +7,12 @@ export const NOTIFICATION_ERRORS = registerErrors({
     additionalCode: 'NTF-4040',
     message: 'No such notification.',
   },
+  NOTIFICATION_SENDING: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'NTF-4090',
+    message: 'This notification is being sent right now; ask again once it is sent or failed.',
+  },
   UNSUBSCRIBE_LINK_INVALID: {
     status: 400,
     errorCode: 'validation_error',

@@ -55,6 +55,9 @@ export interface Notifications {
   close(): void
 }
 
+/** SMTP connections per process; also how many notifications a worker claims at a time. */
+const SMTP_CONNECTIONS = 5
+
 export function createNotifications(deps: NotificationsDeps): Notifications {
   const { db, clock, ids, config } = deps
   const settings = config.notifications
@@ -65,7 +68,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
           url: settings.smtpUrl,
           from: settings.mailFrom,
           timeoutMs: settings.sendTimeoutMs,
-          connections: 5,
+          connections: SMTP_CONNECTIONS,
         })
       : undefined)
   const unsubscribeBase = `${config.publicUrl}/notifications/unsubscribe?t=`
@@ -86,8 +89,11 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     maxAttempts: settings.maxAttempts,
     // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
     leaseMs: settings.sendTimeoutMs * 2 + 5_000,
-    batchSize: 50,
-    concurrency: 10,
+    // A claim is no bigger than the pool sends at once: every claimed row starts sending at once, so
+    // one send's bound is the whole lease (a bigger claim would wait in line past its lease, and a
+    // second process would send it again).
+    batchSize: SMTP_CONNECTIONS,
+    concurrency: SMTP_CONNECTIONS,
     pollMs: deps.pollMs ?? 250,
     random: Math.random,
     // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).

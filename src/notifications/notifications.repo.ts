@@ -195,11 +195,17 @@ export async function findNotification(db: Executor, subId: string, id: string):
 }
 
 /** Resend: pending again, due now, with the attempts it already made (the Message-ID stays the same). */
-export async function requeue(db: Executor, subId: string, id: string, now: Date): Promise<void> {
-  await db
+/**
+ * Due again now, with a fresh attempt budget, unless a worker holds it (its lease not over): a send
+ * under way is never taken from under it. Answers whether it was requeued.
+ */
+export async function requeue(db: Executor, subId: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
     .updateTable('notifications')
-    .set({ status: 'pending', next_attempt_at: now, locked_until: null, locked_by: null, updated_at: now })
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, locked_by: null, updated_at: now })
     .where('sub_id', '=', subId)
     .where('notification_id', '=', id)
-    .execute()
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }

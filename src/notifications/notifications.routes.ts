@@ -75,9 +75,9 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
         security,
         summary: 'Send a notification again',
         description:
-          'Pending again and due now, whatever its status; it is rendered from the packages as they are now and keeps its Message-ID.',
+          'Pending again and due now with a fresh attempt budget, whatever its status, unless a worker is sending it at this moment (409: ask again once it is sent or failed); it is rendered from the packages as they are now and keeps its Message-ID.',
         params: NotificationIdParams,
-        response: { 200: NotificationSchema, ...errorResponses(404) },
+        response: { 200: NotificationSchema, ...errorResponses(404, 409) },
       },
     },
     async (request) => notifications.resend(request.tenant.subId, request.params.notificationId),

@@ -69,11 +69,15 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       return { notifications: rows.map((r) => toNotification(r, packages.get(r.notification_id) ?? [])) }
     },
 
-    /** Sends it again (any status), as it is now; it keeps its Message-ID, so the recipient's client can tell. */
+    /**
+     * Sends it again (any status but being sent), as it is now, with a fresh attempt budget; it keeps its
+     * Message-ID, so the recipient's client can tell.
+     */
     async resend(subId: string, notificationId: string): Promise<Notification> {
       const row = await repo.findNotification(db, subId, notificationId)
       if (!row) throw new AppError(NOTIFICATION_ERRORS.NOTIFICATION_NOT_FOUND, { detail: { notificationId } })
-      await repo.requeue(db, subId, notificationId, clock.now())
+      if (!(await repo.requeue(db, subId, notificationId, clock.now())))
+        throw new AppError(NOTIFICATION_ERRORS.NOTIFICATION_SENDING, { detail: { notificationId } })
       deps.nudge()
       const again = (await repo.findNotification(db, subId, notificationId))!
       return toNotification(again, (await repo.packageIdsOf(db, [notificationId])).get(notificationId) ?? [])

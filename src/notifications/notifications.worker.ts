@@ -4,7 +4,8 @@ import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { enqueueUnsequenced } from '../webhooks/outbox.js'
 import { composeEmail, type PackageView } from './compose.js'
-import { WAITING_STATUSES, webhookEventOf, type NotificationStatus } from './kinds.js'
+import { isOneOf, NOT_WAITING } from '../packages/statuses.js'
+import { webhookEventOf, type NotificationStatus } from './kinds.js'
 import type { Mailer } from './mailer.js'
 import { claimDue, recordOutcome } from './notifications.claim.js'
 import { packageIdsOf } from './notifications.repo.js'
@@ -177,8 +178,9 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       const settings = await settingsRead
       const packageIds = reads.packageIds.get(n.notification_id) ?? []
       let packages = await deps.records(n.sub_id, packageIds)
-      if (n.kind === 'REMINDER' || n.kind === 'FINAL_NOTICE')
-        packages = packages.filter((p) => (WAITING_STATUSES as readonly string[]).includes(p.currentStatus))
+      // An arrival or a reminder is about what still waits: a parcel collected (or returned) since the
+      // row was written is left out, and with nothing left the email is not sent (suppressed).
+      if (n.kind !== 'PICKED_UP') packages = packages.filter((p) => !isOneOf(NOT_WAITING, p.currentStatus))
       const contact = await deps.contact(n.sub_id, n.contact_id)
       const why = suppression(settings.enabled, packages, contact)
       if (why !== undefined) {

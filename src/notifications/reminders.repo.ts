@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/transaction.js'
-import { WAITING_STATUSES } from './kinds.js'
+import { NOT_WAITING } from '../packages/statuses.js'
 
 /** One holder at a time across every process, for the rest of the transaction; false: another process runs it. */
 export async function tryJobLock(trx: Executor, job: string): Promise<boolean> {
@@ -17,7 +17,7 @@ export interface DueReminder {
 
 /**
  * Packages of `subId` told of by an arrival email at or before `cutoff`, still waiting (a status
- * of WAITING_STATUSES, not archived), with no reminder of this step or a later one (and, for
+ * not in NOT_WAITING, not archived: the packages domain's one definition of waiting), with no reminder of this step or a later one (and, for
  * reminders, no final notice): the reminder job's candidates for `kind`/`step`. Reads the packages
  * table for the waiting status, as the webhook locker jobs do.
  */
@@ -32,7 +32,7 @@ export async function dueReminders(
     join notifications n on n.notification_id = np.notification_id
     join packages p on p.package_id = np.package_id and p.sub_id = np.sub_id
     where np.sub_id = ${subId} and np.kind = 'ARRIVAL' and n.status in ('sent', 'suppressed') and np.created_at <= ${cutoff}::timestamptz
-      and p.current_status in (${sql.join(WAITING_STATUSES.map((s) => sql.lit(s)))}) and not p.archived
+      and p.current_status not in (${sql.join(NOT_WAITING.map((s) => sql.lit(s)))}) and not p.archived
       and not exists (
         select 1 from notification_packages r
         where r.package_id = np.package_id

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { isSafeMethod } from '../http/safe-methods.js'
 
 export const ACCESS = ['admin', 'clerk'] as const
 export type Access = (typeof ACCESS)[number]
@@ -71,13 +72,11 @@ export const CLERK_WRITES: ReadonlySet<string> = new Set([
   'POST /api/v1/notifications/:notificationId/resend',
 ])
 
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
-
 /** Admin when listed so, or a write nobody classified (refused to clerks until someone decides). */
 export function accessOf(method: string, path: string): Access {
   const key = routeKey(method, path)
   if (ADMIN_ONLY.has(key)) return 'admin'
-  return SAFE.has(method.toUpperCase()) || CLERK_WRITES.has(key) ? 'clerk' : 'admin'
+  return isSafeMethod(method) || CLERK_WRITES.has(key) ? 'clerk' : 'admin'
 }
 
 // HEAD answers as its GET does, so it is allowed to whom the GET is.

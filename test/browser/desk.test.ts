@@ -215,7 +215,15 @@ describe('the desk journey', () => {
     await page.getByRole('heading', { name: 'History' }).waitFor()
     const timeline = page.getByRole('list', { name: 'History' })
     await timeline.getByText('DELIVERED').waitFor()
-    expect(await timeline.getByRole('img', { name: 'signature image' }).count()).toBe(1)
+    const signature = timeline.getByRole('img', { name: 'signature image' })
+    expect(await signature.count()).toBe(1)
+    // The image itself loads (its bytes from the API, not the console page in its place).
+    const loadedWidth = () =>
+      signature.evaluate((el) => {
+        const img = el as { complete?: boolean; naturalWidth?: number }
+        return img.complete ? (img.naturalWidth ?? 0) : 0
+      })
+    await expect.poll(loadedWidth, { timeout: 5000 }).toBeGreaterThan(0)
     expect(await timeline.textContent()).toContain(`by ${clerk.email}`)
     expect(await timeline.textContent()).toContain(`Pickup ${delivered[0]!.pickupId}`)
     await expectAccessible(page, 'package')

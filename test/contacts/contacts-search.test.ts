@@ -126,6 +126,7 @@ describe('findMatches (decode links a ship-to name to a contact)', () => {
       contactType: 'RECEIVER',
       name: 'José  O’Brien-Smith',
       company: 'Acme, Inc.',
+      notify: true,
       status: 'active',
       deleted: false,
     })

@@ -231,6 +231,25 @@ describe('notification emails through a real SMTP server', () => {
     })
   })
 
+  it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
+    const quick = await a.contact('RECEIVER', 'Quinn Quick', { email: 'quinn@example.com' })
+    const packageId = await addFor(quick)
+    await a.ok('PUT', `/api/v1/packages/${packageId}`, { package: {}, lastActivity: { status: 'DELIVERED' } })
+    smtp.clear()
+    t.clock.advance(61_000)
+    await t.ctx.notifications.runOnce()
+    expect(await list(`packageId=${packageId}`)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'ARRIVAL', status: 'suppressed' }),
+        expect.objectContaining({ kind: 'PICKED_UP', status: 'sent' }),
+      ]),
+    )
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.subject).toBe('Your parcel was collected')
+    expect(smtp.received).toHaveLength(1)
+  })
+
   it('shows the pickup code and its QR code in the arrival email; a pickup of 3 parcels by code is one PICKED_UP email', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 30 }))
     const cleo = await a.contact('RECEIVER', 'Cleo Code', { email: 'cleo@example.com' })
@@ -338,6 +357,29 @@ describe('notification emails through a real SMTP server', () => {
     const [got] = await smtp.waitFor(1)
     expect(got!.mail.messageId).toBe(`<${n!.notificationId as string}@mailroom.example.test>`)
     expect((await a.call('POST', '/api/v1/notifications/ntf_nope/resend')).statusCode).toBe(404)
+  })
+
+  it('does not take a notification from a worker that is sending it, and gives a failed one a fresh budget', async () => {
+    const [n] = await list(`contactId=${room.receiverId}&status=sent`)
+    const id = n!.notificationId as string
+    // A worker's claim: leased until a minute from now.
+    await t.ctx.db
+      .updateTable('notifications')
+      .set({
+        status: 'failed',
+        attempts: 8,
+        locked_by: 'another-worker',
+        locked_until: new Date(t.clock.now().getTime() + 60_000),
+      })
+      .where('notification_id', '=', id)
+      .execute()
+    const busy = await a.call('POST', `/api/v1/notifications/${id}/resend`)
+    expect(busy.statusCode).toBe(409)
+    expect(busy.json().errors[0].additionalCode).toBe('NTF-4090')
+    // Once the lease is over, it is due again with its attempts counted afresh.
+    t.clock.advance(61_000)
+    const res = await a.ok('POST', `/api/v1/notifications/${id}/resend`, undefined, 200)
+    expect(res).toMatchObject({ status: 'pending', attempts: 0 })
   })
 })
 

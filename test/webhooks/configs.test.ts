@@ -57,6 +57,11 @@ describe('webhook configurations', () => {
       'Received',
       'Archived',
       'Updated',
+      // The recipient notifications (issue 17), for integrations that send SMS or chat messages.
+      'RecipientNotified',
+      'RecipientReminded',
+      'RecipientFinalNotice',
+      'RecipientPickupReceipt',
     ])
     expect(tracking.events[0]).toEqual({
       eventId: 'tracking.Manifest',
