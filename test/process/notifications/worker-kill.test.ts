@@ -68,6 +68,7 @@ describe('a worker killed while an email is in flight', () => {
     }
   }
 
+  // Two service starts, the held send's lease (2 x 8 s + 5 s) running out, then the resend.
   it('resends only the email that was in flight, with the same Message-ID', async () => {
     // The first email's DATA is held without an answer; the others are accepted.
     let release: () => void = () => {}
@@ -133,5 +134,5 @@ describe('a worker killed while an email is in flight', () => {
     expect(all.map((n) => n.attempts).sort()).toEqual([1, 1, 1, 1, 1, 2])
     expect(await second.stop('SIGTERM')).toBe(0)
     running.splice(running.indexOf(second), 1)
-  })
+  }, 150_000)
 })
