@@ -20,6 +20,7 @@ import { SMTPServer } from 'smtp-server'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openRuntime } from '../src/runtime.js'
+import { benchMailroom } from './lib.js'
 
 const ARRIVALS = Number(process.env.BENCH_ARRIVALS ?? 1_000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20)
@@ -73,14 +74,8 @@ await call('PUT', '/api/v1/notifications/settings', {
   finalNoticeAfterHours: null,
   templates: {},
 })
-const locationId = (
-  await call('POST', '/api/v1/locations', {
-    name: 'Bench HQ',
-    address: { line1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' },
-    timezone: 'America/New_York',
-  })
-).locationId as string
-await call('POST', '/api/v1/inboundsites', { type: 'site', name: 'Bench HQ', locationId, primary: true })
+// The location and primary site every write bench starts from (bench/lib.ts).
+await benchMailroom(async (p, body) => (await call('POST', p, body)) as Record<string, string>)
 const recipients: string[] = []
 for (let i = 0; i < ARRIVALS; i++)
   recipients.push(
