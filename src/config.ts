@@ -213,6 +213,19 @@ export const EnvSchema = Type.Object({
     description:
       "searches and list-taking operations of all subscriptions together that one process runs at once (the rest wait their turn); 0: half the machine's cores, at least 1",
   }),
+  HEAVY_SHARE: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1,
+    default: 0.5,
+    description:
+      "of the process's heavy slots, the fraction one subscription keeps busy over time while other subscriptions are served (1: no time share; see shared/heavy-share.ts)",
+  }),
+  HEAVY_BURST_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600_000,
+    default: 1000,
+    description: 'slot-milliseconds of heavy work a subscription runs at full speed before its time share applies',
+  }),
   TENANT_MAX_BULK_OPERATIONS: Type.Integer({
     minimum: 1,
     maximum: 1000,
@@ -364,6 +377,8 @@ export interface Config {
     concurrent: { searches: number; exports: number; bulkOperations: number }
     /** Searches and bulk operations of all subscriptions at once in this process (WorkSlots). */
     heavyOperations: number
+    /** One subscription's share of the heavy slots over time, and its burst (HeavyShare). */
+    heavyShare: { share: number; burstMs: number }
     /** How long a 429 waits before it is sent (at most its Retry-After); see http/refusal-pacing.ts. */
     refusalDelayMs: number
     rate: {
@@ -614,6 +629,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
       },
       heavyOperations: env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
+      heavyShare: { share: env.HEAVY_SHARE, burstMs: env.HEAVY_BURST_MS },
       refusalDelayMs: env.REFUSAL_DELAY_MS,
       rate: {
         max: env.RATE_LIMIT_MAX,

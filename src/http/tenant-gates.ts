@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import type { Config } from '../config.js'
+import { HeavyShare } from '../shared/heavy-share.js'
 import { TenantGate } from '../shared/tenant-gate.js'
 import { WorkSlots } from '../shared/work-slots.js'
 
@@ -32,6 +33,8 @@ export interface Gates {
   perTenant: Record<GateKind, TenantGate>
   /** Shared by every subscription: the heavy statements of all of them together (not exports, see below). */
   heavy: WorkSlots
+  /** Each subscription's share of those slots over time, while others are served. */
+  share: HeavyShare
 }
 
 /**
@@ -57,6 +60,25 @@ export function tenantGates(limits: Config['limits']): Gates {
       bulkOperations: new TenantGate(WHAT.bulkOperations, concurrent.bulkOperations),
     },
     heavy: new WorkSlots(limits.heavyOperations, limits.statementTimeoutMs),
+    share: new HeavyShare({
+      ...limits.heavyShare,
+      slots: limits.heavyOperations,
+      maxWaitMs: limits.statementTimeoutMs,
+    }),
+  }
+}
+
+/**
+ * A heavy turn of the subscription: its time share's wait, then a slot, held against its share
+ * until the returned function gives it back. `bounded` as WorkSlots'.
+ */
+async function heavyTurn(gates: Gates, subId: string, bounded = true): Promise<() => void> {
+  await gates.share.turn(subId, bounded)
+  const release = await gates.heavy.acquire(bounded)
+  const end = gates.share.begin(subId)
+  return () => {
+    end()
+    release()
   }
 }
 
@@ -85,11 +107,15 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
     })
   }
   app.addHook('preHandler', async (request, reply) => {
+    if (!request.tenant) return
+    // Every request counts as presence: the time share protects the light requests of the others.
+    gates.share.seen(request.tenant.subId)
     const declared = request.routeOptions.config.tenantGate
-    if (!declared || !request.tenant) return
+    if (!declared) return
     const kind = typeof declared === 'function' ? declared(request) : declared
     if (!kind) return
-    const releaseTenant = gates.perTenant[kind].acquire(request.tenant.subId)
+    const { subId } = request.tenant
+    const releaseTenant = gates.perTenant[kind].acquire(subId)
     let releaseHeavy: (() => void) | undefined
     const release = () => {
       releaseHeavy?.()
@@ -110,9 +136,9 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
     }
     reply.raw.once('close', onClose)
     if (gone()) closed = true
-    // A refused wait (SERVICE_BUSY) ends as an error answer, which releases the tenant's slot above.
-    if (HEAVY[kind] === 'batch') request.heavyTurn = () => gates.heavy.acquire(false)
-    else releaseHeavy = await gates.heavy.acquire()
+    // A refused wait (SERVICE_BUSY, TENANT_BUSY) ends as an error answer, which releases the tenant's slot above.
+    if (HEAVY[kind] === 'batch') request.heavyTurn = () => heavyTurn(gates, subId, false)
+    else releaseHeavy = await heavyTurn(gates, subId)
     if (gone()) closed = true
   })
   const handlerDone = async (request: FastifyRequest) => {

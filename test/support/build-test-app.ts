@@ -48,6 +48,8 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     // Refusals at once in tests that count them; the pacing has its own (test/availability/refusal-pacing.test.ts).
     REFUSAL_DELAY_MS: '0',
+    // Tests that hold the database make long heavy turns; the time share has its own (test/availability/heavy-share.test.ts).
+    HEAVY_SHARE: '1',
     ...env,
   })
   // The API's statement bound only when a test asks for it (serve always has it; see openRuntime).

@@ -1,0 +1,161 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { AppError } from './errors.js'
+
+export interface HeavyShareOptions {
+  /** Of the process's heavy slots, the fraction one subscription may keep busy over time (1: no time share). */
+  share: number
+  /** How many heavy slots the process has (WorkSlots): the share is of all of them. */
+  slots: number
+  /** Slot-milliseconds a subscription may run at full speed before the share applies (the burst). */
+  burstMs: number
+  /** A wait longer than this is refused (429 with Retry-After) rather than held (0: no bound). */
+  maxWaitMs: number
+  /** Monotonic milliseconds (injected: the unit tests step it). */
+  now?: () => number
+  wait?: (ms: number) => Promise<unknown>
+}
+
+/**
+ * Another subscription counts as present for this long after its last request. Long enough to span
+ * the gaps of a tenant going about its business (a clerk's next scan), short enough that a tenant
+ * alone gets its full speed back within a second of the others going quiet.
+ */
+const PRESENT_MS = 1000
+
+interface Bucket {
+  /** Slot-milliseconds the subscription may still use at full speed; negative: what it owes. */
+  credit: number
+  /** Heavy turns of the subscription holding a slot now: each drains the bucket as long as it runs. */
+  running: number
+  at: number
+}
+
+/**
+ * A subscription's share of the heavy slots over time (issue 14: while one tenant runs its most
+ * expensive requests flat out, another's GETs keep within 2x of their idle p99).
+ *
+ * WorkSlots bounds how many heavy statements run at once, and TenantGate how many of them one
+ * subscription runs. A subscription running searches back to back still keeps a slot busy all the
+ * time, that is a database core, and everyone else's light requests share what is left: on two cores
+ * that was half the machine, and a quiet tenant's latency doubled (measured, README "Limits").
+ *
+ * So heavy work is also accounted in time, as a token bucket (cgroups' cpu quota, in slot-time):
+ * credit comes back at `share` of the process's slots and drains by one per slot the subscription
+ * holds, for as long as it holds it; a subscription in debt waits before its next turn until the
+ * debt is paid. Bursts up to `burstMs` run at full speed, so a clerk's occasional search never
+ * waits. Draining while the turn runs (not charging it at the end) keeps concurrent turns exact.
+ *
+ * Work-conserving across tenants: the share applies only while another subscription is present
+ * (made a request within PRESENT_MS). A subscription alone on the process (a single-tenant
+ * installation, a night-time export) is neither charged nor held back.
+ *
+ * In-process like WorkSlots: each process shares out its own slots. Memory: one bucket per
+ * subscription that used heavy work, dropped once it is full again.
+ */
+export class HeavyShare {
+  readonly #buckets = new Map<string, Bucket>()
+  // The two subscriptions seen last (most recent first): whether anyone but X is present is O(1).
+  #last: { subId: string; at: number } | undefined
+  #before: { subId: string; at: number } | undefined
+  readonly #rate: number
+  readonly #now: () => number
+  readonly #wait: (ms: number) => Promise<unknown>
+
+  constructor(readonly options: HeavyShareOptions) {
+    if (!(options.share > 0 && options.share <= 1)) throw new Error('HeavyShare: share must be in (0, 1]')
+    this.#rate = options.share * options.slots
+    this.#now = options.now ?? (() => performance.now())
+    this.#wait = options.wait ?? sleep
+  }
+
+  /** Off when a subscription may use every slot all the time. */
+  get enabled(): boolean {
+    return this.options.share < 1
+  }
+
+  /** A request of this subscription arrived (any request: light ones are what the share protects). */
+  seen(subId: string): void {
+    const at = this.#now()
+    if (this.#last?.subId === subId) this.#last.at = at
+    else {
+      this.#before = this.#last
+      this.#last = { subId, at }
+    }
+  }
+
+  /** Whether a subscription other than this one made a request within PRESENT_MS. */
+  othersPresent(subId: string): boolean {
+    const other = this.#last?.subId === subId ? this.#before : this.#last
+    return other !== undefined && this.#now() - other.at < PRESENT_MS
+  }
+
+  /**
+   * Resolves when the subscription may start a heavy turn: at once unless it owes slot time while
+   * others are present. A wait beyond `maxWaitMs` is refused with TENANT_BUSY and its Retry-After,
+   * unless `bounded` is false (an export between two batches: a late batch beats a cut-off file).
+   */
+  async turn(subId: string, bounded = true): Promise<void> {
+    if (!this.enabled) return
+    const owed = -this.#advance(subId).credit
+    if (owed <= 0 || !this.othersPresent(subId)) return
+    const waitMs = owed / this.#rate
+    const { maxWaitMs } = this.options
+    if (bounded && maxWaitMs > 0 && waitMs > maxWaitMs) {
+      const seconds = Math.ceil(waitMs / 1000)
+      throw new AppError('TENANT_BUSY', {
+        description: `This subscription has used its share of heavy work (searches, exports, bulk operations) while others are served; retry after ${seconds} s.`,
+        additionalInfo: `limit: ${this.options.share} of the heavy slots over time`,
+        headers: { 'retry-after': String(seconds) },
+      })
+    }
+    await this.#wait(waitMs)
+  }
+
+  /** The subscription's turn holds a slot from now; the returned function ends it, once. */
+  begin(subId: string): () => void {
+    if (!this.enabled) return () => {}
+    this.#advance(subId).running++
+    let ended = false
+    return () => {
+      if (ended) return
+      ended = true
+      this.#advance(subId).running--
+    }
+  }
+
+  /** The subscription's credit now (tests, metrics); the full burst for one not seen. */
+  credit(subId: string): number {
+    return this.#buckets.has(subId) ? this.#advance(subId).credit : this.options.burstMs
+  }
+
+  /** Subscriptions remembered (tests: memory follows the subscriptions in the middle of heavy work). */
+  get remembered(): number {
+    return this.#buckets.size
+  }
+
+  /**
+   * The subscription's bucket, brought up to now (and kept in the map): refilled at the share,
+   * drained by its running turns while others are present (alone, it is not charged), at most the burst.
+   */
+  #advance(subId: string): Bucket {
+    const now = this.#now()
+    this.#sweep(now)
+    let bucket = this.#buckets.get(subId)
+    if (!bucket) this.#buckets.set(subId, (bucket = { credit: this.options.burstMs, running: 0, at: now }))
+    const drain = this.othersPresent(subId) ? bucket.running : 0
+    bucket.credit = Math.min(this.options.burstMs, bucket.credit + (now - bucket.at) * (this.#rate - drain))
+    bucket.at = now
+    return bucket
+  }
+
+  #sweeps = 0
+  /**
+   * Every 1,024 advances, forgets the buckets that are idle and full again (amortised O(1) per
+   * turn): the map holds only the subscriptions in the middle of heavy work, whatever their number.
+   */
+  #sweep(now: number): void {
+    if (++this.#sweeps % 1024 !== 0) return
+    for (const [subId, b] of this.#buckets)
+      if (b.running === 0 && b.credit + (now - b.at) * this.#rate >= this.options.burstMs) this.#buckets.delete(subId)
+  }
+}
