@@ -140,7 +140,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       // Idempotency-Key on every POST of the interface (CONTRACT §5), companions included.
       registerIdempotency(receiving, { db: ctx.db, clock: ctx.clock, sealKey: ctx.secrets.idempotencyKey })
       // Searches, exports and bulk operations bounded per subscription (issue 14.2).
-      registerTenantGates(receiving, tenantGates(config.limits), metrics)
+      registerTenantGates(receiving, tenantGates(config.limits, ctx.presence), metrics)
       for (const mount of routes.receiving) await mount(receiving)
     },
     { prefix: config.prefixes.receiving },

@@ -20,6 +20,7 @@ import { WindowQuota } from './ratelimit/quotas.js'
 import { WindowCounter } from './ratelimit/window-counter.js'
 import { heldPackagesFrom, siteRefsOf } from './scan/held-packages.js'
 import { createScanImageService } from './scan/scan-image.service.js'
+import { Presence } from './shared/presence.js'
 import { createScanService, type ScanService } from './scan/scan.service.js'
 import { createSearchService, type SearchService } from './search/search.service.js'
 import { createSitesService, type SitesService } from './sites/sites.service.js'
@@ -88,6 +89,8 @@ export interface AppContext {
   /** People: console users (admin, clerk) and their sign-in sessions. */
   users: UsersService
   sessions: SessionsService
+  /** Which subscriptions the process serves now (shared/presence.ts): fed by the receiving interface's requests. */
+  presence: Presence
 }
 
 /**
@@ -255,7 +258,15 @@ export function createContext(input: {
     findCompanyContacts: (subId, company) => contacts.findCompanyMatches(subId, company),
     siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
   })
-  const scanImage = createScanImageService({ scan, images, decode: config.imageDecode })
+  // Who is being served: the time shares of heavy work (heavy slots, decode threads) apply only when others are.
+  const presence = new Presence()
+  const scanImage = createScanImageService({
+    scan,
+    images,
+    decode: config.imageDecode,
+    share: config.limits.heavyShare,
+    presence,
+  })
 
   // People: console users live in a subscription and may be limited to a site of it; their sign-in
   // failures count in the token endpoint's limiter (one count of guesses per address, whatever the door).
@@ -297,5 +308,6 @@ export function createContext(input: {
     receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage },
     users,
     sessions,
+    presence,
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import type { Config } from '../config.js'
 import { HeavyShare } from '../shared/heavy-share.js'
+import type { Presence } from '../shared/presence.js'
 import { TenantGate } from '../shared/tenant-gate.js'
 import { WorkSlots } from '../shared/work-slots.js'
 
@@ -35,6 +36,7 @@ export interface Gates {
   heavy: WorkSlots
   /** Each subscription's share of those slots over time, while others are served. */
   share: HeavyShare
+  presence: Presence
 }
 
 /**
@@ -51,7 +53,7 @@ const HEAVY: Record<GateKind, 'request' | 'batch'> = {
   bulkOperations: 'request',
 }
 
-export function tenantGates(limits: Config['limits']): Gates {
+export function tenantGates(limits: Config['limits'], presence: Presence): Gates {
   const { concurrent } = limits
   return {
     perTenant: {
@@ -64,7 +66,9 @@ export function tenantGates(limits: Config['limits']): Gates {
       ...limits.heavyShare,
       slots: limits.heavyOperations,
       maxWaitMs: limits.statementTimeoutMs,
+      presence,
     }),
+    presence,
   }
 }
 
@@ -109,7 +113,7 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
   app.addHook('preHandler', async (request, reply) => {
     if (!request.tenant) return
     // Every request counts as presence: the time share protects the light requests of the others.
-    gates.share.seen(request.tenant.subId)
+    gates.presence.seen(request.tenant.subId)
     const declared = request.routeOptions.config.tenantGate
     if (!declared) return
     const kind = typeof declared === 'function' ? declared(request) : declared

@@ -9,6 +9,8 @@ import {
   type ImageDecodePoolOptions,
 } from '../decode/image/index.js'
 import { AppError, invalid, registerErrors } from '../shared/errors.js'
+import { HeavyShare } from '../shared/heavy-share.js'
+import type { Presence } from '../shared/presence.js'
 import { TenantGate } from '../shared/tenant-gate.js'
 import type { DecodeResponse } from './scan.schemas.js'
 import type { ScanService } from './scan.service.js'
@@ -50,6 +52,9 @@ export interface ScanImageDeps {
   images: ImageSource
   /** Pool settings (config.imageDecode): threads, queue, pixel cap, time budget; and decodes per subscription. */
   decode: ImageDecodePoolOptions & { perSubscription: number }
+  /** One subscription's share of the decode threads over time while others are served (HEAVY_SHARE, HEAVY_BURST_MS). */
+  share: { share: number; burstMs: number }
+  presence: Presence
   /** Replaces the worker pool (tests). */
   reader?: BarcodeReader
 }
@@ -60,15 +65,34 @@ export interface ScanImageDeps {
  *
  * The pixels are read in worker threads (ImageDecodePool), never on the event loop, and each
  * subscription decodes at most `perSubscription` photos at once (TenantGate: 429 beyond), so one
- * tenant's photos neither stall other requests nor fill the threads every tenant shares.
+ * tenant's photos neither stall other requests nor fill the threads every tenant shares. Photos
+ * decoded back to back are also held to the subscription's share of the threads over time while
+ * other subscriptions are served (HeavyShare, as the heavy slots are): a thread is a core.
  */
 export function createScanImageService(deps: ScanImageDeps) {
   const reader: BarcodeReader = deps.reader ?? new ImageDecodePool(deps.decode)
   const gate = new TenantGate('image decodes', deps.decode.perSubscription)
+  // Held from the read's start to its end, queueing for a thread included: a busy pool charges a little more.
+  const share = new HeavyShare({
+    ...deps.share,
+    slots: deps.decode.threads,
+    maxWaitMs: deps.decode.timeoutMs,
+    presence: deps.presence,
+  })
+
+  async function sharedRead(subId: string, bytes: Uint8Array): Promise<FoundBarcode[]> {
+    await share.turn(subId)
+    const end = share.begin(subId)
+    try {
+      return await reader.read(bytes)
+    } finally {
+      end()
+    }
+  }
 
   async function readBarcodes(subId: string, bytes: Uint8Array, field: string): Promise<FoundBarcode[]> {
     try {
-      return await gate.run(subId, () => reader.read(bytes))
+      return await gate.run(subId, () => sharedRead(subId, bytes))
     } catch (e) {
       if (e instanceof ImageTooLargeError)
         throw new AppError('VALIDATION_FAILED', {

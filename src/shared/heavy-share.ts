@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError } from './errors.js'
+import type { Presence } from './presence.js'
 
 export interface HeavyShareOptions {
   /** Of the process's heavy slots, the fraction one subscription may keep busy over time (1: no time share). */
@@ -10,17 +11,11 @@ export interface HeavyShareOptions {
   burstMs: number
   /** A wait longer than this is refused (429 with Retry-After) rather than held (0: no bound). */
   maxWaitMs: number
-  /** Monotonic milliseconds (injected: the unit tests step it). */
-  now?: () => number
+  /** Who else is being served (shared by the process's time shares); its clock is this one's. */
+  presence: Presence
+  /** Waits (injected: the unit tests step time instead). */
   wait?: (ms: number) => Promise<unknown>
 }
-
-/**
- * Another subscription counts as present for this long after its last request. Long enough to span
- * the gaps of a tenant going about its business (a clerk's next scan), short enough that a tenant
- * alone gets its full speed back within a second of the others going quiet.
- */
-const PRESENT_MS = 1000
 
 interface Bucket {
   /** Slot-milliseconds the subscription may still use at full speed; negative: what it owes. */
@@ -46,17 +41,17 @@ interface Bucket {
  * waits. Draining while the turn runs (not charging it at the end) keeps concurrent turns exact.
  *
  * Work-conserving across tenants: the share applies only while another subscription is present
- * (made a request within PRESENT_MS). A subscription alone on the process (a single-tenant
+ * (made a request within the last second, Presence). A subscription alone on the process (a single-tenant
  * installation, a night-time export) is neither charged nor held back.
+ *
+ * Used for the heavy slots (searches, exports, bulk operations: http/tenant-gates.ts) and for the
+ * label-photo decode threads (scan/scan-image.service.ts), one share each.
  *
  * In-process like WorkSlots: each process shares out its own slots. Memory: one bucket per
  * subscription that used heavy work, dropped once it is full again.
  */
 export class HeavyShare {
   readonly #buckets = new Map<string, Bucket>()
-  // The two subscriptions seen last (most recent first): whether anyone but X is present is O(1).
-  #last: { subId: string; at: number } | undefined
-  #before: { subId: string; at: number } | undefined
   readonly #rate: number
   readonly #now: () => number
   readonly #wait: (ms: number) => Promise<unknown>
@@ -64,29 +59,13 @@ export class HeavyShare {
   constructor(readonly options: HeavyShareOptions) {
     if (!(options.share > 0 && options.share <= 1)) throw new Error('HeavyShare: share must be in (0, 1]')
     this.#rate = options.share * options.slots
-    this.#now = options.now ?? (() => performance.now())
+    this.#now = options.presence.now
     this.#wait = options.wait ?? sleep
   }
 
   /** Off when a subscription may use every slot all the time. */
   get enabled(): boolean {
     return this.options.share < 1
-  }
-
-  /** A request of this subscription arrived (any request: light ones are what the share protects). */
-  seen(subId: string): void {
-    const at = this.#now()
-    if (this.#last?.subId === subId) this.#last.at = at
-    else {
-      this.#before = this.#last
-      this.#last = { subId, at }
-    }
-  }
-
-  /** Whether a subscription other than this one made a request within PRESENT_MS. */
-  othersPresent(subId: string): boolean {
-    const other = this.#last?.subId === subId ? this.#before : this.#last
-    return other !== undefined && this.#now() - other.at < PRESENT_MS
   }
 
   /**
@@ -97,7 +76,7 @@ export class HeavyShare {
   async turn(subId: string, bounded = true): Promise<void> {
     if (!this.enabled) return
     const owed = -this.#advance(subId).credit
-    if (owed <= 0 || !this.othersPresent(subId)) return
+    if (owed <= 0 || !this.options.presence.othersPresent(subId)) return
     const waitMs = owed / this.#rate
     const { maxWaitMs } = this.options
     if (bounded && maxWaitMs > 0 && waitMs > maxWaitMs) {
@@ -142,7 +121,7 @@ export class HeavyShare {
     this.#sweep(now)
     let bucket = this.#buckets.get(subId)
     if (!bucket) this.#buckets.set(subId, (bucket = { credit: this.options.burstMs, running: 0, at: now }))
-    const drain = this.othersPresent(subId) ? bucket.running : 0
+    const drain = this.options.presence.othersPresent(subId) ? bucket.running : 0
     bucket.credit = Math.min(this.options.burstMs, bucket.credit + (now - bucket.at) * (this.#rate - drain))
     bucket.at = now
     return bucket

@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../src/shared/errors.js'
 import { HeavyShare, type HeavyShareOptions } from '../../src/shared/heavy-share.js'
+import { Presence } from '../../src/shared/presence.js'
 
 /** A HeavyShare on a hand-stepped clock whose waits are recorded and pass the time they wait. */
 function stepped(options: Partial<HeavyShareOptions> = {}) {
   let t = 0
   const waits: number[] = []
+  const presence = new Presence(() => t)
   const share = new HeavyShare({
     share: 0.5,
     slots: 1,
     burstMs: 100,
     maxWaitMs: 0,
-    now: () => t,
+    presence,
     wait: async (ms) => {
       waits.push(ms)
       t += ms
@@ -20,6 +22,7 @@ function stepped(options: Partial<HeavyShareOptions> = {}) {
   })
   return {
     share,
+    presence,
     waits,
     now: () => t,
     advance: (ms: number) => void (t += ms),
@@ -36,10 +39,10 @@ function stepped(options: Partial<HeavyShareOptions> = {}) {
 describe('HeavyShare: a subscription’s share of the heavy slots over time', () => {
   it('holds a subscription in debt back while another is present, for its debt over its share', async () => {
     const s = stepped()
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     await s.run('noisy', 300) // 100 of burst + 150 refilled meanwhile − 300 held: 50 owed
     expect(s.share.credit('noisy')).toBe(-50)
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     await s.share.turn('noisy')
     // 50 slot-ms owed, paid back at 0.5 of one slot: 100 ms.
     expect(s.waits).toEqual([100])
@@ -60,7 +63,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
       const s = stepped({ share, burstMs: 0 })
       let busy = 0
       for (let i = 0; i < 200; i++) {
-        s.share.seen('quiet') // the other tenant keeps coming
+        s.presence.seen('quiet') // the other tenant keeps coming
         await s.run('noisy', turnMs)
         busy += turnMs
       }
@@ -72,7 +75,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('lets a burst run at full speed: turns within the burst never wait', async () => {
     const s = stepped({ burstMs: 1000 })
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     for (let i = 0; i < 9; i++) await s.run('noisy', 100)
     expect(s.waits).toEqual([])
     // Each 100 ms turn cost 100 and refilled 50.
@@ -81,11 +84,11 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('drains by every slot a subscription holds: concurrent turns are charged exactly', async () => {
     const s = stepped({ slots: 4, burstMs: 0 })
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     // Three slots for 400 ms while the share is 0.5 × 4 = 2 slots: 400 slot-ms owed.
     const ends = ['noisy', 'noisy', 'noisy'].map((sub) => s.share.begin(sub))
     s.advance(400)
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     for (const end of ends) end()
     expect(s.share.credit('noisy')).toBe(-400)
     await s.share.turn('noisy')
@@ -97,7 +100,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('is work-conserving: a subscription alone is neither charged nor held back', async () => {
     const s = stepped({ burstMs: 0 })
-    s.share.seen('noisy')
+    s.presence.seen('noisy')
     for (let i = 0; i < 10; i++) await s.run('noisy', 500)
     expect(s.waits).toEqual([])
     expect(s.share.credit('noisy')).toBe(0)
@@ -105,30 +108,30 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('counts another subscription present for one second after its last request', () => {
     const s = stepped()
-    s.share.seen('quiet')
-    s.share.seen('noisy')
-    expect(s.share.othersPresent('noisy')).toBe(true)
-    expect(s.share.othersPresent('quiet')).toBe(true)
+    s.presence.seen('quiet')
+    s.presence.seen('noisy')
+    expect(s.presence.othersPresent('noisy')).toBe(true)
+    expect(s.presence.othersPresent('quiet')).toBe(true)
     s.advance(999)
-    expect(s.share.othersPresent('noisy')).toBe(true)
+    expect(s.presence.othersPresent('noisy')).toBe(true)
     s.advance(1)
-    expect(s.share.othersPresent('noisy')).toBe(false)
+    expect(s.presence.othersPresent('noisy')).toBe(false)
     // Its own requests do not make a subscription company.
-    s.share.seen('noisy')
-    s.share.seen('noisy')
-    expect(s.share.othersPresent('noisy')).toBe(false)
+    s.presence.seen('noisy')
+    s.presence.seen('noisy')
+    expect(s.presence.othersPresent('noisy')).toBe(false)
     // The second most recent subscription counts when the most recent is the one asking.
-    s.share.seen('third')
-    s.share.seen('noisy')
-    expect(s.share.othersPresent('noisy')).toBe(true)
-    expect(s.share.othersPresent('third')).toBe(true)
+    s.presence.seen('third')
+    s.presence.seen('noisy')
+    expect(s.presence.othersPresent('noisy')).toBe(true)
+    expect(s.presence.othersPresent('third')).toBe(true)
   })
 
   it('waits for nothing once the others have gone quiet, however much is owed', async () => {
     const s = stepped({ burstMs: 0 })
     const end = s.share.begin('noisy')
     s.advance(1000)
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     end()
     expect(s.share.credit('noisy')).toBe(-500)
     s.advance(1200) // the quiet tenant left; 600 refilled meanwhile
@@ -140,7 +143,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
     const s = stepped({ burstMs: 0, maxWaitMs: 1000 })
     const end = s.share.begin('noisy')
     s.advance(2400)
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     end() // 1,200 owed: 2,400 ms to pay back
     const refused = await s.share.turn('noisy').catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(AppError)
@@ -154,7 +157,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('is off at a share of 1: nothing is charged or waited', async () => {
     const s = stepped({ share: 1, burstMs: 0 })
-    s.share.seen('quiet')
+    s.presence.seen('quiet')
     await s.run('noisy', 5000)
     await s.run('noisy', 5000)
     expect(s.waits).toEqual([])
@@ -164,13 +167,15 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('refuses a share outside (0, 1]', () => {
     for (const share of [0, -0.5, 1.5, Number.NaN])
-      expect(() => new HeavyShare({ share, slots: 1, burstMs: 0, maxWaitMs: 0 })).toThrow(/share/)
+      expect(() => new HeavyShare({ share, slots: 1, burstMs: 0, maxWaitMs: 0, presence: new Presence() })).toThrow(
+        /share/,
+      )
   })
 
   it('forgets subscriptions that are idle and full again, so memory follows those in the middle of heavy work', async () => {
     const s = stepped({ burstMs: 10 })
     for (let i = 0; i < 3000; i++) {
-      s.share.seen('quiet')
+      s.presence.seen('quiet')
       await s.run(`sub${i}`, 20)
     }
     // Those refilled since the last sweeps are gone already.

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import type { ScanService } from '../../src/scan/scan.service.js'
+import { createScanImageService } from '../../src/scan/scan-image.service.js'
+import { Presence } from '../../src/shared/presence.js'
+
+/**
+ * Label photos decoded back to back are held to the subscription's share of the decode threads
+ * while another subscription is served (issue 14: a thread is a core). The threads are replaced by
+ * a reader that takes a known time, so the test measures the share, not zxing.
+ */
+describe('the time share of the label-photo decode threads', () => {
+  const DECODE_MS = 600
+  function service(presence: Presence) {
+    return createScanImageService({
+      // No barcode is found, so nothing is decoded as a scan.
+      scan: {} as ScanService,
+      images: {
+        decodeDataUrl: () => ({ bytes: Buffer.alloc(1), contentType: 'image/png' }),
+        read: async () => ({ bytes: Buffer.alloc(1) }),
+      },
+      decode: { maxPixels: 1e6, threads: 1, maxQueue: 4, perSubscription: 2, timeoutMs: 20_000 },
+      // Half of the one thread, a 100 ms burst: a 600 ms decode leaves 100 + 300 − 600 = 200 owed, 400 ms to wait.
+      share: { share: 0.5, burstMs: 100 },
+      presence,
+      reader: {
+        read: () => new Promise((r) => setTimeout(() => r([]), DECODE_MS)),
+        close: async () => {},
+      },
+    })
+  }
+  const timed = async (work: () => Promise<unknown>) => {
+    const start = performance.now()
+    await work()
+    return performance.now() - start
+  }
+
+  it('holds the next photo of a subscription past its share back while another subscription is served', async () => {
+    const presence = new Presence()
+    const photos = service(presence)
+    presence.seen('quiet')
+    await photos.decodeImage('noisy', { imageId: 'img_1' })
+    presence.seen('quiet')
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBeGreaterThanOrEqual(DECODE_MS + 300)
+    // The other subscription's photos are its own share: not held back.
+    expect(await timed(() => photos.decodeImage('quiet', { imageId: 'img_3' }))).toBeLessThan(DECODE_MS + 200)
+  })
+
+  it('does not hold back a subscription alone on the service', async () => {
+    const presence = new Presence()
+    const photos = service(presence)
+    presence.seen('noisy')
+    await photos.decodeImage('noisy', { imageId: 'img_1' })
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBeLessThan(DECODE_MS + 200)
+  })
+})
