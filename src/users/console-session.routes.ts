@@ -198,7 +198,9 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
     },
     async (request, reply) => {
       const { session, cookieValue } = sessionOf(request)
-      return reply.header('cache-control', 'no-store').send({ sessions: await sessions.listSessions(cookieValue, session) })
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ sessions: await sessions.listSessions(cookieValue, session) })
     },
   )
 

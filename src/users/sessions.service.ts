@@ -38,9 +38,7 @@ export type SignIn =
 
 /** A request of the console's own API, as far as its session goes. */
 export type Authorized =
-  | { outcome: 'ok'; session: ActiveSession; cookieValue: string }
-  | { outcome: 'signed-out' }
-  | { outcome: 'csrf' }
+  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'signed-out' } | { outcome: 'csrf' }
 
 /** One session of the signed-in user, as GET /console/api/sessions lists it. */
 export interface SessionInfo {

@@ -127,7 +127,9 @@ export const SessionInfoSchema = Type.Object(
       format: 'date-time',
       description: 'Its last request, to the minute (the idle window slides about once a minute).',
     }),
-    userAgent: Type.Optional(Type.String({ description: 'The browser’s User-Agent at sign-in (cut at 256 characters).' })),
+    userAgent: Type.Optional(
+      Type.String({ description: 'The browser’s User-Agent at sign-in (cut at 256 characters).' }),
+    ),
     current: Type.Boolean({ description: 'true for the session making this request.' }),
   },
   { title: 'ConsoleSession' },

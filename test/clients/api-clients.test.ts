@@ -82,7 +82,12 @@ describe('the clients API', () => {
 
     const renamed = await patch({ name: 'Locker bank A' })
     expect(renamed.statusCode).toBe(200)
-    expect(renamed.json()).toEqual({ clientId: c.clientId, name: 'Locker bank A', status: 'active', createdAt: c.createdAt })
+    expect(renamed.json()).toEqual({
+      clientId: c.clientId,
+      name: 'Locker bank A',
+      status: 'active',
+      createdAt: c.createdAt,
+    })
 
     const disabled = await patch({ status: 'disabled' })
     expect(disabled.statusCode).toBe(200)
@@ -201,7 +206,12 @@ describe('who may manage clients', () => {
     const made = await t.inject({ method: 'POST', url: '/api/v1/clients', ...clerk.write, payload: { name: 'x' } })
     expect(made.statusCode).toBe(403)
 
-    const created = await t.inject({ method: 'POST', url: '/api/v1/clients', ...boss.write, payload: { name: 'By Boss' } })
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/v1/clients',
+      ...boss.write,
+      payload: { name: 'By Boss' },
+    })
     expect(created.statusCode).toBe(201)
     // A person is not the client: an admin user may disable any client, the one they are looking at included.
     const disabled = await t.inject({

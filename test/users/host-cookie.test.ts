@@ -70,7 +70,12 @@ describe('behind a trusted proxy', () => {
     // Over HTTPS a plain-named cookie is not believed (it may have been planted by another host or
     // an HTTP page), valid session or not; on the public API neither.
     expect((await get(https, { [PLAIN]: plainValue })).statusCode).toBe(401)
-    const api = await t.inject({ method: 'GET', url: '/api/v1/session', headers: https, cookies: { [PLAIN]: plainValue } })
+    const api = await t.inject({
+      method: 'GET',
+      url: '/api/v1/session',
+      headers: https,
+      cookies: { [PLAIN]: plainValue },
+    })
     expect(api.statusCode).toBe(401)
     // When a browser sends both, the __Host- one is the session.
     const both = await get(https, { [PLAIN]: plainValue, [HOST]: hostValue })

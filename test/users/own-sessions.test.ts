@@ -76,7 +76,10 @@ describe('POST /console/api/session/password', () => {
       expect(weak.statusCode).toBe(400)
       expect(fields(weak.json())).toEqual(['newPassword'])
     }
-    const same = await changePassword(s, { currentPassword: 'correct horse battery', newPassword: 'correct horse battery' })
+    const same = await changePassword(s, {
+      currentPassword: 'correct horse battery',
+      newPassword: 'correct horse battery',
+    })
     expect(same.statusCode).toBe(400)
     expect(fields(same.json())).toEqual(['newPassword'])
     const missing = await changePassword(s, {})
