@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FailureLimiter } from '../auth/failure-limiter.js'
 import type { Db } from '../db/database.js'
+import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import { randomToken } from '../shared/crypto.js'
 import { AppError, invalid } from '../shared/errors.js'
@@ -10,7 +11,6 @@ import { hashPassword, verifyPassword } from './passwords.js'
 import { USER_ERRORS } from './users.errors.js'
 import * as repo from './users.repo.js'
 import type { Role, UserSessionRow } from './users.tables.js'
-import { inTransaction } from '../db/transaction.js'
 
 /** The signed-in person, as the auth hook sets it on `request.user`. */
 export interface SessionUser {
@@ -79,7 +79,8 @@ export function csrfMatches(expected: string, given: unknown): boolean {
  * Console sessions, kept server-side: the cookie carries 256 random bits, the table their SHA-256 (a
  * high-entropy value needs no slow hash), so reading the table signs no one in. A session ends on
  * sign-out, after `idleMinutes` without a request (sliding), after `maxHours` whatever the activity,
- * and at once when its user is disabled.
+ * at once when its user is disabled or given a new password, when the user changes their password
+ * in another session, and when the user ends it by its public id from another one.
  */
 export function createSessionsService(deps: SessionsServiceDeps) {
   const { db, clock, limiter } = deps
