@@ -10,6 +10,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify'
+import { clientsRoutes } from './auth/clients.routes.js'
 import { metadataRoutes } from './auth/metadata.routes.js'
 import { sessionRoutes } from './auth/session.routes.js'
 import { tokenRoutes } from './auth/token.routes.js'
@@ -243,6 +244,7 @@ function routePlugins(
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
       mount(usersRoutes, { users: ctx.users }),
+      mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),
     ],
     webhooks: (variant) => [

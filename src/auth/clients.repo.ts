@@ -1,11 +1,24 @@
 import type { Executor } from '../db/transaction.js'
 import type { ApiClient } from '../db/tables.js'
+import './clients.tables.js'
 
 export type ClientRow = Pick<
   ApiClient,
-  'client_id' | 'sub_id' | 'name' | 'secret_hash' | 'status' | 'created_at' | 'disabled_at'
+  'client_id' | 'sub_id' | 'name' | 'secret_hash' | 'status' | 'created_at' | 'disabled_at' | 'secret_version'
 >
-const CLIENT_COLUMNS = ['client_id', 'sub_id', 'name', 'secret_hash', 'status', 'created_at', 'disabled_at'] as const
+const CLIENT_COLUMNS = [
+  'client_id',
+  'sub_id',
+  'name',
+  'secret_hash',
+  'status',
+  'created_at',
+  'disabled_at',
+  'secret_version',
+] as const
+/** What the clients API shows of a client: never the secret's hash. */
+export type PublicClientRow = Pick<ApiClient, 'client_id' | 'name' | 'status' | 'created_at'>
+const PUBLIC_COLUMNS = ['client_id', 'name', 'status', 'created_at'] as const
 
 export async function findSubscriptionByName(
   db: Executor,
@@ -38,7 +51,7 @@ export async function findClient(db: Executor, clientId: string): Promise<Client
 
 export async function listClients(
   db: Executor,
-): Promise<Array<Omit<ClientRow, 'secret_hash'> & { subscription: string }>> {
+): Promise<Array<Omit<ClientRow, 'secret_hash' | 'secret_version'> & { subscription: string }>> {
   return db
     .selectFrom('api_clients')
     .innerJoin('subscriptions', 'subscriptions.sub_id', 'api_clients.sub_id')
@@ -72,6 +85,57 @@ export async function setClientStatus(
   const result = await db
     .updateTable('api_clients')
     .set({ status, disabled_at: status === 'disabled' ? at : null })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** The clients of one subscription, oldest first. */
+export async function listClientsOf(db: Executor, subId: string): Promise<PublicClientRow[]> {
+  return db
+    .selectFrom('api_clients')
+    .select(PUBLIC_COLUMNS)
+    .where('sub_id', '=', subId)
+    .orderBy('created_at')
+    .orderBy('client_id')
+    .execute()
+}
+
+/** The client of this subscription; `lock`: its row locked for the change that follows in the transaction. */
+export async function findClientOf(
+  db: Executor,
+  subId: string,
+  clientId: string,
+  lock = false,
+): Promise<PublicClientRow | undefined> {
+  const query = db
+    .selectFrom('api_clients')
+    .select(PUBLIC_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('client_id', '=', clientId)
+  return (lock ? query.forUpdate() : query).executeTakeFirst()
+}
+
+export async function renameClient(db: Executor, subId: string, clientId: string, name: string): Promise<void> {
+  await db
+    .updateTable('api_clients')
+    .set({ name })
+    .where('sub_id', '=', subId)
+    .where('client_id', '=', clientId)
+    .execute()
+}
+
+/** A new secret: its hash replaces the old one and the version moves on, so tokens of the old one are refused. */
+export async function replaceSecret(
+  db: Executor,
+  subId: string,
+  clientId: string,
+  secretHash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_clients')
+    .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1) }))
+    .where('sub_id', '=', subId)
     .where('client_id', '=', clientId)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0

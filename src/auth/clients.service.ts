@@ -1,10 +1,13 @@
 import type { Db } from '../db/database.js'
-import { inTransaction } from '../db/transaction.js'
+import { inTransaction, type Trx } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { Invalidations } from '../shared/invalidations.js'
 import { constantTimeEqualHex, hmacHex, randomToken } from '../shared/crypto.js'
+import { AppError, invalid } from '../shared/errors.js'
 import { newId } from '../shared/ids.js'
+import { CLIENT_ERRORS } from './clients.errors.js'
 import * as repo from './clients.repo.js'
+import type { ApiClientView, CreatedApiClient, UpdateApiClient } from './clients.schemas.js'
 
 export interface CreatedClient {
   clientId: string
@@ -16,6 +19,8 @@ export interface ClientIdentity {
   clientId: string
   subId: string
   status: 'active' | 'disabled'
+  /** The version of the secret it authenticated with; its tokens carry it (absent: 0). */
+  secretVersion?: number
 }
 
 export interface ClientsServiceDeps {
@@ -33,6 +38,17 @@ export interface ClientsServiceDeps {
 
 // Compared against when the client id is unknown, so that timing does not reveal which ids exist.
 const DUMMY_HASH = '0'.repeat(64)
+
+const viewOf = (row: repo.PublicClientRow): ApiClientView => ({
+  clientId: row.client_id,
+  name: row.name,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+})
+
+/** Tokens of a client are honoured while it is active and they were issued for its current secret. */
+const honoured = (row: repo.ClientRow | undefined, secretVersion: number) =>
+  row?.status === 'active' && secretVersion >= row.secret_version
 
 export type ClientsService = ReturnType<typeof createClientsService>
 
@@ -59,6 +75,16 @@ export function createClientsService(deps: ClientsServiceDeps) {
     if (cache.size > 50_000) cache.clear()
     cache.set(clientId, { row, at: now })
     return row
+  }
+
+  /** A change to a client in one transaction; this process forgets the cached row whatever happened. */
+  async function changing<T>(clientId: string, change: (trx: Trx) => Promise<T>): Promise<T> {
+    try {
+      return await inTransaction(db, change)
+    } finally {
+      drops++
+      cache.delete(clientId)
+    }
   }
 
   async function ensureSubscription(name: string): Promise<string> {
@@ -128,33 +154,87 @@ export function createClientsService(deps: ClientsServiceDeps) {
       const row = await lookup(clientId)
       const matches = constantTimeEqualHex(row?.secret_hash ?? DUMMY_HASH, hmacHex(pepper, clientSecret))
       if (!row || !matches || row.status !== 'active') return undefined
-      return { clientId: row.client_id, subId: row.sub_id, status: row.status }
+      return { clientId: row.client_id, subId: row.sub_id, status: row.status, secretVersion: row.secret_version }
     },
 
-    /** The cached status when still fresh; undefined when the database must be asked. */
-    peekActive(clientId: string, nowMs = clock.now().getTime()): boolean | undefined {
+    /** From the cache when still fresh: whether a token of this secret version is honoured; undefined when the database must be asked. */
+    peekActive(clientId: string, secretVersion: number, nowMs = clock.now().getTime()): boolean | undefined {
       const hit = cache.get(clientId)
       if (!hit || nowMs - hit.at >= deps.cacheSeconds * 1000) return undefined
-      return hit.row?.status === 'active'
+      return honoured(hit.row, secretVersion)
     },
 
-    /** Whether tokens of this client are still honoured (cached for at most `cacheSeconds`). */
-    async isActive(clientId: string): Promise<boolean> {
-      return (await lookup(clientId))?.status === 'active'
+    /** Whether tokens of this client and secret version are still honoured (cached for at most `cacheSeconds`). */
+    async isActive(clientId: string, secretVersion: number): Promise<boolean> {
+      return honoured(await lookup(clientId), secretVersion)
     },
 
     /** Every process of the deployment honours the change as soon as it hears of it (PostgreSQL: well within a second). */
     async setStatus(clientId: string, status: 'active' | 'disabled'): Promise<boolean> {
-      try {
-        return await inTransaction(db, async (trx) => {
-          const found = await repo.setClientStatus(trx, clientId, status, clock.now())
-          if (found) await deps.invalidations.announce(trx, 'client', clientId)
-          return found
-        })
-      } finally {
-        drops++
-        cache.delete(clientId)
-      }
+      return changing(clientId, async (trx) => {
+        const found = await repo.setClientStatus(trx, clientId, status, clock.now())
+        if (found) await deps.invalidations.announce(trx, 'client', clientId)
+        return found
+      })
+    },
+
+    /** The clients of a subscription (the clients API): never a secret or its hash. */
+    listClientsOf: async (subId: string): Promise<ApiClientView[]> => (await repo.listClientsOf(db, subId)).map(viewOf),
+
+    /** A new client in the caller's subscription; the secret is in this answer only. */
+    async createClientIn(subId: string, name: string): Promise<CreatedApiClient> {
+      const clientId = newId('mrc_')
+      const clientSecret = randomToken(32)
+      await repo.insertClient(db, {
+        client_id: clientId,
+        sub_id: subId,
+        name: name.trim(),
+        secret_hash: hmacHex(pepper, clientSecret),
+      })
+      const row = await repo.findClientOf(db, subId, clientId)
+      if (!row) throw new Error(`client ${clientId} vanished`)
+      return { ...viewOf(row), clientSecret }
+    },
+
+    /**
+     * Renames, disables or re-enables a client of the subscription (another subscription's is not
+     * found). A status change goes the way of setStatus: announced to every process. `callerClientId`
+     * is the client whose token makes the request: it may not disable itself, or an integrator's
+     * script would lock itself out with no way back but an admin.
+     */
+    async updateClientOf(
+      subId: string,
+      clientId: string,
+      input: UpdateApiClient,
+      callerClientId: string | undefined,
+    ): Promise<ApiClientView> {
+      if (input.status === 'disabled' && callerClientId === clientId)
+        throw invalid('status', 'A client may not disable itself: use another client or the console.')
+      return changing(clientId, async (trx) => {
+        const row = await repo.findClientOf(trx, subId, clientId, true)
+        if (!row) throw new AppError(CLIENT_ERRORS.CLIENT_NOT_FOUND)
+        if (input.name !== undefined) await repo.renameClient(trx, subId, clientId, input.name.trim())
+        if (input.status !== undefined && input.status !== row.status) {
+          await repo.setClientStatus(trx, clientId, input.status, clock.now())
+          await deps.invalidations.announce(trx, 'client', clientId)
+        }
+        return viewOf({ ...row, name: input.name?.trim() ?? row.name, status: input.status ?? row.status })
+      })
+    },
+
+    /**
+     * A new secret for a client of the subscription: the old one fails from now on, and so do the
+     * tokens issued for it (their secret version is behind the client's), in every process as soon as
+     * it hears of the change, as for a disabled client.
+     */
+    async newSecretOf(subId: string, clientId: string): Promise<{ clientId: string; clientSecret: string }> {
+      const clientSecret = randomToken(32)
+      return changing(clientId, async (trx) => {
+        if (!(await repo.replaceSecret(trx, subId, clientId, hmacHex(pepper, clientSecret))))
+          throw new AppError(CLIENT_ERRORS.CLIENT_NOT_FOUND)
+        await deps.invalidations.announce(trx, 'client', clientId)
+        return { clientId, clientSecret }
+      })
     },
 
     /** The id of the subscription of this name, created when new (console users are made in one too). */

@@ -49,18 +49,27 @@ const VERIFIED_CACHE_MAX = 20_000
 
 export type TokensService = ReturnType<typeof createTokensService>
 
-/** A verified token as the hot path reads it: its checks reduced to a number and a flag. */
+/** A verified token as the hot path reads it: its checks reduced to numbers and a flag. */
 interface Verified {
   tenant: Tenant
   expiresAtMs: number
   scoped: boolean
+  /** The version of the client's secret it was issued for: a newer secret refuses it. */
+  secretVersion: number
 }
+
+/**
+ * The private claim carrying the client's secret version. A new secret (clients.service.ts
+ * newSecretOf) bumps the version, and tokens of the old one are refused through the client status
+ * cache that already refuses a disabled client's: no token list, no extra read per request.
+ */
+const SECRET_VERSION_CLAIM = 'sv'
 
 export function createTokensService(deps: TokensServiceDeps) {
   const verified = new Map<string, Verified>()
   const acceptsIssuer = deps.acceptsIssuer ?? ((iss: unknown) => iss === deps.issuer)
 
-  async function verifySignature(token: string): Promise<Tenant> {
+  async function verifySignature(token: string): Promise<{ tenant: Tenant; secretVersion: number }> {
     let kid: string | undefined
     let alg: string | undefined
     try {
@@ -88,12 +97,19 @@ export function createTokensService(deps: TokensServiceDeps) {
       if (typeof payload.subId !== 'string' || typeof payload.scope !== 'string' || typeof payload.sub !== 'string') {
         throw new InvalidTokenError('The access token is malformed.')
       }
+      const version = payload[SECRET_VERSION_CLAIM]
+      // Tokens issued before secret versions existed carry none: the first secret's (0).
+      if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version)))
+        throw new InvalidTokenError('The access token is malformed.')
       return {
-        clientId: payload.sub,
-        subId: payload.subId,
-        scope: payload.scope,
-        tokenId: String(payload.jti),
-        expiresAt: new Date(payload.exp! * 1000),
+        tenant: {
+          clientId: payload.sub,
+          subId: payload.subId,
+          scope: payload.scope,
+          tokenId: String(payload.jti),
+          expiresAt: new Date(payload.exp! * 1000),
+        },
+        secretVersion: version ?? 0,
       }
     } catch (e) {
       if (e instanceof InvalidTokenError) throw e
@@ -110,7 +126,12 @@ export function createTokensService(deps: TokensServiceDeps) {
     async issueToken(client: ClientIdentity): Promise<TokenResponse> {
       const { kid, alg, key } = deps.keys.signingKey()
       const now = Math.floor(deps.clock.now().getTime() / 1000)
-      const accessToken = await new SignJWT({ subId: client.subId, scope: API_SCOPE, client_id: client.clientId })
+      const accessToken = await new SignJWT({
+        subId: client.subId,
+        scope: API_SCOPE,
+        client_id: client.clientId,
+        [SECRET_VERSION_CLAIM]: client.secretVersion ?? 0,
+      })
         .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
         .setIssuer(deps.issuer)
         .setSubject(client.clientId)
@@ -131,7 +152,7 @@ export function createTokensService(deps: TokensServiceDeps) {
       if (!hit || !hit.scoped) return undefined
       const now = deps.clock.now().getTime()
       if (hit.expiresAtMs <= now) return undefined
-      return deps.clients.peekActive(hit.tenant.clientId, now) === true ? hit.tenant : undefined
+      return deps.clients.peekActive(hit.tenant.clientId, hit.secretVersion, now) === true ? hit.tenant : undefined
     },
 
     /** Signature, issuer, expiry and scope checked locally; the client's status through a short cache. */
@@ -140,9 +161,10 @@ export function createTokensService(deps: TokensServiceDeps) {
       if (!hit) {
         const checked = await verifySignature(token)
         hit = {
-          tenant: checked,
-          expiresAtMs: checked.expiresAt.getTime(),
-          scoped: checked.scope.split(' ').includes(API_SCOPE),
+          tenant: checked.tenant,
+          expiresAtMs: checked.tenant.expiresAt.getTime(),
+          scoped: checked.tenant.scope.split(' ').includes(API_SCOPE),
+          secretVersion: checked.secretVersion,
         }
         if (verified.size >= VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!)
         verified.set(token, hit)
@@ -154,8 +176,10 @@ export function createTokensService(deps: TokensServiceDeps) {
       }
       if (!hit.scoped)
         throw new InvalidTokenError(`The access token lacks the ${API_SCOPE} scope.`, 'insufficient_scope')
-      if (!(await deps.clients.isActive(tenant.clientId)))
-        throw new InvalidTokenError('The client of this access token is disabled.')
+      if (!(await deps.clients.isActive(tenant.clientId, hit.secretVersion)))
+        throw new InvalidTokenError(
+          'The client of this access token is disabled, or its secret was replaced: get a new token.',
+        )
       return tenant
     },
   }

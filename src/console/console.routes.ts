@@ -3,10 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { vocabularyModule } from './vocabulary.js'
 
 /** Where the console's own files are (the repository's console/ folder), and the page it serves. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url))
 export const CONSOLE_PREFIX = '/console'
+/** The module of the server's vocabularies (vocabulary.ts), beside the console's own files. */
+const VOCABULARY_FILE = 'vocabulary.js'
 
 /**
  * Third-party modules the browser imports, served from node_modules as they are installed (no
@@ -79,6 +82,8 @@ export function consoleAssets(
   const files = new Map<string, Asset>()
   for (const [url, file] of [...ownFiles(CONSOLE_DIR), ...vendorFiles()])
     files.set(url, asset(readFileSync(file), file))
+  // Generated, not read: the server's vocabularies, served and revalidated like the files.
+  files.set(VOCABULARY_FILE, asset(Buffer.from(vocabularyModule()), VOCABULARY_FILE))
   // The import map is the one inline script: the CSP allows it by its hash, nothing else inline.
   const importMap = JSON.stringify({ imports: IMPORTS })
   const scriptHash = `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`

@@ -26,6 +26,11 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'POST /api/v1/users',
   'PATCH /api/v1/users/:userId',
   'POST /api/v1/users/:userId/password',
+  // Machines: API clients and their secrets, reads included (a list of who can call the API).
+  'GET /api/v1/clients',
+  'POST /api/v1/clients',
+  'PATCH /api/v1/clients/:clientId',
+  'POST /api/v1/clients/:clientId/secret',
   // Sites, locations, carriers, custom fields, the contact roster.
   'POST /api/v1/inboundsites',
   'PUT /api/v1/inboundsites/:id',

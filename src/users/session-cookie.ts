@@ -1,31 +1,51 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CookieSerializeOptions } from '@fastify/cookie'
 
+/** The session cookie's name over plain HTTP (browsers refuse a `__Host-` cookie that is not Secure). */
 export const SESSION_COOKIE = 'mailroom_session'
+/**
+ * Its name over HTTPS. The `__Host-` prefix (RFC 6265bis §4.1.3.2) makes the browser accept the
+ * cookie only when it is Secure, has Path=/ and no Domain, and was set by a secure origin: a sibling
+ * host or a plain-HTTP page of the same name cannot plant or overwrite it (session fixation).
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
 export const CSRF_HEADER = 'x-csrf-token'
 export const CSRF_MESSAGE =
   'Missing or wrong X-CSRF-Token header: a write made with the session cookie must send the csrfToken of GET /console/api/session.'
 
+/** Whether the service is reached over HTTPS: its public URL says so, or this request came over TLS (directly or through a trusted proxy). */
+const overHttps = (request: FastifyRequest, publicUrl: string) =>
+  publicUrl.startsWith('https:') || request.protocol === 'https'
+
 /**
  * HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), the whole host's
- * path (the console and the API it calls), Secure whenever the service is reached over HTTPS: its
- * public URL says so, or this request came over TLS (directly or through a trusted proxy).
+ * path (the console and the API it calls) and no Domain (this host only; `__Host-` requires both),
+ * Secure whenever the service is reached over HTTPS.
  */
-function cookieOptions(request: FastifyRequest, publicUrl: string): CookieSerializeOptions {
+function cookieOf(request: FastifyRequest, publicUrl: string): { name: string; options: CookieSerializeOptions } {
+  const secure = overHttps(request, publicUrl)
   return {
-    httpOnly: true,
-    sameSite: 'strict',
-    path: '/',
-    secure: publicUrl.startsWith('https:') || request.protocol === 'https',
+    name: secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
+    options: { httpOnly: true, sameSite: 'strict', path: '/', secure },
   }
 }
 
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, publicUrl: string, value: string) {
-  reply.setCookie(SESSION_COOKIE, value, cookieOptions(request, publicUrl))
+  const { name, options } = cookieOf(request, publicUrl)
+  reply.setCookie(name, value, options)
 }
 
 export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, publicUrl: string) {
-  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, publicUrl))
+  const { name, options } = cookieOf(request, publicUrl)
+  reply.clearCookie(name, options)
 }
 
-export const sessionCookieOf = (request: FastifyRequest): string | undefined => request.cookies[SESSION_COOKIE]
+/**
+ * The session cookie of a request: the `__Host-` one when the browser sent it (it can only have come
+ * from this host over HTTPS), else the plain one, except on a request known to have come over TLS,
+ * where a plain cookie may have been planted by a sibling host or a plain-HTTP page. Behind a proxy
+ * that terminates TLS but is not trusted (TRUST_PROXY), requests look like plain HTTP and a plain
+ * cookie is still read; set TRUST_PROXY so that it is not.
+ */
+export const sessionCookieOf = (request: FastifyRequest): string | undefined =>
+  request.cookies[SECURE_SESSION_COOKIE] ?? (request.protocol === 'https' ? undefined : request.cookies[SESSION_COOKIE])

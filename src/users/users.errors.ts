@@ -8,4 +8,10 @@ export const USER_ERRORS = registerErrors({
     additionalCode: 'USR-4090',
     message: 'A user already has this email (emails are unique across the installation: sign-in asks only for it).',
   },
+  SESSION_NOT_FOUND: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'USR-4041',
+    message: 'No such session of the signed-in user.',
+  },
 })

@@ -101,6 +101,8 @@ export async function findSession(
     .innerJoin('subscriptions', 'subscriptions.sub_id', 'users.sub_id')
     .select([
       'user_sessions.session_hash',
+      'user_sessions.session_id',
+      'user_sessions.user_agent',
       'user_sessions.user_id as session_user_id',
       'user_sessions.csrf_token',
       'user_sessions.created_at as session_created_at',
@@ -112,10 +114,22 @@ export async function findSession(
     .where('user_sessions.session_hash', '=', sessionHash)
     .executeTakeFirst()
   if (!row) return undefined
-  const { session_hash, session_user_id, csrf_token, session_created_at, last_seen_at, expires_at, ...user } = row
+  const {
+    session_hash,
+    session_id,
+    user_agent,
+    session_user_id,
+    csrf_token,
+    session_created_at,
+    last_seen_at,
+    expires_at,
+    ...user
+  } = row
   return {
     session: {
       session_hash,
+      session_id,
+      user_agent,
       user_id: session_user_id,
       csrf_token,
       created_at: session_created_at,
@@ -145,4 +159,48 @@ export async function deleteExpiredSessions(db: Executor, now: Date, idleBefore:
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)]))
     .executeTakeFirst()
   return Number(r.numDeletedRows)
+}
+
+/** The user's password hash (a password change checks the current one). */
+export async function findPasswordHash(db: Executor, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('password_hash').where('user_id', '=', userId).executeTakeFirst()
+  return row?.password_hash
+}
+
+export type SessionListing = Pick<
+  UserSessionRow,
+  'session_hash' | 'session_id' | 'user_agent' | 'created_at' | 'last_seen_at'
+>
+
+/** The user's live sessions (not past their absolute end, not idle since `idleBefore`), newest first. */
+export async function listLiveSessions(
+  db: Executor,
+  userId: string,
+  now: Date,
+  idleBefore: Date,
+): Promise<SessionListing[]> {
+  return db
+    .selectFrom('user_sessions')
+    .select(['session_hash', 'session_id', 'user_agent', 'created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleBefore)
+    .orderBy('created_at', 'desc')
+    .orderBy('session_id')
+    .execute()
+}
+
+/** Ends the user's session of this public id; false when the user has none such. */
+export async function deleteSessionById(db: Executor, userId: string, sessionId: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('user_sessions')
+    .where('user_id', '=', userId)
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst()
+  return Number(r.numDeletedRows) > 0
+}
+
+/** Ends every session of the user but the one of `keepHash`. */
+export async function deleteOtherSessions(db: Executor, userId: string, keepHash: string): Promise<void> {
+  await db.deleteFrom('user_sessions').where('user_id', '=', userId).where('session_hash', '<>', keepHash).execute()
 }

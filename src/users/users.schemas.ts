@@ -109,3 +109,32 @@ export const ResetPasswordResponseSchema = Type.Object({
     Type.String({ description: 'The one-time password, when none was given: shown only now, never stored.' }),
   ),
 })
+
+/** The signed-in user's own password change: the current one, and a new one by the same rules as any. */
+export const ChangePasswordSchema = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    newPassword: Password,
+  },
+  { additionalProperties: false },
+)
+
+export const SessionInfoSchema = Type.Object(
+  {
+    sessionId: Type.String({ description: 'Opaque public id: never the cookie value or its hash.' }),
+    createdAt: Type.String({ format: 'date-time', description: 'When the session signed in.' }),
+    lastSeenAt: Type.String({
+      format: 'date-time',
+      description: 'Its last request, to the minute (the idle window slides about once a minute).',
+    }),
+    userAgent: Type.Optional(
+      Type.String({ description: 'The browser’s User-Agent at sign-in (cut at 256 characters).' }),
+    ),
+    current: Type.Boolean({ description: 'true for the session making this request.' }),
+  },
+  { title: 'ConsoleSession' },
+)
+
+export const SessionListSchema = Type.Object({ sessions: Type.Array(SessionInfoSchema) })
+
+export const SessionIdParams = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 100 }) })

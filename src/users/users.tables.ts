@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely'
 
-// The console's tables (migration 0024) as Kysely sees them, merged into the shared Database
+// The console's tables (migrations 0024 and 0030) as Kysely sees them, merged into the shared Database
 // interface here so the domain owns its table types the way it owns its migration.
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 
@@ -28,6 +28,10 @@ export interface UserTable {
 export interface UserSessionTable {
   /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
   session_hash: string
+  /** The public id the user lists and ends sessions by (migration 0030): unrelated to the cookie. */
+  session_id: string
+  /** The browser's User-Agent at sign-in (at most 256 characters), to tell sessions apart. */
+  user_agent: string | null
   user_id: string
   csrf_token: string
   created_at: Timestamp
