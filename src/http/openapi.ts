@@ -47,7 +47,7 @@ export async function registerOpenApi(
             in: 'cookie',
             name: 'mailroom_session',
             description:
-              'A console session (POST /console/api/session). Writes also need the header X-CSRF-Token: the csrfToken of the session.',
+              'A console session (POST /console/api/session). Writes also need the header X-CSRF-Token: the csrfToken of the session. Over HTTPS the cookie is named __Host-mailroom_session (Secure, Path=/, no Domain); over plain HTTP mailroom_session.',
           },
         },
       },

@@ -21,6 +21,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
   [/^\/auth\/\.well-known\//, 'JWKS (RFC 7517) and authorization server metadata (RFC 8414)'],
   [/^\/\.well-known\/oauth-authorization-server\//, 'authorization server metadata at its RFC 8414 §3 address'],
   ['/console/api/session', 'console sign-in and sign-out: email and password, then the session cookie (test/users)'],
+  [
+    /^\/console\/api\/session(\/password|s|s\/:sessionId)$/,
+    "the signed-in user's own password and sessions: the session cookie, never a token (test/users/own-sessions.test.ts)",
+  ],
   ['/notifications/unsubscribe', "the emails' unsubscribe link (RFC 8058): its HMAC-signed token is the credential"],
 ]
 const isPublic = (url: string) => PUBLIC.some(([m]) => (typeof m === 'string' ? m === url : m.test(url)))
