@@ -184,7 +184,10 @@ describe('admin edits and deletes', () => {
     await page.getByText('Webhook Mail feed saved.').waitFor()
     const { webhookConfigs } = await get('/webhooks/tracking/api/v1/webhookConfig')
     expect(webhookConfigs).toEqual([
-      expect.objectContaining({ url: rx.url('/two'), authParams: expect.objectContaining({ apiKey: expect.stringMatching(/5678$/) }) }),
+      expect.objectContaining({
+        url: rx.url('/two'),
+        authParams: expect.objectContaining({ apiKey: expect.stringMatching(/5678$/) }),
+      }),
     ])
 
     await page.getByRole('button', { name: 'Delete Mail feed' }).click()
