@@ -96,9 +96,8 @@ function App() {
           }
         </ul>
       </nav>
-      <${Link} to="/account" class="who" aria-current=${here('/account') ? 'page' : undefined}
-        >${user.name || user.email} (${user.role})<span class="sr">: account</span></${Link}
-      >
+      <span class="who">${user.name || user.email} (${user.role})</span>
+      <${Link} to="/account" class="account-link" aria-current=${here('/account') ? 'page' : undefined}>Account</${Link}>
       <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
     </header>
     ${route(path, user)}

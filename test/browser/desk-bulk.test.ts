@@ -66,6 +66,10 @@ describe('bulk receive and the signature', () => {
     }
     await pickRecipient(page, first, 'Ada', /Ada Lovelace/)
     await pickRecipient(page, second, 'Gra', /Grace Hopper/)
+    // A picker per row still fits the tablet: no sideways scrolling.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(
+      0,
+    )
     await expectAccessible(page, 'receive (bulk, recipients per row)')
     await screenshot(page, 'receive-bulk-recipients-tablet')
     await page.getByRole('button', { name: 'Save all' }).click()
