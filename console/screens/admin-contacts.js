@@ -5,12 +5,10 @@ import { get, post, put, del, ApiError, qs } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { parseCsv, rosterRows } from '../csv.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 
-const CONTACT_TYPES = [
-  ['RECEIVER', 'Recipient'],
-  ['SENDER', 'Sender'],
-  ['ALL', 'Both'],
-]
+/** How the desk says each contact type; a type the server adds shows under its own name. */
+const TYPE_LABELS = { RECEIVER: 'Recipient', SENDER: 'Sender', ALL: 'Both' }
 const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType', 'status', 'notify']
 
 export function Contacts() {
@@ -168,7 +166,7 @@ export function Contacts() {
 function TypeField({ form, id }) {
   return html`<${Field} label="Contact type" id=${id} errors=${form.errorsOf('contactType')}>${(a) =>
     html`<select ...${a} ...${form.pick('contactType')}>
-      ${CONTACT_TYPES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+      ${CONTACT_TYPES.map((t) => html`<option value=${t}>${TYPE_LABELS[t] ?? t}</option>`)}
     </select>`}</${Field}>`
 }
 
@@ -213,8 +211,7 @@ function EditContact({ contact, onDone, onCancel }) {
     <${TypeField} form=${form} id="edit-contact-type" />
     <${Field} label="Status" id="edit-contact-status" errors=${form.errorsOf('status')}>${(a) =>
       html`<select ...${a} ...${form.pick('status')}>
-        <option value="active">active</option>
-        <option value="inactive">inactive</option>
+        ${CONTACT_STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
       </select>`}</${Field}>
     <label class="check"><input type="checkbox" ...${form.check('notify')} /> Sends notification emails</label>
     <div class="actions">

@@ -4,9 +4,8 @@ import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { CUSTOM_FIELD_DATA_TYPES, CUSTOM_FIELD_STATUSES } from '../vocabulary.js'
 
-const DATA_TYPES = ['TEXT', 'NUMBER', 'DATE', 'BOOLEAN', 'LIST']
-const FIELD_STATUSES = ['ACTIVE', 'INACTIVE']
 const FIELDS = ['name', 'dataType', 'required', 'status', 'options']
 
 const optionsOf = (text) =>
@@ -20,7 +19,7 @@ function DefinitionFields({ form, prefix }) {
   return html`<${Field} label="Field name" id=${`${prefix}-name`} errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
     <${Field} label="Data type" id=${`${prefix}-type`} errors=${form.errorsOf('dataType')}>${(a) =>
       html`<select ...${a} ...${form.pick('dataType')}>
-        ${DATA_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
+        ${CUSTOM_FIELD_DATA_TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
       </select>`}</${Field}>
     ${
       form.values.dataType === 'LIST' &&
@@ -28,7 +27,7 @@ function DefinitionFields({ form, prefix }) {
     }
     <${Field} label="Status" id=${`${prefix}-status`} errors=${form.errorsOf('status')}>${(a) =>
       html`<select ...${a} ...${form.pick('status')}>
-        ${FIELD_STATUSES.map((t) => html`<option value=${t}>${t}</option>`)}
+        ${CUSTOM_FIELD_STATUSES.map((t) => html`<option value=${t}>${t}</option>`)}
       </select>`}</${Field}>
     <label class="check"><input type="checkbox" ...${form.check('required')} /> Required</label>`
 }

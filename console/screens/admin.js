@@ -6,6 +6,7 @@ import { get, post, patch } from '../api.js'
 import { html, Field, Alert, Link, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { useForm, useList } from '../admin-kit.js'
+import { USER_ROLES } from '../vocabulary.js'
 import { Sites } from './admin-sites.js'
 import { Contacts } from './admin-contacts.js'
 import { CustomFields } from './admin-customfields.js'
@@ -131,8 +132,7 @@ function Users() {
           value=${form.values.role}
           onChange=${(e) => form.setValues({ ...form.values, role: e.target.value })}
         >
-          <option value="clerk">clerk</option>
-          <option value="admin">admin</option>
+          ${USER_ROLES.map((r) => html`<option value=${r}>${r}</option>`)}
         </select>`}</${Field}>
       <${Field} label="Limited to site" id="user-site" errors=${form.errorsOf('siteId')}>${(a) =>
         html`<select
