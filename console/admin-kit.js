@@ -118,6 +118,18 @@ function ConfirmDialog({ title, message, confirmLabel, onClose }) {
   </dialog>`
 }
 
+/**
+ * For an edit form that opens below the list: a ref for the <form>, whose first control gets the
+ * focus when it opens (a keyboard user lands in it, and the page scrolls to it).
+ */
+export function useFocusOnOpen() {
+  const ref = useRef(null)
+  useEffect(() => {
+    ref.current?.querySelector('input, select, textarea')?.focus()
+  }, [])
+  return ref
+}
+
 /** A row's "Edit X" and "Delete X" buttons (their names say which row, for screen readers and tests). */
 export function RowActions({ name, onEdit, onDelete, editing }) {
   return html`<span class="row-actions">

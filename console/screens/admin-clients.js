@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { get, post, patch } from '../api.js'
 import { html, Field, Alert, refusal, fmtTime } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, useFocusOnOpen } from '../admin-kit.js'
 
 const clientPath = (c) => `/api/v1/clients/${encodeURIComponent(c.clientId)}`
 
@@ -111,6 +111,7 @@ export function ApiClients() {
 }
 
 function RenameClient({ client, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
   const form = useForm(
     { name: client.name },
     async (v) => {
@@ -119,7 +120,7 @@ function RenameClient({ client, onDone, onCancel }) {
     },
     ['name'],
   )
-  return html`<form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-client">
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-client">
     <h2 id="edit-client">Edit API client ${client.name}</h2>
     ${form.messages}
     <${Field} label="Name" id="edit-client-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>

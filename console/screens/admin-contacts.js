@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks'
 import { get, post, put, del, ApiError, qs } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { parseCsv, rosterRows } from '../csv.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
 import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 
 /** How the desk says each contact type; a type the server adds shows under its own name. */
@@ -172,6 +172,7 @@ function TypeField({ form, id }) {
 
 /** PUT merges: every field is sent, an emptied optional one as null (cleared). */
 function EditContact({ contact, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
   const text = (k) => contact[k] ?? ''
   const form = useForm(
     {
@@ -200,7 +201,7 @@ function EditContact({ contact, onDone, onCancel }) {
     },
     FIELDS,
   )
-  return html`<form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-contact">
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-contact">
     <h2 id="edit-contact">Edit contact ${contact.name}</h2>
     ${form.messages}
     <${Field} label="Contact name" id="edit-contact-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
 import { CUSTOM_FIELD_DATA_TYPES, CUSTOM_FIELD_STATUSES } from '../vocabulary.js'
 
 const FIELDS = ['name', 'dataType', 'required', 'status', 'options']
@@ -114,6 +114,7 @@ export function CustomFields() {
 }
 
 function EditDefinition({ field, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
   const form = useForm(
     {
       name: field.name,
@@ -128,7 +129,7 @@ function EditDefinition({ field, onDone, onCancel }) {
     },
     FIELDS,
   )
-  return html`<form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-cf">
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-cf">
     <h2 id="edit-cf">Edit custom field ${field.name}</h2>
     ${form.messages}
     <${DefinitionFields} form=${form} prefix="edit-cf" />

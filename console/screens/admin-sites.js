@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
 import { SITE_TYPES } from '../vocabulary.js'
 
 /** A site's statuses (the server's vocabulary module does not list them yet). */
@@ -129,6 +129,7 @@ const moveTargets = (site, sites) =>
   sites.filter((s) => s.inboundSiteId !== site.inboundSiteId && !(s.ancestorlist ?? []).includes(site.inboundSiteId))
 
 function EditSite({ site, sites, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
   const top = site.type === 'site'
   const form = useForm(
     { name: site.name, status: site.status ?? 'active', parent: site.parent ?? '', primary: Boolean(site.primary) },
@@ -145,7 +146,7 @@ function EditSite({ site, sites, onDone, onCancel }) {
     },
     ['name', 'status', 'parent', 'primary'],
   )
-  return html`<form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-site">
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-site">
     <h2 id="edit-site">Edit site ${site.name}</h2>
     ${form.messages}
     <${Field} label="Name" id="edit-site-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>

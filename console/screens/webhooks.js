@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, WEBHOOKS } from '../api.js'
 import { html, Alert, refusal, fmtTime } from '../ui.js'
-import { useAction, useConfirm, RowActions, deleter } from '../admin-kit.js'
+import { useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
 import { WebhookFields, WEBHOOK_FIELDS, emptyWebhook, webhookValues, webhookBody } from './webhook-form.js'
 
 const hook = (method, path, body) => call(method, `${WEBHOOKS}${path}`, body, { raw: true })
@@ -119,6 +119,7 @@ export function Webhooks() {
 
 /** Replaces the configuration (PUT takes the whole body); the API's refusals show under their field. */
 function EditWebhook({ config, events, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
   const [values, setValues] = useState(webhookValues(config))
   const [error, setError] = useState(null)
   const [busy, setBusy] = useState(false)
@@ -136,7 +137,7 @@ function EditWebhook({ config, events, onDone, onCancel }) {
     }
   }
   const err = error instanceof ApiError ? error : null
-  return html`<form class="card" novalidate onSubmit=${save} aria-labelledby="edit-wh">
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${save} aria-labelledby="edit-wh">
     <h2 id="edit-wh">Edit webhook ${config.name}</h2>
     <${Alert} messages=${error ? (err ? err.unclaimed(WEBHOOK_FIELDS) : [error.message]) : []} />
     <${WebhookFields} values=${values} set=${setValues} err=${err} events=${events} prefix="edit-wh" editing=${true} />

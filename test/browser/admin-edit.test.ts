@@ -55,6 +55,8 @@ describe('admin edits and deletes', () => {
     await page.goto('/console/admin/sites')
     await page.getByRole('button', { name: 'Edit Shelf 1' }).click()
     const edit = page.getByRole('form', { name: 'Edit site Shelf 1' })
+    // The form opens with the focus in it, for the keyboard.
+    await expect.poll(() => page.evaluate<string>("document.activeElement?.id ?? ''")).toBe('edit-site-name')
     await edit.getByLabel('Name').fill('Shelf A')
     await expectAccessible(page, 'admin sites (edit)')
     await screenshot(page, 'admin-sites-edit')
