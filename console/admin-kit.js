@@ -17,7 +17,9 @@ export function useForm(initial, submit, fields) {
     setDone(null)
     setBusy(true)
     try {
-      setDone((await submit(values)) ?? 'Saved.')
+      // A submit that says nothing gets "Saved."; one that shows its outcome itself answers null.
+      const message = await submit(values)
+      setDone(message === undefined ? 'Saved.' : message)
       setValues(initial)
     } catch (err) {
       setError(err)
