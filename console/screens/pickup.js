@@ -39,6 +39,7 @@ export function Pickup() {
   const findRef = useRef(null)
 
   const show = (sel, list) => {
+    setUnsigned(null) // another collector: nothing of the last one's hand-over stays
     setSelector(sel)
     setPackages(list)
     setTicked(new Set(list.map((p) => p.packageId)))
