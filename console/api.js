@@ -52,10 +52,12 @@ export async function call(method, path, body, opts = {}) {
   const headers = { accept: opts.accept ?? 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (UNSAFE.has(method)) headers['x-csrf-token'] = csrfToken
-  // A retried POST (the desk's network hiccups) must not make a second package.
-  if (method === 'POST' && path !== SESSION_URL) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
   // Paths of the console's own API and of the webhook interface (opts.raw) are used as they are.
-  const url = path.startsWith('/console/') || opts.raw ? path : `${API}${path}`
+  const own = path.startsWith('/console/')
+  // A retried POST to the API (the desk's network hiccups) must not make a second package; the
+  // console's own routes (sign-in, password) are not idempotent-keyed.
+  if (method === 'POST' && !own) headers['idempotency-key'] = opts.idempotencyKey ?? randomKey()
+  const url = own || opts.raw ? path : `${API}${path}`
   const send = () =>
     fetch(url, {
       method,

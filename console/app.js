@@ -10,6 +10,7 @@ import { Packages } from './screens/packages.js'
 import { PackageDetail } from './screens/package.js'
 import { Dashboard } from './screens/dashboard.js'
 import { Admin } from './screens/admin.js'
+import { Account } from './screens/account.js'
 
 const NAV = [
   ['/', 'Dashboard'],
@@ -29,6 +30,8 @@ function route(path, user) {
       return html`<${Pickup} user=${user} />`
     case 'packages':
       return parts[1] ? html`<${PackageDetail} id=${parts[1]} user=${user} />` : html`<${Packages} user=${user} />`
+    case 'account':
+      return html`<${Account} user=${user} />`
     case 'admin':
       return html`<${Admin} section=${parts[1] ?? 'sites'} user=${user} />`
     default:
@@ -94,6 +97,7 @@ function App() {
         </ul>
       </nav>
       <span class="who">${user.name || user.email} (${user.role})</span>
+      <${Link} to="/account" class="account-link" aria-current=${here('/account') ? 'page' : undefined}>Account</${Link}>
       <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
     </header>
     ${route(path, user)}

@@ -3,7 +3,18 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { html, Field } from './ui.js'
 
-export function Combobox({ label, id, value, onPick, search, errors, inputRef, onEnterWithoutList, hint }) {
+export function Combobox({
+  label,
+  id,
+  value,
+  onPick,
+  search,
+  errors,
+  inputRef,
+  onEnterWithoutList,
+  hint,
+  className = '',
+}) {
   const [text, setText] = useState(value?.label ?? '')
   const [options, setOptions] = useState([])
   const [open, setOpen] = useState(false)
@@ -46,7 +57,7 @@ export function Combobox({ label, id, value, onPick, search, errors, inputRef, o
     } else if (e.key === 'Escape') setOpen(false)
   }
   const listId = `${id}-list`
-  return html`<${Field} label=${label} id=${id} errors=${errors} hint=${hint} className="combo">
+  return html`<${Field} label=${label} id=${id} errors=${errors} hint=${hint} className=${`combo ${className}`}>
     ${(a) =>
       html`<div class="combo-wrap">
         <input

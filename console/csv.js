@@ -1,4 +1,5 @@
 // The roster import's CSV reading (RFC 4180: quoted fields, doubled quotes, CRLF) and its per-row checks.
+import { CONTACT_TYPES } from './vocabulary.js'
 
 export function parseCsv(text) {
   const rows = []
@@ -33,7 +34,6 @@ export function parseCsv(text) {
 }
 
 const COLUMNS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType']
-const TYPES = ['RECEIVER', 'SENDER', 'ALL']
 
 /** Header + rows → each row's contact and what is wrong with it before anything is sent. */
 export function rosterRows(rows) {
@@ -49,7 +49,7 @@ export function rosterRows(rows) {
     const errors = []
     if (unknown.length) errors.push(`unknown column ${unknown.join(', ')}`)
     if (!contact.name) errors.push('name: required')
-    if (!TYPES.includes(contact.contactType)) errors.push(`contactType: one of ${TYPES.join(', ')}`)
+    if (!CONTACT_TYPES.includes(contact.contactType)) errors.push(`contactType: one of ${CONTACT_TYPES.join(', ')}`)
     if (contact.email && !/^[^@\s]+@[^@\s]+$/.test(contact.email)) errors.push('email: not an email address')
     return { line: i + 2, contact, errors }
   })

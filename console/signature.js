@@ -2,9 +2,12 @@
 import { useEffect, useRef } from 'preact/hooks'
 import { html } from './ui.js'
 
-export function SignaturePad({ padRef, onChange }) {
+export function SignaturePad({ padRef, onChange, errors = [] }) {
   const canvas = useRef(null)
   const state = useRef({ drawing: false, empty: true })
+  // The listeners are set once: they call the latest onChange the page gave, not the first one.
+  const changed = useRef(onChange)
+  changed.current = onChange
   useEffect(() => {
     const c = canvas.current
     const ctx = c.getContext('2d')
@@ -27,7 +30,7 @@ export function SignaturePad({ padRef, onChange }) {
       ctx.stroke()
       if (state.current.empty) {
         state.current.empty = false
-        onChange?.(false)
+        changed.current?.(false)
       }
     }
     const up = () => (state.current.drawing = false)
@@ -40,7 +43,7 @@ export function SignaturePad({ padRef, onChange }) {
       clear: () => {
         ctx.clearRect(0, 0, c.width, c.height)
         state.current.empty = true
-        onChange?.(true)
+        changed.current?.(true)
       },
       toBlob: () => new Promise((resolve) => c.toBlob(resolve, 'image/png')),
     }
@@ -51,9 +54,19 @@ export function SignaturePad({ padRef, onChange }) {
       c.removeEventListener('pointerleave', up)
     }
   }, [])
+  const invalid = errors.length > 0
   return html`<div class="signature">
     <span id="signature-label" class="label">Signature</span>
-    <canvas ref=${canvas} width="600" height="200" role="img" aria-labelledby="signature-label" class="pad"></canvas>
+    <canvas
+      ref=${canvas}
+      width="600"
+      height="200"
+      role="img"
+      aria-labelledby="signature-label"
+      aria-describedby=${invalid ? 'signature-error' : undefined}
+      class=${invalid ? 'pad invalid' : 'pad'}
+    ></canvas>
+    ${invalid && html`<p id="signature-error" class="field-error" role="alert">${errors.join(' ')}</p>`}
     <button type="button" class="secondary" onClick=${() => padRef.current?.clear()}>Clear signature</button>
   </div>`
 }

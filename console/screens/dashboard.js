@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { post, qs } from '../api.js'
 import { html, Alert, Link, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
+import { HANDED_OVER_FILTER, WAITING, statusFilter } from '../statuses.js'
 
 const count = async (params) => (await post(`/api/v1/packages/search?${qs({ ...params, size: 1 })}`, {})).totalCount
 
@@ -21,17 +22,18 @@ export function Dashboard() {
     ;(async () => {
       const sites = (await loadSites()).filter((s) => s.type === 'site')
       // One after another: the subscription's searches are bounded (2 at once), and other clerks search too.
-      const waiting = await count({ status: 'UNDELIVERED' })
+      const waiting = await count({ status: statusFilter(WAITING) })
       const perSite = []
-      for (const s of sites) perSite.push([s, await count({ status: 'UNDELIVERED', inboundSiteId: s.inboundSiteId })])
+      for (const s of sites)
+        perSite.push([s, await count({ status: statusFilter(WAITING), inboundSiteId: s.inboundSiteId })])
       // Created today: the newest first, counted until the first one from before today.
       const received = await post(
         `/api/v1/packages/search?${qs({ startDate: today, size: 200, sort: 'insertTimestamp,DESC' })}`,
         {},
       )
-      const handed = await count({ status: 'DELIVERED,PICKED_UP', startDate: today })
+      const handed = await count({ status: HANDED_OVER_FILTER, startDate: today })
       const oldest = await post(
-        `/api/v1/packages/search?${qs({ status: 'UNDELIVERED', size: 10, sort: 'insertTimestamp,ASC' })}`,
+        `/api/v1/packages/search?${qs({ status: statusFilter(WAITING), size: 10, sort: 'insertTimestamp,ASC' })}`,
         {},
       )
       const receivedToday = received.packages.filter((p) => p.insertTimestamp >= today).length

@@ -5,8 +5,10 @@ import { get, put, patch, apiUrl, ApiError } from '../api.js'
 import { html, Field, Alert, fmtTime, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { loadSites } from '../data.js'
+import { WAITING } from '../statuses.js'
 
-const STAYS = new Set(['RECEIVED', 'READY_FOR_PICKUP', 'DAMAGED', 'IN_LOCKER'])
+// A move keeps a waiting status, but a parcel out for delivery that is put on a shelf is back: RECEIVED.
+const STAYS = WAITING.filter((s) => s !== 'OUT_FOR_DELIVERY')
 
 export function PackageDetail({ id }) {
   const [pkg, setPkg] = useState(null)
@@ -59,7 +61,7 @@ export function PackageDetail({ id }) {
     put(`/api/v1/packages/${id}`, {
       package: {},
       lastActivity: {
-        status: STAYS.has(pkg.currentStatus) ? pkg.currentStatus : 'RECEIVED',
+        status: STAYS.includes(pkg.currentStatus) ? pkg.currentStatus : 'RECEIVED',
         location: {
           inboundSiteId: move.inboundSiteId,
           ...(move.packageLocation ? { packageLocation: move.packageLocation } : {}),

@@ -3,18 +3,10 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, qs } from '../api.js'
 import { html, Field, Alert, Link, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
+import { PACKAGE_STATUSES, UNDELIVERED } from '../statuses.js'
 
-const STATUSES = [
-  'UNDELIVERED',
-  'RECEIVED',
-  'READY_FOR_PICKUP',
-  'IN_LOCKER',
-  'DELIVERED',
-  'PICKED_UP',
-  'DAMAGED',
-  'RETURNED_TO_SENDER',
-  'ARCHIVED',
-]
+/** The status filter: waiting (the search's UNDELIVERED), then every status the server knows. */
+const STATUSES = [UNDELIVERED, ...PACKAGE_STATUSES]
 const MODES = [
   ['ends', 'Tracking number ends with'],
   ['starts', 'Tracking number starts with'],
@@ -59,7 +51,7 @@ export function Packages() {
   const [form, setForm] = useState({
     text: '',
     mode: 'ends',
-    status: 'UNDELIVERED',
+    status: UNDELIVERED,
     site: '',
     from: '',
     to: '',
@@ -138,7 +130,7 @@ export function Packages() {
         ${(a) =>
           html`<select ...${a} value=${form.status} onChange=${set('status')}>
             <option value="">Any</option>
-            ${STATUSES.map((s) => html`<option value=${s}>${s === 'UNDELIVERED' ? 'Waiting (not handed over)' : s}</option>`)}
+            ${STATUSES.map((s) => html`<option value=${s}>${s === UNDELIVERED ? 'Waiting (not handed over)' : s}</option>`)}
           </select>`}
       </${Field}>
       <${Field} label="Site" id="pk-site" errors=${err?.forField('location') ?? []}>

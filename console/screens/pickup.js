@@ -7,8 +7,8 @@ import { html, Alert, Link, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { SignaturePad } from '../signature.js'
 import { uploadImage } from '../data.js'
+import { WAITING, statusFilter } from '../statuses.js'
 
-const WAITING = 'UNDELIVERED'
 /** A pickup code as the arrival email shows it: 6 of Crockford's base 32 without 0 and 1, any case, spaces and hyphens ignored. */
 const PICKUP_CODE = /^[2-9A-HJKMNP-TV-Z]{6}$/
 export const asPickupCode = (text) => {
@@ -17,7 +17,7 @@ export const asPickupCode = (text) => {
 }
 
 const waiting = async (search, extra = {}) =>
-  (await get(`/api/v1/packages?${qs({ search, status: WAITING, size: 100, ...extra })}`)).packages
+  (await get(`/api/v1/packages?${qs({ search, status: statusFilter(WAITING), size: 100, ...extra })}`)).packages
 
 /** Fields of the pickup's errors[] and the control that shows them. */
 const FIND = ['pickupCode', 'contactId', 'packageIds']
@@ -31,12 +31,15 @@ export function Pickup() {
   const [collector, setCollector] = useState(null)
   const [collectorName, setCollectorName] = useState('')
   const [error, setError] = useState(null)
+  // "Sign first", shown under the pad until the pad gets a stroke.
+  const [unsigned, setUnsigned] = useState(null)
   const [done, setDone] = useState(null)
   const [busy, setBusy] = useState(false)
   const pad = useRef(null)
   const findRef = useRef(null)
 
   const show = (sel, list) => {
+    setUnsigned(null) // another collector: nothing of the last one's hand-over stays
     setSelector(sel)
     setPackages(list)
     setTicked(new Set(list.map((p) => p.packageId)))
@@ -86,10 +89,11 @@ export function Pickup() {
     e.preventDefault()
     setError(null)
     const chosen = packages.filter((p) => ticked.has(p.packageId))
-    const problems = []
-    if (!selector || chosen.length === 0) problems.push('Tick at least one parcel.')
-    if (!pad.current || pad.current.isEmpty()) problems.push('The collector signs in the Signature box.')
-    if (problems.length) return setError(new Error(problems.join(' ')))
+    const noParcel = !selector || chosen.length === 0
+    const noSignature = !pad.current || pad.current.isEmpty()
+    setUnsigned(noSignature ? 'Signature required: the collector signs in the Signature box.' : null)
+    if (noParcel) setError(new Error('Tick at least one parcel.'))
+    if (noParcel || noSignature) return
     setBusy(true)
     try {
       const signature = await uploadImage(post, await pad.current.toBlob())
@@ -168,8 +172,16 @@ export function Pickup() {
           ${err?.forField('givenTo').length > 0 && html`<p class="field-error" role="alert">${err.forField('givenTo').join(' ')}</p>`}
         </div>`
       }
-      <${SignaturePad} padRef=${pad} />
-      ${err?.forField('images').length > 0 && html`<p class="field-error" role="alert">${err.forField('images').join(' ')}</p>`}
+      <${SignaturePad}
+        padRef=${pad}
+        errors=${[...(unsigned ? [unsigned] : []), ...(err?.forField('images') ?? [])]}
+        onChange=${(empty) => {
+          // A stroke answers "sign first" (and a refused signature image): the message goes with it.
+          if (empty) return
+          setUnsigned(null)
+          if (err?.forField('images').length > 0) setError(null)
+        }}
+      />
       <${Alert} messages=${error ? (err ? err.unclaimed(known) : [error.message]) : []} />
       <button type="submit" disabled=${busy}>Hand over</button>
     </form>

@@ -1,12 +1,13 @@
 // Receive: scan (keyboard wedge: text + Enter, or the camera), check the decode, pick the
-// recipient, save, and the cursor is back in "Scan" for the next parcel. Bulk mode keeps a list.
+// recipient, save, and the cursor is back in "Scan" for the next parcel. Bulk mode keeps a list
+// (receive-bulk.js), each row with its own recipient.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, ApiError } from '../api.js'
 import { html, Field, Alert, Link, newId } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
+import { FINISHED } from '../statuses.js'
+import { BulkList } from './receive-bulk.js'
 import { loadSites, rememberedLocation, rememberLocation, uploadImage } from '../data.js'
-
-const HANDED = new Set(['DELIVERED', 'PICKED_UP', 'RETURNED_TO_SENDER', 'ARCHIVED'])
 
 /** What the decode answered, as the screen shows it and the save sends it. */
 function fromDecode(raw, d) {
@@ -19,7 +20,8 @@ function fromDecode(raw, d) {
     service: p.service?.name ?? d.decodedCarriers[0]?.service?.name,
     receiver,
     labelName: p.receiver?.name,
-    held: p.packageId && !HANDED.has(p.currentStatus) ? { packageId: p.packageId, status: p.currentStatus } : null,
+    held:
+      p.packageId && !FINISHED.includes(p.currentStatus) ? { packageId: p.packageId, status: p.currentStatus } : null,
   }
 }
 
@@ -262,42 +264,13 @@ export function Receive() {
 
     ${
       bulk &&
-      html`<section class="card" aria-labelledby="bulk-title">
-        <h2 id="bulk-title">Scanned (${batch.length})</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Tracking number</th>
-              <th scope="col">Carrier</th>
-              <th scope="col">Recipient</th>
-              <th scope="col">Note</th>
-              <th scope="col"><span class="sr">Remove</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${batch.map(
-              (b) =>
-                html`<tr>
-                  <td>${b.trackingNumber}</td>
-                  <td>${b.carrier?.name ?? ''}</td>
-                  <td>${b.receiver?.label ?? '—'}</td>
-                  <td>${b.error ?? (b.held ? 'Already held' : '')}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="link"
-                      onClick=${() => setBatch(batch.filter((x) => x !== b))}
-                      aria-label=${`Remove ${b.trackingNumber}`}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        <button type="button" disabled=${busy || batch.length === 0} onClick=${saveAll}>Save all</button>
-      </section>`
+      html`<${BulkList}
+        batch=${batch}
+        setBatch=${setBatch}
+        busy=${busy}
+        onSaveAll=${saveAll}
+        backToScan=${() => scanRef.current?.focus()}
+      />`
     }
 
     <section aria-labelledby="saved-title" class="saved">

@@ -1,8 +1,11 @@
-// Admin › Webhooks: the subscription's webhook configurations (package tracking events), a new
-// one, and per configuration its delivery log with a retry of failed deliveries and a test send.
+// Admin › Webhooks: the subscription's webhook configurations (package tracking events), each with
+// Edit and Delete, a new one, and per configuration its delivery log with a retry of failed
+// deliveries and a test send.
 import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, WEBHOOKS } from '../api.js'
-import { html, Field, Alert, refusal, fmtTime } from '../ui.js'
+import { html, Alert, refusal, fmtTime } from '../ui.js'
+import { useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { WebhookFields, WEBHOOK_FIELDS, emptyWebhook, webhookValues, webhookBody } from './webhook-form.js'
 
 const hook = (method, path, body) => call(method, `${WEBHOOKS}${path}`, body, { raw: true })
 
@@ -11,10 +14,14 @@ export function Webhooks() {
   const [events, setEvents] = useState([])
   const [error, setError] = useState(null)
   const [open, setOpen] = useState(null)
-  const [form, setForm] = useState({ name: '', url: '', events: new Set(), timeOut: '5' })
+  const [editing, setEditing] = useState(null)
+  const [form, setForm] = useState(emptyWebhook())
   const [formError, setFormError] = useState(null)
   const [created, setCreated] = useState(null)
+  const action = useAction()
+  const confirm = useConfirm()
   const load = () => hook('GET', '/api/v1/webhookConfig').then((r) => setConfigs(r.webhookConfigs), setError)
+  const remove = deleter({ confirm, action, reload: load })
   useEffect(() => {
     void load()
     hook('GET', '/api/v1/events').then(
@@ -28,17 +35,9 @@ export function Webhooks() {
     setFormError(null)
     setCreated(null)
     try {
-      const res = await hook('POST', '/api/v1/webhookConfig', {
-        name: form.name,
-        type: 'tracking',
-        events: [...form.events],
-        url: form.url,
-        timeOut: Number(form.timeOut) || 5,
-        status: 'active',
-        authParams: { authType: 'none' },
-      })
+      const res = await hook('POST', '/api/v1/webhookConfig', webhookBody(form))
       setCreated(res)
-      setForm({ name: '', url: '', events: new Set(), timeOut: '5' })
+      setForm(emptyWebhook())
       await load()
     } catch (err) {
       setFormError(err)
@@ -47,76 +46,106 @@ export function Webhooks() {
 
   if (error) return html`<${Alert} messages=${[refusal(error)]} />`
   const err = formError instanceof ApiError ? formError : null
+  const config = (configs ?? []).find((c) => c.webHookConfigID === editing)
   return html`<section class="card" aria-labelledby="wh-title">
       <h2 id="wh-title">Webhook configurations</h2>
+      ${action.messages}
       <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Events</th><th scope="col">Log</th></tr></thead>
-        <tbody>${(configs ?? []).map(
-          (c) =>
-            html`<tr>
-              <td>${c.name}</td>
-              <td>${c.url}</td>
-              <td>${c.status}${c.disabledReason ? ` (${c.disabledReason})` : ''}</td>
-              <td>${c.events.join(', ')}</td>
-              <td>
-                <button
-                  type="button"
-                  class="link"
-                  aria-expanded=${open === c.webHookConfigID ? 'true' : 'false'}
-                  onClick=${() => setOpen(open === c.webHookConfigID ? null : c.webHookConfigID)}
-                >
-                  Delivery log of ${c.name}
-                </button>
-              </td>
-            </tr>`,
-        )}</tbody>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">URL</th>
+            <th scope="col">Status</th>
+            <th scope="col">Events</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${(configs ?? []).map(
+            (c) =>
+              html`<tr>
+                <td>${c.name}</td>
+                <td>${c.url}</td>
+                <td>${c.status}${c.disabledReason ? ` (${c.disabledReason})` : ''}</td>
+                <td>${c.events.join(', ')}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-expanded=${open === c.webHookConfigID ? 'true' : 'false'}
+                    onClick=${() => setOpen(open === c.webHookConfigID ? null : c.webHookConfigID)}
+                  >
+                    Delivery log of ${c.name}
+                  </button>
+                  <${RowActions}
+                    name=${c.name}
+                    editing=${editing === c.webHookConfigID}
+                    onEdit=${() => setEditing(editing === c.webHookConfigID ? null : c.webHookConfigID)}
+                    onDelete=${() =>
+                      remove('webhook', c.name, () =>
+                        hook('DELETE', `/api/v1/webhookConfig/${encodeURIComponent(c.webHookConfigID)}`),
+                      )}
+                  />
+                </td>
+              </tr>`,
+          )}
+        </tbody>
       </table>
+      ${confirm.dialog}
     </section>
-    ${open && html`<${Deliveries} config=${configs.find((c) => c.webHookConfigID === open)} />`}
+    ${
+      config &&
+      html`<${EditWebhook}
+        key=${config.webHookConfigID}
+        config=${config}
+        events=${events}
+        onDone=${async (message) => {
+          setEditing(null)
+          await load()
+          action.setNotice(message)
+        }}
+        onCancel=${() => setEditing(null)}
+      />`
+    }
+    ${open && configs?.some((c) => c.webHookConfigID === open) && html`<${Deliveries} config=${configs.find((c) => c.webHookConfigID === open)} />`}
     <form class="card" novalidate onSubmit=${create} aria-labelledby="new-wh">
       <h2 id="new-wh">New webhook</h2>
-      <${Alert} messages=${formError ? (err ? err.unclaimed(['name', 'url', 'events', 'timeOut']) : [formError.message]) : []} />
+      <${Alert} messages=${formError ? (err ? err.unclaimed(WEBHOOK_FIELDS) : [formError.message]) : []} />
       ${created && html`<${Alert} kind="info" messages=${[`Webhook ${created.name} created. Its signing secret, shown once: ${created.signingSecret}`]} />`}
-      <${Field} label="Webhook name" id="wh-name" errors=${err?.forField('name') ?? []}>
-        ${(a) => html`<input ...${a} value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} />`}
-      </${Field}>
-      <${Field} label="URL" id="wh-url" errors=${err?.forField('url') ?? []}>
-        ${(a) => html`<input ...${a} type="url" value=${form.url} onInput=${(e) => setForm({ ...form, url: e.target.value })} />`}
-      </${Field}>
-      <fieldset>
-        <legend>Events</legend>
-        ${err?.forField('events').length > 0 && html`<p class="field-error" role="alert">${err.forField('events').join(' ')}</p>`}
-        ${events.map(
-          (ev) =>
-            html`<label class="check"
-              ><input
-                type="checkbox"
-                checked=${form.events.has(ev.eventName)}
-                onChange=${(e) => {
-                  const next = new Set(form.events)
-                  if (e.target.checked) next.add(ev.eventName)
-                  else next.delete(ev.eventName)
-                  setForm({ ...form, events: next })
-                }}
-              />
-              ${ev.eventName}</label
-            >`,
-        )}
-      </fieldset>
-      <${Field} label="Timeout (seconds)" id="wh-timeout" errors=${err?.forField('timeOut') ?? []}>
-        ${(a) =>
-          html`<input
-            ...${a}
-            type="number"
-            min="1"
-            max="30"
-            class="narrow"
-            value=${form.timeOut}
-            onInput=${(e) => setForm({ ...form, timeOut: e.target.value })}
-          />`}
-      </${Field}>
+      <${WebhookFields} values=${form} set=${setForm} err=${err} events=${events} prefix="wh" />
       <button type="submit">Create webhook</button>
     </form>`
+}
+
+/** Replaces the configuration (PUT takes the whole body); the API's refusals show under their field. */
+function EditWebhook({ config, events, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
+  const [values, setValues] = useState(webhookValues(config))
+  const [error, setError] = useState(null)
+  const [busy, setBusy] = useState(false)
+  const save = async (e) => {
+    e.preventDefault()
+    setError(null)
+    setBusy(true)
+    try {
+      await hook('PUT', `/api/v1/webhookConfig/${encodeURIComponent(config.webHookConfigID)}`, webhookBody(values))
+      await onDone(`Webhook ${values.name} saved.`)
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const err = error instanceof ApiError ? error : null
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${save} aria-labelledby="edit-wh">
+    <h2 id="edit-wh">Edit webhook ${config.name}</h2>
+    <${Alert} messages=${error ? (err ? err.unclaimed(WEBHOOK_FIELDS) : [error.message]) : []} />
+    <${WebhookFields} values=${values} set=${setValues} err=${err} events=${events} prefix="edit-wh" editing=${true} />
+    <div class="actions">
+      <button type="submit" disabled=${busy}>Save changes</button>
+      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
+    </div>
+  </form>`
 }
 
 function Deliveries({ config }) {

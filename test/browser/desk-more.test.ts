@@ -190,6 +190,7 @@ describe('the rest of the desk', () => {
       ['/console/admin/carriers', 'Admin: Carriers', 'admin-carriers'],
       ['/console/admin/webhooks', 'Admin: Webhooks', 'admin-webhooks'],
       ['/console/admin/clients', 'Admin: API clients', 'admin-clients'],
+      ['/console/account', 'Account', 'account'],
     ]
     for (const [size, viewport] of [
       ['tablet', TABLET],

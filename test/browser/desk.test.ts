@@ -244,7 +244,7 @@ describe('the desk journey', () => {
     await page.getByLabel('Parent site').selectOption({ label: 'HQ' })
     await page.getByRole('button', { name: 'Create site' }).click()
     await page.getByText('Site Floor 2 created.').waitFor()
-    await page.locator('.tree').getByText('Floor 2').waitFor()
+    await page.locator('.tree').getByText('Floor 2', { exact: true }).waitFor()
     await expectAccessible(page, 'admin sites')
     await screenshot(page, 'admin-sites')
 

@@ -1,0 +1,162 @@
+// The pieces every admin section is built from: a form with the API's field errors, a list that
+// reloads, an action with its outcome, the Edit/Delete buttons of a row and the confirmation a
+// delete asks for.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ApiError } from './api.js'
+import { html, Alert, refusal } from './ui.js'
+
+/** A form's state, its submit with the API's field errors (`fields` are those the form shows), and a message once done. */
+export function useForm(initial, submit, fields) {
+  const [values, setValues] = useState(initial)
+  const [error, setError] = useState(null)
+  const [done, setDone] = useState(null)
+  const [busy, setBusy] = useState(false)
+  const onSubmit = async (e) => {
+    e.preventDefault()
+    setError(null)
+    setDone(null)
+    setBusy(true)
+    try {
+      // A submit that says nothing gets "Saved."; one that shows its outcome itself answers null.
+      const message = await submit(values)
+      setDone(message === undefined ? 'Saved.' : message)
+      setValues(initial)
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const err = error instanceof ApiError ? error : null
+  const bind = (k) => ({
+    value: values[k],
+    onInput: (e) => setValues({ ...values, [k]: e.target.value }),
+  })
+  const check = (k) => ({
+    checked: values[k],
+    onChange: (e) => setValues({ ...values, [k]: e.target.checked }),
+  })
+  const pick = (k) => ({
+    value: values[k],
+    onChange: (e) => setValues({ ...values, [k]: e.target.value }),
+  })
+  const errorsOf = (...names) => err?.forField(...names) ?? []
+  const top = error ? (err ? err.unclaimed(fields) : [error.message]) : []
+  /** The form's messages: what the API refused that names no field, and what it did. */
+  const messages = html`<${Alert} messages=${top} /><${Alert} kind="info" messages=${done ? [done] : []} />`
+  return { values, setValues, onSubmit, bind, check, pick, errorsOf, top, done, busy, messages }
+}
+
+/** A list loaded from the API, again after each change (`deps`: when to load afresh). */
+export function useList(load, deps = []) {
+  const [items, setItems] = useState(null)
+  const [error, setError] = useState(null)
+  const reload = () => load().then(setItems, setError)
+  useEffect(() => void reload(), deps)
+  return { items, error, reload }
+}
+
+/** A one-off action on a row (delete, rotate, disable): its refusal or its outcome, shown above the list. */
+export function useAction() {
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  const run = async (fn) => {
+    setError(null)
+    setNotice(null)
+    try {
+      setNotice((await fn()) ?? null)
+    } catch (err) {
+      setError(err)
+    }
+  }
+  const messages = html`<${Alert} messages=${error ? [refusal(error)] : []} /><${Alert}
+      kind="info"
+      messages=${notice ? [notice] : []}
+    />`
+  return { run, messages, setNotice }
+}
+
+/**
+ * A confirmation before something that cannot be undone: `ask({title, message, confirmLabel})`
+ * resolves true when confirmed; `dialog` is the element to render (a modal <dialog>: focus stays in
+ * it, Escape cancels, focus returns to the button that asked).
+ */
+export function useConfirm() {
+  const [request, setRequest] = useState(null)
+  const ask = (opts) => new Promise((resolve) => setRequest({ ...opts, resolve }))
+  const close = (yes) => {
+    request?.resolve(yes)
+    setRequest(null)
+  }
+  const dialog = request && html`<${ConfirmDialog} ...${request} onClose=${close} />`
+  return { ask, dialog }
+}
+
+function ConfirmDialog({ title, message, confirmLabel, onClose }) {
+  const ref = useRef(null)
+  useEffect(() => {
+    ref.current?.showModal?.()
+  }, [])
+  const finish = (yes) => {
+    ref.current?.close?.()
+    onClose(yes)
+  }
+  return html`<dialog
+    ref=${ref}
+    class="confirm"
+    aria-labelledby="confirm-title"
+    aria-describedby="confirm-message"
+    onCancel=${(e) => {
+      e.preventDefault()
+      finish(false)
+    }}
+  >
+    <h2 id="confirm-title">${title}</h2>
+    <p id="confirm-message">${message}</p>
+    <div class="actions">
+      <button type="button" class="danger" onClick=${() => finish(true)}>${confirmLabel}</button>
+      <button type="button" class="secondary" autofocus onClick=${() => finish(false)}>Cancel</button>
+    </div>
+  </dialog>`
+}
+
+/**
+ * For an edit form that opens below the list: a ref for the <form>, whose first control gets the
+ * focus when it opens (a keyboard user lands in it, and the page scrolls to it).
+ */
+export function useFocusOnOpen() {
+  const ref = useRef(null)
+  useEffect(() => {
+    ref.current?.querySelector('input, select, textarea')?.focus()
+  }, [])
+  return ref
+}
+
+/** A row's "Edit X" and "Delete X" buttons (their names say which row, for screen readers and tests). */
+export function RowActions({ name, onEdit, onDelete, editing }) {
+  return html`<span class="row-actions">
+    ${
+      onEdit &&
+      html`<button type="button" class="link" aria-expanded=${editing ? 'true' : 'false'} onClick=${onEdit}>
+        Edit ${name}
+      </button>`
+    }
+    ${onDelete && html`<button type="button" class="link danger" onClick=${onDelete}>Delete ${name}</button>`}
+  </span>`
+}
+
+/** Asks, then deletes, then reloads: the refusal (a site with children is 409) shows above the list. */
+export function deleter({ confirm, action, reload }) {
+  return (what, name, remove) =>
+    action.run(async () => {
+      const yes = await confirm.ask({
+        title: `Delete ${what} ${name}?`,
+        message: `${name} is removed from the lists and can no longer be chosen. This cannot be undone here.`,
+        confirmLabel: 'Yes, delete',
+      })
+      if (!yes) return null
+      await remove()
+      await reload()
+      return `${name} deleted.`
+    })
+}

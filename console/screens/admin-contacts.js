@@ -1,0 +1,223 @@
+// Admin › Contacts: search, each contact with Edit and Delete, a new contact, and a CSV roster
+// import with a preview and per-row errors.
+import { useState } from 'preact/hooks'
+import { get, post, put, del, ApiError, qs } from '../api.js'
+import { html, Field, Alert, refusal } from '../ui.js'
+import { parseCsv, rosterRows } from '../csv.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
+
+/** How the desk says each contact type; a type the server adds shows under its own name. */
+const TYPE_LABELS = { RECEIVER: 'Recipient', SENDER: 'Sender', ALL: 'Both' }
+const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType', 'status', 'notify']
+
+export function Contacts() {
+  const [query, setQuery] = useState('')
+  const contacts = useList(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
+  const [rows, setRows] = useState([])
+  const [importing, setImporting] = useState(false)
+  const [editing, setEditing] = useState(null)
+  const action = useAction()
+  const confirm = useConfirm()
+  const remove = deleter({ confirm, action, reload: contacts.reload })
+  // One contact at a time (a new resident at the desk); the API's errors show under their field.
+  const form = useForm(
+    { name: '', email: '', company: '', phone: '', contactType: 'RECEIVER' },
+    async (v) => {
+      const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x.trim() !== ''))
+      await post('/api/v1/contacts', body)
+      await contacts.reload()
+      return `Contact ${v.name} created.`
+    },
+    FIELDS,
+  )
+  const preview = async (e) => {
+    const file = e.target.files?.[0]
+    if (!file) return
+    setRows(rosterRows(parseCsv(await file.text())))
+  }
+  const runImport = async () => {
+    setImporting(true)
+    const next = []
+    for (const r of rows) {
+      if (r.errors.length > 0 || r.result) {
+        next.push(r)
+        continue
+      }
+      try {
+        const res = await post('/api/v1/contacts', r.contact)
+        next.push({ ...r, result: `Created ${res.contactId}` })
+      } catch (err) {
+        const items =
+          err instanceof ApiError
+            ? err.items.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
+            : [err.message]
+        next.push({ ...r, errors: items.length ? items : [err.message] })
+      }
+    }
+    setRows(next)
+    setImporting(false)
+    await contacts.reload()
+  }
+  if (contacts.error) return html`<${Alert} messages=${[refusal(contacts.error)]} />`
+  const ready = rows.filter((r) => r.errors.length === 0 && !r.result).length
+  return html`<section class="card" aria-labelledby="contacts-title">
+      <h2 id="contacts-title">Contacts</h2>
+      ${action.messages}
+      <div class="field">
+        <label for="contacts-q">Search contacts</label>
+        <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} />
+      </div>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Company</th>
+            <th scope="col">Type</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${(contacts.items ?? []).map(
+            (c) =>
+              html`<tr>
+                <td>${c.name}</td>
+                <td>${c.email ?? ''}</td>
+                <td>${c.company ?? ''}</td>
+                <td>${c.contactType}${c.status === 'inactive' ? ' (inactive)' : ''}</td>
+                <td>
+                  <${RowActions}
+                    name=${c.name}
+                    editing=${editing === c.contactId}
+                    onEdit=${() => setEditing(editing === c.contactId ? null : c.contactId)}
+                    onDelete=${() => remove('contact', c.name, () => del(`/api/v1/contacts/${c.contactId}`))}
+                  />
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${confirm.dialog}
+    </section>
+    ${
+      editing &&
+      contacts.items?.some((c) => c.contactId === editing) &&
+      html`<${EditContact}
+        key=${editing}
+        contact=${contacts.items.find((c) => c.contactId === editing)}
+        onDone=${async (message) => {
+          setEditing(null)
+          await contacts.reload()
+          action.setNotice(message)
+        }}
+        onCancel=${() => setEditing(null)}
+      />`
+    }
+    <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-contact">
+      <h2 id="new-contact">New contact</h2>
+      ${form.messages}
+      <${Field} label="Contact name" id="contact-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
+      <${Field} label="Contact email" id="contact-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
+      <${Field} label="Company" id="contact-company" errors=${form.errorsOf('company')}>${(a) => html`<input ...${a} ...${form.bind('company')} />`}</${Field}>
+      <${Field} label="Phone" id="contact-phone" errors=${form.errorsOf('phone')}>${(a) => html`<input ...${a} type="tel" ...${form.bind('phone')} />`}</${Field}>
+      <${TypeField} form=${form} id="contact-type" />
+      <button type="submit" disabled=${form.busy}>Create contact</button>
+    </form>
+    <section class="card" aria-labelledby="roster-title">
+      <h2 id="roster-title">Import a roster (CSV)</h2>
+      <p class="hint">
+        Columns: name (required), email, company, phone, personalId, contactType (RECEIVER, SENDER or ALL).
+      </p>
+      <div class="field">
+        <label for="roster-file">Roster file</label
+        ><input id="roster-file" type="file" accept=".csv,text/csv" onChange=${preview} />
+      </div>
+      ${
+        rows.length > 0 &&
+        html`<table aria-label="Roster preview">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows.map(
+                (r) =>
+                  html`<tr class=${r.errors.length ? 'bad' : ''}>
+                    <td>${r.line}</td>
+                    <td>${r.contact.name ?? ''}</td>
+                    <td>${r.contact.email ?? ''}</td>
+                    <td>${r.errors.length ? r.errors.join('; ') : (r.result ?? 'Ready')}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          <button type="button" onClick=${runImport} disabled=${importing || ready === 0}>
+            Import ${ready} contact${ready === 1 ? '' : 's'}
+          </button>`
+      }
+    </section>`
+}
+
+function TypeField({ form, id }) {
+  return html`<${Field} label="Contact type" id=${id} errors=${form.errorsOf('contactType')}>${(a) =>
+    html`<select ...${a} ...${form.pick('contactType')}>
+      ${CONTACT_TYPES.map((t) => html`<option value=${t}>${TYPE_LABELS[t] ?? t}</option>`)}
+    </select>`}</${Field}>`
+}
+
+/** PUT merges: every field is sent, an emptied optional one as null (cleared). */
+function EditContact({ contact, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
+  const text = (k) => contact[k] ?? ''
+  const form = useForm(
+    {
+      name: contact.name,
+      email: text('email'),
+      company: text('company'),
+      phone: text('phone'),
+      personalId: text('personalId'),
+      contactType: contact.contactType,
+      status: contact.status,
+      notify: contact.notify,
+    },
+    async (v) => {
+      const optional = (k) => (v[k].trim() === '' ? null : v[k].trim())
+      await put(`/api/v1/contacts/${contact.contactId}`, {
+        name: v.name,
+        email: optional('email'),
+        company: optional('company'),
+        phone: optional('phone'),
+        personalId: optional('personalId'),
+        contactType: v.contactType,
+        status: v.status,
+        notify: v.notify,
+      })
+      await onDone(`Contact ${v.name} saved.`)
+    },
+    FIELDS,
+  )
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-contact">
+    <h2 id="edit-contact">Edit contact ${contact.name}</h2>
+    ${form.messages}
+    <${Field} label="Contact name" id="edit-contact-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
+    <${Field} label="Contact email" id="edit-contact-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
+    <${Field} label="Company" id="edit-contact-company" errors=${form.errorsOf('company')}>${(a) => html`<input ...${a} ...${form.bind('company')} />`}</${Field}>
+    <${Field} label="Phone" id="edit-contact-phone" errors=${form.errorsOf('phone')}>${(a) => html`<input ...${a} type="tel" ...${form.bind('phone')} />`}</${Field}>
+    <${Field} label="Personal id" id="edit-contact-pid" errors=${form.errorsOf('personalId')}>${(a) => html`<input ...${a} ...${form.bind('personalId')} />`}</${Field}>
+    <${TypeField} form=${form} id="edit-contact-type" />
+    <${Field} label="Status" id="edit-contact-status" errors=${form.errorsOf('status')}>${(a) =>
+      html`<select ...${a} ...${form.pick('status')}>
+        ${CONTACT_STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
+      </select>`}</${Field}>
+    <label class="check"><input type="checkbox" ...${form.check('notify')} /> Sends notification emails</label>
+    <div class="actions">
+      <button type="submit" disabled=${form.busy}>Save changes</button>
+      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
+    </div>
+  </form>`
+}
