@@ -172,7 +172,10 @@ export function createContext(input: {
     ids,
     cacheMs,
     invalidations,
-    locations: { getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds) },
+    locations: {
+      getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds),
+      forgetCarrier: (ex, subId, carrierId) => locations.forgetCarrier(ex, subId, carrierId),
+    },
   })
   const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
   const customFields = createCustomFieldsService({ db, clock, ids, cacheMs, invalidations })

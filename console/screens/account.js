@@ -34,20 +34,23 @@ export function browserName(ua) {
 }
 
 export function Account({ user }) {
+  // A changed password ends the user's other sessions: the list is read again (a new key remounts it).
+  const [changes, setChanges] = useState(0)
   return html`<main id="main" class="account">
     <h1>Account</h1>
     <p>Signed in as ${user.name ? `${user.name} (${user.email})` : user.email}, ${user.role}.</p>
-    <${ChangePassword} />
-    <${Sessions} />
+    <${ChangePassword} onChanged=${() => setChanges((n) => n + 1)} />
+    <${Sessions} key=${changes} />
   </main>`
 }
 
-function ChangePassword() {
+function ChangePassword({ onChanged }) {
   const form = useForm(
     { currentPassword: '', newPassword: '' },
     async (v) => {
       await post(`${SESSION_URL}/password`, { currentPassword: v.currentPassword, newPassword: v.newPassword })
-      return 'Password changed.'
+      onChanged()
+      return 'Password changed. Your other sessions are signed out.'
     },
     ['currentPassword', 'newPassword'],
   )

@@ -1,31 +1,50 @@
-// Admin › Carriers: the catalogue (the built-in carriers and the subscription's own couriers) and a
-// new courier. The API has no route to change or remove a courier yet, so neither is offered here.
-import { get, post } from '../api.js'
+// Admin › Carriers: the catalogue (the built-in carriers and the subscription's own couriers, each
+// of these with Edit and Delete) and a new courier. Built-in carriers are shared: the API refuses to
+// change them, so they have no actions here. A courier that packages name cannot be deleted (the API
+// says so, shown above the table): rename it instead.
+import { useState } from 'preact/hooks'
+import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+
+const FIELDS = ['name', 'services', 'barcodeAware']
+
+/** The body of a create or a change: services as one comma-separated line. */
+const bodyOf = (v) => {
+  const services = v.services
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return { name: v.name, barcodeAware: v.barcodeAware, services }
+}
+
+/** The controls a courier has, on the new form and on the edit form alike. */
+function CourierFields({ form, prefix }) {
+  return html`<${Field} label="Courier name" id=${`${prefix}-name`} errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
+    <${Field} label="Services" id=${`${prefix}-services`} hint="Comma-separated, e.g. Same day, Next day." errors=${form.errorsOf('services')}>${(a) => html`<input ...${a} ...${form.bind('services')} />`}</${Field}>
+    <label class="check"><input type="checkbox" ...${form.check('barcodeAware')} /> Its barcodes are decoded</label>`
+}
 
 export function Carriers() {
   const carriers = useList(() => get('/api/v1/carriers/catalog?limit=200').then((r) => r.carriers))
+  const [editing, setEditing] = useState(null)
+  const action = useAction()
+  const confirm = useConfirm()
+  const remove = deleter({ confirm, action, reload: carriers.reload })
   const form = useForm(
     { name: '', services: '', barcodeAware: false },
     async (v) => {
-      const services = v.services
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-      await post('/api/v1/carriers/catalog', {
-        name: v.name,
-        barcodeAware: v.barcodeAware,
-        ...(services.length ? { services } : {}),
-      })
+      await post('/api/v1/carriers/catalog', bodyOf(v))
       await carriers.reload()
       return `Courier ${v.name} added.`
     },
-    ['name', 'services', 'barcodeAware'],
+    FIELDS,
   )
   if (carriers.error) return html`<${Alert} messages=${[refusal(carriers.error)]} />`
+  const courier = (carriers.items ?? []).find((c) => c.carrierId === editing)
   return html`<section class="card" aria-labelledby="car-title">
       <h2 id="car-title">Carriers</h2>
+      ${action.messages}
       <table>
         <thead>
           <tr>
@@ -34,6 +53,7 @@ export function Carriers() {
             <th scope="col">Barcodes decoded</th>
             <th scope="col">Services</th>
             <th scope="col">Kind</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
@@ -45,17 +65,61 @@ export function Carriers() {
                 <td>${c.barcodeAware ? 'yes' : 'no'}</td>
                 <td>${c.services.slice(0, 4).join(', ')}</td>
                 <td>${c.builtIn ? 'built in' : 'own courier'}</td>
+                <td>
+                  ${
+                    !c.builtIn &&
+                    html`<${RowActions}
+                      name=${c.name}
+                      editing=${editing === c.carrierId}
+                      onEdit=${() => setEditing(editing === c.carrierId ? null : c.carrierId)}
+                      onDelete=${() => remove('courier', c.name, () => del(`/api/v1/carriers/catalog/${c.carrierId}`))}
+                    />`
+                  }
+                </td>
               </tr>`,
           )}
         </tbody>
       </table>
+      ${confirm.dialog}
     </section>
+    ${
+      courier &&
+      html`<${EditCourier}
+        key=${courier.carrierId}
+        courier=${courier}
+        onDone=${async (message) => {
+          setEditing(null)
+          await carriers.reload()
+          action.setNotice(message)
+        }}
+        onCancel=${() => setEditing(null)}
+      />`
+    }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-courier">
       <h2 id="new-courier">New courier</h2>
       ${form.messages}
-      <${Field} label="Courier name" id="courier-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
-      <${Field} label="Services" id="courier-services" hint="Comma-separated, e.g. Same day, Next day." errors=${form.errorsOf('services')}>${(a) => html`<input ...${a} ...${form.bind('services')} />`}</${Field}>
-      <label class="check"><input type="checkbox" ...${form.check('barcodeAware')} /> Its barcodes are decoded</label>
+      <${CourierFields} form=${form} prefix="courier" />
       <button type="submit" disabled=${form.busy}>Add courier</button>
     </form>`
+}
+
+function EditCourier({ courier, onDone, onCancel }) {
+  const opened = useFocusOnOpen()
+  const form = useForm(
+    { name: courier.name, services: courier.services.join(', '), barcodeAware: courier.barcodeAware },
+    async (v) => {
+      await put(`/api/v1/carriers/catalog/${courier.carrierId}`, bodyOf(v))
+      await onDone(`Courier ${v.name} saved.`)
+    },
+    FIELDS,
+  )
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-courier">
+    <h2 id="edit-courier">Edit courier ${courier.name}</h2>
+    ${form.messages}
+    <${CourierFields} form=${form} prefix="edit-courier" />
+    <div class="actions">
+      <button type="submit" disabled=${form.busy}>Save changes</button>
+      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
+    </div>
+  </form>`
 }

@@ -41,3 +41,54 @@ export async function insertCarrier(
     .values({ ...rest, scac: null, services: JSON.stringify(services), created_at: at })
     .execute()
 }
+
+/** One of the subscription's own couriers (never a built-in, never another subscription's). */
+export async function findOwnCarrier(db: Executor, subId: string, carrierId: string): Promise<CarrierRow | undefined> {
+  return db
+    .selectFrom('carriers')
+    .select(COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('carrier_id', '=', carrierId)
+    .executeTakeFirst()
+}
+
+/** Whether the id is a built-in carrier's. */
+export async function isBuiltIn(db: Executor, carrierId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('carriers')
+    .select('carrier_id')
+    .where('sub_id', 'is', null)
+    .where('carrier_id', '=', carrierId)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function updateCarrier(
+  db: Executor,
+  subId: string,
+  carrierId: string,
+  set: { name: string; barcode_aware: boolean; services: string[] },
+): Promise<void> {
+  await db
+    .updateTable('carriers')
+    .set({ name: set.name, barcode_aware: set.barcode_aware, services: JSON.stringify(set.services) })
+    .where('sub_id', '=', subId)
+    .where('carrier_id', '=', carrierId)
+    .execute()
+}
+
+/** Whether any package of the subscription names the carrier (packages_carrier_idx). */
+export async function carrierInUse(db: Executor, subId: string, carrierId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('packages')
+    .select(sql<number>`1`.as('one'))
+    .where('sub_id', '=', subId)
+    .where('carrier_id', '=', carrierId)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function deleteCarrier(db: Executor, subId: string, carrierId: string): Promise<void> {
+  await db.deleteFrom('carriers').where('sub_id', '=', subId).where('carrier_id', '=', carrierId).execute()
+}

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../http/schemas.js'
 import {
   CarriersAtLocationsQuerySchema,
   CatalogCarrierSchema,
   CatalogListSchema,
   CatalogQuerySchema,
+  CourierParamsSchema,
   CreateCourierSchema,
   LocationCarrierListSchema,
   LocationIdListSchema,
@@ -72,5 +74,41 @@ export const carriersRoutes: FastifyPluginAsyncTypebox<{ carriers: CarriersServi
       reply
         .code(201)
         .send(await carriers.addCourier(request.tenant.subId, request.body, outcomeOf(request, reply, 201))),
+  )
+
+  app.put(
+    '/api/v1/carriers/catalog/:carrierId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Change one of the subscription's couriers",
+        description:
+          "Replaces its name, services and barcodeAware (omitted: none, false). The name must stay unique ignoring case (409 already_exists). Built-in carriers are shared and cannot be changed (409 `CAR-4091`); another subscription's courier is not found (404). Packages show the new name from then on.",
+        params: CourierParamsSchema,
+        body: CreateCourierSchema,
+        response: { 200: CatalogCarrierSchema, ...errorResponses(400, 404, 409) },
+      },
+    },
+    async (request) => carriers.updateCourier(request.tenant.subId, request.params.carrierId, request.body),
+  )
+
+  app.delete(
+    '/api/v1/carriers/catalog/:carrierId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Delete one of the subscription's couriers",
+        description:
+          "Deletes it and takes it out of every location's carrier list (a list left empty offers the whole catalogue again). Refused (409 `CAR-4092`) while a package names it: its history keeps the courier, so rename it instead. Built-in carriers cannot be deleted (409 `CAR-4091`).",
+        params: CourierParamsSchema,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await carriers.deleteCourier(request.tenant.subId, request.params.carrierId)
+      return reply.code(204).send(null)
+    },
   )
 }

@@ -50,6 +50,10 @@ export const CreateCourierSchema = Type.Object(
 )
 export type CreateCourier = Static<typeof CreateCourierSchema>
 
+export const CourierParamsSchema = Type.Object({
+  carrierId: Type.String({ maxLength: 100, description: "The id of one of the subscription's couriers (car_…)." }),
+})
+
 export const CatalogQuerySchema = Type.Object(
   {
     barcodeAware: Type.Optional(Type.Boolean()),

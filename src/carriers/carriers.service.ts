@@ -13,7 +13,8 @@ import type {
   CreateCourier,
   LocationCarrier,
 } from './carriers.schemas.js'
-import { isUniqueViolation } from '../db/errors.js'
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js'
+import { inTransaction, type Executor } from '../db/transaction.js'
 import { writeRecorded, type RecordOutcome } from '../idempotency/outcome.js'
 
 export const CARRIER_ERRORS = registerErrors({
@@ -22,6 +23,24 @@ export const CARRIER_ERRORS = registerErrors({
     errorCode: 'already_exists',
     additionalCode: 'CAR-4090',
     message: 'A carrier with this name already exists in the catalogue.',
+  },
+  CARRIER_NOT_FOUND: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'CAR-4040',
+    message: 'No such courier in this subscription.',
+  },
+  CARRIER_BUILT_IN: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'CAR-4091',
+    message: 'Built-in carriers are shared by every subscription: they cannot be changed or deleted.',
+  },
+  CARRIER_IN_USE: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'CAR-4092',
+    message: 'Packages name this courier, and their history keeps it: rename it instead of deleting it.',
   },
 })
 
@@ -37,6 +56,8 @@ export interface CarrierRecord {
 /** What carriers need from locations: the carriers each one enables (empty: none configured). */
 export interface CarrierLocations {
   getByIds(subId: string, ids: string[]): Promise<Map<string, { carriers: string[] }>>
+  /** Takes a deleted courier out of every location's list, in the deletion's transaction. */
+  forgetCarrier(ex: Executor, subId: string, carrierId: string): Promise<void>
 }
 
 export interface CarriersServiceDeps {
@@ -75,6 +96,19 @@ export function parseLocationIdList(body: string[]): Array<{ index: number; id: 
   )
 }
 
+/** A courier's name and services as given, trimmed; a service listed twice (ignoring case) is a 400 naming it. */
+function courierFields(input: CreateCourier): { name: string; services: string[] } {
+  const services: string[] = []
+  const problems: Array<{ field: string; description: string }> = []
+  for (const [i, s] of (input.services ?? []).entries()) {
+    if (services.some((x) => x.toLowerCase() === s.trim().toLowerCase()))
+      problems.push({ field: `services[${i}]`, description: `Service "${s.trim()}" is listed twice` })
+    else services.push(s.trim())
+  }
+  if (problems.length > 0) throw new ValidationErrors(problems)
+  return { name: input.name.trim(), services }
+}
+
 export type CarriersService = ReturnType<typeof createCarriersService>
 
 export function createCarriersService(deps: CarriersServiceDeps) {
@@ -83,6 +117,22 @@ export function createCarriersService(deps: CarriersServiceDeps) {
   deps.invalidations.on('carriers', visible.drop)
   const visibleCarriers = (subId: string) =>
     visible.get(subId, async () => Object.freeze(await repo.listVisibleCarriers(db, subId)))
+
+  // Built-ins live under sub_id null, outside the unique index's reach for this subscription: checked here.
+  // Two concurrent writes of one own name are still settled by the index.
+  async function checkNameFree(subId: string, name: string, except?: string): Promise<void> {
+    const holder = await repo.findVisibleByName(db, subId, name)
+    if (holder && holder.carrier_id !== except) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
+  }
+
+  /** The subscription's own courier, or why not: a built-in (409) or nothing of ours (404). */
+  async function ownCourier(subId: string, carrierId: string): Promise<repo.CarrierRow> {
+    const row = await repo.findOwnCarrier(db, subId, carrierId)
+    if (row) return row
+    if (await repo.isBuiltIn(db, carrierId))
+      throw new AppError(CARRIER_ERRORS.CARRIER_BUILT_IN, { field: 'carrierId', detail: { carrierId } })
+    throw new AppError(CARRIER_ERRORS.CARRIER_NOT_FOUND, { detail: { carrierId } })
+  }
 
   return {
     async listCatalog(subId: string, q: CatalogQuery): Promise<{ carriers: CatalogCarrier[]; totalCount: number }> {
@@ -97,19 +147,8 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       input: CreateCourier,
       outcome?: RecordOutcome<CatalogCarrier>,
     ): Promise<CatalogCarrier> {
-      const name = input.name.trim()
-      const services: string[] = []
-      const problems: Array<{ field: string; description: string }> = []
-      for (const [i, s] of (input.services ?? []).entries()) {
-        if (services.some((x) => x.toLowerCase() === s.trim().toLowerCase()))
-          problems.push({ field: `services[${i}]`, description: `Service "${s.trim()}" is listed twice` })
-        else services.push(s.trim())
-      }
-      if (problems.length > 0) throw new ValidationErrors(problems)
-      // Built-ins live under sub_id null, outside the unique index's reach for this subscription: checked here.
-      // Two concurrent creates of one own name are still settled by the index.
-      if (await repo.findVisibleByName(db, subId, name))
-        throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
+      const { name, services } = courierFields(input)
+      await checkNameFree(subId, name)
       const row: repo.CarrierRow = {
         carrier_id: ids('car_'),
         sub_id: subId,
@@ -137,6 +176,56 @@ export function createCarriersService(deps: CarriersServiceDeps) {
         visible.invalidate(subId)
       }
       return toCatalogCarrier(row)
+    },
+
+    /** Replaces the name, services and barcodeAware of one of the subscription's own couriers. */
+    async updateCourier(subId: string, carrierId: string, input: CreateCourier): Promise<CatalogCarrier> {
+      await ownCourier(subId, carrierId)
+      const { name, services } = courierFields(input)
+      await checkNameFree(subId, name, carrierId)
+      const row: repo.CarrierRow = {
+        carrier_id: carrierId,
+        sub_id: subId,
+        name,
+        scac: null,
+        barcode_aware: input.barcodeAware ?? false,
+        services,
+      }
+      try {
+        await inTransaction(db, async (trx) => {
+          await repo.updateCarrier(trx, subId, carrierId, { name, barcode_aware: row.barcode_aware, services })
+          await deps.invalidations.announce(trx, 'carriers', subId)
+        })
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
+        throw e
+      } finally {
+        visible.invalidate(subId)
+      }
+      return toCatalogCarrier(row)
+    },
+
+    /**
+     * Deletes one of the subscription's own couriers and takes it out of every location's list.
+     * Refused while a package names it (409): the history of those packages keeps the courier.
+     */
+    async deleteCourier(subId: string, carrierId: string): Promise<void> {
+      await ownCourier(subId, carrierId)
+      const inUse = () => new AppError(CARRIER_ERRORS.CARRIER_IN_USE, { field: 'carrierId', detail: { carrierId } })
+      try {
+        await inTransaction(db, async (trx) => {
+          if (await repo.carrierInUse(trx, subId, carrierId)) throw inUse()
+          await deps.locations.forgetCarrier(trx, subId, carrierId)
+          await repo.deleteCarrier(trx, subId, carrierId)
+          await deps.invalidations.announce(trx, 'carriers', subId)
+        })
+      } catch (e) {
+        // A package added with it between the check and the delete: the foreign key refuses the delete.
+        if (isForeignKeyViolation(e)) throw inUse()
+        throw e
+      } finally {
+        visible.invalidate(subId)
+      }
     },
 
     /**

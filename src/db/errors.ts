@@ -9,6 +9,11 @@ export function isUniqueViolation(e: unknown, constraint?: string): boolean {
   return err.constraint === constraint || (typeof err.message === 'string' && err.message.includes(`"${constraint}"`))
 }
 
+/** Whether `e` is PostgreSQL's foreign_key_violation (23503): a row still referenced, or a reference to none. */
+export function isForeignKeyViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23503'
+}
+
 /**
  * Whether PostgreSQL answered `e` as the statement's own failure (an error response with a
  * SQLSTATE): the statement, and its commit, did not happen. A lost connection has no such answer,

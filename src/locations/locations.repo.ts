@@ -73,6 +73,16 @@ export async function updateLocation(
     .execute()
 }
 
+/** Takes a deleted carrier out of every location's list of the subscription (an emptied list offers the whole catalogue again). */
+export async function removeCarrier(db: Executor, subId: string, carrierId: string, at: Date): Promise<void> {
+  await typed(db)
+    .updateTable('locations')
+    .set({ carrier_ids: sql`array_remove(carrier_ids, ${carrierId})`, updated_at: at })
+    .where('sub_id', '=', subId)
+    .where(sql<boolean>`${carrierId} = any(carrier_ids)`)
+    .execute()
+}
+
 export async function listLocations(
   db: Executor,
   subId: string,

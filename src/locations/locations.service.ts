@@ -1,3 +1,4 @@
+import type { Executor } from '../db/transaction.js'
 import type { Db } from '../db/database.js'
 import { inTransaction } from '../db/transaction.js'
 import { isAlpha2Country } from '../decode/tables/countries.js'
@@ -232,5 +233,9 @@ export function createLocationsService(deps: LocationsServiceDeps) {
     async exists(subId: string, id: string): Promise<boolean> {
       return (await repo.findLocations(db, subId, [id])).length > 0
     },
+
+    /** A courier deleted in the caller's transaction leaves every location's list (CarriersService). */
+    forgetCarrier: (ex: Executor, subId: string, carrierId: string) =>
+      repo.removeCarrier(ex, subId, carrierId, clock.now()),
   }
 }

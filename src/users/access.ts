@@ -40,6 +40,8 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'PUT /api/v1/locations/:locationId/carriers',
   'DELETE /api/v1/locations/:locationId',
   'POST /api/v1/carriers/catalog',
+  'PUT /api/v1/carriers/catalog/:carrierId',
+  'DELETE /api/v1/carriers/catalog/:carrierId',
   'POST /api/v1/customfields',
   'PUT /api/v1/customfields/:customFieldId',
   'DELETE /api/v1/customfields/:customFieldId',

@@ -67,10 +67,12 @@ describe('the account page', () => {
     await current.fill(clerk.password)
     await page.getByLabel('New password').fill(NEW_PASSWORD)
     await page.getByRole('button', { name: 'Change password' }).click()
-    await page.getByText('Password changed.').waitFor()
+    await page.getByText('Password changed. Your other sessions are signed out.').waitFor()
     expect(await current.getAttribute('aria-invalid')).toBeNull()
+    // The list is read again: only this browser is left in it.
+    await expect.poll(() => page.getByRole('button', { name: /^Sign out .+/ }).count()).toBe(0)
 
-    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click()
     await page.getByLabel('Email').fill(clerk.email)
     await page.getByLabel('Password').fill(clerk.password)
     await page.getByRole('button', { name: 'Sign in' }).click()

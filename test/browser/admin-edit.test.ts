@@ -7,7 +7,7 @@ import { WEBHOOK_TEST_ENV } from '../webhooks/support/helpers.js'
 import { Receiver } from '../webhooks/support/receiver.js'
 import { DESKTOP, TABLET, expectAccessible, screenshot, signIn, useConsole } from './support.js'
 
-// Admin › edit and delete in Chromium: sites, custom fields, contacts and webhook configurations
+// Admin › edit and delete in Chromium: sites, custom fields, couriers, contacts and webhook configurations
 // change through the console's forms, a delete asks first, and the API's refusals show under the
 // field they name (a webhook's new URL without its secret).
 
@@ -29,6 +29,12 @@ beforeAll(async () => {
   await a.ok('POST', '/api/v1/customfields', { name: 'Fragile', dataType: 'BOOLEAN' })
   await a.ok('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'Ada Lovelace', phone: '555-0100' })
   await a.ok('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'Moved Away' })
+  await a.ok('POST', '/api/v1/carriers/catalog', { name: 'Bike Run', services: ['Same hour'] })
+  const used = await a.ok('POST', '/api/v1/carriers/catalog', { name: 'Van Run' })
+  await a.ok('POST', '/api/v1/packages', {
+    package: { trackingNumber: 'VANRUN0001', carrier: { carrierId: used.carrierId } },
+    lastActivity: { status: 'RECEIVED' },
+  })
   await createUser(h.t, client, { ...admin, role: 'admin' })
 })
 afterAll(() => rx.close())
@@ -121,6 +127,43 @@ describe('admin edits and deletes', () => {
     await page.getByText('Fragile deleted.').waitFor()
     const after = await get('/api/v1/customfields?limit=200')
     expect(after.customFields.map((f: { name: string }) => f.name)).toEqual(['Department'])
+    expect(h.pageErrors).toEqual([])
+    await context.close()
+  })
+
+  it('edits a courier, deletes an unused one, and shows why one that packages name is kept; built-in carriers have no actions', async () => {
+    const { context, page } = await h.open(DESKTOP)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/admin/carriers')
+    await page.getByRole('button', { name: 'Edit Van Run' }).click()
+    const edit = page.getByRole('form', { name: 'Edit courier Van Run' })
+    await edit.getByLabel('Courier name').fill('UPS')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    // The API's refusal (the name is a built-in carrier's) under the name.
+    const name = edit.getByLabel('Courier name')
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true')
+    await name.fill('Van Round')
+    await edit.getByLabel('Services').fill('Morning, Evening')
+    await expectAccessible(page, 'admin carriers (edit)')
+    await screenshot(page, 'admin-carriers-edit')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Courier Van Round saved.').waitFor()
+    const { carriers } = await get('/api/v1/carriers/catalog?limit=200')
+    expect(carriers.find((c: { name: string }) => c.name === 'Van Round')).toMatchObject({
+      services: ['Morning', 'Evening'],
+    })
+
+    await page.getByRole('button', { name: 'Delete Van Round' }).click()
+    await confirmDelete(page, 'admin carriers')
+    await page.getByText(/rename it instead/).waitFor()
+    await page.getByRole('button', { name: 'Delete Bike Run' }).click()
+    await confirmDelete(page, 'admin carriers')
+    await page.getByText('Bike Run deleted.').waitFor()
+    const after = await get('/api/v1/carriers/catalog?limit=200')
+    expect(after.carriers.filter((c: { builtIn: boolean }) => !c.builtIn).map((c: { name: string }) => c.name)).toEqual(
+      ['Van Round'],
+    )
+    expect(await page.getByRole('button', { name: 'Edit UPS' }).count()).toBe(0)
     expect(h.pageErrors).toEqual([])
     await context.close()
   })
