@@ -33,11 +33,6 @@ export function pickupCodeOf(p: PackageView): string | undefined {
   return typeof p.pickupCode === 'string' && p.pickupCode ? p.pickupCode : undefined
 }
 
-/** Opening hours of a site: the sites domain has none yet, so the line is left out. */
-export function openingHoursOf(_site: PackageView['currentLocation']): string | undefined {
-  return undefined
-}
-
 const QR_CID = 'pickup-code-qr@mailroom'
 
 export interface ComposeInput {
@@ -52,6 +47,10 @@ export interface ComposeInput {
   /** The host part of Message-IDs (RFC 5322 §3.6.4: an id unique to this service). */
   messageIdDomain: string
   now: Date
+  /** PICKED_UP: who collected, when a pickup recorded it (else the packages' givenTo is shown). */
+  collector?: { name: string; onBehalf: boolean }
+  /** ARRIVAL and reminders: the opening hours of the site to collect at, when it has them. */
+  openingHours?: string
 }
 
 /** One email: the view its template sees, rendered, with the QR code of the pickup code inline. */
@@ -77,14 +76,15 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     })),
     // Where to collect: the site at the top of the shelf's hierarchy (the shelf itself is in each parcel's line).
     siteName: site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : '',
-    openingHours: openingHoursOf(site) ?? '',
+    openingHours: input.openingHours ?? '',
     pickupCode: kind === 'PICKED_UP' ? '' : pickupCode,
     qrCodeSrc: `cid:${QR_CID}`,
     step: input.step,
     hoursWaiting: oldest.length
       ? String(Math.max(0, Math.round((input.now.getTime() - Math.min(...oldest.map(Date.parse))) / 360_000) / 10))
       : '',
-    collectedBy: packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
+    collectedBy: input.collector?.name ?? packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
+    onBehalf: input.collector?.onBehalf ?? false,
     collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
     unsubscribeUrl: input.unsubscribeUrl,
   }

@@ -41,6 +41,8 @@ export interface TemplateView {
   step: number
   hoursWaiting: string
   collectedBy: string
+  /** PICKED_UP: someone other than the recipient collected for them. */
+  onBehalf: boolean
   collectedAt: string
   unsubscribeUrl: string
 }
@@ -104,12 +106,12 @@ ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     subject: '{{#one}}Your parcel was{{/one}}{{^one}}Your {{count}} parcels were{{/one}} collected',
     text: `Hello {{recipientName}},
 
-{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by {{collectedBy}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:
+{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by {{collectedBy}}{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:
 ${PARCEL_LINES_TEXT}
 If this was not you, please contact the mailroom.
 ${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by <strong>{{collectedBy}}</strong>{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:</p>${PARCEL_LINES_HTML}<p>If this was not you, please contact the mailroom.</p>`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by <strong>{{collectedBy}}</strong>{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:</p>${PARCEL_LINES_HTML}<p>If this was not you, please contact the mailroom.</p>`,
     ),
   },
 }

@@ -19,6 +19,9 @@ import * as m0020 from './0020_pickup_codes.js'
 import * as m0021 from './0021_pickups.js'
 import * as m0022 from './0022_waiting_code_index.js'
 import * as m0024 from './0024_users.js'
+import * as m0025 from './0025_site_opening_hours.js'
+import * as m0026 from './0026_notification_language.js'
+import * as m0027 from './0027_pickup_code_checks.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0021_pickups': m0021,
   '0022_waiting_code_index': m0022,
   '0024_users': m0024,
+  '0025_site_opening_hours': m0025,
+  '0026_notification_language': m0026,
+  '0027_pickup_code_checks': m0027,
 }
