@@ -231,6 +231,73 @@ describe('notification emails through a real SMTP server', () => {
     })
   })
 
+  it('names who collected on the recipient’s behalf in the receipt and its events: a name given at the desk, another contact', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const ben = await a.contact('RECEIVER', 'Ben Behalf', { email: 'ben@example.com' })
+    const neighbour = await a.contact('ALL', 'Nora Neighbour')
+    const first = await addFor(ben)
+    const second = await addFor(ben)
+    await t.ctx.notifications.runOnce()
+    smtp.clear()
+    const receipt = async () => {
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      const [got] = await smtp.waitFor(1)
+      smtp.clear()
+      return got!.mail
+    }
+    const event = async (packageId: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('package_events')
+          .select('data')
+          .where('package_id', '=', packageId)
+          .where('event_name', '=', 'RecipientPickupReceipt')
+          .executeTakeFirstOrThrow()
+      ).data as { notification: Record<string, unknown> }
+
+    await a.ok('POST', '/api/v1/pickups', { contactId: ben, packageIds: [first], givenTo: { name: 'Gus Guest' } }, 201)
+    const byName = await receipt()
+    expect(byName.text).toContain('collected by Gus Guest on your behalf')
+    expect(byName.html).toContain('by <strong>Gus Guest</strong> on your behalf')
+    expect(byName.text).not.toContain('by Ben Behalf')
+    expect((await event(first)).notification.collectedBy).toEqual({
+      name: 'Gus Guest',
+      onBehalfOf: { contactId: ben, name: 'Ben Behalf' },
+    })
+
+    await a.ok('POST', '/api/v1/pickups', { contactId: ben, givenTo: { contactId: neighbour } }, 201)
+    const byContact = await receipt()
+    expect(byContact.text).toContain('collected by Nora Neighbour on your behalf')
+    expect((await event(second)).notification.collectedBy).toEqual({
+      name: 'Nora Neighbour',
+      contactId: neighbour,
+      onBehalfOf: { contactId: ben, name: 'Ben Behalf' },
+    })
+  })
+
+  it('shows the address mailed at send time, not the one the row was written with', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
+    const mo = await a.contact('RECEIVER', 'Mo Moved', { email: 'mo.old@example.com' })
+    const packageId = await addFor(mo)
+    expect((await list(`packageId=${packageId}`))[0]!.to).toBe('mo.old@example.com')
+    const contact = await a.ok('GET', `/api/v1/contacts/${mo}`)
+    const { contactId: _id, ...rest } = contact
+    await a.ok('PUT', `/api/v1/contacts/${mo}`, { ...rest, email: 'mo.new@example.com' }, 200)
+    smtp.clear()
+    t.clock.advance(61_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.to && 'text' in got!.mail.to ? got!.mail.to.text : '').toContain('mo.new@example.com')
+    expect((await list(`packageId=${packageId}`))[0]).toMatchObject({ status: 'sent', to: 'mo.new@example.com' })
+    const event = await t.ctx.db
+      .selectFrom('package_events')
+      .select('data')
+      .where('package_id', '=', packageId)
+      .where('event_name', '=', 'RecipientNotified')
+      .executeTakeFirstOrThrow()
+    expect((event.data as { notification: { to: string } }).notification.to).toBe('mo.new@example.com')
+  })
+
   it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
     const quick = await a.contact('RECEIVER', 'Quinn Quick', { email: 'quinn@example.com' })
