@@ -390,6 +390,26 @@ describe('notification emails through a real SMTP server', () => {
     ])
   })
 
+  it('limits the unsubscribe link per client address, apart from the global limit', async () => {
+    const from = (remoteAddress: string) =>
+      t.inject({
+        method: 'POST',
+        url: '/notifications/unsubscribe?t=not-a-token',
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      })
+    const answers = []
+    for (let i = 0; i < 12; i++) answers.push((await from('192.0.2.7')).statusCode)
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(400))
+    expect(answers.slice(10)).toEqual([429, 429])
+    const limited = await from('192.0.2.7')
+    expect(limited.headers['retry-after']).toBeDefined()
+    expect(limited.json().errors[0].errorCode).toBe('validation_error')
+    // Another address is not held back.
+    expect((await from('192.0.2.8')).statusCode).toBe(400)
+  })
+
   it('retries with back-off when the SMTP server refuses, and records the error', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
     const rex = await a.contact('RECEIVER', 'Rex Retry', { email: 'rex@example.com' })
