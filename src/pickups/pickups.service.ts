@@ -41,6 +41,10 @@ interface Selection {
 
 export type PickupsService = ReturnType<typeof createPickupsService>
 
+/** How long a check may wait for the slot before a 429, and how long a hold lasts when its process dies. */
+const SLOT_WAIT_MS = 5_000
+const SLOT_HOLD_MS = 10_000
+
 const toPickup = (row: repo.PickupRow): Pickup => ({
   pickupId: row.pickup_id,
   ...(row.code ? { pickupCode: row.code } : {}),
@@ -71,7 +75,36 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     throw invalid('pickupCode', description)
   }
 
+  /**
+   * Runs `check` (the limit, the look-up, the count of a wrong code) holding the subscription's
+   * check slot: every process's checks of one subscription run one after the other, so each one
+   * sees the failures counted before it and a parallel burst of wrong codes cannot all pass the
+   * limit before any is counted. The slot covers the look-up only, not the hand-over.
+   */
+  async function oneCheckAtATime<T>(subId: string, check: () => Promise<T>): Promise<T> {
+    const holder = ids('chk_')
+    const giveUpAt = Date.now() + SLOT_WAIT_MS
+    for (let pause = 2; !(await repo.takeCheckSlot(db, subId, holder, SLOT_HOLD_MS)); pause = Math.min(pause * 2, 50)) {
+      if (Date.now() > giveUpAt)
+        throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
+          field: 'pickupCode',
+          description: 'Too many pickup codes being checked at once; retry in 1 s (or hand over by contactId).',
+          headers: { 'Retry-After': '1' },
+        })
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+    try {
+      return await check()
+    } finally {
+      await repo.releaseCheckSlot(db, subId, holder)
+    }
+  }
+
   async function selectByCode(actor: Actor, typed: string): Promise<Selection> {
+    return oneCheckAtATime(actor.subId, () => checkCode(actor, typed))
+  }
+
+  async function checkCode(actor: Actor, typed: string): Promise<Selection> {
     const wait = await codeLimiter.retryAfter(...codeLimiterKeys(actor))
     if (wait > 0)
       throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {

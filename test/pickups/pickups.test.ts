@@ -293,6 +293,24 @@ describe('guessing pickup codes', () => {
     expect(res.statusCode, res.body).toBe(201)
   })
 
+  it('refuses a parallel burst of wrong codes past the limit: each is counted before the next is checked', async () => {
+    const burst = api(g, await g.newClient('burst-sub'))
+    // A first request of the client warms what every later one reuses (token, caches). Then an open
+    // transaction holds the embedded database's one connection while the burst arrives: every request
+    // reaches the code check before any look-up answers, as twelve desks' would on a busy server.
+    expect((await burst.call('GET', '/api/v1/pickups/pku_warm')).statusCode).toBe(404)
+    const answers = await g.ctx.db.transaction().execute(async () => {
+      const requests = Array.from({ length: 12 }, (_, i) =>
+        burst.call('POST', '/api/v1/pickups', { pickupCode: `ZZZZ${'23456789ABCD'[i]!}Z` }).then((r) => r.statusCode),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return requests
+    })
+    const statuses = await Promise.all(answers)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9)
+  })
+
   it('counts the subscription as a whole, three times the limit across its clients', async () => {
     const clients = [
       otherDesk,
