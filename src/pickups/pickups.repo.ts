@@ -56,3 +56,57 @@ export async function takeCheckSlot(db: Executor, subId: string, holder: string,
 export async function releaseCheckSlot(db: Executor, subId: string, holder: string): Promise<void> {
   await db.deleteFrom('pickup_code_checks').where('sub_id', '=', subId).where('holder', '=', holder).execute()
 }
+
+export interface PickupFilter {
+  subId: string
+  contactId?: string
+  from?: Date
+  to?: Date
+  offset: number
+  limit: number
+}
+
+/** A page of a subscription's pickups, newest first, and how many match. */
+export async function listPickups(db: Executor, f: PickupFilter): Promise<{ rows: PickupRow[]; total: number }> {
+  let q = db.selectFrom('pickups').where('sub_id', '=', f.subId)
+  if (f.contactId) {
+    const contactId = f.contactId
+    q = q.where((eb) => eb.or([eb('contact_id', '=', contactId), eb('given_to_contact_id', '=', contactId)]))
+  }
+  if (f.from) q = q.where('created_at', '>=', f.from)
+  if (f.to) q = q.where('created_at', '<', f.to)
+  const [rows, count] = await Promise.all([
+    q.select(COLUMNS).orderBy('created_at', 'desc').orderBy('pickup_id', 'desc').offset(f.offset).limit(f.limit).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.n) }
+}
+
+/**
+ * The sites where each pickup's packages were handed over: those of the DELIVERED activities that
+ * name it (read here, with their names, rather than once per pickup through the sites service).
+ */
+export async function sitesOfPickups(
+  db: Executor,
+  subId: string,
+  pickupIds: string[],
+): Promise<Map<string, Array<{ inboundSiteId: string; name: string }>>> {
+  const out = new Map<string, Array<{ inboundSiteId: string; name: string }>>()
+  if (pickupIds.length === 0) return out
+  const rows = await db
+    .selectFrom('package_activities as a')
+    .innerJoin('inbound_sites as s', (j) => j.onRef('s.site_id', '=', 'a.site_id').onRef('s.sub_id', '=', 'a.sub_id'))
+    .select(['a.pickup_id', 's.site_id', 's.name'])
+    .distinct()
+    .where('a.sub_id', '=', subId)
+    .where('a.pickup_id', 'in', pickupIds)
+    .orderBy('a.pickup_id')
+    .orderBy('s.name')
+    .execute()
+  for (const r of rows) {
+    const list = out.get(r.pickup_id!) ?? []
+    list.push({ inboundSiteId: r.site_id, name: r.name })
+    out.set(r.pickup_id!, list)
+  }
+  return out
+}

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import { normalizePickupCode, PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from './pickup-code.js'
 import { PICKUP_ERRORS } from './pickups.errors.js'
 import * as repo from './pickups.repo.js'
-import type { CreatePickup, Pickup } from './pickups.schemas.js'
+import type { CreatePickup, ListPickupsQuery, Pickup } from './pickups.schemas.js'
 
 export interface PickupsServiceDeps {
   db: Db
@@ -189,6 +189,30 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     return { contactId: receiverId, name: receiverName ?? '', onBehalf: undefined }
   }
 
+  /** Pickups as read back: on whose behalf (the receiver's name), where (the sites of their activities). */
+  async function described(subId: string, rows: repo.PickupRow[]): Promise<Pickup[]> {
+    const receivers = [
+      ...new Set(rows.filter((r) => r.contact_id && r.contact_id !== r.given_to_contact_id).map((r) => r.contact_id!)),
+    ]
+    const [names, sites] = await Promise.all([
+      contacts.getByIds(subId, receivers),
+      repo.sitesOfPickups(
+        db,
+        subId,
+        rows.map((r) => r.pickup_id),
+      ),
+    ])
+    return rows.map((r) => {
+      const p = toPickup(r)
+      if (r.contact_id && r.contact_id !== r.given_to_contact_id) {
+        const name = names.get(r.contact_id)?.name
+        p.onBehalfOf = { contactId: r.contact_id, ...(name ? { name } : {}) }
+      }
+      p.inboundSites = sites.get(r.pickup_id) ?? []
+      return p
+    })
+  }
+
   return {
     async createPickup(actor: Actor, body: CreatePickup, outcome?: RecordOutcome<Pickup>): Promise<Pickup> {
       if ((body.pickupCode === undefined) === (body.contactId === undefined))
@@ -224,6 +248,9 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             packageIds: done.packages.map((p) => p.packageId),
             deliveredAt: done.at.toISOString(),
             givenTo: { ...(who.contactId ? { contactId: who.contactId } : {}), name: who.name },
+            ...(selection.contactId && who.contactId !== selection.contactId
+              ? { onBehalfOf: { contactId: selection.contactId, ...(who.onBehalf ? { name: who.onBehalf } : {}) } }
+              : {}),
             images: done.images.map((i) => ({
               imageId: i.imageId,
               imageType: i.imageType,
@@ -257,7 +284,20 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     async getPickup(subId: string, pickupId: string): Promise<Pickup> {
       const row = await repo.findPickup(db, subId, pickupId)
       if (!row) throw new AppError(PICKUP_ERRORS.PICKUP_NOT_FOUND)
-      return toPickup(row)
+      return (await described(subId, [row]))[0]!
+    },
+
+    async listPickups(subId: string, q: ListPickupsQuery): Promise<{ pickups: Pickup[]; totalCount: number }> {
+      if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) throw invalid('to', 'to must be after from.')
+      const { rows, total } = await repo.listPickups(db, {
+        subId,
+        ...(q.contactId ? { contactId: q.contactId } : {}),
+        ...(q.from ? { from: new Date(q.from) } : {}),
+        ...(q.to ? { to: new Date(q.to) } : {}),
+        offset: (q.page - 1) * q.size,
+        limit: q.size,
+      })
+      return { pickups: await described(subId, rows), totalCount: total }
     },
   }
 }
