@@ -32,7 +32,7 @@ export interface TemplateView {
     pickupCode: string
   }>
   siteName: string
-  /** The site's opening hours, when the sites domain knows them (empty: the line is left out). */
+  /** The opening hours of the parcels' site or its nearest ancestor that has them (empty: the line is left out). */
   openingHours: string
   pickupCode: string
   /** An <img> source for the QR code of the pickup code (inline attachment), in HTML parts. */

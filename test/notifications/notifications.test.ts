@@ -298,6 +298,27 @@ describe('notification emails through a real SMTP server', () => {
     expect((event.data as { notification: { to: string } }).notification.to).toBe('mo.new@example.com')
   })
 
+  it('says the opening hours of the site in the arrival email, the nearest set above the shelf', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const oli = await a.contact('RECEIVER', 'Oli Open', { email: 'oli@example.com' })
+    await a.ok('PUT', `/api/v1/inboundsites/${room.siteId}`, { openingHours: 'Mon–Fri 8:00–18:00 <b>' }, 200)
+    try {
+      smtp.clear()
+      await addFor(oli)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      const [got] = await smtp.waitFor(1)
+      expect(got!.mail.text).toContain('Opening hours: Mon–Fri 8:00–18:00 <b>')
+      expect(got!.mail.html).toContain('Opening hours: Mon–Fri 8:00–18:00 &lt;b&gt;')
+    } finally {
+      await a.ok('PUT', `/api/v1/inboundsites/${room.siteId}`, { openingHours: null }, 200)
+    }
+    smtp.clear()
+    await addFor(oli)
+    await t.ctx.notifications.runOnce()
+    const [without] = await smtp.waitFor(1)
+    expect(without!.mail.text).not.toContain('Opening hours')
+  })
+
   it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
     const quick = await a.contact('RECEIVER', 'Quinn Quick', { email: 'quinn@example.com' })
