@@ -110,3 +110,31 @@ export async function sitesOfPickups(
   }
   return out
 }
+
+/**
+ * Deletes up to `limit` registered pickup codes (pickup_codes) that no package needs any more:
+ * handed out before `before`, and every package under them finished (FINISHED statuses, or
+ * archived) and unchanged since `before`. A code an IN_TRANSIT package keeps is kept: the package
+ * shows it again when it arrives. Returns how many went.
+ */
+export async function purgeFinishedCodes(
+  db: Executor,
+  before: Date,
+  finished: readonly string[],
+  limit: number,
+): Promise<number> {
+  const { rows } = await sql<{ code: string }>`
+    delete from pickup_codes pc
+    where (pc.sub_id, pc.code) in (
+      select c.sub_id, c.code from pickup_codes c
+      where c.created_at < ${before}::timestamptz
+        and not exists (
+          select 1 from packages p
+          where p.sub_id = c.sub_id and p.pickup_code = c.code
+            and (p.updated_at >= ${before}::timestamptz
+                 or (not p.archived and p.current_status not in (${sql.join([...finished])}))))
+      order by c.created_at
+      limit ${limit})
+    returning pc.code`.execute(db)
+  return rows.length
+}
