@@ -2,7 +2,7 @@ import QRCode from 'qrcode'
 import type { NotificationKind } from './kinds.js'
 import type { MailMessage } from './mailer.js'
 import type { NotificationSettings } from './notifications.schemas.js'
-import { renderEmail, type TemplateView } from './templates.js'
+import { renderEmail, type TemplateOverride, type TemplateView } from './templates.js'
 
 /** The members of a package record an email shows (the packages domain's record, read through its service). */
 export interface PackageView {
@@ -34,6 +34,20 @@ export function pickupCodeOf(p: PackageView): string | undefined {
 }
 
 const QR_CID = 'pickup-code-qr@mailroom'
+
+/**
+ * A subscription's own parts of a kind's template in the email's language: those given for the
+ * language (`templates.fr.ARRIVAL`) over those of the subscription's default (`templates.ARRIVAL`).
+ * The language is the subscription's: contacts have none of their own yet.
+ */
+function templateOverride(settings: NotificationSettings, kind: NotificationKind): TemplateOverride | undefined {
+  const language = settings.language ?? 'en'
+  const byLanguage = (settings.templates as Record<string, Partial<Record<NotificationKind, TemplateOverride>>>)[
+    language
+  ]?.[kind]
+  const base = settings.templates[kind]
+  return byLanguage || base ? { ...base, ...byLanguage } : undefined
+}
 
 export interface ComposeInput {
   notificationId: string
@@ -88,7 +102,7 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
     unsubscribeUrl: input.unsubscribeUrl,
   }
-  const email = renderEmail(kind, input.settings.templates[kind], view)
+  const email = renderEmail(kind, templateOverride(input.settings, kind), view, input.settings.language ?? 'en')
   const attachments: MailMessage['attachments'] = []
   if (view.pickupCode)
     attachments.push({

@@ -1,5 +1,6 @@
 import Mustache from 'mustache'
 import type { NotificationKind } from './kinds.js'
+import { FRENCH_TEMPLATES } from './templates.fr.js'
 
 /**
  * The emails' templates, rendered with Mustache. Why Mustache rather than Handlebars: it is
@@ -140,13 +141,28 @@ const plain = { escape: (v: unknown) => String(v) }
 /** Header values are one line: a variable's CR/LF never starts a new header. */
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim()
 
-/** The three parts of one email: the subscription's override where it has one, the shipped template elsewhere. */
+/** The shipped templates per language; English is every other language's fallback. */
+const SHIPPED: Readonly<Record<string, Readonly<Record<NotificationKind, Template>>>> = {
+  en: DEFAULT_TEMPLATES,
+  fr: FRENCH_TEMPLATES,
+}
+
+/** The languages with shipped templates (a region falls back to its language: `fr-CA` → `fr`). */
+export function shippedIn(language: string, kind: NotificationKind): Template {
+  return (SHIPPED[language] ?? SHIPPED[language.split('-')[0]!] ?? DEFAULT_TEMPLATES)[kind]
+}
+
+/**
+ * The three parts of one email: the subscription's override where it has one, the shipped
+ * template of `language` elsewhere (English when none is shipped for it).
+ */
 export function renderEmail(
   kind: NotificationKind,
   override: TemplateOverride | undefined,
   view: TemplateView,
+  language = 'en',
 ): Template {
-  const t = { ...DEFAULT_TEMPLATES[kind], ...override }
+  const t = { ...shippedIn(language, kind), ...override }
   return {
     subject: oneLine(Mustache.render(t.subject, view, {}, plain)),
     // Plain text is not HTML: its variables are printed as they are.

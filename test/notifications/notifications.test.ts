@@ -57,6 +57,7 @@ describe('notification emails through a real SMTP server', () => {
       arrivalBatchSeconds: 60,
       reminderAfterHours: [],
       finalNoticeAfterHours: null,
+      language: 'en',
       templates: {},
     })
     const bad = async (body: unknown) => {
@@ -77,6 +78,11 @@ describe('notification emails through a real SMTP server', () => {
       'templates.REMINDER.subject',
     ])
     expect(await bad(settings({ templates: { SOMETHING: {} } }))).toContain('templates.SOMETHING')
+    expect(await bad(settings({ templates: { fr: { ARRIVAL: { html: '{{& recipientName}}' } } } }))).toEqual([
+      'templates.fr.ARRIVAL.html',
+    ])
+    expect(await bad(settings({ templates: { fr: { PARCEL: {} } } }))).toContain('templates.fr.PARCEL')
+    expect(await bad(settings({ language: 'French' }))).toContain('language')
     const { enabled: _e, ...missing } = settings({})
     expect(await bad(missing)).toContain('enabled')
   })
@@ -317,6 +323,45 @@ describe('notification emails through a real SMTP server', () => {
     await t.ctx.notifications.runOnce()
     const [without] = await smtp.waitFor(1)
     expect(without!.mail.text).not.toContain('Opening hours')
+  })
+
+  it('writes in the subscription’s language: its templates for that language, then its defaults, then the shipped ones', async () => {
+    const put = {
+      ...settings({}),
+      language: 'fr',
+      templates: {
+        ARRIVAL: { subject: 'Default subject {{count}}', text: 'Default text for {{recipientName}}' },
+        fr: { ARRIVAL: { subject: 'Colis pour {{recipientName}}' } },
+      },
+    }
+    expect(await a.ok('PUT', '/api/v1/notifications/settings', put, 200)).toEqual(put)
+    expect(await a.ok('GET', '/api/v1/notifications/settings')).toEqual(put)
+    const flo = await a.contact('RECEIVER', 'Flo French', { email: 'flo@example.com' })
+    try {
+      smtp.clear()
+      await addFor(flo)
+      await t.ctx.notifications.runOnce()
+      const [arrival] = await smtp.waitFor(1)
+      // The French subject, the default language's text, the shipped French HTML.
+      expect(arrival!.mail.subject).toBe('Colis pour Flo French')
+      expect(arrival!.mail.text).toBe('Default text for Flo French')
+      expect(arrival!.mail.html).toContain('Bonjour Flo French')
+      expect(arrival!.mail.html).toContain('Se désabonner')
+      smtp.clear()
+      await a.ok('POST', '/api/v1/pickups', { contactId: flo }, 201)
+      await t.ctx.notifications.runOnce()
+      const [receipt] = await smtp.waitFor(1)
+      expect(receipt!.mail.subject).toBe('Votre colis a été retiré')
+      expect(receipt!.mail.text).toContain('par Flo French')
+      // A language without shipped templates falls back to English.
+      await a.ok('PUT', '/api/v1/notifications/settings', { ...settings({}), language: 'de' }, 200)
+      smtp.clear()
+      await addFor(flo)
+      await t.ctx.notifications.runOnce()
+      expect((await smtp.waitFor(1))[0]!.mail.subject).toMatch(/^A parcel is waiting for you/)
+    } finally {
+      await a.ok('PUT', '/api/v1/notifications/settings', settings({}), 200)
+    }
   })
 
   it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
