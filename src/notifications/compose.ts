@@ -11,7 +11,7 @@ export interface PackageView {
   currentStatus: string
   carrier?: { name: string }
   sender?: { name: string; company?: string }
-  givenTo?: { name: string }
+  givenTo?: { name: string; contactId?: string }
   currentLocation?: {
     inboundSiteId: string
     name: string

@@ -163,7 +163,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       packages.map((p) => p.packageId),
     )
     const picked: Collector | undefined = packages.map((p) => pickups.get(p.packageId)).find(Boolean)
-    const given = packages.find((p) => p.givenTo)?.givenTo as { name: string; contactId?: string } | undefined
+    const given = packages.find((p) => p.givenTo)?.givenTo
     const who = picked ? { name: picked.name, contactId: picked.contactId } : given
     if (!who) return undefined
     const self = who.contactId !== undefined && who.contactId === n.contact_id

@@ -48,7 +48,8 @@ ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     ),
   },
   FINAL_NOTICE: {
-    subject: 'Dernier avis : {{#one}}un colis sera renvoyé{{/one}}{{^one}}{{count}} colis seront renvoyés{{/one}} à l’expéditeur',
+    subject:
+      'Dernier avis : {{#one}}un colis sera renvoyé{{/one}}{{^one}}{{count}} colis seront renvoyés{{/one}} à l’expéditeur',
     text: `Bonjour {{recipientName}},
 
 {{#one}}Ce colis n’a pas été retiré et sera bientôt renvoyé{{/one}}{{^one}}Ces colis n’ont pas été retirés et seront bientôt renvoyés{{/one}} à l’expéditeur :

@@ -148,7 +148,7 @@ const SHIPPED: Readonly<Record<string, Readonly<Record<NotificationKind, Templat
 }
 
 /** The languages with shipped templates (a region falls back to its language: `fr-CA` → `fr`). */
-export function shippedIn(language: string, kind: NotificationKind): Template {
+function shippedIn(language: string, kind: NotificationKind): Template {
   return (SHIPPED[language] ?? SHIPPED[language.split('-')[0]!] ?? DEFAULT_TEMPLATES)[kind]
 }
 

@@ -76,7 +76,13 @@ export async function listPickups(db: Executor, f: PickupFilter): Promise<{ rows
   if (f.from) q = q.where('created_at', '>=', f.from)
   if (f.to) q = q.where('created_at', '<', f.to)
   const [rows, count] = await Promise.all([
-    q.select(COLUMNS).orderBy('created_at', 'desc').orderBy('pickup_id', 'desc').offset(f.offset).limit(f.limit).execute(),
+    q
+      .select(COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('pickup_id', 'desc')
+      .offset(f.offset)
+      .limit(f.limit)
+      .execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ])
   return { rows, total: Number(count.n) }

@@ -7,7 +7,12 @@ const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 const Status = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
 const OPENING_HOURS_DESCRIPTION =
   'An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset.'
-const OpeningHours = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: OPENING_HOURS_DESCRIPTION })
+const OpeningHours = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description: OPENING_HOURS_DESCRIPTION,
+})
 
 export const SiteRefSchema = Type.Object(
   {
