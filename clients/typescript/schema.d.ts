@@ -115,10 +115,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe page (confirms, then POSTs) */
+        /**
+         * Unsubscribe page (confirms, then POSTs)
+         * @description No bearer token: the link's token is the credential. Limited to 10 requests a minute per client address (each of GET and POST), apart from the global limit: 429 with Retry-After past it.
+         */
         get: operations["getNotificationsUnsubscribe"];
         put?: never;
-        /** Unsubscribe (RFC 8058 one-click) */
+        /**
+         * Unsubscribe (RFC 8058 one-click)
+         * @description No bearer token: the link's token is the credential. Limited to 10 requests a minute per client address (each of GET and POST), apart from the global limit: 429 with Retry-After past it.
+         */
         post: operations["postNotificationsUnsubscribe"];
         delete?: never;
         options?: never;
@@ -609,7 +615,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List pickups
+         * @description The subscription’s pickups, newest first, paged like the package search (`page` from 1, `size` default 25, at most 200) with `totalCount`. `contactId`: pickups of that receiver or collected by that contact. `from`/`to`: when they were handed over (from inclusive, to exclusive). Each shows who collected (`givenTo`), on whose behalf (`onBehalfOf`), when (`deliveredAt`), where (`inboundSites`), which packages and which proof images.
+         */
+        get: operations["getPickups"];
         put?: never;
         /**
          * Hand over waiting packages in one step (by pickup code or contact)
@@ -621,7 +631,7 @@ export interface paths {
          *
          *     `images`: signature or photo uploads (POST /api/v1/packages/images → tempURL), attached at level ACTIVITY to the first package's DELIVERED activity (GET …?type=IMAGES of that package) and listed in the pickup.
          *
-         *     A wrong code is a 400 naming `pickupCode` (`No pickup code …`); a code whose packages were all collected is a 400 `… has already been used`. Codes are never handed out again within a subscription. Wrong and used codes are counted: after PICKUP_CODE_FAILURE_LIMIT (default 10) per API client, or 3 times that per subscription, within PICKUP_CODE_FAILURE_WINDOW_SECONDS (default 900), pickups by code answer 429 with `Retry-After` (even for a right code); each further lock doubles, at most 4 windows. Pickups by contactId are not limited.
+         *     A wrong code is a 400 naming `pickupCode` (`No pickup code …`); a code whose packages were all collected is a 400 `… has already been used`. A code stays registered (never handed out again, and refused as used) until 90 days after the last of its packages was finished with (delivered, returned, archived); then housekeeping forgets it, and it reads as a wrong code. Wrong and used codes are counted: after PICKUP_CODE_FAILURE_LIMIT (default 10) per API client, or 3 times that per subscription, within PICKUP_CODE_FAILURE_WINDOW_SECONDS (default 900), pickups by code answer 429 with `Retry-After` (even for a right code); each further lock doubles, at most 4 windows. Checks of the codes of one subscription run one after the other in every process (the limit, the look-up and the count of a wrong code as one step), so a parallel burst of wrong codes is refused past the limit like a sequence. Pickups by contactId are not limited.
          *
          *     `X-User-Name` names the clerk, as on package writes. `Idempotency-Key` makes a retry return the first answer.
          */
@@ -1706,6 +1716,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "inactive";
             primary: boolean;
+            /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+            openingHours?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2228,6 +2240,17 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -2297,6 +2320,17 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -4409,6 +4443,8 @@ export interface operations {
                     primary?: boolean;
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+                    openingHours?: string;
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -4416,6 +4452,8 @@ export interface operations {
                     parent: string;
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+                    openingHours?: string;
                 };
             };
         };
@@ -4523,6 +4561,8 @@ export interface operations {
                     status?: "active" | "inactive";
                     primary?: boolean;
                     parent?: string;
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. null removes them. */
+                    openingHours?: string | null;
                 };
             };
         };
@@ -6240,6 +6280,124 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getPickups: {
+        parameters: {
+            query?: {
+                /** @description Pickups of this receiver, or collected by this contact. */
+                contactId?: string;
+                /** @description Handed over at or after. */
+                from?: string;
+                /** @description Handed over before. */
+                to?: string;
+                /** @description From 1. */
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        pickups: {
+                            pickupId: string;
+                            /** @description The code the pickup was made with, if any. */
+                            pickupCode?: string;
+                            /** @description The receiver on whose behalf the packages were collected, if they have one. */
+                            contactId?: string;
+                            packageIds: string[];
+                            /** Format: date-time */
+                            deliveredAt: string;
+                            /** @description Who collected: a contact, or a name given at the desk (no contactId). */
+                            givenTo: {
+                                contactId?: string;
+                                name: string;
+                            };
+                            /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                            onBehalfOf?: {
+                                contactId: string;
+                                name?: string;
+                            };
+                            /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
+                            inboundSites?: {
+                                inboundSiteId: string;
+                                name: string;
+                            }[];
+                            images: {
+                                imageId: string;
+                                imageType: string;
+                                contentType: string;
+                                tempURL: string;
+                            }[];
+                            comment?: string;
+                            /** @description The API client that made the pickup. */
+                            userName: string;
+                            /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
+                            clerk: string;
+                        }[];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     postPickups: {
         parameters: {
             query?: never;
@@ -6302,10 +6460,21 @@ export interface operations {
                         packageIds: string[];
                         /** Format: date-time */
                         deliveredAt: string;
+                        /** @description Who collected: a contact, or a name given at the desk (no contactId). */
                         givenTo: {
                             contactId?: string;
                             name: string;
                         };
+                        /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                        onBehalfOf?: {
+                            contactId: string;
+                            name?: string;
+                        };
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
+                        inboundSites?: {
+                            inboundSiteId: string;
+                            name: string;
+                        }[];
                         images: {
                             imageId: string;
                             imageType: string;
@@ -6423,10 +6592,21 @@ export interface operations {
                         packageIds: string[];
                         /** Format: date-time */
                         deliveredAt: string;
+                        /** @description Who collected: a contact, or a name given at the desk (no contactId). */
                         givenTo: {
                             contactId?: string;
                             name: string;
                         };
+                        /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                        onBehalfOf?: {
+                            contactId: string;
+                            name?: string;
+                        };
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
+                        inboundSites?: {
+                            inboundSiteId: string;
+                            name: string;
+                        }[];
                         images: {
                             imageId: string;
                             imageType: string;
@@ -7418,7 +7598,9 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description Overrides of the shipped templates, per kind. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        language?: string;
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {
@@ -7443,6 +7625,33 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
+                            };
+                        } & {
+                            [key: string]: {
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                ARRIVAL?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                REMINDER?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                FINAL_NOTICE?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                PICKED_UP?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
                             };
                         };
                     };
@@ -7504,7 +7713,9 @@ export interface operations {
                     reminderAfterHours: number[];
                     /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                     finalNoticeAfterHours: number | null;
-                    /** @description Overrides of the shipped templates, per kind. */
+                    /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                    language?: string;
+                    /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                     templates: {
                         /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                         ARRIVAL?: {
@@ -7530,6 +7741,33 @@ export interface operations {
                             text?: string;
                             html?: string;
                         };
+                    } & {
+                        [key: string]: {
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            ARRIVAL?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            REMINDER?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            FINAL_NOTICE?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            PICKED_UP?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                        };
                     };
                 };
             };
@@ -7554,7 +7792,9 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description Overrides of the shipped templates, per kind. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        language?: string;
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {
@@ -7579,6 +7819,33 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
+                            };
+                        } & {
+                            [key: string]: {
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                ARRIVAL?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                REMINDER?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                FINAL_NOTICE?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                PICKED_UP?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
                             };
                         };
                     };
