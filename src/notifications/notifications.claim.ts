@@ -5,9 +5,10 @@ import type { NotificationRow } from './notifications.tables.js'
 
 /**
  * Claims up to `limit` due notifications for `workerId` (any number of workers in any number of
- * processes: SKIP LOCKED passes over rows another claim or an observer's transaction holds). The
- * lease covers one send; past it, a worker that died mid-send has its notification claimed again
- * (at least once: the resend carries the same Message-ID). A claim counts as an attempt, which
+ * processes: SKIP LOCKED passes over rows another claim or an observer's transaction holds). Each
+ * row's lease is taken afresh just before its send (renewLease), so the lease covers one send,
+ * however long the row waited in line; past it, a worker that died mid-send has its notification
+ * claimed again (at least once: the resend carries the same Message-ID). A claim counts as an attempt, which
  * also closes an arrival batch: later arrivals open a new one.
  */
 export async function claimDue(
