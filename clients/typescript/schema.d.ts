@@ -6333,8 +6333,8 @@ export interface operations {
                                 contactId: string;
                                 name?: string;
                             };
-                            /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
-                            inboundSites?: {
+                            /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                            inboundSites: {
                                 inboundSiteId: string;
                                 name: string;
                             }[];
@@ -6470,8 +6470,8 @@ export interface operations {
                             contactId: string;
                             name?: string;
                         };
-                        /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
-                        inboundSites?: {
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                        inboundSites: {
                             inboundSiteId: string;
                             name: string;
                         }[];
@@ -6602,8 +6602,8 @@ export interface operations {
                             contactId: string;
                             name?: string;
                         };
-                        /** @description Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST). */
-                        inboundSites?: {
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                        inboundSites: {
                             inboundSiteId: string;
                             name: string;
                         }[];

@@ -101,12 +101,9 @@ export const PickupSchema = Type.Object(
         { description: 'The receiver, when someone else collected for them (givenTo is not the receiver).' },
       ),
     ),
-    inboundSites: Type.Optional(
-      Type.Array(Type.Object({ inboundSiteId: Type.String(), name: Type.String() }), {
-        description:
-          'Where the packages were handed over: the sites of their DELIVERED activities (GET pickups only; absent in the answer of POST).',
-      }),
-    ),
+    inboundSites: Type.Array(Type.Object({ inboundSiteId: Type.String(), name: Type.String() }), {
+      description: 'Where the packages were handed over: the sites of their DELIVERED activities.',
+    }),
     images: Type.Array(
       Type.Object({
         imageId: Type.String(),

@@ -45,7 +45,7 @@ export type PickupsService = ReturnType<typeof createPickupsService>
 const SLOT_WAIT_MS = 5_000
 const SLOT_HOLD_MS = 10_000
 
-const toPickup = (row: repo.PickupRow): Pickup => ({
+const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pickup => ({
   pickupId: row.pickup_id,
   ...(row.code ? { pickupCode: row.code } : {}),
   ...(row.contact_id ? { contactId: row.contact_id } : {}),
@@ -59,6 +59,7 @@ const toPickup = (row: repo.PickupRow): Pickup => ({
   ...(row.comment ? { comment: row.comment } : {}),
   userName: row.user_name,
   clerk: row.clerk,
+  inboundSites,
 })
 
 /**
@@ -203,12 +204,11 @@ export function createPickupsService(deps: PickupsServiceDeps) {
       ),
     ])
     return rows.map((r) => {
-      const p = toPickup(r)
+      const p = toPickup(r, sites.get(r.pickup_id) ?? [])
       if (r.contact_id && r.contact_id !== r.given_to_contact_id) {
         const name = names.get(r.contact_id)?.name
         p.onBehalfOf = { contactId: r.contact_id, ...(name ? { name } : {}) }
       }
-      p.inboundSites = sites.get(r.pickup_id) ?? []
       return p
     })
   }
@@ -260,6 +260,8 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             ...(body.comment ? { comment: body.comment } : {}),
             userName: actor.userName,
             clerk: actor.clerk,
+            // The DELIVERED activities are written by now, in this transaction.
+            inboundSites: (await repo.sitesOfPickups(trx, actor.subId, [pickupId])).get(pickupId) ?? [],
           }
           await repo.insertPickup(trx, {
             pickup_id: pickupId,
