@@ -115,10 +115,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe page (confirms, then POSTs) */
+        /**
+         * Unsubscribe page (confirms, then POSTs)
+         * @description No bearer token: the link's token is the credential. Limited to 10 requests a minute per client address (each of GET and POST), apart from the global limit: 429 with Retry-After past it.
+         */
         get: operations["getNotificationsUnsubscribe"];
         put?: never;
-        /** Unsubscribe (RFC 8058 one-click) */
+        /**
+         * Unsubscribe (RFC 8058 one-click)
+         * @description No bearer token: the link's token is the credential. Limited to 10 requests a minute per client address (each of GET and POST), apart from the global limit: 429 with Retry-After past it.
+         */
         post: operations["postNotificationsUnsubscribe"];
         delete?: never;
         options?: never;
@@ -633,7 +639,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List pickups
+         * @description The subscription’s pickups, newest first, paged like the package search (`page` from 1, `size` default 25, at most 200) with `totalCount`. `contactId`: pickups of that receiver or collected by that contact. `from`/`to`: when they were handed over (from inclusive, to exclusive). Each shows who collected (`givenTo`), on whose behalf (`onBehalfOf`), when (`deliveredAt`), where (`inboundSites`), which packages and which proof images.
+         */
+        get: operations["getPickups"];
         put?: never;
         /**
          * Hand over waiting packages in one step (by pickup code or contact)
@@ -645,7 +655,7 @@ export interface paths {
          *
          *     `images`: signature or photo uploads (POST /api/v1/packages/images → tempURL), attached at level ACTIVITY to the first package's DELIVERED activity (GET …?type=IMAGES of that package) and listed in the pickup.
          *
-         *     A wrong code is a 400 naming `pickupCode` (`No pickup code …`); a code whose packages were all collected is a 400 `… has already been used`. Codes are never handed out again within a subscription. Wrong and used codes are counted: after PICKUP_CODE_FAILURE_LIMIT (default 10) per API client, or 3 times that per subscription, within PICKUP_CODE_FAILURE_WINDOW_SECONDS (default 900), pickups by code answer 429 with `Retry-After` (even for a right code); each further lock doubles, at most 4 windows. Pickups by contactId are not limited.
+         *     A wrong code is a 400 naming `pickupCode` (`No pickup code …`); a code whose packages were all collected is a 400 `… has already been used`. A code stays registered (never handed out again, and refused as used) until 90 days after the last of its packages was finished with (delivered, returned, archived); then housekeeping forgets it, and it reads as a wrong code. Wrong and used codes are counted: after PICKUP_CODE_FAILURE_LIMIT (default 10) per API client, or 3 times that per subscription, within PICKUP_CODE_FAILURE_WINDOW_SECONDS (default 900), pickups by code answer 429 with `Retry-After` (even for a right code); each further lock doubles, at most 4 windows. Checks of the codes of one subscription run one after the other in every process (the limit, the look-up and the count of a wrong code as one step), so a parallel burst of wrong codes is refused past the limit like a sequence. Pickups by contactId are not limited.
          *
          *     `X-User-Name` names the clerk, as on package writes. `Idempotency-Key` makes a retry return the first answer.
          */
@@ -1856,6 +1866,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "inactive";
             primary: boolean;
+            /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+            openingHours?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2378,6 +2390,17 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -2447,6 +2470,17 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -4766,6 +4800,8 @@ export interface operations {
                     primary?: boolean;
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+                    openingHours?: string;
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -4773,6 +4809,8 @@ export interface operations {
                     parent: string;
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
+                    openingHours?: string;
                 };
             };
         };
@@ -4880,6 +4918,8 @@ export interface operations {
                     status?: "active" | "inactive";
                     primary?: boolean;
                     parent?: string;
+                    /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. null removes them. */
+                    openingHours?: string | null;
                 };
             };
         };
@@ -6597,6 +6637,124 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getPickups: {
+        parameters: {
+            query?: {
+                /** @description Pickups of this receiver, or collected by this contact. */
+                contactId?: string;
+                /** @description Handed over at or after. */
+                from?: string;
+                /** @description Handed over before. */
+                to?: string;
+                /** @description From 1. */
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        pickups: {
+                            pickupId: string;
+                            /** @description The code the pickup was made with, if any. */
+                            pickupCode?: string;
+                            /** @description The receiver on whose behalf the packages were collected, if they have one. */
+                            contactId?: string;
+                            packageIds: string[];
+                            /** Format: date-time */
+                            deliveredAt: string;
+                            /** @description Who collected: a contact, or a name given at the desk (no contactId). */
+                            givenTo: {
+                                contactId?: string;
+                                name: string;
+                            };
+                            /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                            onBehalfOf?: {
+                                contactId: string;
+                                name?: string;
+                            };
+                            /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                            inboundSites: {
+                                inboundSiteId: string;
+                                name: string;
+                            }[];
+                            images: {
+                                imageId: string;
+                                imageType: string;
+                                contentType: string;
+                                tempURL: string;
+                            }[];
+                            comment?: string;
+                            /** @description The API client that made the pickup. */
+                            userName: string;
+                            /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
+                            clerk: string;
+                        }[];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     postPickups: {
         parameters: {
             query?: never;
@@ -6659,10 +6817,21 @@ export interface operations {
                         packageIds: string[];
                         /** Format: date-time */
                         deliveredAt: string;
+                        /** @description Who collected: a contact, or a name given at the desk (no contactId). */
                         givenTo: {
                             contactId?: string;
                             name: string;
                         };
+                        /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                        onBehalfOf?: {
+                            contactId: string;
+                            name?: string;
+                        };
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                        inboundSites: {
+                            inboundSiteId: string;
+                            name: string;
+                        }[];
                         images: {
                             imageId: string;
                             imageType: string;
@@ -6780,10 +6949,21 @@ export interface operations {
                         packageIds: string[];
                         /** Format: date-time */
                         deliveredAt: string;
+                        /** @description Who collected: a contact, or a name given at the desk (no contactId). */
                         givenTo: {
                             contactId?: string;
                             name: string;
                         };
+                        /** @description The receiver, when someone else collected for them (givenTo is not the receiver). */
+                        onBehalfOf?: {
+                            contactId: string;
+                            name?: string;
+                        };
+                        /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
+                        inboundSites: {
+                            inboundSiteId: string;
+                            name: string;
+                        }[];
                         images: {
                             imageId: string;
                             imageType: string;
@@ -8172,7 +8352,9 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description Overrides of the shipped templates, per kind. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        language?: string;
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {
@@ -8197,6 +8379,33 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
+                            };
+                        } & {
+                            [key: string]: {
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                ARRIVAL?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                REMINDER?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                FINAL_NOTICE?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                PICKED_UP?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
                             };
                         };
                     };
@@ -8258,7 +8467,9 @@ export interface operations {
                     reminderAfterHours: number[];
                     /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                     finalNoticeAfterHours: number | null;
-                    /** @description Overrides of the shipped templates, per kind. */
+                    /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                    language?: string;
+                    /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                     templates: {
                         /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                         ARRIVAL?: {
@@ -8284,6 +8495,33 @@ export interface operations {
                             text?: string;
                             html?: string;
                         };
+                    } & {
+                        [key: string]: {
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            ARRIVAL?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            REMINDER?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            FINAL_NOTICE?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            PICKED_UP?: {
+                                subject?: string;
+                                text?: string;
+                                html?: string;
+                            };
+                        };
                     };
                 };
             };
@@ -8308,7 +8546,9 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description Overrides of the shipped templates, per kind. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        language?: string;
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {
@@ -8333,6 +8573,33 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
+                            };
+                        } & {
+                            [key: string]: {
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                ARRIVAL?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                REMINDER?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                FINAL_NOTICE?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                PICKED_UP?: {
+                                    subject?: string;
+                                    text?: string;
+                                    html?: string;
+                                };
                             };
                         };
                     };

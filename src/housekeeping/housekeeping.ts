@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js'
 import { purgeIdempotencyKeys } from '../idempotency/idempotency.hooks.js'
 import type { ImagesService } from '../images/images.service.js'
+import { purgePickupCodes } from '../pickups/pickup-codes.retention.js'
 import { foldTallies } from '../search/tallies.js'
 import type { Clock } from '../shared/clock.js'
 
@@ -14,14 +15,18 @@ export interface HousekeepingDeps {
   foldEveryMs?: number
 }
 
-/** One pass: uploads never attached within their 24 hours, and Idempotency-Keys past their lifetime. */
+/**
+ * One pass: uploads never attached within their 24 hours, Idempotency-Keys past their lifetime,
+ * and pickup codes kept their retention after their packages were finished with.
+ */
 export async function runHousekeeping(
   deps: Omit<HousekeepingDeps, 'log' | 'everyMs'>,
-): Promise<{ images: number; idempotencyKeys: number }> {
+): Promise<{ images: number; idempotencyKeys: number; pickupCodes: number }> {
   let images = 0
   for (let n = await deps.images.purgeExpired(); n > 0; n = await deps.images.purgeExpired()) images += n
   const idempotencyKeys = await purgeIdempotencyKeys(deps.db, deps.clock)
-  return { images, idempotencyKeys }
+  const pickupCodes = await purgePickupCodes(deps.db, deps.clock)
+  return { images, idempotencyKeys, pickupCodes }
 }
 
 /**
@@ -35,7 +40,7 @@ export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
   const pass = () => {
     running = runHousekeeping(deps).then(
       (done) => {
-        if (done.images + done.idempotencyKeys > 0) deps.log('housekeeping', done)
+        if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
       },
       (err: unknown) => deps.log('housekeeping failed', { err: err instanceof Error ? err.message : String(err) }),
     )

@@ -2,7 +2,7 @@ import QRCode from 'qrcode'
 import type { NotificationKind } from './kinds.js'
 import type { MailMessage } from './mailer.js'
 import type { NotificationSettings } from './notifications.schemas.js'
-import { renderEmail, type TemplateView } from './templates.js'
+import { renderEmail, type TemplateOverride, type TemplateView } from './templates.js'
 
 /** The members of a package record an email shows (the packages domain's record, read through its service). */
 export interface PackageView {
@@ -11,7 +11,7 @@ export interface PackageView {
   currentStatus: string
   carrier?: { name: string }
   sender?: { name: string; company?: string }
-  givenTo?: { name: string }
+  givenTo?: { name: string; contactId?: string }
   currentLocation?: {
     inboundSiteId: string
     name: string
@@ -33,12 +33,21 @@ export function pickupCodeOf(p: PackageView): string | undefined {
   return typeof p.pickupCode === 'string' && p.pickupCode ? p.pickupCode : undefined
 }
 
-/** Opening hours of a site: the sites domain has none yet, so the line is left out. */
-export function openingHoursOf(_site: PackageView['currentLocation']): string | undefined {
-  return undefined
-}
-
 const QR_CID = 'pickup-code-qr@mailroom'
+
+/**
+ * A subscription's own parts of a kind's template in the email's language: those given for the
+ * language (`templates.fr.ARRIVAL`) over those of the subscription's default (`templates.ARRIVAL`).
+ * The language is the subscription's: contacts have none of their own yet.
+ */
+function templateOverride(settings: NotificationSettings, kind: NotificationKind): TemplateOverride | undefined {
+  const language = settings.language ?? 'en'
+  const byLanguage = (settings.templates as Record<string, Partial<Record<NotificationKind, TemplateOverride>>>)[
+    language
+  ]?.[kind]
+  const base = settings.templates[kind]
+  return byLanguage || base ? { ...base, ...byLanguage } : undefined
+}
 
 export interface ComposeInput {
   notificationId: string
@@ -52,6 +61,10 @@ export interface ComposeInput {
   /** The host part of Message-IDs (RFC 5322 §3.6.4: an id unique to this service). */
   messageIdDomain: string
   now: Date
+  /** PICKED_UP: who collected, when a pickup recorded it (else the packages' givenTo is shown). */
+  collector?: { name: string; onBehalf: boolean }
+  /** ARRIVAL and reminders: the opening hours of the site to collect at, when it has them. */
+  openingHours?: string
 }
 
 /** One email: the view its template sees, rendered, with the QR code of the pickup code inline. */
@@ -77,18 +90,19 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     })),
     // Where to collect: the site at the top of the shelf's hierarchy (the shelf itself is in each parcel's line).
     siteName: site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : '',
-    openingHours: openingHoursOf(site) ?? '',
+    openingHours: input.openingHours ?? '',
     pickupCode: kind === 'PICKED_UP' ? '' : pickupCode,
     qrCodeSrc: `cid:${QR_CID}`,
     step: input.step,
     hoursWaiting: oldest.length
       ? String(Math.max(0, Math.round((input.now.getTime() - Math.min(...oldest.map(Date.parse))) / 360_000) / 10))
       : '',
-    collectedBy: packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
+    collectedBy: input.collector?.name ?? packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
+    onBehalf: input.collector?.onBehalf ?? false,
     collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
     unsubscribeUrl: input.unsubscribeUrl,
   }
-  const email = renderEmail(kind, input.settings.templates[kind], view)
+  const email = renderEmail(kind, templateOverride(input.settings, kind), view, input.settings.language ?? 'en')
   const attachments: MailMessage['attachments'] = []
   if (view.pickupCode)
     attachments.push({

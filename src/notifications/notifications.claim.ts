@@ -5,9 +5,10 @@ import type { NotificationRow } from './notifications.tables.js'
 
 /**
  * Claims up to `limit` due notifications for `workerId` (any number of workers in any number of
- * processes: SKIP LOCKED passes over rows another claim or an observer's transaction holds). The
- * lease covers one send; past it, a worker that died mid-send has its notification claimed again
- * (at least once: the resend carries the same Message-ID). A claim counts as an attempt, which
+ * processes: SKIP LOCKED passes over rows another claim or an observer's transaction holds). Each
+ * row's lease is taken afresh just before its send (renewLease), so the lease covers one send,
+ * however long the row waited in line; past it, a worker that died mid-send has its notification
+ * claimed again (at least once: the resend carries the same Message-ID). A claim counts as an attempt, which
  * also closes an arrival batch: later arrivals open a new one.
  */
 export async function claimDue(
@@ -34,13 +35,43 @@ export async function claimDue(
 }
 
 /**
+ * Takes the lease of one claimed notification afresh just before it is sent, and records the
+ * address it is about to be mailed to: a claim covers a whole batch, whose last rows may wait in
+ * line longer than the lease; by then another worker may have claimed one again (its attempts
+ * moved on) or settled it. False: it is no longer this claim's, and must not be sent.
+ */
+export async function renewLease(
+  db: Executor,
+  claim: { notificationId: string; workerId: string; attempts: number },
+  opts: { now: Date; leaseMs: number; to: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ locked_until: new Date(opts.now.getTime() + opts.leaseMs), to_address: opts.to, updated_at: opts.now })
+    .where('notification_id', '=', claim.notificationId)
+    .where('locked_by', '=', claim.workerId)
+    .where('attempts', '=', claim.attempts)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/**
  * Records the outcome of a claimed attempt, only while the claim is still this worker's (a lease
  * that ran out may have been claimed again). `retryAt`: pending again then. Returns whether it held.
  */
 export async function recordOutcome(
   db: Executor,
   claim: { notificationId: string; workerId: string; attempts: number },
-  outcome: { status: NotificationStatus; lastError: string | null; sentAt: Date | null; retryAt?: Date; now: Date },
+  outcome: {
+    status: NotificationStatus
+    lastError: string | null
+    sentAt: Date | null
+    retryAt?: Date
+    now: Date
+    /** The address mailed (or that would have been): what the list and the events show. */
+    to?: string
+  },
 ): Promise<boolean> {
   const r = await db
     .updateTable('notifications')
@@ -52,6 +83,7 @@ export async function recordOutcome(
       locked_by: null,
       updated_at: outcome.now,
       ...(outcome.retryAt ? { next_attempt_at: outcome.retryAt } : {}),
+      ...(outcome.to !== undefined ? { to_address: outcome.to } : {}),
     })
     .where('notification_id', '=', claim.notificationId)
     .where('locked_by', '=', claim.workerId)

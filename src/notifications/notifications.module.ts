@@ -89,10 +89,9 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     maxAttempts: settings.maxAttempts,
     // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
     leaseMs: settings.sendTimeoutMs * 2 + 5_000,
-    // Claims more than the pool sends at once, so one slow send does not hold the others back. Known
-    // limit: a claimed row that waits in line longer than its lease (sends averaging over ~6 s, a slow
-    // relay) can be claimed and sent again by another process; the fix is to renew the lease just
-    // before each send.
+    // Claims more than the pool sends at once, so one slow send does not hold the others back. A
+    // claimed row that waits in line longer than its lease is leased afresh just before its send, and
+    // skipped if another worker claimed it meanwhile (renewLease).
     batchSize: 50,
     concurrency: 10,
     pollMs: deps.pollMs ?? 250,

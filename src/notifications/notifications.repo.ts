@@ -209,3 +209,57 @@ export async function requeue(db: Executor, subId: string, id: string, now: Date
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
 }
+
+/** Who collected a package at its latest hand-over, when it was a one-step pickup (issue 17.4). */
+export interface Collector {
+  pickupId: string
+  name: string
+  /** The contact who collected; absent for someone named at the desk who is not a contact. */
+  contactId?: string
+}
+
+/**
+ * The pickup of each package's latest DELIVERED or PICKED_UP activity, where it has one. A pickup
+ * records who collected (a name given at the desk, another contact); the package's own givenTo
+ * stays its receiver when the collector is no contact, so a receipt must read the pickup.
+ */
+export async function collectorsOf(db: Executor, subId: string, packageIds: string[]): Promise<Map<string, Collector>> {
+  if (packageIds.length === 0) return new Map()
+  const { rows } = await sql<{
+    package_id: string
+    pickup_id: string | null
+    given_to_name: string | null
+    given_to_contact_id: string | null
+  }>`
+    select distinct on (a.package_id) a.package_id, p.pickup_id, p.given_to_name, p.given_to_contact_id
+    from package_activities a
+    left join pickups p on p.sub_id = a.sub_id and p.pickup_id = a.pickup_id
+    where a.sub_id = ${subId} and a.package_id = any(${packageIds}::text[])
+      and a.status in ('DELIVERED', 'PICKED_UP')
+    order by a.package_id, a.sequence desc`.execute(db)
+  const out = new Map<string, Collector>()
+  for (const r of rows)
+    if (r.pickup_id && r.given_to_name !== null)
+      out.set(r.package_id, {
+        pickupId: r.pickup_id,
+        name: r.given_to_name,
+        ...(r.given_to_contact_id ? { contactId: r.given_to_contact_id } : {}),
+      })
+  return out
+}
+
+/**
+ * The opening hours an email shows for a site: its own, else its nearest ancestor's (a shelf's
+ * building, the site at the top). Read here rather than through the sites service: the worker
+ * reads once per email what the sites domain stores (inbound_sites.opening_hours, migration 0025).
+ */
+export async function openingHoursAt(db: Executor, subId: string, siteId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ site_id: string; opening_hours: string; self: boolean; depth: number }>`
+    with me as (select ancestor_ids from inbound_sites where sub_id = ${subId} and site_id = ${siteId})
+    select s.site_id, s.opening_hours, s.site_id = ${siteId} as self, coalesce(array_length(s.ancestor_ids, 1), 0) as depth
+    from inbound_sites s, me
+    where s.sub_id = ${subId} and s.deleted_at is null and s.opening_hours is not null
+      and (s.site_id = ${siteId} or s.site_id = any(me.ancestor_ids))`.execute(db)
+  rows.sort((a, b) => Number(b.self) - Number(a.self) || b.depth - a.depth)
+  return rows[0]?.opening_hours
+}

@@ -1,4 +1,6 @@
+import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../http/schemas.js'
 import {
@@ -90,6 +92,16 @@ const page = (body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`
 
 /**
+ * The unsubscribe routes take no token and write: a limit of their own per client address, far
+ * below the global one (a mail client posts once; a scanner that follows links a few times).
+ */
+const UNSUBSCRIBE_LIMIT = {
+  max: 10,
+  timeWindow: 60_000,
+  keyGenerator: (request: FastifyRequest) => `unsubscribe:${normalizeIP(request.ip)}`,
+}
+
+/**
  * The unsubscribe link of every email (no bearer token: the token in the link is the credential).
  * RFC 8058: the mail client POSTs `List-Unsubscribe=One-Click` to it. A GET never unsubscribes
  * (mail scanners and link previews fetch links): it shows a page whose button POSTs.
@@ -104,15 +116,17 @@ export const unsubscribeRoutes: FastifyPluginAsyncTypebox<{ notifications: Notif
 
   const schema = {
     tags,
+    description: `No bearer token: the link's token is the credential. Limited to ${UNSUBSCRIBE_LIMIT.max} requests a minute per client address (each of GET and POST), apart from the global limit: 429 with Retry-After past it.`,
     querystring: UnsubscribeQuerySchema,
     response: {
       200: { description: 'An HTML page.', content: { 'text/html': { schema: Type.String() } } },
-      ...errorResponses(400),
+      ...errorResponses(400, 429),
     },
   }
+  const config = { rateLimit: UNSUBSCRIBE_LIMIT }
   app.get(
     '/notifications/unsubscribe',
-    { schema: { ...schema, summary: 'Unsubscribe page (confirms, then POSTs)' } },
+    { config, schema: { ...schema, summary: 'Unsubscribe page (confirms, then POSTs)' } },
     async (request, reply) => {
       notifications.checkUnsubscribeLink(request.query.t)
       const action = `?t=${encodeURIComponent(request.query.t)}`
@@ -127,7 +141,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncTypebox<{ notifications: Notif
   )
   app.post(
     '/notifications/unsubscribe',
-    { schema: { ...schema, summary: 'Unsubscribe (RFC 8058 one-click)' } },
+    { config, schema: { ...schema, summary: 'Unsubscribe (RFC 8058 one-click)' } },
     async (request, reply) => {
       await notifications.unsubscribe(request.query.t)
       return reply

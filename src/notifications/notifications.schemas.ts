@@ -20,6 +20,16 @@ const Template = Type.Object(
 
 const Hours = Type.Number({ exclusiveMinimum: 0, maximum: 8_760 })
 
+/** A language tag as emails are chosen by: ISO 639 language, optionally an ISO 3166 region (`fr`, `pt-BR`). */
+export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$'
+
+const kindTemplates = {
+  ARRIVAL: Type.Optional(Template),
+  REMINDER: Type.Optional(Template),
+  FINAL_NOTICE: Type.Optional(Template),
+  PICKED_UP: Type.Optional(Template),
+}
+
 export const NotificationSettingsSchema = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Send notification emails for this subscription (default true).' }),
@@ -37,15 +47,26 @@ export const NotificationSettingsSchema = Type.Object(
     finalNoticeAfterHours: Type.Union([Hours, Type.Null()], {
       description: 'A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none.',
     }),
-    templates: Type.Object(
-      {
-        ARRIVAL: Type.Optional(Template),
-        REMINDER: Type.Optional(Template),
-        FINAL_NOTICE: Type.Optional(Template),
-        PICKED_UP: Type.Optional(Template),
-      },
-      { additionalProperties: false, description: 'Overrides of the shipped templates, per kind.' },
+    language: Type.Optional(
+      Type.String({
+        pattern: LANGUAGE_PATTERN,
+        description:
+          'The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones.',
+      }),
     ),
+    templates: Type.Object(kindTemplates, {
+      additionalProperties: false,
+      patternProperties: {
+        [LANGUAGE_PATTERN]: Type.Object(kindTemplates, {
+          additionalProperties: false,
+          description: 'The templates of one language, per kind.',
+        }),
+      },
+      description: [
+        'Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`).',
+        'Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one.',
+      ].join(' '),
+    }),
   },
   { additionalProperties: false, title: 'NotificationSettings' },
 )

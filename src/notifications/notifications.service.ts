@@ -54,10 +54,11 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
         arrival_batch_seconds: input.arrivalBatchSeconds,
         reminder_after_hours: input.reminderAfterHours,
         final_notice_after_hours: input.finalNoticeAfterHours,
+        language: input.language ?? 'en',
         templates: input.templates,
         updated_at: clock.now(),
       })
-      return input
+      return { ...input, language: input.language ?? 'en' }
     },
 
     async list(subId: string, q: ListNotificationsQuery): Promise<{ notifications: Notification[] }> {

@@ -12,6 +12,7 @@ export interface NotificationSettingsTable {
   arrival_batch_seconds: number
   reminder_after_hours: Json<number[]>
   final_notice_after_hours: number | null
+  language: ColumnType<string, string | undefined, string>
   templates: Json<Record<string, { subject?: string; text?: string; html?: string }>>
   updated_at: Timestamp
 }

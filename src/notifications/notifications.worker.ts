@@ -7,8 +7,8 @@ import { composeEmail, type PackageView } from './compose.js'
 import { isOneOf, NOT_WAITING } from '../packages/statuses.js'
 import { webhookEventOf, type NotificationStatus } from './kinds.js'
 import type { Mailer } from './mailer.js'
-import { claimDue, recordOutcome } from './notifications.claim.js'
-import { packageIdsOf } from './notifications.repo.js'
+import { claimDue, recordOutcome, renewLease } from './notifications.claim.js'
+import { collectorsOf, openingHoursAt, packageIdsOf, type Collector } from './notifications.repo.js'
 import type { NotificationRow } from './notifications.tables.js'
 import { effectiveSettings } from './settings.js'
 import { findSettings } from './settings.repo.js'
@@ -19,6 +19,14 @@ export interface RecipientContact {
   email?: string
   phone?: string
   notify: boolean
+}
+
+/** Who collected the parcels of a PICKED_UP receipt (in its webhook events as `notification.collectedBy`). */
+export interface CollectedBy {
+  name: string
+  contactId?: string
+  /** The recipient, when someone else collected on their behalf. */
+  onBehalfOf?: { contactId: string; name?: string }
 }
 
 export interface WorkerLog {
@@ -54,6 +62,8 @@ export interface NotificationWorkerDeps {
 
 export interface WorkerStep {
   sent: number
+  /** Claimed, but taken by another worker (or settled) before its turn came: not sent. */
+  skipped: number
   suppressed: number
   failed: number
   retrying: number
@@ -86,13 +96,16 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     packages: PackageView[],
     contact: RecipientContact | undefined,
     lastError: string | null,
+    collector?: CollectedBy,
   ): Promise<boolean> {
     const now = clock.now()
+    // The address mailed, or that would have been: the contact's at this moment, not the row's.
+    const to = contact?.email ?? n.to_address
     const held = await inTransaction(db, async (trx) => {
       const ok = await recordOutcome(
         trx,
         { notificationId: n.notification_id, workerId, attempts: n.attempts },
-        { status, lastError, sentAt: status === 'sent' ? now : null, now },
+        { status, lastError, sentAt: status === 'sent' ? now : null, now, to },
       )
       if (!ok) return false
       const notification = {
@@ -101,11 +114,12 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         channel: n.channel,
         status,
         step: n.step || undefined,
-        to: n.to_address || undefined,
+        to: to || undefined,
         packageIds: packages.map((p) => p.packageId),
         contact: contact
           ? { contactId: contact.contactId, name: contact.name, email: contact.email, phone: contact.phone }
           : { contactId: n.contact_id },
+        ...(collector ? { collectedBy: collector } : {}),
       }
       await enqueueUnsequenced(
         trx,
@@ -130,6 +144,34 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     })
     if (held && packages.length > 0) deps.onEventsCommitted?.()
     return held
+  }
+
+  /**
+   * PICKED_UP: who collected. A one-step pickup records it (a name given at the desk, another
+   * contact); otherwise the packages' givenTo. `onBehalfOf` names the recipient when someone else
+   * collected for them.
+   */
+  async function collectedBy(
+    n: NotificationRow,
+    packages: PackageView[],
+    contact: RecipientContact | undefined,
+  ): Promise<CollectedBy | undefined> {
+    if (n.kind !== 'PICKED_UP' || packages.length === 0) return undefined
+    const pickups = await collectorsOf(
+      db,
+      n.sub_id,
+      packages.map((p) => p.packageId),
+    )
+    const picked: Collector | undefined = packages.map((p) => pickups.get(p.packageId)).find(Boolean)
+    const given = packages.find((p) => p.givenTo)?.givenTo
+    const who = picked ? { name: picked.name, contactId: picked.contactId } : given
+    if (!who) return undefined
+    const self = who.contactId !== undefined && who.contactId === n.contact_id
+    return {
+      name: who.name,
+      ...(who.contactId ? { contactId: who.contactId } : {}),
+      ...(self ? {} : { onBehalfOf: { contactId: n.contact_id, ...(contact ? { name: contact.name } : {}) } }),
+    }
   }
 
   async function retryLater(n: NotificationRow, lastError: string): Promise<void> {
@@ -182,11 +224,14 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       // row was written is left out, and with nothing left the email is not sent (suppressed).
       if (n.kind !== 'PICKED_UP') packages = packages.filter((p) => !isOneOf(NOT_WAITING, p.currentStatus))
       const contact = await deps.contact(n.sub_id, n.contact_id)
+      const collector = await collectedBy(n, packages, contact)
       const why = suppression(settings.enabled, packages, contact)
       if (why !== undefined) {
-        if (await settle(n, 'suppressed', packages, contact, why)) step.suppressed++
+        if (await settle(n, 'suppressed', packages, contact, why, collector)) step.suppressed++
         return
       }
+      const siteId = packages.find((p) => p.currentLocation)?.currentLocation?.inboundSiteId
+      const openingHours = n.kind !== 'PICKED_UP' && siteId ? await openingHoursAt(db, n.sub_id, siteId) : undefined
       const message = await composeEmail({
         notificationId: n.notification_id,
         kind: n.kind,
@@ -198,19 +243,31 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         unsubscribeUrl: deps.unsubscribeUrl(n.sub_id, n.contact_id),
         messageIdDomain: deps.messageIdDomain,
         now: clock.now(),
+        ...(collector ? { collector: { name: collector.name, onBehalf: collector.onBehalfOf !== undefined } } : {}),
+        ...(openingHours ? { openingHours } : {}),
       })
+      // The claim covered the whole batch; this row may have waited in line past its lease.
+      const ours = await renewLease(
+        db,
+        { notificationId: n.notification_id, workerId, attempts: n.attempts },
+        { now: clock.now(), leaseMs: deps.leaseMs, to: contact!.email! },
+      )
+      if (!ours) {
+        step.skipped++
+        return
+      }
       try {
         await mailer!.send(message)
       } catch (e) {
         if (n.attempts >= deps.maxAttempts) {
-          if (await settle(n, 'failed', packages, contact, errorText(e))) step.failed++
+          if (await settle(n, 'failed', packages, contact, errorText(e), collector)) step.failed++
         } else {
           await retryLater(n, errorText(e))
           step.retrying++
         }
         return
       }
-      if (await settle(n, 'sent', packages, contact, null)) step.sent++
+      if (await settle(n, 'sent', packages, contact, null, collector)) step.sent++
     } catch (e) {
       // A database or rendering failure before the send: retried with back-off like a refused send,
       // failed after the last attempt (if even this cannot be recorded, the lease runs out instead).
@@ -256,7 +313,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     step.reminders += await deps.reminders.run()
   }
 
-  const emptyStep = (): WorkerStep => ({ sent: 0, suppressed: 0, failed: 0, retrying: 0, reminders: 0 })
+  const emptyStep = (): WorkerStep => ({ sent: 0, skipped: 0, suppressed: 0, failed: 0, retrying: 0, reminders: 0 })
 
   return {
     /** One deterministic pass at the clock's now: the reminder job, then every due notification. */

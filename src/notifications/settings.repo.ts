@@ -7,6 +7,8 @@ export interface SettingsRow {
   arrival_batch_seconds: number
   reminder_after_hours: number[]
   final_notice_after_hours: number | null
+  /** Migration 0026. */
+  language: string
   templates: Record<string, { subject?: string; text?: string; html?: string }>
   updated_at: Date
 }
@@ -17,6 +19,7 @@ const COLUMNS = [
   'arrival_batch_seconds',
   'reminder_after_hours',
   'final_notice_after_hours',
+  'language',
   'templates',
   'updated_at',
 ] as const

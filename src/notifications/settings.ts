@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   arrivalBatchSeconds: 60,
   reminderAfterHours: [],
   finalNoticeAfterHours: null,
+  language: 'en',
   templates: {},
 }
 
@@ -20,6 +21,7 @@ export function effectiveSettings(row: SettingsRow | undefined): NotificationSet
     arrivalBatchSeconds: row.arrival_batch_seconds,
     reminderAfterHours: row.reminder_after_hours,
     finalNoticeAfterHours: row.final_notice_after_hours,
+    language: row.language,
     templates: row.templates,
   }
 }
@@ -37,12 +39,19 @@ export function checkSettings(s: NotificationSettings): void {
       field: 'finalNoticeAfterHours',
       description: 'finalNoticeAfterHours must come after the last reminder',
     })
-  for (const kind of NOTIFICATION_KINDS)
-    for (const part of ['subject', 'text', 'html'] as const) {
-      const source = s.templates[kind]?.[part]
-      const problem = source === undefined ? undefined : templateProblem(source)
-      if (problem)
-        problems.push({ field: `templates.${kind}.${part}`, description: `templates.${kind}.${part} ${problem}` })
-    }
+  // The default language's templates at the top, each other language's under its tag.
+  const sets: Array<[string, Partial<Record<string, Partial<Record<'subject' | 'text' | 'html', string>>>>]> = [
+    ['templates', s.templates],
+    ...Object.entries(s.templates)
+      .filter(([key]) => !(NOTIFICATION_KINDS as readonly string[]).includes(key))
+      .map(([language, set]) => [`templates.${language}`, set as Record<string, never>] as [string, never]),
+  ]
+  for (const [at, set] of sets)
+    for (const kind of NOTIFICATION_KINDS)
+      for (const part of ['subject', 'text', 'html'] as const) {
+        const source = set[kind]?.[part]
+        const problem = source === undefined ? undefined : templateProblem(source)
+        if (problem) problems.push({ field: `${at}.${kind}.${part}`, description: `${at}.${kind}.${part} ${problem}` })
+      }
   if (problems.length > 0) throw new ValidationErrors(problems)
 }

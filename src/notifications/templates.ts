@@ -1,5 +1,6 @@
 import Mustache from 'mustache'
 import type { NotificationKind } from './kinds.js'
+import { FRENCH_TEMPLATES } from './templates.fr.js'
 
 /**
  * The emails' templates, rendered with Mustache. Why Mustache rather than Handlebars: it is
@@ -32,7 +33,7 @@ export interface TemplateView {
     pickupCode: string
   }>
   siteName: string
-  /** The site's opening hours, when the sites domain knows them (empty: the line is left out). */
+  /** The opening hours of the parcels' site or its nearest ancestor that has them (empty: the line is left out). */
   openingHours: string
   pickupCode: string
   /** An <img> source for the QR code of the pickup code (inline attachment), in HTML parts. */
@@ -41,6 +42,8 @@ export interface TemplateView {
   step: number
   hoursWaiting: string
   collectedBy: string
+  /** PICKED_UP: someone other than the recipient collected for them. */
+  onBehalf: boolean
   collectedAt: string
   unsubscribeUrl: string
 }
@@ -104,12 +107,12 @@ ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     subject: '{{#one}}Your parcel was{{/one}}{{^one}}Your {{count}} parcels were{{/one}} collected',
     text: `Hello {{recipientName}},
 
-{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by {{collectedBy}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:
+{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by {{collectedBy}}{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:
 ${PARCEL_LINES_TEXT}
 If this was not you, please contact the mailroom.
 ${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by <strong>{{collectedBy}}</strong>{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:</p>${PARCEL_LINES_HTML}<p>If this was not you, please contact the mailroom.</p>`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by <strong>{{collectedBy}}</strong>{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:</p>${PARCEL_LINES_HTML}<p>If this was not you, please contact the mailroom.</p>`,
     ),
   },
 }
@@ -138,13 +141,28 @@ const plain = { escape: (v: unknown) => String(v) }
 /** Header values are one line: a variable's CR/LF never starts a new header. */
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim()
 
-/** The three parts of one email: the subscription's override where it has one, the shipped template elsewhere. */
+/** The shipped templates per language; English is every other language's fallback. */
+const SHIPPED: Readonly<Record<string, Readonly<Record<NotificationKind, Template>>>> = {
+  en: DEFAULT_TEMPLATES,
+  fr: FRENCH_TEMPLATES,
+}
+
+/** The languages with shipped templates (a region falls back to its language: `fr-CA` → `fr`). */
+function shippedIn(language: string, kind: NotificationKind): Template {
+  return (SHIPPED[language] ?? SHIPPED[language.split('-')[0]!] ?? DEFAULT_TEMPLATES)[kind]
+}
+
+/**
+ * The three parts of one email: the subscription's override where it has one, the shipped
+ * template of `language` elsewhere (English when none is shipped for it).
+ */
 export function renderEmail(
   kind: NotificationKind,
   override: TemplateOverride | undefined,
   view: TemplateView,
+  language = 'en',
 ): Template {
-  const t = { ...DEFAULT_TEMPLATES[kind], ...override }
+  const t = { ...shippedIn(language, kind), ...override }
   return {
     subject: oneLine(Mustache.render(t.subject, view, {}, plain)),
     // Plain text is not HTML: its variables are printed as they are.

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { PageSchema } from '../http/schemas.js'
 import { Id, lit, Text } from '../packages/fields.js'
 import { PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from './pickup-code.js'
 
@@ -87,9 +88,21 @@ export const PickupSchema = Type.Object(
     ),
     packageIds: Type.Array(Type.String()),
     deliveredAt: Type.String({ format: 'date-time' }),
-    givenTo: Type.Object({
-      contactId: Type.Optional(Type.String()),
-      name: Type.String(),
+    givenTo: Type.Object(
+      {
+        contactId: Type.Optional(Type.String()),
+        name: Type.String(),
+      },
+      { description: 'Who collected: a contact, or a name given at the desk (no contactId).' },
+    ),
+    onBehalfOf: Type.Optional(
+      Type.Object(
+        { contactId: Type.String(), name: Type.Optional(Type.String()) },
+        { description: 'The receiver, when someone else collected for them (givenTo is not the receiver).' },
+      ),
+    ),
+    inboundSites: Type.Array(Type.Object({ inboundSiteId: Type.String(), name: Type.String() }), {
+      description: 'Where the packages were handed over: the sites of their DELIVERED activities.',
     }),
     images: Type.Array(
       Type.Object({
@@ -108,3 +121,23 @@ export const PickupSchema = Type.Object(
 export type Pickup = Static<typeof PickupSchema>
 
 export const PickupIdParams = Type.Object({ pickupId: Id })
+
+export const ListPickupsQuerySchema = Type.Object(
+  {
+    contactId: Type.Optional({
+      ...Id,
+      description: 'Pickups of this receiver, or collected by this contact.',
+    }),
+    from: Type.Optional(Type.String({ format: 'date-time', description: 'Handed over at or after.' })),
+    to: Type.Optional(Type.String({ format: 'date-time', description: 'Handed over before.' })),
+    page: PageSchema,
+    size: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
+  },
+  { additionalProperties: false },
+)
+export type ListPickupsQuery = Static<typeof ListPickupsQuerySchema>
+
+export const PickupListSchema = Type.Object({
+  pickups: Type.Array(PickupSchema, { description: 'Newest first.' }),
+  totalCount: Type.Integer(),
+})

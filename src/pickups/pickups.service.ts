@@ -9,7 +9,7 @@ import type { IdGenerator } from '../shared/ids.js'
 import { normalizePickupCode, PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from './pickup-code.js'
 import { PICKUP_ERRORS } from './pickups.errors.js'
 import * as repo from './pickups.repo.js'
-import type { CreatePickup, Pickup } from './pickups.schemas.js'
+import type { CreatePickup, ListPickupsQuery, Pickup } from './pickups.schemas.js'
 
 export interface PickupsServiceDeps {
   db: Db
@@ -41,7 +41,11 @@ interface Selection {
 
 export type PickupsService = ReturnType<typeof createPickupsService>
 
-const toPickup = (row: repo.PickupRow): Pickup => ({
+/** How long a check may wait for the slot before a 429, and how long a hold lasts when its process dies. */
+const SLOT_WAIT_MS = 5_000
+const SLOT_HOLD_MS = 10_000
+
+const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pickup => ({
   pickupId: row.pickup_id,
   ...(row.code ? { pickupCode: row.code } : {}),
   ...(row.contact_id ? { contactId: row.contact_id } : {}),
@@ -55,6 +59,7 @@ const toPickup = (row: repo.PickupRow): Pickup => ({
   ...(row.comment ? { comment: row.comment } : {}),
   userName: row.user_name,
   clerk: row.clerk,
+  inboundSites,
 })
 
 /**
@@ -71,7 +76,36 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     throw invalid('pickupCode', description)
   }
 
+  /**
+   * Runs `check` (the limit, the look-up, the count of a wrong code) holding the subscription's
+   * check slot: every process's checks of one subscription run one after the other, so each one
+   * sees the failures counted before it and a parallel burst of wrong codes cannot all pass the
+   * limit before any is counted. The slot covers the look-up only, not the hand-over.
+   */
+  async function oneCheckAtATime<T>(subId: string, check: () => Promise<T>): Promise<T> {
+    const holder = ids('chk_')
+    const giveUpAt = Date.now() + SLOT_WAIT_MS
+    for (let pause = 2; !(await repo.takeCheckSlot(db, subId, holder, SLOT_HOLD_MS)); pause = Math.min(pause * 2, 50)) {
+      if (Date.now() > giveUpAt)
+        throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
+          field: 'pickupCode',
+          description: 'Too many pickup codes being checked at once; retry in 1 s (or hand over by contactId).',
+          headers: { 'Retry-After': '1' },
+        })
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+    try {
+      return await check()
+    } finally {
+      await repo.releaseCheckSlot(db, subId, holder)
+    }
+  }
+
   async function selectByCode(actor: Actor, typed: string): Promise<Selection> {
+    return oneCheckAtATime(actor.subId, () => checkCode(actor, typed))
+  }
+
+  async function checkCode(actor: Actor, typed: string): Promise<Selection> {
     const wait = await codeLimiter.retryAfter(...codeLimiterKeys(actor))
     if (wait > 0)
       throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
@@ -156,6 +190,29 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     return { contactId: receiverId, name: receiverName ?? '', onBehalf: undefined }
   }
 
+  /** Pickups as read back: on whose behalf (the receiver's name), where (the sites of their activities). */
+  async function described(subId: string, rows: repo.PickupRow[]): Promise<Pickup[]> {
+    const receivers = [
+      ...new Set(rows.filter((r) => r.contact_id && r.contact_id !== r.given_to_contact_id).map((r) => r.contact_id!)),
+    ]
+    const [names, sites] = await Promise.all([
+      contacts.getByIds(subId, receivers),
+      repo.sitesOfPickups(
+        db,
+        subId,
+        rows.map((r) => r.pickup_id),
+      ),
+    ])
+    return rows.map((r) => {
+      const p = toPickup(r, sites.get(r.pickup_id) ?? [])
+      if (r.contact_id && r.contact_id !== r.given_to_contact_id) {
+        const name = names.get(r.contact_id)?.name
+        p.onBehalfOf = { contactId: r.contact_id, ...(name ? { name } : {}) }
+      }
+      return p
+    })
+  }
+
   return {
     async createPickup(actor: Actor, body: CreatePickup, outcome?: RecordOutcome<Pickup>): Promise<Pickup> {
       if ((body.pickupCode === undefined) === (body.contactId === undefined))
@@ -191,6 +248,9 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             packageIds: done.packages.map((p) => p.packageId),
             deliveredAt: done.at.toISOString(),
             givenTo: { ...(who.contactId ? { contactId: who.contactId } : {}), name: who.name },
+            ...(selection.contactId && who.contactId !== selection.contactId
+              ? { onBehalfOf: { contactId: selection.contactId, ...(who.onBehalf ? { name: who.onBehalf } : {}) } }
+              : {}),
             images: done.images.map((i) => ({
               imageId: i.imageId,
               imageType: i.imageType,
@@ -200,6 +260,8 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             ...(body.comment ? { comment: body.comment } : {}),
             userName: actor.userName,
             clerk: actor.clerk,
+            // The DELIVERED activities are written by now, in this transaction.
+            inboundSites: (await repo.sitesOfPickups(trx, actor.subId, [pickupId])).get(pickupId) ?? [],
           }
           await repo.insertPickup(trx, {
             pickup_id: pickupId,
@@ -224,7 +286,20 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     async getPickup(subId: string, pickupId: string): Promise<Pickup> {
       const row = await repo.findPickup(db, subId, pickupId)
       if (!row) throw new AppError(PICKUP_ERRORS.PICKUP_NOT_FOUND)
-      return toPickup(row)
+      return (await described(subId, [row]))[0]!
+    },
+
+    async listPickups(subId: string, q: ListPickupsQuery): Promise<{ pickups: Pickup[]; totalCount: number }> {
+      if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) throw invalid('to', 'to must be after from.')
+      const { rows, total } = await repo.listPickups(db, {
+        subId,
+        ...(q.contactId ? { contactId: q.contactId } : {}),
+        ...(q.from ? { from: new Date(q.from) } : {}),
+        ...(q.to ? { to: new Date(q.to) } : {}),
+        offset: (q.page - 1) * q.size,
+        limit: q.size,
+      })
+      return { pickups: await described(subId, rows), totalCount: total }
     },
   }
 }

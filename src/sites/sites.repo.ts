@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Executor } from '../db/transaction.js'
 import type { InboundSiteTable, SiteType } from '../db/tables.js'
 import type { Selectable } from 'kysely'
+import './sites.tables.js'
 
 export type SiteRow = Pick<
   Selectable<InboundSiteTable>,
@@ -18,6 +19,7 @@ export type SiteRow = Pick<
   | 'created_at'
   | 'updated_at'
   | 'deleted_at'
+  | 'opening_hours'
 >
 const COLUMNS = [
   'site_id',
@@ -33,6 +35,7 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'opening_hours',
 ] as const
 
 export async function findSite(
@@ -70,6 +73,7 @@ export async function insertSite(
     path_names: string[]
     status: 'active' | 'inactive'
     is_primary: boolean
+    opening_hours: string | null
     at: Date
   },
 ): Promise<void> {
@@ -96,7 +100,15 @@ export async function updateSiteRow(
   set: Partial<
     Pick<
       SiteRow,
-      'name' | 'status' | 'is_primary' | 'parent_id' | 'location_id' | 'ancestor_ids' | 'path_names' | 'deleted_at'
+      | 'name'
+      | 'status'
+      | 'is_primary'
+      | 'parent_id'
+      | 'location_id'
+      | 'ancestor_ids'
+      | 'path_names'
+      | 'deleted_at'
+      | 'opening_hours'
     >
   > & { updated_at: Date },
 ): Promise<void> {

@@ -5,6 +5,14 @@ export const SITE_TYPES = ['site', 'building', 'floor', 'room', 'mailstop', 'she
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 const Status = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
+const OPENING_HOURS_DESCRIPTION =
+  'An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset.'
+const OpeningHours = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description: OPENING_HOURS_DESCRIPTION,
+})
 
 export const SiteRefSchema = Type.Object(
   {
@@ -31,6 +39,7 @@ export const SiteSchema = Type.Object(
     locationId: Type.Union([Type.String(), Type.Null()]),
     status: Status,
     primary: Type.Boolean(),
+    openingHours: Type.Optional(Type.String({ description: OPENING_HOURS_DESCRIPTION })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -46,6 +55,7 @@ const TopTierSite = Type.Object(
     locationId: Id,
     primary: Type.Optional(Type.Boolean()),
     status: Type.Optional(Status),
+    openingHours: Type.Optional(OpeningHours),
   },
   { additionalProperties: false, title: 'TopTierSite' },
 )
@@ -55,6 +65,7 @@ const ChildSite = Type.Object(
     name: Name,
     parent: Id,
     status: Type.Optional(Status),
+    openingHours: Type.Optional(OpeningHours),
   },
   { additionalProperties: false, title: 'ChildSite' },
 )
@@ -73,6 +84,9 @@ export const UpdateSiteSchema = Type.Object(
     status: Type.Optional(Status),
     primary: Type.Optional(Type.Boolean()),
     parent: Type.Optional(Id),
+    openingHours: Type.Optional(
+      Type.Union([OpeningHours, Type.Null()], { description: `${OPENING_HOURS_DESCRIPTION} null removes them.` }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -54,7 +54,9 @@ export interface SitesServiceDeps {
   invalidations: Invalidations
 }
 
-export function toSiteRef(r: repo.SiteRow): SiteRef {
+export function toSiteRef(
+  r: Pick<repo.SiteRow, 'site_id' | 'name' | 'type' | 'parent_id' | 'ancestor_ids' | 'path_names'>,
+): SiteRef {
   return {
     inboundSiteId: r.site_id,
     name: r.name,
@@ -72,6 +74,7 @@ function toSite(r: repo.SiteRow): Site {
     locationId: r.location_id,
     status: r.status,
     primary: r.is_primary,
+    ...(r.opening_hours ? { openingHours: r.opening_hours } : {}),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }
@@ -135,6 +138,7 @@ export function createSitesService(deps: SitesServiceDeps) {
                 path_names: [input.name.trim()],
                 status: input.status ?? 'active',
                 is_primary: input.primary ?? false,
+                opening_hours: input.openingHours?.trim() ?? null,
                 at,
               })
               return outcome?.(trx, { inboundSiteId: siteId })
@@ -152,6 +156,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               path_names: [...parent.path_names, input.name.trim()],
               status: input.status ?? 'active',
               is_primary: false,
+              opening_hours: input.openingHours?.trim() ?? null,
               at,
             })
             await outcome?.(trx, { inboundSiteId: siteId })
@@ -203,6 +208,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               location_id: locationId,
               ancestor_ids: ancestors,
               path_names: pathNames,
+              ...(input.openingHours !== undefined ? { opening_hours: input.openingHours?.trim() ?? null } : {}),
               updated_at: at,
             })
             const structural = name !== site.name || parentId !== site.parent_id

@@ -35,6 +35,7 @@ const view = (over: Partial<TemplateView> = {}): TemplateView => ({
   step: 0,
   hoursWaiting: '',
   collectedBy: '',
+  onBehalf: false,
   collectedAt: '',
   unsubscribeUrl: 'https://m.example/u?t=a&b',
   ...over,

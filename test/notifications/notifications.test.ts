@@ -57,6 +57,7 @@ describe('notification emails through a real SMTP server', () => {
       arrivalBatchSeconds: 60,
       reminderAfterHours: [],
       finalNoticeAfterHours: null,
+      language: 'en',
       templates: {},
     })
     const bad = async (body: unknown) => {
@@ -77,6 +78,11 @@ describe('notification emails through a real SMTP server', () => {
       'templates.REMINDER.subject',
     ])
     expect(await bad(settings({ templates: { SOMETHING: {} } }))).toContain('templates.SOMETHING')
+    expect(await bad(settings({ templates: { fr: { ARRIVAL: { html: '{{& recipientName}}' } } } }))).toEqual([
+      'templates.fr.ARRIVAL.html',
+    ])
+    expect(await bad(settings({ templates: { fr: { PARCEL: {} } } }))).toContain('templates.fr.PARCEL')
+    expect(await bad(settings({ language: 'French' }))).toContain('language')
     const { enabled: _e, ...missing } = settings({})
     expect(await bad(missing)).toContain('enabled')
   })
@@ -231,6 +237,133 @@ describe('notification emails through a real SMTP server', () => {
     })
   })
 
+  it('names who collected on the recipient’s behalf in the receipt and its events: a name given at the desk, another contact', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const ben = await a.contact('RECEIVER', 'Ben Behalf', { email: 'ben@example.com' })
+    const neighbour = await a.contact('ALL', 'Nora Neighbour')
+    const first = await addFor(ben)
+    const second = await addFor(ben)
+    await t.ctx.notifications.runOnce()
+    smtp.clear()
+    const receipt = async () => {
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      const [got] = await smtp.waitFor(1)
+      smtp.clear()
+      return got!.mail
+    }
+    const event = async (packageId: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('package_events')
+          .select('data')
+          .where('package_id', '=', packageId)
+          .where('event_name', '=', 'RecipientPickupReceipt')
+          .executeTakeFirstOrThrow()
+      ).data as { notification: Record<string, unknown> }
+
+    await a.ok('POST', '/api/v1/pickups', { contactId: ben, packageIds: [first], givenTo: { name: 'Gus Guest' } }, 201)
+    const byName = await receipt()
+    expect(byName.text).toContain('collected by Gus Guest on your behalf')
+    expect(byName.html).toContain('by <strong>Gus Guest</strong> on your behalf')
+    expect(byName.text).not.toContain('by Ben Behalf')
+    expect((await event(first)).notification.collectedBy).toEqual({
+      name: 'Gus Guest',
+      onBehalfOf: { contactId: ben, name: 'Ben Behalf' },
+    })
+
+    await a.ok('POST', '/api/v1/pickups', { contactId: ben, givenTo: { contactId: neighbour } }, 201)
+    const byContact = await receipt()
+    expect(byContact.text).toContain('collected by Nora Neighbour on your behalf')
+    expect((await event(second)).notification.collectedBy).toEqual({
+      name: 'Nora Neighbour',
+      contactId: neighbour,
+      onBehalfOf: { contactId: ben, name: 'Ben Behalf' },
+    })
+  })
+
+  it('shows the address mailed at send time, not the one the row was written with', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
+    const mo = await a.contact('RECEIVER', 'Mo Moved', { email: 'mo.old@example.com' })
+    const packageId = await addFor(mo)
+    expect((await list(`packageId=${packageId}`))[0]!.to).toBe('mo.old@example.com')
+    const contact = await a.ok('GET', `/api/v1/contacts/${mo}`)
+    const { contactId: _id, ...rest } = contact
+    await a.ok('PUT', `/api/v1/contacts/${mo}`, { ...rest, email: 'mo.new@example.com' }, 200)
+    smtp.clear()
+    t.clock.advance(61_000)
+    expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+    const [got] = await smtp.waitFor(1)
+    expect(got!.mail.to && 'text' in got!.mail.to ? got!.mail.to.text : '').toContain('mo.new@example.com')
+    expect((await list(`packageId=${packageId}`))[0]).toMatchObject({ status: 'sent', to: 'mo.new@example.com' })
+    const event = await t.ctx.db
+      .selectFrom('package_events')
+      .select('data')
+      .where('package_id', '=', packageId)
+      .where('event_name', '=', 'RecipientNotified')
+      .executeTakeFirstOrThrow()
+    expect((event.data as { notification: { to: string } }).notification.to).toBe('mo.new@example.com')
+  })
+
+  it('says the opening hours of the site in the arrival email, the nearest set above the shelf', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}))
+    const oli = await a.contact('RECEIVER', 'Oli Open', { email: 'oli@example.com' })
+    await a.ok('PUT', `/api/v1/inboundsites/${room.siteId}`, { openingHours: 'Mon–Fri 8:00–18:00 <b>' }, 200)
+    try {
+      smtp.clear()
+      await addFor(oli)
+      expect((await t.ctx.notifications.runOnce()).sent).toBe(1)
+      const [got] = await smtp.waitFor(1)
+      expect(got!.mail.text).toContain('Opening hours: Mon–Fri 8:00–18:00 <b>')
+      expect(got!.mail.html).toContain('Opening hours: Mon–Fri 8:00–18:00 &lt;b&gt;')
+    } finally {
+      await a.ok('PUT', `/api/v1/inboundsites/${room.siteId}`, { openingHours: null }, 200)
+    }
+    smtp.clear()
+    await addFor(oli)
+    await t.ctx.notifications.runOnce()
+    const [without] = await smtp.waitFor(1)
+    expect(without!.mail.text).not.toContain('Opening hours')
+  })
+
+  it('writes in the subscription’s language: its templates for that language, then its defaults, then the shipped ones', async () => {
+    const put = {
+      ...settings({}),
+      language: 'fr',
+      templates: {
+        ARRIVAL: { subject: 'Default subject {{count}}', text: 'Default text for {{recipientName}}' },
+        fr: { ARRIVAL: { subject: 'Colis pour {{recipientName}}' } },
+      },
+    }
+    expect(await a.ok('PUT', '/api/v1/notifications/settings', put, 200)).toEqual(put)
+    expect(await a.ok('GET', '/api/v1/notifications/settings')).toEqual(put)
+    const flo = await a.contact('RECEIVER', 'Flo French', { email: 'flo@example.com' })
+    try {
+      smtp.clear()
+      await addFor(flo)
+      await t.ctx.notifications.runOnce()
+      const [arrival] = await smtp.waitFor(1)
+      // The French subject, the default language's text, the shipped French HTML.
+      expect(arrival!.mail.subject).toBe('Colis pour Flo French')
+      expect(arrival!.mail.text).toBe('Default text for Flo French')
+      expect(arrival!.mail.html).toContain('Bonjour Flo French')
+      expect(arrival!.mail.html).toContain('Se désabonner')
+      smtp.clear()
+      await a.ok('POST', '/api/v1/pickups', { contactId: flo }, 201)
+      await t.ctx.notifications.runOnce()
+      const [receipt] = await smtp.waitFor(1)
+      expect(receipt!.mail.subject).toBe('Votre colis a été retiré')
+      expect(receipt!.mail.text).toContain('par Flo French')
+      // A language without shipped templates falls back to English.
+      await a.ok('PUT', '/api/v1/notifications/settings', { ...settings({}), language: 'de' }, 200)
+      smtp.clear()
+      await addFor(flo)
+      await t.ctx.notifications.runOnce()
+      expect((await smtp.waitFor(1))[0]!.mail.subject).toMatch(/^A parcel is waiting for you/)
+    } finally {
+      await a.ok('PUT', '/api/v1/notifications/settings', settings({}), 200)
+    }
+  })
+
   it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
     const quick = await a.contact('RECEIVER', 'Quinn Quick', { email: 'quinn@example.com' })
@@ -321,6 +454,26 @@ describe('notification emails through a real SMTP server', () => {
     expect(await list(`packageId=${next}`)).toMatchObject([
       { status: 'suppressed', lastError: 'the contact unsubscribed' },
     ])
+  })
+
+  it('limits the unsubscribe link per client address, apart from the global limit', async () => {
+    const from = (remoteAddress: string) =>
+      t.inject({
+        method: 'POST',
+        url: '/notifications/unsubscribe?t=not-a-token',
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      })
+    const answers = []
+    for (let i = 0; i < 12; i++) answers.push((await from('192.0.2.7')).statusCode)
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(400))
+    expect(answers.slice(10)).toEqual([429, 429])
+    const limited = await from('192.0.2.7')
+    expect(limited.headers['retry-after']).toBeDefined()
+    expect(limited.json().errors[0].errorCode).toBe('validation_error')
+    // Another address is not held back.
+    expect((await from('192.0.2.8')).statusCode).toBe(400)
   })
 
   it('retries with back-off when the SMTP server refuses, and records the error', async () => {

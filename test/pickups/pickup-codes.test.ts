@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { newPickupCode, normalizePickupCode, PICKUP_CODE_ALPHABET } from '../../src/pickups/pickup-code.js'
+import { PICKUP_CODE_RETENTION_DAYS } from '../../src/pickups/pickup-codes.retention.js'
+import { runHousekeeping } from '../../src/housekeeping/housekeeping.js'
 
 const t = useTestApp()
 const me = useClient(t)
@@ -110,5 +112,48 @@ describe('pickup codes on packages', () => {
     )
     expect(csv.statusCode).toBe(200)
     expect(csv.body).toContain(`${code},${ids[0]}`)
+  })
+})
+
+describe('pickup codes, kept then purged', () => {
+  const DAY = 86_400_000
+  const housekeeping = () => runHousekeeping({ db: t.ctx.db, clock: t.clock, images: t.ctx.receiving.images })
+  const pickup = (code: string) => a.call('POST', '/api/v1/pickups', { pickupCode: code })
+  const refresh = async () => {
+    a = api(t, await t.refresh(me))
+  }
+
+  it(`refuses a used code as used for ${PICKUP_CODE_RETENTION_DAYS} days after its parcels were finished, then forgets it; waiting codes stay`, async () => {
+    const done = await a.contact('RECEIVER', 'Dana Done')
+    const used = (await codeOf(await add({ receiver: { contactId: done } })))!
+    expect((await pickup(used)).statusCode).toBe(201)
+    const waits = await a.contact('RECEIVER', 'Walt Waits')
+    const waiting = (await codeOf(await add({ receiver: { contactId: waits } })))!
+    const announced = await a.contact('RECEIVER', 'Ann Announced')
+    const inTransit = await add({ receiver: { contactId: announced } })
+    await a.ok('PUT', `/api/v1/packages/${inTransit}`, { package: {}, lastActivity: { status: 'IN_TRANSIT' } })
+    const transitCode = (await codeOf(inTransit))!
+    const registered = async (code: string) =>
+      (await t.ctx.db.selectFrom('pickup_codes').select('code').where('code', '=', code).executeTakeFirst()) !==
+      undefined
+
+    t.clock.advance((PICKUP_CODE_RETENTION_DAYS - 1) * DAY)
+    await refresh()
+    expect((await housekeeping()).pickupCodes).toBe(0)
+    const still = await pickup(used)
+    expect(still.statusCode).toBe(400)
+    expect(still.json().errors[0].errorDescription).toMatch(/has already been used/)
+
+    t.clock.advance(2 * DAY)
+    await refresh()
+    expect((await housekeeping()).pickupCodes).toBeGreaterThanOrEqual(1)
+    expect(await registered(used)).toBe(false)
+    const forgotten = await pickup(used)
+    expect(forgotten.statusCode).toBe(400)
+    expect(forgotten.json().errors[0].errorDescription).toMatch(/^No pickup code/)
+    // A code with a parcel still waiting, or announced and coming back with it, is kept.
+    expect(await registered(waiting)).toBe(true)
+    expect(await registered(transitCode)).toBe(true)
+    expect((await pickup(waiting)).statusCode).toBe(201)
   })
 })

@@ -48,6 +48,7 @@ describe('POST /api/v1/pickups', () => {
     [
       { method: 'POST', url: '/api/v1/pickups', payload: { pickupCode: 'ABCDEF' } },
       { method: 'GET', url: '/api/v1/pickups/pku_x' },
+      { method: 'GET', url: '/api/v1/pickups' },
     ],
   )
 
@@ -267,6 +268,85 @@ describe('POST /api/v1/pickups', () => {
   })
 })
 
+describe('GET /api/v1/pickups', () => {
+  it('lists pickups newest first, paged, by contact and time; each says who collected, for whom, where and what', async () => {
+    const at = async (contactId: string) =>
+      (
+        await a.ok('POST', '/api/v1/packages', {
+          package: { trackingNumber: trackingNumber(), receiver: { contactId } },
+          lastActivity: { status: 'RECEIVED', location: { inboundSiteId: m.shelfId } },
+        })
+      ).packageId as string
+    const lia = await a.contact('RECEIVER', 'Lia List', { email: 'lia@example.com' })
+    const ids = [await at(lia), await at(lia)]
+    const before = t.clock.now().toISOString()
+    t.clock.advance(1_000)
+    const first = (
+      await a.ok(
+        'POST',
+        '/api/v1/pickups',
+        { contactId: lia, packageIds: [ids[0]], givenTo: { name: 'Kim Courier' } },
+        201,
+      )
+    ).pickupId as string
+    t.clock.advance(1_000)
+    const middle = t.clock.now().toISOString()
+    t.clock.advance(1_000)
+    const signature = await upload()
+    const second = (
+      await a.ok(
+        'POST',
+        '/api/v1/pickups',
+        { contactId: lia, images: [{ imageType: 'SIGNATURE', tempURL: signature }] },
+        201,
+      )
+    ).pickupId as string
+
+    const one = await a.ok('GET', `/api/v1/pickups/${first}`)
+    expect(one).toMatchObject({
+      pickupId: first,
+      contactId: lia,
+      packageIds: [ids[0]],
+      givenTo: { name: 'Kim Courier' },
+      onBehalfOf: { contactId: lia, name: 'Lia List' },
+      inboundSites: [{ inboundSiteId: m.shelfId, name: 'Shelf 1' }],
+      images: [],
+    })
+    const own = await a.ok('GET', `/api/v1/pickups/${second}`)
+    expect(own.onBehalfOf).toBeUndefined()
+    expect(own).toMatchObject({ givenTo: { contactId: lia, name: 'Lia List' }, packageIds: [ids[1]] })
+    expect(own.images).toHaveLength(1)
+
+    const list = (q: string) => a.ok('GET', `/api/v1/pickups?${q}`)
+    expect(await list(`contactId=${lia}`)).toMatchObject({
+      totalCount: 2,
+      pickups: [{ pickupId: second }, { pickupId: first }],
+    })
+    expect(await list(`contactId=${lia}&size=1&page=2`)).toMatchObject({
+      totalCount: 2,
+      pickups: [{ pickupId: first }],
+    })
+    expect(await list(`contactId=${lia}&from=${middle}`)).toMatchObject({
+      totalCount: 1,
+      pickups: [{ pickupId: second }],
+    })
+    expect(await list(`contactId=${lia}&from=${before}&to=${middle}`)).toMatchObject({
+      totalCount: 1,
+      pickups: [{ pickupId: first }],
+    })
+    const all = await list('size=200')
+    expect(all.totalCount).toBeGreaterThanOrEqual(2)
+    const bad = await a.call('GET', '/api/v1/pickups?size=201&from=yesterday')
+    expect(bad.statusCode).toBe(400)
+    expect(fieldsOf(bad).sort()).toEqual(['from', 'size'])
+    expect(fieldsOf(await a.call('GET', `/api/v1/pickups?from=${middle}&to=${before}`))).toEqual(['to'])
+    // Another subscription sees none of them.
+    const other = api(t, await t.newClient('pickups-list-other'))
+    expect(await other.ok('GET', '/api/v1/pickups')).toEqual({ pickups: [], totalCount: 0 })
+    expect((await other.call('GET', `/api/v1/pickups/${first}`)).statusCode).toBe(404)
+  })
+})
+
 describe('guessing pickup codes', () => {
   const g = useTestApp({ PICKUP_CODE_FAILURE_LIMIT: '3', PICKUP_CODE_FAILURE_WINDOW_SECONDS: '60' })
   const desk = useClient(g)
@@ -291,6 +371,24 @@ describe('guessing pickup codes', () => {
     g.clock.advance(61_000)
     const res = await guess(code)
     expect(res.statusCode, res.body).toBe(201)
+  })
+
+  it('refuses a parallel burst of wrong codes past the limit: each is counted before the next is checked', async () => {
+    const burst = api(g, await g.newClient('burst-sub'))
+    // A first request of the client warms what every later one reuses (token, caches). Then an open
+    // transaction holds the embedded database's one connection while the burst arrives: every request
+    // reaches the code check before any look-up answers, as twelve desks' would on a busy server.
+    expect((await burst.call('GET', '/api/v1/pickups/pku_warm')).statusCode).toBe(404)
+    const answers = await g.ctx.db.transaction().execute(async () => {
+      const requests = Array.from({ length: 12 }, (_, i) =>
+        burst.call('POST', '/api/v1/pickups', { pickupCode: `ZZZZ${'23456789ABCD'[i]!}Z` }).then((r) => r.statusCode),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return requests
+    })
+    const statuses = await Promise.all(answers)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9)
   })
 
   it('counts the subscription as a whole, three times the limit across its clients', async () => {

@@ -173,6 +173,31 @@ describe('inbound sites', () => {
     expect(again.json().errors[0].errorCode).toBe('already_exists')
   })
 
+  it('keeps opening hours (an extension): optional, omitted when unset, bounded, changed or removed by update', async () => {
+    const locationId = await a.location()
+    const hq = await a.site({ type: 'site', name: 'Hours HQ', locationId, openingHours: ' Mon–Fri 8:00–18:00 ' })
+    const shelf = await a.site({ type: 'shelf', name: 'Hours shelf', parent: hq })
+    expect((await site(hq)).openingHours).toBe('Mon–Fri 8:00–18:00')
+    expect(await site(shelf)).not.toHaveProperty('openingHours')
+    const lobby = await a.site({ type: 'room', name: 'Lobby', parent: hq, openingHours: 'Sat 9–12' })
+    expect((await site(lobby)).openingHours).toBe('Sat 9–12')
+    for (const [body, field] of [
+      [{ type: 'site', name: 'Long', locationId, openingHours: 'x'.repeat(201) }, 'openingHours'],
+      [{ type: 'room', name: 'Blank', parent: hq, openingHours: '   ' }, 'openingHours'],
+    ] as const) {
+      const res = await a.call('POST', '/api/v1/inboundsites', body)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toContain(field)
+    }
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { openingHours: 'Mon–Sat 7:00–19:00' }, 200)
+    expect((await site(hq)).openingHours).toBe('Mon–Sat 7:00–19:00')
+    // An update that does not name them keeps them; null removes them.
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { name: 'Hours HQ 2' }, 200)
+    expect((await site(hq)).openingHours).toBe('Mon–Sat 7:00–19:00')
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { openingHours: null }, 200)
+    expect(await site(hq)).not.toHaveProperty('openingHours')
+  })
+
   it('refuses to delete a site with active children, then deletes softly', async () => {
     const locationId = await a.location()
     const root = await a.site({ type: 'site', name: 'Del', locationId })

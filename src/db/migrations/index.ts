@@ -19,6 +19,9 @@ import * as m0020 from './0020_pickup_codes.js'
 import * as m0021 from './0021_pickups.js'
 import * as m0022 from './0022_waiting_code_index.js'
 import * as m0024 from './0024_users.js'
+import * as m0025 from './0025_site_opening_hours.js'
+import * as m0026 from './0026_notification_language.js'
+import * as m0027 from './0027_pickup_code_checks.js'
 import * as m0030 from './0030_session_ids.js'
 import * as m0031 from './0031_client_secret_version.js'
 
@@ -44,6 +47,9 @@ export const migrations: Record<string, Migration> = {
   '0021_pickups': m0021,
   '0022_waiting_code_index': m0022,
   '0024_users': m0024,
+  '0025_site_opening_hours': m0025,
+  '0026_notification_language': m0026,
+  '0027_pickup_code_checks': m0027,
   '0030_session_ids': m0030,
   '0031_client_secret_version': m0031,
 }
