@@ -5,10 +5,9 @@ import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
-import { SITE_TYPES } from '../vocabulary.js'
+import { SITE_STATUSES, SITE_TYPES } from '../vocabulary.js'
 
 /** A site's statuses (the server's vocabulary module does not list them yet). */
-const SITE_STATUSES = ['active', 'inactive']
 
 export function Sites() {
   const sites = useList(() => loadSites({ fresh: true }))

@@ -5,7 +5,7 @@ import { CONFIRMATION_TYPES } from '../packages/fields.js'
 import { IMAGE_LEVELS, IMAGE_TYPES } from '../packages/packages.schemas.js'
 import { FINISHED, HANDED_OVER, NOT_WAITING, PACKAGE_STATUSES } from '../packages/statuses.js'
 import { PICKUP_IMAGE_TYPES } from '../pickups/pickups.schemas.js'
-import { SITE_TYPES } from '../sites/sites.schemas.js'
+import { SITE_STATUSES, SITE_TYPES } from '../sites/sites.schemas.js'
 import { ROLES } from '../users/users.tables.js'
 
 /**
@@ -25,6 +25,7 @@ export const CONSOLE_VOCABULARY = {
   CONTACT_TYPES,
   CONTACT_STATUSES,
   SITE_TYPES,
+  SITE_STATUSES,
   CUSTOM_FIELD_DATA_TYPES: DATA_TYPES,
   CUSTOM_FIELD_STATUSES: FIELD_STATUSES,
   USER_ROLES: ROLES,

@@ -4,7 +4,8 @@ import { SkipSchema } from '../http/schemas.js'
 export const SITE_TYPES = ['site', 'building', 'floor', 'room', 'mailstop', 'shelf', 'locker'] as const
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
-const Status = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
+export const SITE_STATUSES = ['active', 'inactive'] as const
+const Status = Type.Union(SITE_STATUSES.map((s) => Type.Literal(s)))
 const OPENING_HOURS_DESCRIPTION =
   'An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset.'
 const OpeningHours = Type.String({
