@@ -1798,6 +1798,8 @@ export interface components {
             status: "active" | "inactive";
             /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
             notify: boolean;
+            /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
+            language?: string;
         };
         /** CustomField */
         CustomField: {
@@ -2682,6 +2684,8 @@ export interface operations {
                     status?: "active" | "inactive";
                     /** @description Notification emails wanted; default true. */
                     notify?: boolean;
+                    /** @description The language of the contact's notification emails: ISO 639, optionally with an ISO 3166 region (`fr`, `pt-BR`). Absent: the subscription's. `null` on PUT goes back to it. */
+                    language?: string;
                 };
             };
         };
@@ -2717,6 +2721,8 @@ export interface operations {
                         status: "active" | "inactive";
                         /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
                         notify: boolean;
+                        /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
+                        language?: string;
                     };
                 };
             };
@@ -2818,6 +2824,8 @@ export interface operations {
                         status: "active" | "inactive";
                         /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
                         notify: boolean;
+                        /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
+                        language?: string;
                     };
                 };
             };
@@ -2907,6 +2915,7 @@ export interface operations {
                     /** @enum {string} */
                     status?: "active" | "inactive";
                     notify?: boolean;
+                    language?: string | null;
                 };
             };
         };
@@ -2940,6 +2949,8 @@ export interface operations {
                         status: "active" | "inactive";
                         /** @description Whether the contact gets notification emails (default true); the unsubscribe link sets it to false. */
                         notify: boolean;
+                        /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
+                        language?: string;
                     };
                 };
             };
@@ -8352,7 +8363,7 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {
@@ -8467,7 +8478,7 @@ export interface operations {
                     reminderAfterHours: number[];
                     /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                     finalNoticeAfterHours: number | null;
-                    /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                    /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                     language?: string;
                     /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                     templates: {
@@ -8546,7 +8557,7 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
-                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
+                        /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
                         templates: {

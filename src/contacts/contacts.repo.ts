@@ -15,6 +15,7 @@ const COLUMNS = [
   'mail_stop_site_id',
   'status',
   'notify',
+  'language',
   'match_name',
   'match_company',
   'created_at',

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
-import { SkipSchema } from '../http/schemas.js'
+import { LANGUAGE_PATTERN, SkipSchema } from '../http/schemas.js'
 
 export const CONTACT_TYPES = ['SENDER', 'RECEIVER', 'ALL'] as const
 export type ContactType = (typeof CONTACT_TYPES)[number]
@@ -23,6 +23,13 @@ const optionalText = {
   personalId: Type.String({ maxLength: 100, description: 'Employee, student or resident number.' }),
 }
 
+const Language = Type.String({
+  pattern: LANGUAGE_PATTERN,
+  maxLength: 6,
+  description:
+    "The language of the contact's notification emails: ISO 639, optionally with an ISO 3166 region (`fr`, `pt-BR`). Absent: the subscription's. `null` on PUT goes back to it.",
+})
+
 export const ContactSchema = Type.Object(
   {
     contactId: Type.String(),
@@ -39,6 +46,12 @@ export const ContactSchema = Type.Object(
       description:
         'Whether the contact gets notification emails (default true); the unsubscribe link sets it to false.',
     }),
+    language: Type.Optional(
+      Type.String({
+        description:
+          "The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings).",
+      }),
+    ),
   },
   { $id: 'Contact', title: 'Contact' },
 )
@@ -56,6 +69,7 @@ export const CreateContactSchema = Type.Object(
     mailStopLocation: Type.Optional(SiteLink),
     status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
     notify: Type.Optional(Type.Boolean({ description: 'Notification emails wanted; default true.' })),
+    language: Type.Optional(Language),
   },
   { additionalProperties: false },
 )
@@ -74,6 +88,7 @@ export const UpdateContactSchema = Type.Object(
     mailStopLocation: Type.Optional(Nullable(SiteLink)),
     status: Type.Optional(oneOf(CONTACT_STATUSES)),
     notify: Type.Optional(Type.Boolean()),
+    language: Type.Optional(Nullable(Language)),
   },
   { additionalProperties: false },
 )

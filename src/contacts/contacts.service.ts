@@ -36,6 +36,8 @@ export interface ContactRecord {
   status: ContactStatus
   /** Notification emails wanted (the unsubscribe link sets it false). */
   notify: boolean
+  /** The language of its emails; absent: the subscription's. */
+  language?: string
   deleted: boolean
 }
 
@@ -77,6 +79,7 @@ function toRecord(r: repo.ContactRow): ContactRecord {
   if (r.personal_id !== null) out.personalId = r.personal_id
   if (r.location_site_id !== null) out.locationSiteId = r.location_site_id
   if (r.mail_stop_site_id !== null) out.mailStopSiteId = r.mail_stop_site_id
+  if (r.language !== null) out.language = r.language
   return out
 }
 
@@ -159,6 +162,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
         mail_stop_site_id: input.mailStopLocation?.inboundSiteId ?? null,
         status: input.status ?? 'active',
         notify: input.notify ?? true,
+        language: input.language ?? null,
         match_name: normalizeForMatch(name),
         match_company: company === null ? null : normalizeForMatch(company),
         created_at: at,
@@ -206,6 +210,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
               : (input.mailStopLocation?.inboundSiteId ?? null),
           status: input.status ?? cur.status,
           notify: input.notify ?? cur.notify,
+          language: input.language === undefined ? cur.language : input.language,
           match_name: normalizeForMatch(name),
           match_company: company === null ? null : normalizeForMatch(company),
           updated_at: clock.now(),

@@ -99,6 +99,8 @@ export interface ContactTable {
   status: 'active' | 'inactive'
   /** Recipient emails wanted (default true); the unsubscribe link sets it false. */
   notify: ColumnType<boolean, boolean | undefined, boolean>
+  /** The language of its emails (a tag such as `fr`); null: the subscription's. */
+  language: ColumnType<string | null, string | null | undefined, string | null>
   match_name: string
   match_company: string | null
   created_at: Timestamp

@@ -42,6 +42,12 @@ export function errorResponses(...statuses: Array<400 | 404 | 409 | 412 | 413 | 
 }
 
 /** Largest offset or page a list takes: past it the database would refuse the arithmetic (a 500). */
+/**
+ * A language tag as emails are chosen by: ISO 639 language, optionally an ISO 3166 region (`fr`,
+ * `pt-BR`). Shared by the notification settings and the contacts.
+ */
+export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$'
+
 export const MAX_OFFSET = 2_147_483_647
 
 /** `skip` of the typeahead lists. */

@@ -38,10 +38,12 @@ const QR_CID = 'pickup-code-qr@mailroom'
 /**
  * A subscription's own parts of a kind's template in the email's language: those given for the
  * language (`templates.fr.ARRIVAL`) over those of the subscription's default (`templates.ARRIVAL`).
- * The language is the subscription's: contacts have none of their own yet.
  */
-function templateOverride(settings: NotificationSettings, kind: NotificationKind): TemplateOverride | undefined {
-  const language = settings.language ?? 'en'
+function templateOverride(
+  settings: NotificationSettings,
+  kind: NotificationKind,
+  language: string,
+): TemplateOverride | undefined {
   const byLanguage = (settings.templates as Record<string, Partial<Record<NotificationKind, TemplateOverride>>>)[
     language
   ]?.[kind]
@@ -65,6 +67,8 @@ export interface ComposeInput {
   collector?: { name: string; onBehalf: boolean }
   /** ARRIVAL and reminders: the opening hours of the site to collect at, when it has them. */
   openingHours?: string
+  /** The recipient's own language, over the subscription's. */
+  language?: string
 }
 
 /** One email: the view its template sees, rendered, with the QR code of the pickup code inline. */
@@ -102,7 +106,8 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
     unsubscribeUrl: input.unsubscribeUrl,
   }
-  const email = renderEmail(kind, templateOverride(input.settings, kind), view, input.settings.language ?? 'en')
+  const language = input.language ?? input.settings.language ?? 'en'
+  const email = renderEmail(kind, templateOverride(input.settings, kind, language), view, language)
   const attachments: MailMessage['attachments'] = []
   if (view.pickupCode)
     attachments.push({

@@ -1,3 +1,4 @@
+import { LANGUAGE_PATTERN } from '../http/schemas.js'
 import { Type, type Static } from '@sinclair/typebox'
 import { NOTIFICATION_KINDS, NOTIFICATION_STATUSES } from './kinds.js'
 
@@ -19,9 +20,6 @@ const Template = Type.Object(
 )
 
 const Hours = Type.Number({ exclusiveMinimum: 0, maximum: 8_760 })
-
-/** A language tag as emails are chosen by: ISO 639 language, optionally an ISO 3166 region (`fr`, `pt-BR`). */
-export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$'
 
 const kindTemplates = {
   ARRIVAL: Type.Optional(Template),
@@ -51,7 +49,7 @@ export const NotificationSettingsSchema = Type.Object(
       Type.String({
         pattern: LANGUAGE_PATTERN,
         description:
-          'The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. Contacts have no language of their own yet: every recipient gets this one. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones.',
+          'The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones.',
       }),
     ),
     templates: Type.Object(kindTemplates, {

@@ -19,6 +19,8 @@ export interface RecipientContact {
   email?: string
   phone?: string
   notify: boolean
+  /** The language of its emails; absent: the subscription's. */
+  language?: string
 }
 
 /** Who collected the parcels of a PICKED_UP receipt (in its webhook events as `notification.collectedBy`). */
@@ -245,6 +247,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         now: clock.now(),
         ...(collector ? { collector: { name: collector.name, onBehalf: collector.onBehalfOf !== undefined } } : {}),
         ...(openingHours ? { openingHours } : {}),
+        ...(contact!.language ? { language: contact!.language } : {}),
       })
       // The claim covered the whole batch; this row may have waited in line past its lease.
       const ours = await renewLease(

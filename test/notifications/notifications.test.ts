@@ -364,6 +364,26 @@ describe('notification emails through a real SMTP server', () => {
     }
   })
 
+  it('writes to a contact in its own language, over the subscription’s; null goes back to the subscription’s', async () => {
+    const camille = await a.contact('RECEIVER', 'Camille Martin', { email: 'camille@example.com', language: 'fr' })
+    expect((await a.ok('GET', `/api/v1/contacts/${camille}`)).language).toBe('fr')
+    smtp.clear()
+    await addFor(camille)
+    await t.ctx.notifications.runOnce()
+    const [french] = await smtp.waitFor(1)
+    expect(french!.mail.html).toContain('Bonjour Camille Martin')
+    // Back to the subscription's (English) language.
+    expect((await a.ok('PUT', `/api/v1/contacts/${camille}`, { language: null })).language).toBeUndefined()
+    smtp.clear()
+    await addFor(camille)
+    await t.ctx.notifications.runOnce()
+    expect((await smtp.waitFor(1))[0]!.mail.subject).toMatch(/^A parcel is waiting for you/)
+    // Not a language tag: a 400 naming the field.
+    const bad = await a.call('PUT', `/api/v1/contacts/${camille}`, { language: 'French' })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().errors[0].additionalParameters).toBe('language')
+  })
+
   it('sends no arrival email for a parcel collected before its batch left: only the receipt', async () => {
     await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
     const quick = await a.contact('RECEIVER', 'Quinn Quick', { email: 'quinn@example.com' })

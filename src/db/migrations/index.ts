@@ -24,6 +24,7 @@ import * as m0026 from './0026_notification_language.js'
 import * as m0027 from './0027_pickup_code_checks.js'
 import * as m0030 from './0030_session_ids.js'
 import * as m0031 from './0031_client_secret_version.js'
+import * as m0032 from './0032_contact_language.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0027_pickup_code_checks': m0027,
   '0030_session_ids': m0030,
   '0031_client_secret_version': m0031,
+  '0032_contact_language': m0032,
 }
