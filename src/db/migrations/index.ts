@@ -19,6 +19,7 @@ import * as m0020 from './0020_pickup_codes.js'
 import * as m0021 from './0021_pickups.js'
 import * as m0022 from './0022_waiting_code_index.js'
 import * as m0024 from './0024_users.js'
+import * as m0028 from './0028_arrival_queue.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0021_pickups': m0021,
   '0022_waiting_code_index': m0022,
   '0024_users': m0024,
+  '0028_arrival_queue': m0028,
 }
