@@ -171,7 +171,12 @@ export async function writeChanges(
       returning p.package_id, p.sub_id, p.receiver_id, p.pickup_code, p.updated_at as at, f.code is not null as fresh
     ), ${historyOf('changed', changes)}
     select package_id, sub_id, receiver_id, pickup_code, at, fresh from changed`.execute(db)
-  await settleCodes(db, written, new Set(changes.filter((c) => c.pickupCode).map((c) => c.package.package_id)), newPickupCode)
+  await settleCodes(
+    db,
+    written,
+    new Set(changes.filter((c) => c.pickupCode).map((c) => c.package.package_id)),
+    newPickupCode,
+  )
   return new Set(written.map((r) => r.package_id))
 }
 
