@@ -226,9 +226,10 @@ interface CodeOutcome {
 }
 
 /**
- * After a statement that chose codes (`wanted`: the ids that came with a candidate): a package
- * whose candidate was taken gets another (assignPickupCode); then each receiver for whom the
- * statement registered a new code is checked under its lock (adoptCommittedCodes).
+ * After a statement that chose codes (`wanted`: the ids that came with a candidate): packages
+ * whose candidate was taken get another, one per receiver as the candidate was (assignPickupCode);
+ * then each receiver for whom a new code was registered is checked under its lock
+ * (adoptCommittedCodes).
  */
 async function settleCodes(
   db: Executor,
@@ -236,19 +237,35 @@ async function settleCodes(
   wanted: ReadonlySet<string>,
   newPickupCode: (() => string) | undefined,
 ): Promise<void> {
-  const first = new Map<string, { sub_id: string; receiver_id: string; code: string }>()
+  const made = new Map<string, { sub_id: string; receiver_id: string; code: string }>()
+  const uncoded = new Map<string, CodeOutcome[]>()
   for (const r of written) {
     if (!wanted.has(r.package_id)) continue
-    let { pickup_code: code, fresh } = r
-    if (code === null && newPickupCode)
-      for (let tries = 0; tries < 5 && code === null; tries++) {
-        const candidate = newPickupCode()
-        if (await assignPickupCode(db, r, candidate, new Date(r.at))) [code, fresh] = [candidate, true]
-      }
-    if (fresh && code !== null && r.receiver_id !== null)
-      first.set(`${r.sub_id}\n${r.receiver_id}\n${code}`, { sub_id: r.sub_id, receiver_id: r.receiver_id, code })
+    const key = `${r.sub_id}\n${r.receiver_id ?? r.package_id}`
+    if (r.pickup_code === null) uncoded.set(key, [...(uncoded.get(key) ?? []), r])
+    else if (r.fresh && r.receiver_id !== null)
+      made.set(key, { sub_id: r.sub_id, receiver_id: r.receiver_id, code: r.pickup_code })
   }
-  await adoptCommittedCodes(db, [...first.values()])
+  if (newPickupCode)
+    for (const [key, rows] of uncoded) {
+      const r = rows[0]!
+      for (let tries = 0; tries < 5; tries++) {
+        const code = newPickupCode()
+        if (
+          !(await assignPickupCode(
+            db,
+            r,
+            rows.map((p) => p.package_id),
+            code,
+            new Date(r.at),
+          ))
+        )
+          continue
+        if (r.receiver_id !== null) made.set(key, { sub_id: r.sub_id, receiver_id: r.receiver_id, code })
+        break
+      }
+    }
+  await adoptCommittedCodes(db, [...made.values()])
 }
 
 /**
@@ -362,12 +379,13 @@ async function adoptCommittedCodes(
 }
 
 /**
- * Registers `code` for a package written without one (its candidate was taken) and gives it to
- * the package. False: this code is taken too; the caller draws another.
+ * Registers `code` for packages written without one (their candidate was taken) and gives it to
+ * them. False: this code is taken too; the caller draws another.
  */
 async function assignPickupCode(
   db: Executor,
-  pkg: { sub_id: string; package_id: string; receiver_id: string | null },
+  pkg: { sub_id: string; receiver_id: string | null },
+  packageIds: readonly string[],
   code: string,
   now: Date,
 ): Promise<boolean> {
@@ -379,7 +397,7 @@ async function assignPickupCode(
       returning code
     )
     update packages set pickup_code = (select code from fresh)
-    where sub_id = ${pkg.sub_id} and package_id = ${pkg.package_id} and pickup_code is null and exists (select 1 from fresh)
+    where sub_id = ${pkg.sub_id} and package_id = any(${packageIds}::text[]) and pickup_code is null and exists (select 1 from fresh)
     returning pickup_code as code`.execute(db)
   return rows.length > 0
 }
