@@ -145,6 +145,9 @@ export interface PackageChange {
  * activity and events, and is not among the ids returned, so its caller reads it again. One package at most
  * once per call (two changes computed from one version cannot both hold). Any other failure (a
  * tracking number another active package holds) fails the statement, and nothing of it is written.
+ * A change with a candidate pickup code takes its receiver's waiting code or registers the
+ * candidate, as an add does (insertNewPackages, settleCodes); the others keep their code. Needs
+ * the caller's transaction when a change has a candidate (packages.writes.ts opens one).
  */
 export async function writeChanges(
   db: Executor,
