@@ -3,6 +3,7 @@ import { inTransaction } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
 import { enqueueUnsequenced } from '../webhooks/outbox.js'
+import { gatherArrivals } from './arrivals.js'
 import { composeEmail, type PackageView } from './compose.js'
 import { isOneOf, NOT_WAITING } from '../packages/statuses.js'
 import { webhookEventOf, type NotificationStatus } from './kinds.js'
@@ -286,6 +287,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
   }
 
   async function sendDue(step: WorkerStep): Promise<number> {
+    await gatherArrivals({ db, clock, ids }) // the queued arrivals into their batches (arrivals.ts), then claim
     const claimed = await claimDue(db, {
       now: clock.now(),
       limit: deps.batchSize,

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/transaction.js'
 import type { Clock } from '../shared/clock.js'
 import type { IdGenerator } from '../shared/ids.js'
+import { queueArrivals } from './arrivals.repo.js'
 import * as repo from './notifications.repo.js'
 import { effectiveSettings } from './settings.js'
 import { findSettings } from './settings.repo.js'
@@ -61,8 +62,8 @@ export function planNotifications(events: readonly ObservedEvent[]): Planned {
 /**
  * The packages domain's `observeEvents`: writes the notification rows a change calls for in the
  * change's own transaction (the outbox: a committed change always has its notifications, a rolled
- * back one never does). Arrivals join the recipient's open batch, due `arrivalBatchSeconds` after
- * the first; pickups are due at once. Whether and where each is sent is decided when it is sent.
+ * back one never does). Arrivals are queued, and the worker puts them into the recipient's open
+ * batch, due `arrivalBatchSeconds` after the first (arrivals.ts); pickups are due at once. Whether and where each is sent is decided when it is sent.
  */
 export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
   const { clock, ids } = deps
@@ -70,23 +71,24 @@ export function createObserver(deps: { clock: Clock; ids: IdGenerator }) {
     const planned = planNotifications(events)
     if (planned.arrivals.size === 0 && planned.pickups.size === 0) return
     const now = clock.now()
-    for (const subId of new Set([...planned.arrivals.keys(), ...planned.pickups.keys()])) {
+    // Arrivals, the common case: one queued row each, gathered into the recipients' batches by the
+    // worker (arrivals.ts). Nothing shared is locked: a recipient's adds do not wait for each other.
+    await queueArrivals(
+      trx,
+      [...planned.arrivals].flatMap(([subId, bySub]) =>
+        [...bySub].flatMap(([contactId, packageIds]) =>
+          packageIds.map((packageId) => ({
+            sub_id: subId,
+            package_id: packageId,
+            contact_id: contactId,
+            arrived_at: now,
+          })),
+        ),
+      ),
+    )
+    for (const [subId, pickups] of planned.pickups) {
       const settings = effectiveSettings(await findSettings(trx, subId))
       if (!settings.enabled) continue
-      const arrivals = planned.arrivals.get(subId) ?? new Map<string, string[]>()
-      const pickups = planned.pickups.get(subId) ?? new Map<string, string[]>()
-      // Arrivals, the common case: the recipients' batches and their links in one statement.
-      await repo.openArrivalBatches(
-        trx,
-        subId,
-        [...arrivals].map(([contactId, packageIds]) => ({
-          notification_id: ids('ntf_'),
-          contact_id: contactId,
-          package_ids: packageIds,
-        })),
-        { next_attempt_at: new Date(now.getTime() + settings.arrivalBatchSeconds * 1000), created_at: now },
-      )
-      if (pickups.size === 0) continue
       const people = await repo.recipients(trx, subId, [...pickups.keys()])
       const links: Parameters<typeof repo.linkPackages>[1] = []
       const receipts = [...pickups].flatMap(([contactId, packageIds]) => {

@@ -293,7 +293,7 @@ export const PACKAGE_FIELDS = {
       'pickup_code',
       'text',
       'add',
-      "The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ, given when the package arrives waiting and shared by the receiver's waiting parcels. It stays on the package once collected (a used code is refused).",
+      "The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused).",
     ),
     search: { kind: 'pickupCode', order: 10 },
     csv: 25,

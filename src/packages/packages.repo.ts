@@ -129,9 +129,11 @@ export interface PackageChange {
   activity: Insertable<PackageActivityTable>
   events: Array<Insertable<PackageEventTable>>
   /**
-   * A candidate pickup code, for a change that leaves a package without a code waiting (an
-   * announced package that arrived, one un-archived): the statement gives it its receiver's waiting
-   * code instead when there is one, as an add does (insertNewPackages).
+   * A candidate pickup code, for a change after which the package waits under a code it does not
+   * hold yet (rules.ts withPickupCandidate: an announced package that arrived, one set back to
+   * waiting or un-archived, one whose receiver was corrected): the statement gives it its
+   * receiver's waiting code instead when there is one, as an add does (insertNewPackages). Without
+   * one the package keeps its code.
    */
   pickupCode?: string | null
 }
@@ -143,12 +145,19 @@ export interface PackageChange {
  * activity and events, and is not among the ids returned, so its caller reads it again. One package at most
  * once per call (two changes computed from one version cannot both hold). Any other failure (a
  * tracking number another active package holds) fails the statement, and nothing of it is written.
+ * A change with a candidate pickup code takes its receiver's waiting code or registers the
+ * candidate, as an add does (insertNewPackages, settleCodes); the others keep their code. Needs
+ * the caller's transaction when a change has a candidate (packages.writes.ts opens one).
  */
-export async function writeChanges(db: Executor, changes: readonly PackageChange[]): Promise<Set<string>> {
+export async function writeChanges(
+  db: Executor,
+  changes: readonly PackageChange[],
+  newPickupCode?: () => string,
+): Promise<Set<string>> {
   const rows = shareCandidates(
     changes.map((c) => ({ ...c.package, event_count_before: c.eventCountBefore, pickup_code: c.pickupCode ?? null })),
   )
-  const { rows: written } = await sql<{ package_id: string }>`
+  const { rows: written } = await sql<CodeOutcome>`
     with input as (
       select (j->>'event_count_before')::int as event_count_before, r.*
       from jsonb_array_elements(${jsonRows(rows, 'custom_fields')}::jsonb) j
@@ -156,14 +165,21 @@ export async function writeChanges(db: Executor, changes: readonly PackageChange
     ), codes_in as (
       select sub_id, receiver_id, pickup_code, updated_at as created_at from input
     ), ${CODE_CHOICE}, changed as (
-      update packages p set (${columns(CHANGE_COLUMNS)}, pickup_code) = (${columns(CHANGE_COLUMNS, 'r')}, coalesce(p.pickup_code, h.pickup_code, f.code))
+      update packages p set (${columns(CHANGE_COLUMNS)}, pickup_code) = (${columns(CHANGE_COLUMNS, 'r')},
+        case when r.pickup_code is null then p.pickup_code else coalesce(h.pickup_code, f.code) end)
       from input r
       left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
       left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
       where p.sub_id = r.sub_id and p.package_id = r.package_id and p.version = r.version - 1 and p.event_count = r.event_count_before
-      returning p.package_id
+      returning p.package_id, p.sub_id, p.receiver_id, p.pickup_code, p.updated_at as at, f.code is not null as fresh
     ), ${historyOf('changed', changes)}
-    select package_id from changed`.execute(db)
+    select package_id, sub_id, receiver_id, pickup_code, at, fresh from changed`.execute(db)
+  await settleCodes(
+    db,
+    written,
+    new Set(changes.filter((c) => c.pickupCode).map((c) => c.package.package_id)),
+    newPickupCode,
+  )
   return new Set(written.map((r) => r.package_id))
 }
 
@@ -187,8 +203,9 @@ export interface NewPackage {
  * is one, so one code collects everything a recipient has waiting; else its candidate is
  * registered in pickup_codes, whose key keeps it unique in the subscription. Packages of one
  * receiver in one statement share one candidate. A candidate that is taken (about one in 73,000
- * with ten thousand codes out) leaves the package without a code here, and the caller gives it one
- * (assignPickupCode).
+ * with ten thousand codes out) leaves the package without a code here, and another is drawn
+ * (settleCodes). A receiver given a new code is checked again under its lock (adoptCommittedCodes):
+ * needs the caller's transaction.
  */
 export async function insertNewPackages(
   db: Executor,
@@ -196,17 +213,62 @@ export async function insertNewPackages(
   newPickupCode?: () => string,
 ): Promise<Set<string>> {
   const { rows } = await insertWithCodes(db, adds)
-  if (newPickupCode) {
-    const byId = new Map(adds.map((a) => [a.package.package_id, a.package]))
-    for (const r of rows) {
-      const p = byId.get(r.package_id)
-      if (r.pickup_code !== null || !p?.pickup_code) continue
-      const pkg = { sub_id: p.sub_id, package_id: r.package_id, receiver_id: p.receiver_id ?? null }
-      const at = new Date(p.created_at)
-      for (let tries = 0; tries < 5; tries++) if (await assignPickupCode(db, pkg, newPickupCode(), at)) break
-    }
-  }
+  const wanted = new Set(adds.filter((a) => a.package.pickup_code).map((a) => a.package.package_id))
+  await settleCodes(db, rows, wanted, newPickupCode)
   return new Set(rows.map((r) => r.package_id))
+}
+
+/** A package a statement wrote, with the code it got and whether that code is one the statement registered. */
+interface CodeOutcome {
+  package_id: string
+  sub_id: string
+  receiver_id: string | null
+  pickup_code: string | null
+  at: Date
+  fresh: boolean
+}
+
+/**
+ * After a statement that chose codes (`wanted`: the ids that came with a candidate): packages
+ * whose candidate was taken get another, one per receiver as the candidate was (assignPickupCode);
+ * then each receiver for whom a new code was registered is checked under its lock
+ * (adoptCommittedCodes).
+ */
+async function settleCodes(
+  db: Executor,
+  written: readonly CodeOutcome[],
+  wanted: ReadonlySet<string>,
+  newPickupCode: (() => string) | undefined,
+): Promise<void> {
+  const made = new Map<string, { sub_id: string; receiver_id: string; code: string }>()
+  const uncoded = new Map<string, CodeOutcome[]>()
+  for (const r of written) {
+    if (!wanted.has(r.package_id)) continue
+    const key = `${r.sub_id}\n${r.receiver_id ?? r.package_id}`
+    if (r.pickup_code === null) uncoded.set(key, [...(uncoded.get(key) ?? []), r])
+    else if (r.fresh && r.receiver_id !== null)
+      made.set(key, { sub_id: r.sub_id, receiver_id: r.receiver_id, code: r.pickup_code })
+  }
+  if (newPickupCode)
+    for (const [key, rows] of uncoded) {
+      const r = rows[0]!
+      for (let tries = 0; tries < 5; tries++) {
+        const code = newPickupCode()
+        if (
+          !(await assignPickupCode(
+            db,
+            r,
+            rows.map((p) => p.package_id),
+            code,
+            new Date(r.at),
+          ))
+        )
+          continue
+        if (r.receiver_id !== null) made.set(key, { sub_id: r.sub_id, receiver_id: r.receiver_id, code })
+        break
+      }
+    }
+  await adoptCommittedCodes(db, [...made.values()])
 }
 
 /**
@@ -253,13 +315,13 @@ const CODE_CHOICE = sql`held as (
       returning sub_id, code
     )`
 
-/** insertNewPackages, with the code each package written got (null: none, or its candidate was taken). */
+/** insertNewPackages' statement: each package written, with its code (null: none, or its candidate was taken). */
 async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
   const packages = shareCandidates(adds.map((a) => a.package))
   const inserted = PACKAGE_COLUMNS.map((c) =>
     c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
   )
-  return sql<{ package_id: string; pickup_code: string | null }>`
+  return sql<CodeOutcome>`
     with input as (
       select * from jsonb_populate_recordset(null::packages, ${jsonRows(packages, 'custom_fields')}::jsonb)
     ), codes_in as (
@@ -270,56 +332,63 @@ async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
       left join held h on r.pickup_code is not null and h.sub_id = r.sub_id and h.receiver_id = r.receiver_id
       left join fresh f on f.sub_id = r.sub_id and f.code = r.pickup_code
       on conflict (sub_id, tracking_number) where not archived do nothing
-      returning package_id, pickup_code
+      returning package_id, sub_id, receiver_id, pickup_code, created_at
     ), ${historyOf('new_packages', adds)}
-    select package_id, pickup_code from new_packages`.execute(db)
+    select n.package_id, n.sub_id, n.receiver_id, n.pickup_code, n.created_at as at,
+      exists (select 1 from fresh f where f.sub_id = n.sub_id and f.code = n.pickup_code) as fresh
+    from new_packages n`.execute(db)
 }
 
 /**
- * Serialises the adds of one recipient's first parcels: concurrent statements (other processes,
- * other batches) would each see no waiting code for the recipient and each make one. Taken in
- * the add's transaction before its statement, whose snapshot then shows what the previous holder
- * committed. Only for recipients with no waiting code yet: the others' adds take the code they
- * find and need not wait for each other (a busy recipient's parcels are not written one at a
- * time). Keys in key order, so two batches never wait for each other in a cycle; class 727003
- * beside the other advisory locks of the service (keys 727001, 727002, 727004).
+ * One waiting code per receiver, whatever raced. A statement that found no waiting code for a
+ * receiver registered a new one; so may have a concurrent statement (another batch, another
+ * process), whose snapshot did not show this one's rows either. Each such writer takes the
+ * receiver's lock after its statement and holds it until its commit, then looks again with a
+ * fresh snapshot: the second of two sees the first's committed parcels and moves its own (still
+ * uncommitted: nobody saw them under the new code) to that code. Only writers that made a new code
+ * lock; those that joined a waiting code write without waiting for anyone, and a lock holder waits
+ * for nothing but its commit (no deadlock). Keys in key order, so two writers never wait for each
+ * other in a cycle; class 727003 beside the other advisory locks of the service (keys 727001,
+ * 727002, 727004). Needs the caller's transaction (packages.writes.ts opens one).
  */
-export async function lockRecipients(trx: Executor, adds: readonly NewPackage[]): Promise<void> {
-  const pairs = [
-    ...new Map(
-      adds.flatMap((a) =>
-        a.package.pickup_code && a.package.receiver_id
-          ? [[`${a.package.sub_id}\n${a.package.receiver_id}`, [a.package.sub_id, a.package.receiver_id]] as const]
-          : [],
-      ),
-    ).values(),
-  ]
-  if (pairs.length === 0) return
+async function adoptCommittedCodes(
+  trx: Executor,
+  made: ReadonlyArray<{ sub_id: string; receiver_id: string; code: string }>,
+): Promise<void> {
+  if (made.length === 0) return
+  const subs = made.map((m) => m.sub_id)
+  const receivers = made.map((m) => m.receiver_id)
   await sql`select count(*) from (
       select pg_advisory_xact_lock(727003, hashtext(o.sub_id || E'\n' || o.receiver_id)) from (
-        select u.sub_id, u.receiver_id
-        from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]) u(sub_id, receiver_id)
-        where not exists (
-          select 1 from packages p
-          where p.sub_id = u.sub_id and p.receiver_id = u.receiver_id
-            and p.pickup_code is not null and not p.archived and p.current_status not in (${sql.join(WAITING_EXCLUDED)})
-        )
+        select distinct u.sub_id, u.receiver_id from unnest(${subs}::text[], ${receivers}::text[]) u(sub_id, receiver_id)
         order by u.sub_id, u.receiver_id
       ) o
     ) l`.execute(trx)
+  // A new statement: its snapshot shows what the previous holders of these locks committed.
+  await sql`
+    update packages p set pickup_code = o.code
+    from (
+      select u.sub_id, u.receiver_id, u.code as ours, q.pickup_code as code
+      from unnest(${subs}::text[], ${receivers}::text[], ${made.map((m) => m.code)}::text[]) u(sub_id, receiver_id, code)
+      cross join lateral (
+        select q.pickup_code from packages q
+        where q.sub_id = u.sub_id and q.receiver_id = u.receiver_id and q.pickup_code is not null and q.pickup_code <> u.code
+          and not q.archived and q.current_status not in (${sql.join(WAITING_EXCLUDED)})
+        order by q.created_at desc
+        limit 1
+      ) q
+    ) o
+    where p.sub_id = o.sub_id and p.pickup_code = o.ours and p.receiver_id = o.receiver_id`.execute(trx)
 }
 
-/** Whether some of these adds need lockRecipients (they arrive waiting, for a receiver). */
-export const needRecipientLocks = (adds: readonly NewPackage[]) =>
-  adds.some((a) => a.package.pickup_code && a.package.receiver_id)
-
 /**
- * Registers `code` for a package written without one (its candidate was taken) and gives it to
- * the package. False: this code is taken too; the caller draws another.
+ * Registers `code` for packages written without one (their candidate was taken) and gives it to
+ * them. False: this code is taken too; the caller draws another.
  */
 async function assignPickupCode(
   db: Executor,
-  pkg: { sub_id: string; package_id: string; receiver_id: string | null },
+  pkg: { sub_id: string; receiver_id: string | null },
+  packageIds: readonly string[],
   code: string,
   now: Date,
 ): Promise<boolean> {
@@ -331,7 +400,7 @@ async function assignPickupCode(
       returning code
     )
     update packages set pickup_code = (select code from fresh)
-    where sub_id = ${pkg.sub_id} and package_id = ${pkg.package_id} and pickup_code is null and exists (select 1 from fresh)
+    where sub_id = ${pkg.sub_id} and package_id = any(${packageIds}::text[]) and pickup_code is null and exists (select 1 from fresh)
     returning pickup_code as code`.execute(db)
   return rows.length > 0
 }

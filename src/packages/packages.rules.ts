@@ -237,16 +237,23 @@ export function changeOf(
 }
 
 /**
- * The change with a candidate pickup code when it leaves a package that has none waiting (an
- * announced package that arrived, a delivered one set back): every waiting package has a code.
+ * The change with a candidate pickup code when, after it, the package waits under a code that is
+ * not its receiver's current one: it had none (announced, it arrived), it was not waiting before
+ * (delivered, returned or archived, set back: its old code may be used), or its receiver was
+ * corrected (the old receiver's code would let the old receiver collect it, and the new one would
+ * have two). The statement then gives it the receiver's waiting code, or registers the candidate
+ * (packages.repo.ts writeChanges). A change that leaves it waiting for the same receiver keeps its
+ * code; one that hands it over keeps it too (the used code stays on the record).
  */
 export function withPickupCandidate(
   change: PackageChange,
-  row: Pick<PackageRow, 'pickup_code'>,
+  row: Pick<PackageRow, 'pickup_code' | 'receiver_id' | 'current_status' | 'archived'>,
   newPickupCode: () => string,
 ): PackageChange {
   const p = change.package
-  if (row.pickup_code || p.archived || isOneOf(NOT_WAITING, p.current_status)) return change
+  if (p.archived || isOneOf(NOT_WAITING, p.current_status)) return change
+  const wasWaiting = !row.archived && !isOneOf(NOT_WAITING, row.current_status)
+  if (row.pickup_code && wasWaiting && (row.receiver_id ?? null) === (p.receiver_id ?? null)) return change
   return { ...change, pickupCode: newPickupCode() }
 }
 

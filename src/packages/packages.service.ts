@@ -162,7 +162,6 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     if (!toAttach?.length)
       return (await writer.addTogether({ add, outcome, result: writeResult(add.package, []) })) ? [] : undefined
     return inTransaction(db, async (trx) => {
-      await repo.lockRecipients(trx, [add])
       if (!(await writer.insertNewPackages(trx, [add])).has(packageId)) return undefined
       const claimed = await images.attach(trx, actor.subId, packageId, add.activity.activity_id, toAttach)
       await outcome?.(trx, writeResult(add.package, claimed))

@@ -30,26 +30,36 @@ export function createPackageWriter<R>(deps: {
   observeEvents?: ObserveEvents
 }) {
   const { db, images, newPickupCode, observeEvents } = deps
-  /** A repo write, with its written packages' events shown to the observer in the same transaction. */
+  /**
+   * A repo write, with its written packages' events shown to the observer in the same transaction.
+   * A write that chooses pickup codes (`choosesCodes`) needs one too: a receiver given a new code
+   * is checked under a lock held until commit (packages.repo.ts adoptCommittedCodes).
+   */
   const observed =
     <T extends { package: { package_id: string }; events: Array<Insertable<PackageEventTable>> }>(
       write: (ex: Executor, items: readonly T[]) => Promise<Set<string>>,
+      choosesCodes: (item: T) => boolean,
     ) =>
     (ex: Executor, items: readonly T[]): Promise<Set<string>> => {
-      if (!observeEvents) return write(ex, items)
+      if (!observeEvents && !items.some(choosesCodes)) return write(ex, items)
       const run = async (trx: Executor) => {
         const written = await write(trx, items)
-        await observeEvents(
-          trx,
-          items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])),
-        )
+        if (observeEvents)
+          await observeEvents(
+            trx,
+            items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])),
+          )
         return written
       }
       return ex.isTransaction ? run(ex) : inTransaction(db, run)
     }
-  const writeChanges = observed(repo.writeChanges)
-  const insertNewPackages = observed((ex: Executor, adds: readonly repo.NewPackage[]) =>
-    repo.insertNewPackages(ex, adds, newPickupCode),
+  const writeChanges = observed(
+    (ex: Executor, changes: readonly repo.PackageChange[]) => repo.writeChanges(ex, changes, newPickupCode),
+    (c) => Boolean(c.pickupCode),
+  )
+  const insertNewPackages = observed(
+    (ex: Executor, adds: readonly repo.NewPackage[]) => repo.insertNewPackages(ex, adds, newPickupCode),
+    (a) => Boolean(a.package.pickup_code),
   )
   return {
     /** repo.writeChanges and repo.insertNewPackages with the observer: every package write goes through these. */
@@ -84,10 +94,8 @@ export function createPackageWriter<R>(deps: {
     addTogether: writeTogether<NewAdd<R>>(
       async (items) => {
         const adds = items.map((i) => i.add)
-        // Alone, the statement needs no transaction; a recipient's code needs its lock first (repo.lockRecipients).
-        if (!items.some((i) => i.outcome) && !repo.needRecipientLocks(adds)) return insertNewPackages(db, adds)
+        if (!items.some((i) => i.outcome)) return insertNewPackages(db, adds)
         return inTransaction(db, async (trx) => {
-          await repo.lockRecipients(trx, adds)
           const written = await insertNewPackages(trx, adds)
           for (const { add, outcome, result } of items)
             if (outcome && written.has(add.package.package_id)) await outcome(trx, result)

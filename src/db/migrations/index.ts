@@ -22,6 +22,7 @@ import * as m0024 from './0024_users.js'
 import * as m0025 from './0025_site_opening_hours.js'
 import * as m0026 from './0026_notification_language.js'
 import * as m0027 from './0027_pickup_code_checks.js'
+import * as m0028 from './0028_arrival_queue.js'
 import * as m0030 from './0030_session_ids.js'
 import * as m0031 from './0031_client_secret_version.js'
 import * as m0032 from './0032_contact_language.js'
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0025_site_opening_hours': m0025,
   '0026_notification_language': m0026,
   '0027_pickup_code_checks': m0027,
+  '0028_arrival_queue': m0028,
   '0030_session_ids': m0030,
   '0031_client_secret_version': m0031,
   '0032_contact_language': m0032,
