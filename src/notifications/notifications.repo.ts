@@ -75,49 +75,6 @@ export async function insertNotifications(db: Executor, rows: NewNotification[])
   await db.insertInto('notifications').values(rows.map(rowOf)).execute()
 }
 
-/**
- * Each recipient's open arrival batch (pending, never claimed), else a new one, and its parcels
- * linked to it: one statement for a whole write. An arrival joins the email that has not left yet
- * (its address updated to the contact's latest); a claim (attempts > 0) closes the batch, and the
- * next arrival opens another. Recipients who cannot be written to (deleted, or senders) are skipped.
- * Concurrent writers meet at the partial unique index, which locks the open row until commit;
- * rows go in contact id order, so two writes for the same recipients lock them in the same order
- * (no deadlock).
- */
-export async function openArrivalBatches(
-  db: Executor,
-  subId: string,
-  arrivals: ReadonlyArray<{ notification_id: string; contact_id: string; package_ids: string[] }>,
-  at: { next_attempt_at: Date; created_at: Date },
-): Promise<void> {
-  if (arrivals.length === 0) return
-  const links = arrivals.flatMap((a) => a.package_ids.map((packageId) => [a.contact_id, packageId] as const))
-  await sql`
-    with wanted as (
-      select b.notification_id, b.contact_id, coalesce(c.email, '') as to_address
-      from unnest(${arrivals.map((a) => a.notification_id)}::text[], ${arrivals.map((a) => a.contact_id)}::text[])
-        as b(notification_id, contact_id)
-      join contacts c on c.sub_id = ${subId} and c.contact_id = b.contact_id
-      where c.deleted_at is null and c.contact_type <> 'SENDER'
-    ), batches as (
-      insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
-                                 next_attempt_at, created_at, updated_at)
-      select w.notification_id, ${subId}, 'ARRIVAL', 'email', w.contact_id, w.to_address, 0, 'pending', 0,
-             ${at.next_attempt_at}::timestamptz, ${at.created_at}::timestamptz, ${at.created_at}::timestamptz
-      from wanted w
-      order by w.contact_id
-      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0
-      do update set to_address = excluded.to_address, updated_at = excluded.updated_at
-      returning notification_id, contact_id
-    )
-    insert into notification_packages (notification_id, package_id, sub_id, kind, step, created_at)
-    select b.notification_id, l.package_id, ${subId}, 'ARRIVAL', 0, ${at.created_at}::timestamptz
-    from batches b
-    join unnest(${links.map((l) => l[0])}::text[], ${links.map((l) => l[1])}::text[]) as l(contact_id, package_id)
-      on l.contact_id = b.contact_id
-    on conflict do nothing`.execute(db)
-}
-
 /** Links packages to a notification; a (package, kind, step) already reminded of is skipped (returned: those linked). */
 export async function linkPackages(
   db: Executor,
