@@ -216,7 +216,7 @@ export const EnvSchema = Type.Object({
   HEAVY_SHARE: Type.Number({
     exclusiveMinimum: 0,
     maximum: 1,
-    default: 0.5,
+    default: 0.3,
     description:
       "of the process's heavy slots, the fraction one subscription keeps busy over time while other subscriptions are served (1: no time share; see shared/heavy-share.ts)",
   }),
