@@ -124,12 +124,46 @@ function ConfirmDialog({ title, message, confirmLabel, onClose }) {
  * For an edit form that opens below the list: a ref for the <form>, whose first control gets the
  * focus when it opens (a keyboard user lands in it, and the page scrolls to it).
  */
-export function useFocusOnOpen() {
+function useFocusOnOpen() {
   const ref = useRef(null)
   useEffect(() => {
     ref.current?.querySelector('input, select, textarea')?.focus()
   }, [])
   return ref
+}
+
+/**
+ * Which row's edit form is open, and what its outcome does: the form closes, the list is read
+ * again and the outcome shows above it. `reload` reads the list.
+ */
+export function useEditing(reload, action) {
+  const [id, setId] = useState(null)
+  return {
+    id,
+    toggle: (rowId) => setId(id === rowId ? null : rowId),
+    cancel: () => setId(null),
+    done: async (message) => {
+      setId(null)
+      await reload()
+      action.setNotice(message)
+    },
+  }
+}
+
+/**
+ * An edit form below a list: titled, the focus in its first control when it opens, the API's
+ * messages at its top, and "Save changes" and "Cancel" at its foot.
+ */
+export function EditCard({ titleId, title, onSubmit, messages, busy, onCancel, children }) {
+  const opened = useFocusOnOpen()
+  return html`<form class="card" ref=${opened} novalidate onSubmit=${onSubmit} aria-labelledby=${titleId}>
+    <h2 id=${titleId}>${title}</h2>
+    ${messages} ${children}
+    <div class="actions">
+      <button type="submit" disabled=${busy}>Save changes</button>
+      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
+    </div>
+  </form>`
 }
 
 /** A row's "Edit X" and "Delete X" buttons (their names say which row, for screen readers and tests). */

@@ -2,10 +2,9 @@
 // of these with Edit and Delete) and a new courier. Built-in carriers are shared: the API refuses to
 // change them, so they have no actions here. A courier that packages name cannot be deleted (the API
 // says so, shown above the table): rename it instead.
-import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 
 const FIELDS = ['name', 'services', 'barcodeAware']
 
@@ -27,8 +26,8 @@ function CourierFields({ form, prefix }) {
 
 export function Carriers() {
   const carriers = useList(() => get('/api/v1/carriers/catalog?limit=200').then((r) => r.carriers))
-  const [editing, setEditing] = useState(null)
   const action = useAction()
+  const edit = useEditing(carriers.reload, action)
   const confirm = useConfirm()
   const remove = deleter({ confirm, action, reload: carriers.reload })
   const form = useForm(
@@ -41,7 +40,7 @@ export function Carriers() {
     FIELDS,
   )
   if (carriers.error) return html`<${Alert} messages=${[refusal(carriers.error)]} />`
-  const courier = (carriers.items ?? []).find((c) => c.carrierId === editing)
+  const courier = (carriers.items ?? []).find((c) => c.carrierId === edit.id)
   return html`<section class="card" aria-labelledby="car-title">
       <h2 id="car-title">Carriers</h2>
       ${action.messages}
@@ -70,8 +69,8 @@ export function Carriers() {
                     !c.builtIn &&
                     html`<${RowActions}
                       name=${c.name}
-                      editing=${editing === c.carrierId}
-                      onEdit=${() => setEditing(editing === c.carrierId ? null : c.carrierId)}
+                      editing=${edit.id === c.carrierId}
+                      onEdit=${() => edit.toggle(c.carrierId)}
                       onDelete=${() => remove('courier', c.name, () => del(`/api/v1/carriers/catalog/${c.carrierId}`))}
                     />`
                   }
@@ -84,16 +83,7 @@ export function Carriers() {
     </section>
     ${
       courier &&
-      html`<${EditCourier}
-        key=${courier.carrierId}
-        courier=${courier}
-        onDone=${async (message) => {
-          setEditing(null)
-          await carriers.reload()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
-      />`
+      html`<${EditCourier} key=${courier.carrierId} courier=${courier} onDone=${edit.done} onCancel=${edit.cancel} />`
     }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-courier">
       <h2 id="new-courier">New courier</h2>
@@ -104,7 +94,6 @@ export function Carriers() {
 }
 
 function EditCourier({ courier, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const form = useForm(
     { name: courier.name, services: courier.services.join(', '), barcodeAware: courier.barcodeAware },
     async (v) => {
@@ -113,13 +102,14 @@ function EditCourier({ courier, onDone, onCancel }) {
     },
     FIELDS,
   )
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-courier">
-    <h2 id="edit-courier">Edit courier ${courier.name}</h2>
-    ${form.messages}
+  return html`<${EditCard}
+    titleId="edit-courier"
+    title=${`Edit courier ${courier.name}`}
+    onSubmit=${form.onSubmit}
+    messages=${form.messages}
+    busy=${form.busy}
+    onCancel=${onCancel}
+  >
     <${CourierFields} form=${form} prefix="edit-courier" />
-    <div class="actions">
-      <button type="submit" disabled=${form.busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }

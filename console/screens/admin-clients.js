@@ -3,15 +3,15 @@
 import { useState } from 'preact/hooks'
 import { get, post, patch } from '../api.js'
 import { html, Field, Alert, refusal, fmtTime } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, useFocusOnOpen } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, EditCard, useEditing } from '../admin-kit.js'
 
 const clientPath = (c) => `/api/v1/clients/${encodeURIComponent(c.clientId)}`
 
 export function ApiClients() {
   const clients = useList(() => get('/api/v1/clients').then((r) => r.clients))
   const [secret, setSecret] = useState(null)
-  const [editing, setEditing] = useState(null)
   const action = useAction()
+  const edit = useEditing(clients.reload, action)
   const confirm = useConfirm()
   const form = useForm(
     { name: '' },
@@ -43,7 +43,7 @@ export function ApiClients() {
       return null
     })
   if (clients.error) return html`<${Alert} messages=${[refusal(clients.error)]} />`
-  const client = (clients.items ?? []).find((c) => c.clientId === editing)
+  const client = (clients.items ?? []).find((c) => c.clientId === edit.id)
   return html`<section class="card" aria-labelledby="clients-title">
       <h2 id="clients-title">API clients</h2>
       ${action.messages}
@@ -69,8 +69,8 @@ export function ApiClients() {
                 <td>
                   <${RowActions}
                     name=${c.name}
-                    editing=${editing === c.clientId}
-                    onEdit=${() => setEditing(editing === c.clientId ? null : c.clientId)}
+                    editing=${edit.id === c.clientId}
+                    onEdit=${() => edit.toggle(c.clientId)}
                   />
                   ${
                     c.status === 'active'
@@ -91,16 +91,7 @@ export function ApiClients() {
     </section>
     ${
       client &&
-      html`<${RenameClient}
-        key=${client.clientId}
-        client=${client}
-        onDone=${async (message) => {
-          setEditing(null)
-          await clients.reload()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
-      />`
+      html`<${RenameClient} key=${client.clientId} client=${client} onDone=${edit.done} onCancel=${edit.cancel} />`
     }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-client">
       <h2 id="new-client">New API client</h2>
@@ -111,7 +102,6 @@ export function ApiClients() {
 }
 
 function RenameClient({ client, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const form = useForm(
     { name: client.name },
     async (v) => {
@@ -120,15 +110,16 @@ function RenameClient({ client, onDone, onCancel }) {
     },
     ['name'],
   )
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-client">
-    <h2 id="edit-client">Edit API client ${client.name}</h2>
-    ${form.messages}
+  return html`<${EditCard}
+    titleId="edit-client"
+    title=${`Edit API client ${client.name}`}
+    onSubmit=${form.onSubmit}
+    messages=${form.messages}
+    busy=${form.busy}
+    onCancel=${onCancel}
+  >
     <${Field} label="Name" id="edit-client-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
-    <div class="actions">
-      <button type="submit" disabled=${form.busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }
 
 /** The secret as the server sent it, once: read-only, selectable, copied with one click. */

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks'
 import { get, post, put, del, ApiError, qs } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { parseCsv, rosterRows } from '../csv.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 
 /** How the desk says each contact type; a type the server adds shows under its own name. */
@@ -16,8 +16,8 @@ export function Contacts() {
   const contacts = useList(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
   const [rows, setRows] = useState([])
   const [importing, setImporting] = useState(false)
-  const [editing, setEditing] = useState(null)
   const action = useAction()
+  const edit = useEditing(contacts.reload, action)
   const confirm = useConfirm()
   const remove = deleter({ confirm, action, reload: contacts.reload })
   // One contact at a time (a new resident at the desk); the API's errors show under their field.
@@ -89,8 +89,8 @@ export function Contacts() {
                 <td>
                   <${RowActions}
                     name=${c.name}
-                    editing=${editing === c.contactId}
-                    onEdit=${() => setEditing(editing === c.contactId ? null : c.contactId)}
+                    editing=${edit.id === c.contactId}
+                    onEdit=${() => edit.toggle(c.contactId)}
                     onDelete=${() => remove('contact', c.name, () => del(`/api/v1/contacts/${c.contactId}`))}
                   />
                 </td>
@@ -101,17 +101,13 @@ export function Contacts() {
       ${confirm.dialog}
     </section>
     ${
-      editing &&
-      contacts.items?.some((c) => c.contactId === editing) &&
+      edit.id &&
+      contacts.items?.some((c) => c.contactId === edit.id) &&
       html`<${EditContact}
-        key=${editing}
-        contact=${contacts.items.find((c) => c.contactId === editing)}
-        onDone=${async (message) => {
-          setEditing(null)
-          await contacts.reload()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
+        key=${edit.id}
+        contact=${contacts.items.find((c) => c.contactId === edit.id)}
+        onDone=${edit.done}
+        onCancel=${edit.cancel}
       />`
     }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-contact">
@@ -172,7 +168,6 @@ function TypeField({ form, id }) {
 
 /** PUT merges: every field is sent, an emptied optional one as null (cleared). */
 function EditContact({ contact, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const text = (k) => contact[k] ?? ''
   const form = useForm(
     {
@@ -201,9 +196,14 @@ function EditContact({ contact, onDone, onCancel }) {
     },
     FIELDS,
   )
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-contact">
-    <h2 id="edit-contact">Edit contact ${contact.name}</h2>
-    ${form.messages}
+  return html`<${EditCard}
+    titleId="edit-contact"
+    title=${`Edit contact ${contact.name}`}
+    onSubmit=${form.onSubmit}
+    messages=${form.messages}
+    busy=${form.busy}
+    onCancel=${onCancel}
+  >
     <${Field} label="Contact name" id="edit-contact-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
     <${Field} label="Contact email" id="edit-contact-email" errors=${form.errorsOf('email')}>${(a) => html`<input ...${a} type="email" ...${form.bind('email')} />`}</${Field}>
     <${Field} label="Company" id="edit-contact-company" errors=${form.errorsOf('company')}>${(a) => html`<input ...${a} ...${form.bind('company')} />`}</${Field}>
@@ -215,9 +215,5 @@ function EditContact({ contact, onDone, onCancel }) {
         ${CONTACT_STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
       </select>`}</${Field}>
     <label class="check"><input type="checkbox" ...${form.check('notify')} /> Sends notification emails</label>
-    <div class="actions">
-      <button type="submit" disabled=${form.busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }

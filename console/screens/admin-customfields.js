@@ -1,9 +1,8 @@
 // Admin › Custom fields: the definitions (each with Edit and Delete), a new one. A LIST field takes
 // its options as one line, comma-separated.
-import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { CUSTOM_FIELD_DATA_TYPES, CUSTOM_FIELD_STATUSES } from '../vocabulary.js'
 
 const FIELDS = ['name', 'dataType', 'required', 'status', 'options']
@@ -42,8 +41,8 @@ const bodyOf = (v) => ({
 
 export function CustomFields() {
   const fields = useList(() => get('/api/v1/customfields?limit=200').then((r) => r.customFields))
-  const [editing, setEditing] = useState(null)
   const action = useAction()
+  const edit = useEditing(fields.reload, action)
   const confirm = useConfirm()
   const remove = deleter({ confirm, action, reload: fields.reload })
   const form = useForm(
@@ -56,7 +55,7 @@ export function CustomFields() {
     FIELDS,
   )
   if (fields.error) return html`<${Alert} messages=${[refusal(fields.error)]} />`
-  const field = (fields.items ?? []).find((f) => f.customFieldId === editing)
+  const field = (fields.items ?? []).find((f) => f.customFieldId === edit.id)
   return html`<section class="card" aria-labelledby="cf-title">
       <h2 id="cf-title">Custom fields</h2>
       ${action.messages}
@@ -81,8 +80,8 @@ export function CustomFields() {
                 <td>
                   <${RowActions}
                     name=${f.name}
-                    editing=${editing === f.customFieldId}
-                    onEdit=${() => setEditing(editing === f.customFieldId ? null : f.customFieldId)}
+                    editing=${edit.id === f.customFieldId}
+                    onEdit=${() => edit.toggle(f.customFieldId)}
                     onDelete=${() => remove('custom field', f.name, () => del(`/api/v1/customfields/${f.customFieldId}`))}
                   />
                 </td>
@@ -94,16 +93,7 @@ export function CustomFields() {
     </section>
     ${
       field &&
-      html`<${EditDefinition}
-        key=${field.customFieldId}
-        field=${field}
-        onDone=${async (message) => {
-          setEditing(null)
-          await fields.reload()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
-      />`
+      html`<${EditDefinition} key=${field.customFieldId} field=${field} onDone=${edit.done} onCancel=${edit.cancel} />`
     }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-cf">
       <h2 id="new-cf">New custom field</h2>
@@ -114,7 +104,6 @@ export function CustomFields() {
 }
 
 function EditDefinition({ field, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const form = useForm(
     {
       name: field.name,
@@ -129,13 +118,14 @@ function EditDefinition({ field, onDone, onCancel }) {
     },
     FIELDS,
   )
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-cf">
-    <h2 id="edit-cf">Edit custom field ${field.name}</h2>
-    ${form.messages}
+  return html`<${EditCard}
+    titleId="edit-cf"
+    title=${`Edit custom field ${field.name}`}
+    onSubmit=${form.onSubmit}
+    messages=${form.messages}
+    busy=${form.busy}
+    onCancel=${onCancel}
+  >
     <${DefinitionFields} form=${form} prefix="edit-cf" />
-    <div class="actions">
-      <button type="submit" disabled=${form.busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }

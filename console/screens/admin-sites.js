@@ -1,10 +1,9 @@
 // Admin › Sites: the tree (each site with Edit and Delete), a new site, a new location. An edit
 // renames, moves (below the top tier), (de)activates or makes primary: PUT /inboundsites/{id}.
-import { useState } from 'preact/hooks'
 import { get, post, put, del } from '../api.js'
 import { html, Field, Alert, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { SITE_STATUSES, SITE_TYPES } from '../vocabulary.js'
 
 /** A site's statuses (the server's vocabulary module does not list them yet). */
@@ -12,8 +11,8 @@ import { SITE_STATUSES, SITE_TYPES } from '../vocabulary.js'
 export function Sites() {
   const sites = useList(() => loadSites({ fresh: true }))
   const locations = useList(() => get('/api/v1/locations?limit=200').then((r) => r.locations))
-  const [editing, setEditing] = useState(null)
   const action = useAction()
+  const edit = useEditing(sites.reload, action)
   const confirm = useConfirm()
   const remove = deleter({ confirm, action, reload: sites.reload })
   const form = useForm(
@@ -56,8 +55,8 @@ export function Sites() {
                 <small>${s.type}${s.status === 'inactive' ? ', inactive' : ''}${s.primary ? ', primary' : ''}</small>
                 <${RowActions}
                   name=${s.name}
-                  editing=${editing === s.inboundSiteId}
-                  onEdit=${() => setEditing(editing === s.inboundSiteId ? null : s.inboundSiteId)}
+                  editing=${edit.id === s.inboundSiteId}
+                  onEdit=${() => edit.toggle(s.inboundSiteId)}
                   onDelete=${() => remove('site', s.name, () => del(`/api/v1/inboundsites/${s.inboundSiteId}`))}
                 />
                 ${tree(s.inboundSiteId)}
@@ -65,7 +64,7 @@ export function Sites() {
           )}
         </ul>`
   }
-  const site = list.find((s) => s.inboundSiteId === editing)
+  const site = list.find((s) => s.inboundSiteId === edit.id)
   return html`<section aria-labelledby="tree-title" class="card">
       <h2 id="tree-title">Sites tree</h2>
       ${action.messages}
@@ -78,12 +77,8 @@ export function Sites() {
         key=${site.inboundSiteId}
         site=${site}
         sites=${list}
-        onDone=${async (message) => {
-          setEditing(null)
-          await sites.reload()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
+        onDone=${edit.done}
+        onCancel=${edit.cancel}
       />`
     }
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-site">
@@ -128,7 +123,6 @@ const moveTargets = (site, sites) =>
   sites.filter((s) => s.inboundSiteId !== site.inboundSiteId && !(s.ancestorlist ?? []).includes(site.inboundSiteId))
 
 function EditSite({ site, sites, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const top = site.type === 'site'
   const form = useForm(
     { name: site.name, status: site.status ?? 'active', parent: site.parent ?? '', primary: Boolean(site.primary) },
@@ -145,9 +139,14 @@ function EditSite({ site, sites, onDone, onCancel }) {
     },
     ['name', 'status', 'parent', 'primary'],
   )
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${form.onSubmit} aria-labelledby="edit-site">
-    <h2 id="edit-site">Edit site ${site.name}</h2>
-    ${form.messages}
+  return html`<${EditCard}
+    titleId="edit-site"
+    title=${`Edit site ${site.name}`}
+    onSubmit=${form.onSubmit}
+    messages=${form.messages}
+    busy=${form.busy}
+    onCancel=${onCancel}
+  >
     <${Field} label="Name" id="edit-site-name" errors=${form.errorsOf('name')}>${(a) => html`<input ...${a} ...${form.bind('name')} />`}</${Field}>
     <${Field} label="Status" id="edit-site-status" errors=${form.errorsOf('status')}>${(a) =>
       html`<select ...${a} ...${form.pick('status')}>
@@ -161,9 +160,5 @@ function EditSite({ site, sites, onDone, onCancel }) {
               ${moveTargets(site, sites).map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
             </select>`}</${Field}>`
     }
-    <div class="actions">
-      <button type="submit" disabled=${form.busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }

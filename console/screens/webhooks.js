@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, WEBHOOKS } from '../api.js'
 import { html, Alert, refusal, fmtTime } from '../ui.js'
-import { useAction, useConfirm, RowActions, deleter, useFocusOnOpen } from '../admin-kit.js'
+import { useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { WebhookFields, WEBHOOK_FIELDS, emptyWebhook, webhookValues, webhookBody } from './webhook-form.js'
 
 const hook = (method, path, body) => call(method, `${WEBHOOKS}${path}`, body, { raw: true })
@@ -14,11 +14,11 @@ export function Webhooks() {
   const [events, setEvents] = useState([])
   const [error, setError] = useState(null)
   const [open, setOpen] = useState(null)
-  const [editing, setEditing] = useState(null)
   const [form, setForm] = useState(emptyWebhook())
   const [formError, setFormError] = useState(null)
   const [created, setCreated] = useState(null)
   const action = useAction()
+  const edit = useEditing(() => load(), action)
   const confirm = useConfirm()
   const load = () => hook('GET', '/api/v1/webhookConfig').then((r) => setConfigs(r.webhookConfigs), setError)
   const remove = deleter({ confirm, action, reload: load })
@@ -46,7 +46,7 @@ export function Webhooks() {
 
   if (error) return html`<${Alert} messages=${[refusal(error)]} />`
   const err = formError instanceof ApiError ? formError : null
-  const config = (configs ?? []).find((c) => c.webHookConfigID === editing)
+  const config = (configs ?? []).find((c) => c.webHookConfigID === edit.id)
   return html`<section class="card" aria-labelledby="wh-title">
       <h2 id="wh-title">Webhook configurations</h2>
       ${action.messages}
@@ -79,8 +79,8 @@ export function Webhooks() {
                   </button>
                   <${RowActions}
                     name=${c.name}
-                    editing=${editing === c.webHookConfigID}
-                    onEdit=${() => setEditing(editing === c.webHookConfigID ? null : c.webHookConfigID)}
+                    editing=${edit.id === c.webHookConfigID}
+                    onEdit=${() => edit.toggle(c.webHookConfigID)}
                     onDelete=${() =>
                       remove('webhook', c.name, () =>
                         hook('DELETE', `/api/v1/webhookConfig/${encodeURIComponent(c.webHookConfigID)}`),
@@ -99,12 +99,8 @@ export function Webhooks() {
         key=${config.webHookConfigID}
         config=${config}
         events=${events}
-        onDone=${async (message) => {
-          setEditing(null)
-          await load()
-          action.setNotice(message)
-        }}
-        onCancel=${() => setEditing(null)}
+        onDone=${edit.done}
+        onCancel=${edit.cancel}
       />`
     }
     ${open && configs?.some((c) => c.webHookConfigID === open) && html`<${Deliveries} config=${configs.find((c) => c.webHookConfigID === open)} />`}
@@ -119,7 +115,6 @@ export function Webhooks() {
 
 /** Replaces the configuration (PUT takes the whole body); the API's refusals show under their field. */
 function EditWebhook({ config, events, onDone, onCancel }) {
-  const opened = useFocusOnOpen()
   const [values, setValues] = useState(webhookValues(config))
   const [error, setError] = useState(null)
   const [busy, setBusy] = useState(false)
@@ -137,15 +132,16 @@ function EditWebhook({ config, events, onDone, onCancel }) {
     }
   }
   const err = error instanceof ApiError ? error : null
-  return html`<form class="card" ref=${opened} novalidate onSubmit=${save} aria-labelledby="edit-wh">
-    <h2 id="edit-wh">Edit webhook ${config.name}</h2>
-    <${Alert} messages=${error ? (err ? err.unclaimed(WEBHOOK_FIELDS) : [error.message]) : []} />
+  return html`<${EditCard}
+    titleId="edit-wh"
+    title=${`Edit webhook ${config.name}`}
+    onSubmit=${save}
+    messages=${html`<${Alert} messages=${error ? (err ? err.unclaimed(WEBHOOK_FIELDS) : [error.message]) : []} />`}
+    busy=${busy}
+    onCancel=${onCancel}
+  >
     <${WebhookFields} values=${values} set=${setValues} err=${err} events=${events} prefix="edit-wh" editing=${true} />
-    <div class="actions">
-      <button type="submit" disabled=${busy}>Save changes</button>
-      <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
-    </div>
-  </form>`
+  </${EditCard}>`
 }
 
 function Deliveries({ config }) {
