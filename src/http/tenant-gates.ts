@@ -66,6 +66,7 @@ export function tenantGates(limits: Config['limits'], presence: Presence): Gates
       ...limits.heavyShare,
       slots: limits.heavyOperations,
       maxWaitMs: limits.statementTimeoutMs,
+      what: 'heavy work (searches, exports, bulk operations)',
       presence,
     }),
     presence,

@@ -77,6 +77,7 @@ export function createScanImageService(deps: ScanImageDeps) {
     ...deps.share,
     slots: deps.decode.threads,
     maxWaitMs: deps.decode.timeoutMs,
+    what: 'label-photo decodes',
     presence: deps.presence,
   })
 

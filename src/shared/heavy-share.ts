@@ -11,6 +11,8 @@ export interface HeavyShareOptions {
   burstMs: number
   /** A wait longer than this is refused (429 with Retry-After) rather than held (0: no bound). */
   maxWaitMs: number
+  /** What is shared, in the refusal: "heavy work (searches, exports, bulk operations)", "photo decodes". */
+  what: string
   /** Who else is being served (shared by the process's time shares); its clock is this one's. */
   presence: Presence
   /** Waits (injected: the unit tests step time instead). */
@@ -52,6 +54,8 @@ interface Bucket {
  */
 export class HeavyShare {
   readonly #buckets = new Map<string, Bucket>()
+  // Subscriptions holding slots now: settled whenever another subscription arrives (few: at most the slots).
+  readonly #running = new Set<string>()
   readonly #rate: number
   readonly #now: () => number
   readonly #wait: (ms: number) => Promise<unknown>
@@ -60,6 +64,10 @@ export class HeavyShare {
     if (!(options.share > 0 && options.share <= 1)) throw new Error('HeavyShare: share must be in (0, 1]')
     this.#rate = options.share * options.slots
     this.#now = options.presence.now
+    // A turn is charged for the time others were present during it: settled up to each arrival of another.
+    options.presence.onArrival((arriving) => {
+      for (const subId of this.#running) if (subId !== arriving) this.#advance(subId)
+    })
     this.#wait = options.wait ?? sleep
   }
 
@@ -82,7 +90,7 @@ export class HeavyShare {
     if (bounded && maxWaitMs > 0 && waitMs > maxWaitMs) {
       const seconds = Math.ceil(waitMs / 1000)
       throw new AppError('TENANT_BUSY', {
-        description: `This subscription has used its share of heavy work (searches, exports, bulk operations) while others are served; retry after ${seconds} s.`,
+        description: `This subscription has used its share of ${this.options.what} while others are served; retry after ${seconds} s.`,
         additionalInfo: `limit: ${this.options.share} of the heavy slots over time`,
         headers: { 'retry-after': String(seconds) },
       })
@@ -94,11 +102,13 @@ export class HeavyShare {
   begin(subId: string): () => void {
     if (!this.enabled) return () => {}
     this.#advance(subId).running++
+    this.#running.add(subId)
     let ended = false
     return () => {
       if (ended) return
       ended = true
-      this.#advance(subId).running--
+      const bucket = this.#advance(subId)
+      if (--bucket.running === 0) this.#running.delete(subId)
     }
   }
 
@@ -114,15 +124,20 @@ export class HeavyShare {
 
   /**
    * The subscription's bucket, brought up to now (and kept in the map): refilled at the share,
-   * drained by its running turns while others are present (alone, it is not charged), at most the burst.
+   * drained by its running turns for the part of the time others were present (alone, it is not
+   * charged), at most the burst. Presence starts at another's request (Presence.onArrival settles
+   * the running turns just before) and ends PRESENT_MS after its last.
    */
   #advance(subId: string): Bucket {
     const now = this.#now()
     this.#sweep(now)
     let bucket = this.#buckets.get(subId)
     if (!bucket) this.#buckets.set(subId, (bucket = { credit: this.options.burstMs, running: 0, at: now }))
-    const drain = this.options.presence.othersPresent(subId) ? bucket.running : 0
-    bucket.credit = Math.min(this.options.burstMs, bucket.credit + (now - bucket.at) * (this.#rate - drain))
+    const accompanied = Math.max(0, Math.min(now, this.options.presence.othersUntil(subId)) - bucket.at)
+    bucket.credit = Math.min(
+      this.options.burstMs,
+      bucket.credit + (now - bucket.at) * this.#rate - accompanied * bucket.running,
+    )
     bucket.at = now
     return bucket
   }

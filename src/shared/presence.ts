@@ -14,12 +14,15 @@ export class Presence {
   // Most recent first.
   #last: { subId: string; at: number } | undefined
   #before: { subId: string; at: number } | undefined
+  readonly #arrivals: Array<(subId: string) => void> = []
 
   /** Monotonic milliseconds (injected: the unit tests step it). */
   constructor(readonly now: () => number = () => performance.now()) {}
 
   /** A request of this subscription arrived (any request: light ones are what the time shares protect). */
   seen(subId: string): void {
+    // Before it counts: what ran until now ran without this request's company.
+    for (const arriving of this.#arrivals) arriving(subId)
     const at = this.now()
     if (this.#last?.subId === subId) this.#last.at = at
     else {
@@ -30,7 +33,17 @@ export class Presence {
 
   /** Whether a subscription other than this one made a request within PRESENT_MS. */
   othersPresent(subId: string): boolean {
+    return this.now() < this.othersUntil(subId)
+  }
+
+  /** Until when (monotonic ms) another subscription counts as present, from its last request; -Infinity: never seen. */
+  othersUntil(subId: string): number {
     const other = this.#last?.subId === subId ? this.#before : this.#last
-    return other !== undefined && this.now() - other.at < PRESENT_MS
+    return other === undefined ? -Infinity : other.at + PRESENT_MS
+  }
+
+  /** Called with each request's subscription before it is recorded (HeavyShare settles its running turns). */
+  onArrival(listener: (subId: string) => void): void {
+    this.#arrivals.push(listener)
   }
 }

@@ -38,17 +38,18 @@ describe('a subscription’s share of the heavy slots over time', () => {
 
   /**
    * One search of `c` that holds its heavy slot for HOLD_MS while `others` keep coming: each sends a
-   * light request near its end. Those are answered once the database is free (PGlite runs one
+   * light request every 250 ms. Those are answered once the database is free (PGlite runs one
    * transaction), but they count as present when they arrive.
    */
   async function longSearch(c: TestClient, others: TestClient[]): Promise<void> {
     let searched!: Promise<{ statusCode: number }>
-    let light: Array<Promise<{ statusCode: number }>> = []
+    const light: Array<Promise<{ statusCode: number }>> = []
     await whilePackagesHeld(t, async () => {
       searched = search(c)
-      await new Promise((r) => setTimeout(r, HOLD_MS - 300))
-      light = others.map((o) => contacts(o))
-      await new Promise((r) => setTimeout(r, 300))
+      for (let held = 0; held < HOLD_MS; held += 250) {
+        light.push(...others.map((o) => contacts(o)))
+        await new Promise((r) => setTimeout(r, 250))
+      }
     })
     expect((await searched).statusCode).toBe(200)
     for (const answer of await Promise.all(light)) expect(answer.statusCode).toBe(200)

@@ -13,6 +13,7 @@ function stepped(options: Partial<HeavyShareOptions> = {}) {
     slots: 1,
     burstMs: 100,
     maxWaitMs: 0,
+    what: 'heavy work',
     presence,
     wait: async (ms) => {
       waits.push(ms)
@@ -26,6 +27,14 @@ function stepped(options: Partial<HeavyShareOptions> = {}) {
     waits,
     now: () => t,
     advance: (ms: number) => void (t += ms),
+    /** Time passing while `other` keeps making requests (one every 250 ms). */
+    accompany: (ms: number, other = 'quiet') => {
+      for (let left = ms; left > 0; left -= 250) {
+        presence.seen(other)
+        t += Math.min(250, left)
+      }
+      presence.seen(other)
+    },
     /** One heavy turn of `subId` holding its slot for `ms`. */
     run: async (subId: string, ms: number) => {
       await share.turn(subId)
@@ -130,8 +139,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
   it('waits for nothing once the others have gone quiet, however much is owed', async () => {
     const s = stepped({ burstMs: 0 })
     const end = s.share.begin('noisy')
-    s.advance(1000)
-    s.presence.seen('quiet')
+    s.accompany(1000)
     end()
     expect(s.share.credit('noisy')).toBe(-500)
     s.advance(1200) // the quiet tenant left; 600 refilled meanwhile
@@ -142,8 +150,7 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
   it('refuses a wait past maxWaitMs with TENANT_BUSY (429) and a Retry-After of the whole wait, unless unbounded', async () => {
     const s = stepped({ burstMs: 0, maxWaitMs: 1000 })
     const end = s.share.begin('noisy')
-    s.advance(2400)
-    s.presence.seen('quiet')
+    s.accompany(2400)
     end() // 1,200 owed: 2,400 ms to pay back
     const refused = await s.share.turn('noisy').catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(AppError)
@@ -153,6 +160,25 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
     // An export between two batches waits however long it takes.
     await s.share.turn('noisy', false)
     expect(s.waits).toEqual([2400])
+  })
+
+  it('charges a long turn only for the part of it others were present: from their first request', async () => {
+    const s = stepped({ burstMs: 0 })
+    const end = s.share.begin('noisy')
+    s.advance(5000) // alone: refilled, not charged
+    s.accompany(400) // the quiet tenant arrives
+    end()
+    // Charged the 400 ms in company (and the second its last request keeps it present is not over yet).
+    expect(s.share.credit('noisy')).toBe(0.5 * 400 - 400)
+  })
+
+  it('charges a long turn only for the part of it others were present: until a second after their last request', async () => {
+    const s = stepped({ share: 0.1, burstMs: 0 })
+    s.presence.seen('quiet')
+    const end = s.share.begin('noisy')
+    s.advance(5000) // the quiet tenant went quiet at once: present for the first 1,000 ms
+    end()
+    expect(s.share.credit('noisy')).toBe(0.1 * 5000 - 1000)
   })
 
   it('is off at a share of 1: nothing is charged or waited', async () => {
@@ -167,9 +193,9 @@ describe('HeavyShare: a subscription’s share of the heavy slots over time', ()
 
   it('refuses a share outside (0, 1]', () => {
     for (const share of [0, -0.5, 1.5, Number.NaN])
-      expect(() => new HeavyShare({ share, slots: 1, burstMs: 0, maxWaitMs: 0, presence: new Presence() })).toThrow(
-        /share/,
-      )
+      expect(
+        () => new HeavyShare({ share, slots: 1, burstMs: 0, maxWaitMs: 0, what: 'x', presence: new Presence() }),
+      ).toThrow(/share/)
   })
 
   it('forgets subscriptions that are idle and full again, so memory follows those in the middle of heavy work', async () => {
