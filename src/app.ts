@@ -132,7 +132,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routes = routePlugins(ctx, options.isShuttingDown ?? (() => false))
   for (const mount of routes.public) await mount(app)
 
-  const bearer = bearerAuthHook({ tokens: ctx.tokens, clients: ctx.clients, sessions: ctx.sessions })
+  const bearer = bearerAuthHook({
+    tokens: ctx.tokens,
+    clients: ctx.clients,
+    sessions: ctx.sessions,
+    publicUrl: config.publicUrl,
+  })
   await app.register(
     async (receiving) => {
       receiving.addHook('onRequest', bearer)
@@ -152,6 +157,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clients: ctx.clients,
     basic: { limiter: ctx.tokenLimiter },
     sessions: ctx.sessions,
+    publicUrl: config.publicUrl,
   })
   for (const [variant, prefix] of [
     ['tracking', config.prefixes.trackingWebhooks],

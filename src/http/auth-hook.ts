@@ -25,6 +25,8 @@ export interface AuthHookDeps {
   basic?: { limiter: FailureLimiter }
   /** Console sessions: a request with no Authorization header but the session cookie is its user's. */
   sessions?: SessionsService
+  /** The service's public URL: over HTTPS only the `__Host-` session cookie is read (users/session-cookie.ts). */
+  publicUrl: string
 }
 
 const REALM = 'mailroom'
@@ -69,7 +71,7 @@ export function bearerAuthHook(deps: AuthHookDeps): onRequestHookHandler {
 function slowPath(deps: AuthHookDeps, allowBasic: boolean) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const header = request.headers.authorization
-    const cookie = header === undefined && deps.sessions ? sessionCookieOf(request) : undefined
+    const cookie = header === undefined && deps.sessions ? sessionCookieOf(request, deps.publicUrl) : undefined
     if (cookie !== undefined && deps.sessions) return authenticateSession(deps.sessions, cookie, request, reply)
     if (!header)
       return refuse(reply, 'Authentication required: send Authorization: Bearer <access token>.', undefined, allowBasic)

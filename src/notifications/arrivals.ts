@@ -18,6 +18,8 @@ const groupBy = <T>(items: readonly T[], key: (item: T) => string) => {
 
 /** Arrivals taken per transaction. */
 const TAKE = 1000
+/** Takes per pass, at most (see gatherArrivals). */
+const GATHER_ROUNDS = 20
 
 /**
  * Gathers the queued arrivals (observe.ts) into their recipients' arrival batches, before the
@@ -31,6 +33,7 @@ const TAKE = 1000
 export async function gatherArrivals(deps: { db: Db; clock: Clock; ids: IdGenerator }): Promise<number> {
   const { db, clock, ids } = deps
   let total = 0
+  let rounds = 0
   for (;;) {
     const taken = await inTransaction(db, async (trx) => {
       const arrivals = await takeArrivals(trx, TAKE)
@@ -57,6 +60,8 @@ export async function gatherArrivals(deps: { db: Db; clock: Clock; ids: IdGenera
       return arrivals.length
     })
     total += taken
-    if (taken < TAKE) return total
+    // At most GATHER_ROUNDS takes per pass: a backlog after downtime is gathered over a few passes,
+    // with claims of what is due in between.
+    if (taken < TAKE || ++rounds >= GATHER_ROUNDS) return total
   }
 }

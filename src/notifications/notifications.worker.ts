@@ -287,7 +287,13 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
   }
 
   async function sendDue(step: WorkerStep): Promise<number> {
-    await gatherArrivals({ db, clock, ids }) // the queued arrivals into their batches (arrivals.ts), then claim
+    // The queued arrivals into their batches (arrivals.ts), then claim. A gathering that fails (a
+    // statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
+    try {
+      await gatherArrivals({ db, clock, ids })
+    } catch (e) {
+      log.error({ err: e }, 'gathering queued arrivals failed; claiming what is due all the same')
+    }
     const claimed = await claimDue(db, {
       now: clock.now(),
       limit: deps.batchSize,

@@ -62,7 +62,11 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
   const requireSession =
     (clearWhenSignedOut = false): onRequestHookHandler =>
     async (request, reply) => {
-      const found = await sessions.authorize(sessionCookieOf(request), request.method, request.headers[CSRF_HEADER])
+      const found = await sessions.authorize(
+        sessionCookieOf(request, publicUrl),
+        request.method,
+        request.headers[CSRF_HEADER],
+      )
       switch (found.outcome) {
         case 'ok':
           request.consoleSession = { session: found.session, cookieValue: found.cookieValue }
@@ -101,7 +105,7 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
       const result = await sessions.signIn(request.body.email, request.body.password, {
         address: request.ip,
         userAgent: request.headers['user-agent'],
-        previousCookie: sessionCookieOf(request),
+        previousCookie: sessionCookieOf(request, publicUrl),
       })
       switch (result.outcome) {
         case 'ok':

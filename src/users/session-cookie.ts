@@ -42,10 +42,10 @@ export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest,
 
 /**
  * The session cookie of a request: the `__Host-` one when the browser sent it (it can only have come
- * from this host over HTTPS), else the plain one, except on a request known to have come over TLS,
- * where a plain cookie may have been planted by a sibling host or a plain-HTTP page. Behind a proxy
- * that terminates TLS but is not trusted (TRUST_PROXY), requests look like plain HTTP and a plain
- * cookie is still read; set TRUST_PROXY so that it is not.
+ * from this host over HTTPS), else the plain one, except when the service is reached over HTTPS (its
+ * public URL, or this request over TLS): there it only ever sets the `__Host-` one, and a plain cookie
+ * may have been planted by a sibling host or a plain-HTTP page. The cookie read is the one set.
  */
-export const sessionCookieOf = (request: FastifyRequest): string | undefined =>
-  request.cookies[SECURE_SESSION_COOKIE] ?? (request.protocol === 'https' ? undefined : request.cookies[SESSION_COOKIE])
+export const sessionCookieOf = (request: FastifyRequest, publicUrl: string): string | undefined =>
+  request.cookies[SECURE_SESSION_COOKIE] ??
+  (overHttps(request, publicUrl) ? undefined : request.cookies[SESSION_COOKIE])
