@@ -8365,7 +8365,7 @@ export interface operations {
                         finalNoticeAfterHours: number | null;
                         /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
-                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {
@@ -8480,7 +8480,7 @@ export interface operations {
                     finalNoticeAfterHours: number | null;
                     /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                     language?: string;
-                    /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
+                    /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                     templates: {
                         /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                         ARRIVAL?: {
@@ -8559,7 +8559,7 @@ export interface operations {
                         finalNoticeAfterHours: number | null;
                         /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
-                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one. */
+                        /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                         templates: {
                             /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
                             ARRIVAL?: {

@@ -68,13 +68,14 @@ export async function updateCarrier(
   subId: string,
   carrierId: string,
   set: { name: string; barcode_aware: boolean; services: string[] },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('carriers')
     .set({ name: set.name, barcode_aware: set.barcode_aware, services: JSON.stringify(set.services) })
     .where('sub_id', '=', subId)
     .where('carrier_id', '=', carrierId)
-    .execute()
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }
 
 /** Whether any package of the subscription names the carrier (packages_carrier_idx). */

@@ -193,7 +193,9 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       }
       try {
         await inTransaction(db, async (trx) => {
-          await repo.updateCarrier(trx, subId, carrierId, { name, barcode_aware: row.barcode_aware, services })
+          // Deleted since it was read: not found, rather than an answer about a courier that is gone.
+          if (!(await repo.updateCarrier(trx, subId, carrierId, { name, barcode_aware: row.barcode_aware, services })))
+            throw new AppError(CARRIER_ERRORS.CARRIER_NOT_FOUND, { detail: { carrierId } })
           await deps.invalidations.announce(trx, 'carriers', subId)
         })
       } catch (e) {

@@ -37,7 +37,9 @@ const QR_CID = 'pickup-code-qr@mailroom'
 
 /**
  * A subscription's own parts of a kind's template in the email's language: those given for the
- * language (`templates.fr.ARRIVAL`) over those of the subscription's default (`templates.ARRIVAL`).
+ * language (`templates.fr.ARRIVAL`) over those at the top (`templates.ARRIVAL`), which are written
+ * in the subscription's language and so apply only to emails in it: a French contact of an English
+ * subscription never gets its English subject over a French body.
  */
 function templateOverride(
   settings: NotificationSettings,
@@ -47,7 +49,7 @@ function templateOverride(
   const byLanguage = (settings.templates as Record<string, Partial<Record<NotificationKind, TemplateOverride>>>)[
     language
   ]?.[kind]
-  const base = settings.templates[kind]
+  const base = language === (settings.language ?? 'en') ? settings.templates[kind] : undefined
   return byLanguage || base ? { ...base, ...byLanguage } : undefined
 }
 

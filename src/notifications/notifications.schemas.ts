@@ -62,7 +62,7 @@ export const NotificationSettingsSchema = Type.Object(
       },
       description: [
         'Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`).',
-        'Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]`, the shipped template of L, the shipped English one.',
+        'Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one.',
       ].join(' '),
     }),
   },

@@ -367,6 +367,9 @@ describe('notification emails through a real SMTP server', () => {
   })
 
   it('writes to a contact in its own language, over the subscription’s; null goes back to the subscription’s', async () => {
+    // The subscription (English) overrides its arrival subject: in English, for English emails only.
+    const english = { ...settings({}), templates: { ARRIVAL: { subject: 'Parcels for {{recipientName}}' } } }
+    await a.ok('PUT', '/api/v1/notifications/settings', english, 200)
     const camille = await a.contact('RECEIVER', 'Camille Martin', { email: 'camille@example.com', language: 'fr' })
     expect((await a.ok('GET', `/api/v1/contacts/${camille}`)).language).toBe('fr')
     smtp.clear()
@@ -374,12 +377,14 @@ describe('notification emails through a real SMTP server', () => {
     await t.ctx.notifications.runOnce()
     const [french] = await smtp.waitFor(1)
     expect(french!.mail.html).toContain('Bonjour Camille Martin')
+    expect(french!.mail.subject).not.toBe('Parcels for Camille Martin')
     // Back to the subscription's (English) language.
     expect((await a.ok('PUT', `/api/v1/contacts/${camille}`, { language: null })).language).toBeUndefined()
     smtp.clear()
     await addFor(camille)
     await t.ctx.notifications.runOnce()
-    expect((await smtp.waitFor(1))[0]!.mail.subject).toMatch(/^A parcel is waiting for you/)
+    expect((await smtp.waitFor(1))[0]!.mail.subject).toBe('Parcels for Camille Martin')
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({}), 200)
     // Not a language tag: a 400 naming the field.
     const bad = await a.call('PUT', `/api/v1/contacts/${camille}`, { language: 'French' })
     expect(bad.statusCode).toBe(400)
