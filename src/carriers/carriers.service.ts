@@ -125,6 +125,29 @@ export function createCarriersService(deps: CarriersServiceDeps) {
     if (holder && holder.carrier_id !== except) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name' })
   }
 
+  /**
+   * A change to the subscription's catalogue, written with its announcement to the other processes
+   * in one transaction (`run`: a plain one, or one that records the Idempotency-Key's answer too): a
+   * name another write took meanwhile is a 409, and this process's copy is dropped whatever happened.
+   */
+  async function changeCatalogue(
+    subId: string,
+    write: (ex: Executor) => Promise<unknown>,
+    run: (work: (ex: Executor) => Promise<void>) => Promise<unknown> = (work) => inTransaction(db, work),
+  ): Promise<void> {
+    try {
+      await run(async (ex) => {
+        await write(ex)
+        await deps.invalidations.announce(ex, 'carriers', subId)
+      })
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
+      throw e
+    } finally {
+      visible.invalidate(subId)
+    }
+  }
+
   /** The subscription's own courier, or why not: a built-in (409) or nothing of ours (404). */
   async function ownCourier(subId: string, carrierId: string): Promise<repo.CarrierRow> {
     const row = await repo.findOwnCarrier(db, subId, carrierId)
@@ -157,24 +180,19 @@ export function createCarriersService(deps: CarriersServiceDeps) {
         barcode_aware: input.barcodeAware ?? false,
         services,
       }
-      try {
-        await writeRecorded(db, outcome, toCatalogCarrier(row), async (ex) => {
-          await repo.insertCarrier(ex, {
+      await changeCatalogue(
+        subId,
+        (ex) =>
+          repo.insertCarrier(ex, {
             carrier_id: row.carrier_id,
             sub_id: subId,
             name,
             barcode_aware: row.barcode_aware,
             services,
             at: clock.now(),
-          })
-          await deps.invalidations.announce(ex, 'carriers', subId)
-        })
-      } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
-        throw e
-      } finally {
-        visible.invalidate(subId)
-      }
+          }),
+        (write) => writeRecorded(db, outcome, toCatalogCarrier(row), write),
+      )
       return toCatalogCarrier(row)
     },
 
@@ -191,19 +209,11 @@ export function createCarriersService(deps: CarriersServiceDeps) {
         barcode_aware: input.barcodeAware ?? false,
         services,
       }
-      try {
-        await inTransaction(db, async (trx) => {
-          // Deleted since it was read: not found, rather than an answer about a courier that is gone.
-          if (!(await repo.updateCarrier(trx, subId, carrierId, { name, barcode_aware: row.barcode_aware, services })))
-            throw new AppError(CARRIER_ERRORS.CARRIER_NOT_FOUND, { detail: { carrierId } })
-          await deps.invalidations.announce(trx, 'carriers', subId)
-        })
-      } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError(CARRIER_ERRORS.CARRIER_NAME_TAKEN, { field: 'name', detail: e })
-        throw e
-      } finally {
-        visible.invalidate(subId)
-      }
+      await changeCatalogue(subId, async (trx) => {
+        // Deleted since it was read: not found, rather than an answer about a courier that is gone.
+        if (!(await repo.updateCarrier(trx, subId, carrierId, { name, barcode_aware: row.barcode_aware, services })))
+          throw new AppError(CARRIER_ERRORS.CARRIER_NOT_FOUND, { detail: { carrierId } })
+      })
       return toCatalogCarrier(row)
     },
 
@@ -215,18 +225,15 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       await ownCourier(subId, carrierId)
       const inUse = () => new AppError(CARRIER_ERRORS.CARRIER_IN_USE, { field: 'carrierId', detail: { carrierId } })
       try {
-        await inTransaction(db, async (trx) => {
+        await changeCatalogue(subId, async (trx) => {
           if (await repo.carrierInUse(trx, subId, carrierId)) throw inUse()
           await deps.locations.forgetCarrier(trx, subId, carrierId)
           await repo.deleteCarrier(trx, subId, carrierId)
-          await deps.invalidations.announce(trx, 'carriers', subId)
         })
       } catch (e) {
         // A package added with it between the check and the delete: the foreign key refuses the delete.
         if (isForeignKeyViolation(e)) throw inUse()
         throw e
-      } finally {
-        visible.invalidate(subId)
       }
     },
 

@@ -1,4 +1,5 @@
-import { sql } from 'kysely'
+import { sql, type ExpressionBuilder } from 'kysely'
+import type { Database } from '../db/tables.js'
 import type { Executor } from '../db/transaction.js'
 import type { NotificationStatus } from './kinds.js'
 import type { NotificationRow } from './notifications.tables.js'
@@ -48,12 +49,20 @@ export async function renewLease(
   const r = await db
     .updateTable('notifications')
     .set({ locked_until: new Date(opts.now.getTime() + opts.leaseMs), to_address: opts.to, updated_at: opts.now })
-    .where('notification_id', '=', claim.notificationId)
-    .where('locked_by', '=', claim.workerId)
-    .where('attempts', '=', claim.attempts)
-    .where('status', '=', 'pending')
+    .where(stillOurs(claim))
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
+}
+
+/** The row is still this claim's: claimed by this worker for this attempt, and not settled since. */
+function stillOurs(claim: { notificationId: string; workerId: string; attempts: number }) {
+  return (eb: ExpressionBuilder<Database, 'notifications'>) =>
+    eb.and([
+      eb('notification_id', '=', claim.notificationId),
+      eb('locked_by', '=', claim.workerId),
+      eb('attempts', '=', claim.attempts),
+      eb('status', '=', 'pending'),
+    ])
 }
 
 /**
@@ -85,10 +94,7 @@ export async function recordOutcome(
       ...(outcome.retryAt ? { next_attempt_at: outcome.retryAt } : {}),
       ...(outcome.to !== undefined ? { to_address: outcome.to } : {}),
     })
-    .where('notification_id', '=', claim.notificationId)
-    .where('locked_by', '=', claim.workerId)
-    .where('attempts', '=', claim.attempts)
-    .where('status', '=', 'pending')
+    .where(stillOurs(claim))
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
