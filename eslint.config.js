@@ -4,6 +4,42 @@
 import js from '@eslint/js'
 import { importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
+import { readdirSync } from 'node:fs'
+
+// The layers of src/ (STYLE.md, Layout): app/ composes; platform/ knows no domain; events/ knows only
+// platform/; decode/ is pure; a domain reaches another only through that domain's index.ts.
+const LAYERS = ['app', 'platform', 'events']
+const DOMAINS = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !LAYERS.includes(d.name))
+  .map((d) => d.name)
+const layerZones = [
+  { target: './src/platform', from: './src', except: ['./platform'], message: 'platform/ knows no domain (STYLE.md).' },
+  {
+    target: './src/events',
+    from: './src',
+    except: ['./events', './platform'],
+    message: 'events/ builds on platform/ only.',
+  },
+  {
+    target: './src/decode',
+    from: './src',
+    except: ['./decode'],
+    message: 'decode/ is pure: it imports nothing of the app.',
+  },
+  ...DOMAINS.map((d) => ({
+    target: `./src/${d}`,
+    from: './src/app',
+    message: 'Only app/ composes; a domain never imports it.',
+  })),
+  ...DOMAINS.flatMap((d) =>
+    DOMAINS.filter((o) => o !== d).map((o) => ({
+      target: `./src/${d}`,
+      from: `./src/${o}`,
+      except: ['./index.ts'],
+      message: `A domain uses another only through its index.ts (src/${o}/index.ts).`,
+    })),
+  ),
+]
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'data/', 'clients/typescript/schema.d.ts'] },
@@ -76,8 +112,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+  },
+  {
     // Migrations are frozen in time and take Kysely<any> (STYLE.md, habit 4): no app types.
-    files: ['src/db/migrations/**', 'src/db/migrate.ts'],
+    files: ['src/platform/db/migrations/**', 'src/platform/db/migrate.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

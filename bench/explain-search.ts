@@ -1,12 +1,12 @@
 import { sql, type CompiledQuery } from 'kysely'
 import { pathToFileURL } from 'node:url'
-import { openDatabase, type Db } from '../src/db/database.js'
-import { migrateToLatest } from '../src/db/migrate.js'
-import type { ListFilter, Sort, SortField } from '../src/search/search.parse.js'
-import { trackingLookupQuery } from '../src/search/lookup.repo.js'
-import { countQuery, pageQuery } from '../src/search/search.repo.js'
-import { tallyCountQuery } from '../src/search/tallies.repo.js'
-import { recordQuery } from '../src/packages/packages.read.js'
+import { openDatabase, type Db } from '../src/platform/db/database.js'
+import { migrateToLatest } from '../src/platform/db/migrate.js'
+import type { ListFilter, Sort, SortField } from '../src/search/model/parse.js'
+import { trackingLookupQuery } from '../src/search/store/lookup.js'
+import { countQuery, pageQuery } from '../src/search/store/search.js'
+import { tallyCountQuery } from '../src/search/store/tallies.js'
+import { recordQuery } from '../src/packages/store/read.js'
 
 /**
  * Checks with EXPLAIN that every search query shape (each page query and its count) reads the

@@ -1,7 +1,7 @@
-import { checkClientCredentials } from '../src/auth/credential-check.js'
-import { MemoryFailureLimiter } from '../src/auth/failure-limiter.js'
-import type { ClientsService } from '../src/auth/clients.service.js'
-import { ManualClock } from '../src/shared/clock.js'
+import { checkClientCredentials } from '../src/access/model/credential-check.js'
+import { MemoryFailureLimiter } from '../src/access/model/failure-limiter.js'
+import type { ClientsService } from '../src/access/clients-service.js'
+import { ManualClock } from '../src/platform/kit/clock.js'
 
 /**
  * `node --import tsx bench/failure-limiter.bench.ts`: the cost of one failed credential check

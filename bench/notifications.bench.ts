@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { SMTPServer } from 'smtp-server'
-import { buildApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
-import { openRuntime } from '../src/runtime.js'
+import { buildApp } from '../src/app/app.js'
+import { loadConfig } from '../src/app/config.js'
+import { openRuntime } from '../src/app/runtime.js'
 import { benchMailroom } from './lib.js'
 
 const ARRIVALS = Number(process.env.BENCH_ARRIVALS ?? 1_000)

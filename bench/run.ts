@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely'
-import type { Database } from '../src/db/tables.js'
+import type { Database } from '../src/platform/db/tables.js'
 import pg from 'pg'
-import { loadRecords, type RecordReferences } from '../src/packages/packages.read.js'
-import { findByTrackingNumbers } from '../src/packages/packages.repo.js'
+import { loadRecords, type RecordReferences } from '../src/packages/store/read.js'
+import { findByTrackingNumbers } from '../src/packages/store/packages.js'
 import { upsCheckDigit } from '../src/decode/index.js'
 import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 import { receivingTargets, verdict } from './targets.js'
@@ -323,7 +323,7 @@ try {
 /**
  * A database ceiling: the SQL of one request of a scenario (captured from `run`), run through `pg`
  * from 50 callers on 20 connections and nothing else (no HTTP, no auth, no JSON). The service
- * gathers concurrent reads into one query per turn (src/shared/batch.ts), so its Get can pass this.
+ * gathers concurrent reads into one query per turn (src/platform/kit/batch.ts), so its Get can pass this.
  */
 async function sqlCeiling(
   url: string,

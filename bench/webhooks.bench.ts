@@ -15,7 +15,7 @@
  *               first attempt arriving at the receiver, p50/p95/p99 (target p95 ≤ 1 s)
  *
  * Each worker claims WEBHOOK_WORKER_BATCH and keeps up to WEBHOOK_WORKER_CONCURRENCY sends in
- * flight: the service's defaults (src/config.ts) unless set, so the figures are those of a deployment
+ * flight: the service's defaults (src/app/config.ts) unless set, so the figures are those of a deployment
  * that changed nothing; set them to compare. Use a database of its own (it needs the workers'
  * MAILROOM_SECRET; default a fixed bench secret).
  *
@@ -35,16 +35,16 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
-import { loadConfig } from '../src/config.js'
-import { openDatabase } from '../src/db/database.js'
-import { migrateToLatest } from '../src/db/migrate.js'
-import { inTransaction } from '../src/db/transaction.js'
-import { systemClock } from '../src/shared/clock.js'
-import { deriveKey } from '../src/shared/crypto.js'
-import { defaultIds } from '../src/shared/ids.js'
+import { loadConfig } from '../src/app/config.js'
+import { openDatabase } from '../src/platform/db/database.js'
+import { migrateToLatest } from '../src/platform/db/migrate.js'
+import { inTransaction } from '../src/platform/db/transaction.js'
+import { systemClock } from '../src/platform/kit/clock.js'
+import { deriveKey } from '../src/platform/kit/crypto.js'
+import { defaultIds } from '../src/platform/kit/ids.js'
 import { createJobs } from '../src/webhooks/jobs/jobs.js'
-import { enqueueEvents } from '../src/webhooks/outbox.js'
-import { createWebhooks } from '../src/webhooks/webhooks.module.js'
+import { enqueueEvents } from '../src/events/outbox.js'
+import { createWebhooks } from '../src/webhooks/module.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000)

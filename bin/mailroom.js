@@ -3,11 +3,11 @@
 // checkout without one, the TypeScript sources run through tsx.
 import { existsSync } from 'node:fs'
 
-const built = new URL('../dist/cli/main.js', import.meta.url)
+const built = new URL('../dist/app/cli/main.js', import.meta.url)
 if (existsSync(built) && process.env.MAILROOM_FROM_SOURCE !== '1') {
   await import(built.href)
 } else {
   const { register } = await import('tsx/esm/api')
   register()
-  await import(new URL('../src/cli/main.ts', import.meta.url).href)
+  await import(new URL('../src/app/cli/main.ts', import.meta.url).href)
 }

@@ -1,5 +1,5 @@
 // The package statuses the screens ask about, derived from the server's own vocabulary
-// (/console/vocabulary.js, generated from src/packages/statuses.ts): the console keeps no copy.
+// (/console/vocabulary.js, generated from src/packages/model/statuses.ts): the console keeps no copy.
 import { PACKAGE_STATUSES, HANDED_OVER, FINISHED, NOT_WAITING } from './vocabulary.js'
 
 export { PACKAGE_STATUSES, FINISHED }

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
-import { createContext } from '../../src/context.js'
-import { openDatabase } from '../../src/db/database.js'
-import { ManualClock } from '../../src/shared/clock.js'
+import { buildApp } from '../../src/app/app.js'
+import { loadConfig } from '../../src/app/config.js'
+import { createContext } from '../../src/app/context.js'
+import { openDatabase } from '../../src/platform/db/database.js'
+import { ManualClock } from '../../src/platform/kit/clock.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const DOCUMENT_PATH = path.join(ROOT, 'docs/openapi.json')

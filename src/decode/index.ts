@@ -26,3 +26,14 @@ export {
   s10CheckDigit,
   upsCheckDigit,
 } from './check-digits.js'
+export {
+  ImageDecodeBusyError,
+  ImageDecodeError,
+  ImageDecodePool,
+  ImageDecodeTimeoutError,
+  ImageTooLargeError,
+  UnsupportedImageFormatError,
+} from './image/index.js'
+export type { FoundBarcode, ImageDecodePoolOptions } from './image/index.js'
+export { MAILROOM_BODY_LENGTH, MAILROOM_PREFIX } from './mailroom-number.js'
+export { isAlpha2Country } from './tables/countries.js'

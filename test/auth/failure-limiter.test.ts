@@ -4,9 +4,9 @@ import {
   MemoryFailureLimiter,
   type FailureLimiter,
   type FailurePolicy,
-} from '../../src/auth/failure-limiter.js'
-import type { DatabaseHandle } from '../../src/db/database.js'
-import { ManualClock } from '../../src/shared/clock.js'
+} from '../../src/access/model/failure-limiter.js'
+import type { DatabaseHandle } from '../../src/platform/db/database.js'
+import { ManualClock } from '../../src/platform/kit/clock.js'
 import { createTestDatabase } from '../support/test-db.js'
 
 // The failure limiter shared by the processes of a deployment (issue 16.2): the same rules as the

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { createContext } from '../../src/context.js'
+import { createContext } from '../../src/app/context.js'
 import { basic, TEST_SECRET } from '../support/build-test-app.js'
 import { useTestApp } from '../support/use-test-app.js'
 

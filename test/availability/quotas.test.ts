@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
 import { useTestApp } from '../support/use-test-app.js'
-import { WindowCounter } from '../../src/ratelimit/window-counter.js'
-import { WindowQuota } from '../../src/ratelimit/quotas.js'
+import { WindowCounter } from '../../src/platform/fairness/window-counter.js'
+import { WindowQuota } from '../../src/platform/fairness/quotas.js'
 import { JPEG_BYTES } from '../support/factories.js'
 import { configBody, hooks } from '../webhooks/support/helpers.js'
 

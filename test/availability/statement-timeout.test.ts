@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { registerErrorHandling } from '../../src/http/error-handler.js'
+import { registerErrorHandling } from '../../src/platform/http/error-handler.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 
 /** Issue 14.2: no request waits on the database without bound; past it, a clear 503. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { CONTACT_TYPES } from '../../src/contacts/contacts.schemas.js'
-import { DATA_TYPES } from '../../src/customfields/customfields.schemas.js'
-import { FINISHED, HANDED_OVER, NOT_WAITING, PACKAGE_STATUSES } from '../../src/packages/statuses.js'
-import { SITE_TYPES } from '../../src/sites/sites.schemas.js'
+import { CONTACT_TYPES } from '../../src/contacts/api/schemas.js'
+import { DATA_TYPES } from '../../src/customfields/api/schemas.js'
+import { FINISHED, HANDED_OVER, NOT_WAITING, PACKAGE_STATUSES } from '../../src/packages/model/statuses.js'
+import { SITE_TYPES } from '../../src/sites/api/schemas.js'
 import { useTestApp } from '../support/use-test-app.js'
 
 // The console's copy of the server's vocabularies is the server's: /console/vocabulary.js, an ES

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeForMatch } from '../../src/contacts/contacts.service.js'
+import { normalizeForMatch } from '../../src/contacts/service.js'
 
 describe('normalizeForMatch', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkCustomFieldValues, type CustomFieldDef } from '../../src/customfields/customfields.service.js'
-import { ValidationErrors } from '../../src/shared/errors.js'
+import { checkCustomFieldValues, type CustomFieldDef } from '../../src/customfields/service.js'
+import { ValidationErrors } from '../../src/platform/kit/errors.js'
 
 const def = (
   customFieldId: string,

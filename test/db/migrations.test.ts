@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import { migrateToLatest } from '../../src/platform/db/migrate.js'
 import { migrateDownThrough, migrateUpTo, MIGRATIONS, schemaOf } from '../support/migrations.js'
 import { useTestDatabase } from '../support/use-test-app.js'
 

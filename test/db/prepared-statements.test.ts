@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { StatementNames } from '../../src/db/prepared-statements.js'
+import { StatementNames } from '../../src/platform/db/prepared-statements.js'
 
 describe('prepared statement names', () => {
   it('gives one text one stable name, and two texts two names', () => {

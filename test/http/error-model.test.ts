@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { connect } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { registerClosingAnswer } from '../../src/http/framework-errors.js'
+import { registerClosingAnswer } from '../../src/platform/http/framework-errors.js'
 import { useTestApp } from '../support/use-test-app.js'
 
 const t = useTestApp()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nestsDeeperThan } from '../../src/http/json-depth.js'
+import { nestsDeeperThan } from '../../src/platform/http/json-depth.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 
 // What the schema-driven fuzz test (test/fuzz) found, each pinned by its own case.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allErrorEntries } from '../../src/shared/errors.js'
+import { allErrorEntries } from '../../src/platform/kit/errors.js'
 import { useTestApp } from '../support/use-test-app.js'
 
 const t = useTestApp()

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { IDEMPOTENCY_ABANDONED_MS } from '../../src/idempotency/idempotency.hooks.js'
-import type { RecordOutcome } from '../../src/idempotency/outcome.js'
-import { AppError } from '../../src/shared/errors.js'
+import { IDEMPOTENCY_ABANDONED_MS } from '../../src/platform/idempotency/hooks.js'
+import type { RecordOutcome } from '../../src/platform/idempotency/outcome.js'
+import { AppError } from '../../src/platform/kit/errors.js'
 import { api } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { IDEMPOTENCY_ABANDONED_MS } from '../../src/idempotency/idempotency.hooks.js'
+import { IDEMPOTENCY_ABANDONED_MS } from '../../src/platform/idempotency/hooks.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 

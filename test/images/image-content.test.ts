@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeStrict, parseDataUrl } from '../../src/images/image-content.js'
+import { decodeStrict, parseDataUrl } from '../../src/images/model/image-content.js'
 
 const base64Of = (s: string) => {
   const parsed = parseDataUrl(`data:image/png;base64,${s}`)

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
-import { createContext, type AppContext } from '../../src/context.js'
+import { buildApp } from '../../src/app/app.js'
+import { loadConfig } from '../../src/app/config.js'
+import { createContext, type AppContext } from '../../src/app/context.js'
 import { TEST_SECRET, type TestApp, type TestClient } from '../support/build-test-app.js'
 
 /**

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { composeEmail, type PackageView } from '../../src/notifications/compose.js'
-import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/kinds.js'
-import { retryDelayMs } from '../../src/notifications/notifications.worker.js'
-import { planNotifications } from '../../src/notifications/observe.js'
-import { checkSettings, DEFAULT_SETTINGS } from '../../src/notifications/settings.js'
+import { composeEmail, type PackageView } from '../../src/notifications/model/compose.js'
+import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/model/kinds.js'
+import { retryDelayMs } from '../../src/notifications/jobs/worker.js'
+import { planNotifications } from '../../src/notifications/model/observe.js'
+import { checkSettings, DEFAULT_SETTINGS } from '../../src/notifications/model/settings.js'
 import {
   DEFAULT_TEMPLATES,
   renderEmail,
   templateProblem,
   type TemplateView,
-} from '../../src/notifications/templates.js'
-import { readUnsubscribeToken, unsubscribeToken } from '../../src/notifications/unsubscribe.js'
-import { eventNames } from '../../src/webhooks/event-catalogue.js'
-import { ValidationErrors } from '../../src/shared/errors.js'
+} from '../../src/notifications/model/templates.js'
+import { readUnsubscribeToken, unsubscribeToken } from '../../src/notifications/model/unsubscribe.js'
+import { eventNames } from '../../src/events/catalogue.js'
+import { ValidationErrors } from '../../src/platform/kit/errors.js'
 
 const view = (over: Partial<TemplateView> = {}): TemplateView => ({
   recipientName: 'Ada <script>',

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PackageEventDataSchema } from '../../src/packages/packages.payload.js'
-import { eventNames } from '../../src/webhooks/event-catalogue.js'
+import { PackageEventDataSchema } from '../../src/packages/model/payload.js'
+import { eventNames } from '../../src/events/catalogue.js'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { validatorOf } from './support-validate.js'

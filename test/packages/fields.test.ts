@@ -2,18 +2,18 @@ import { KindGuard, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import type { Database } from '../../src/db/tables.js'
-import type { PackageRow } from '../../src/packages/field-kinds.js'
-import { FIELD_ENTRIES, PACKAGE_FIELDS } from '../../src/packages/fields.js'
-import { PackageRecordSchema, toRecord, type RecordContext } from '../../src/packages/packages.record.js'
-import { AddPackageSchema, UpdatePackageSchema } from '../../src/packages/packages.schemas.js'
-import { DIRECT_CELLS, FULL_COLUMNS } from '../../src/search/search.export.js'
-import { isMappable } from '../../src/search/search.mapping.js'
-import { parseSearch, SEARCH_FIELDS, SORT_FIELDS, type ListFilter } from '../../src/search/search.parse.js'
-import { pageQuery } from '../../src/search/search.repo.js'
+import type { Database } from '../../src/platform/db/tables.js'
+import type { PackageRow } from '../../src/packages/model/field-kinds.js'
+import { FIELD_ENTRIES, PACKAGE_FIELDS } from '../../src/packages/model/fields.js'
+import { PackageRecordSchema, toRecord, type RecordContext } from '../../src/packages/model/record.js'
+import { AddPackageSchema, UpdatePackageSchema } from '../../src/packages/api/schemas.js'
+import { DIRECT_CELLS, FULL_COLUMNS } from '../../src/search/model/export.js'
+import { isMappable } from '../../src/search/model/mapping.js'
+import { parseSearch, SEARCH_FIELDS, SORT_FIELDS, type ListFilter } from '../../src/search/model/parse.js'
+import { pageQuery } from '../../src/search/store/search.js'
 import { validatorOf } from './support-validate.js'
 
-// The package field registry (src/packages/fields.ts) is the one home of each field's facts:
+// The package field registry (src/packages/model/fields.ts) is the one home of each field's facts:
 // these check that what is built from it agrees with the record, and that every capability it
 // declares is served.
 

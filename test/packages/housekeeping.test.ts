@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { runHousekeeping, startHousekeeping } from '../../src/housekeeping/housekeeping.js'
+import { runHousekeeping, startHousekeeping } from '../../src/app/housekeeping.js'
 import { tallyDrift } from '../support/tallies.js'
 import type { TestClient } from '../support/build-test-app.js'
 import { useTestApp } from '../support/use-test-app.js'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { findPackages, writeChanges, type PackageChange } from '../../src/packages/packages.repo.js'
+import { findPackages, writeChanges, type PackageChange } from '../../src/packages/store/packages.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
 

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX, trackingNumber } from '../support/factories.js'
-import { isStatementError } from '../../src/db/errors.js'
-import { insertNewPackages, type NewPackage } from '../../src/packages/packages.repo.js'
+import { isStatementError } from '../../src/platform/db/errors.js'
+import { insertNewPackages, type NewPackage } from '../../src/packages/store/packages.js'
 
 const t = useTestApp()
 const me = useClient(t)

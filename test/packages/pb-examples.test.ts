@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api, PNG_1PX } from '../support/factories.js'
-import { CARRIER_ALIASES, carrierKey, findCarrier } from '../../src/carriers/carrier-aliases.js'
-import { AddPackageSchema, PackageRecordSchema, UpdatePackageSchema } from '../../src/packages/packages.schemas.js'
+import { CARRIER_ALIASES, carrierKey, findCarrier } from '../../src/carriers/model/carrier-aliases.js'
+import { AddPackageSchema, PackageRecordSchema, UpdatePackageSchema } from '../../src/packages/api/schemas.js'
 
 // The Pitney Bowes documented example requests (PB-REFERENCE.md §4.2, §4.3, §11), sent as written:
 // only the ids are replaced by ids that exist in this subscription (PB's example ids name PB's data).

@@ -1,19 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { PackageRow } from '../../src/packages/field-kinds.js'
-import { eventsFor } from '../../src/packages/packages.events.js'
-import { PackageEventDataSchema } from '../../src/packages/packages.payload.js'
-import type { Resolved } from '../../src/packages/packages.resolve.js'
-import { changeOf, newPackageOf, nextState, beforeChange, type Actor } from '../../src/packages/packages.rules.js'
-import { PACKAGE_STATUSES } from '../../src/packages/statuses.js'
-import { AppError } from '../../src/shared/errors.js'
-import { eventNames } from '../../src/webhooks/event-catalogue.js'
+import type { PackageRow } from '../../src/packages/model/field-kinds.js'
+import { eventsFor } from '../../src/packages/model/events.js'
+import { PackageEventDataSchema } from '../../src/packages/model/payload.js'
+import type { Resolved } from '../../src/packages/model/resolve.js'
+import { changeOf, newPackageOf, nextState, beforeChange, type Actor } from '../../src/packages/model/rules.js'
+import { PACKAGE_STATUSES } from '../../src/packages/model/statuses.js'
+import { AppError } from '../../src/platform/kit/errors.js'
+import { eventNames } from '../../src/events/catalogue.js'
 import { validatorOf } from './support-validate.js'
 
 const eventDataErrors = validatorOf(PackageEventDataSchema)
 
 // The pure rules of a package change, over arbitrary changes: every event one can emit is in the
-// catalogue (src/webhooks/event-catalogue.ts), and its data is what PackageEventData describes.
+// catalogue (src/events/catalogue.ts), and its data is what PackageEventData describes.
 
 const status = fc.constantFrom(...PACKAGE_STATUSES)
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined })

@@ -6,8 +6,8 @@ import { useClient, useTestApp } from '../support/use-test-app.js'
 // packages that came with it get another, one code per receiver still.
 
 const drawn = vi.hoisted(() => ({ queue: [] as string[] }))
-vi.mock('../../src/pickups/pickup-code.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/pickups/pickup-code.js')>()
+vi.mock('../../src/pickups/model/pickup-code.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/pickups/model/pickup-code.js')>()
   return { ...actual, newPickupCode: () => drawn.queue.shift() ?? actual.newPickupCode() }
 })
 

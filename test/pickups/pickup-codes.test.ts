@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
-import { newPickupCode, normalizePickupCode, PICKUP_CODE_ALPHABET } from '../../src/pickups/pickup-code.js'
-import { PICKUP_CODE_RETENTION_DAYS } from '../../src/pickups/pickup-codes.retention.js'
-import { runHousekeeping } from '../../src/housekeeping/housekeeping.js'
+import { newPickupCode, normalizePickupCode, PICKUP_CODE_ALPHABET } from '../../src/pickups/model/pickup-code.js'
+import { PICKUP_CODE_RETENTION_DAYS } from '../../src/pickups/jobs/pickup-codes-retention.js'
+import { runHousekeeping } from '../../src/app/housekeeping.js'
 
 const t = useTestApp()
 const me = useClient(t)

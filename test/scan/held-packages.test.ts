@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { PackageRecord } from '../../src/packages/packages.schemas.js'
-import { heldPackagesFrom } from '../../src/scan/held-packages.js'
-import { createScanService } from '../../src/scan/scan.service.js'
-import { batchPerSubscription } from '../../src/shared/batch.js'
+import type { PackageRecord } from '../../src/packages/api/schemas.js'
+import { heldPackagesFrom } from '../../src/scan/model/held-packages.js'
+import { createScanService } from '../../src/scan/service.js'
+import { batchPerSubscription } from '../../src/platform/kit/batch.js'
 
 const record = (subId: string, trackingNumber: string): PackageRecord => ({
   packageId: `pkg_${subId}_${trackingNumber}`,

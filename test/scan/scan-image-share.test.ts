@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { ScanService } from '../../src/scan/scan.service.js'
-import { createScanImageService } from '../../src/scan/scan-image.service.js'
-import { Presence } from '../../src/shared/presence.js'
+import type { ScanService } from '../../src/scan/service.js'
+import { createScanImageService } from '../../src/scan/scan-image-service.js'
+import { Presence } from '../../src/platform/fairness/presence.js'
 
 /**
  * Label photos decoded back to back are held to the subscription's share of the decode threads

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gs1CheckDigit } from '../../src/decode/index.js'
-import { createScanService, type ScanDeps } from '../../src/scan/scan.service.js'
+import { createScanService, type ScanDeps } from '../../src/scan/service.js'
 
 const GS = '\u001d'
 const RS = '\u001e'

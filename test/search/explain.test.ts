@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest'
 import { explainCase, explainCases } from '../../bench/explain-search.js'
-import { seedSubscription } from '../../src/seed/seed.service.js'
+import { seedSubscription } from '../../src/app/seed/seed.js'
 import { useTestApp } from '../support/use-test-app.js'
 
 /**

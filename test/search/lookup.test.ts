@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { asTrackingLookup, LOOKUP_MAX_MATCHES, trackingLookupPages } from '../../src/search/lookup.repo.js'
-import { searchIds } from '../../src/search/search.repo.js'
-import type { ListFilter, Sort } from '../../src/search/search.parse.js'
+import { asTrackingLookup, LOOKUP_MAX_MATCHES, trackingLookupPages } from '../../src/search/store/lookup.js'
+import { searchIds } from '../../src/search/store/search.js'
+import type { ListFilter, Sort } from '../../src/search/model/parse.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 

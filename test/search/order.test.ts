@@ -1,9 +1,9 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { DIRECT_CELLS } from '../../src/search/search.export.js'
-import { csvCell, isMappable, type Cell } from '../../src/search/search.mapping.js'
-import { searchAll } from '../../src/search/search.repo.js'
-import { SORT_FIELDS, type SortField } from '../../src/search/search.parse.js'
+import { DIRECT_CELLS } from '../../src/search/model/export.js'
+import { csvCell, isMappable, type Cell } from '../../src/search/model/mapping.js'
+import { searchAll } from '../../src/search/store/search.js'
+import { SORT_FIELDS, type SortField } from '../../src/search/model/parse.js'
 import { useTestApp, useClient } from '../support/use-test-app.js'
 import { api } from '../support/factories.js'
 

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import type { CompiledQuery, QueryId } from 'kysely'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { seedSubscription } from '../../src/seed/seed.service.js'
+import { seedSubscription } from '../../src/app/seed/seed.js'
 import { useTestApp } from '../support/use-test-app.js'
 
 /**

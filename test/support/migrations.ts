@@ -1,6 +1,6 @@
 import { NO_MIGRATIONS, sql, type Kysely, type MigrationResultSet } from 'kysely'
-import { migratorFor } from '../../src/db/migrate.js'
-import { migrations } from '../../src/db/migrations/index.js'
+import { migratorFor } from '../../src/platform/db/migrate.js'
+import { migrations } from '../../src/platform/db/migrations/index.js'
 
 /**
  * Tests name the migration they are about, never "the last one" nor a count: a migration added

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import type { Database } from '../../src/db/tables.js'
+import type { Database } from '../../src/platform/db/tables.js'
 
 /** Tally rows (folded and not) that differ from counting the packages: empty when the tallies are right. */
 export async function tallyDrift(db: Kysely<Database>) {

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.js'
+import { migrateToLatest } from '../../src/platform/db/migrate.js'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
-import type { BuildAppOptions } from '../../src/app.js'
+import type { BuildAppOptions } from '../../src/app/app.js'
 import { buildTestApp, type TestApp, type TestClient } from './build-test-app.js'
 import { createTestDatabase } from './test-db.js'
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isValidMailroomNumber } from '../../src/decode/mailroom-number.js'
-import { deriveKey } from '../../src/shared/crypto.js'
+import { deriveKey } from '../../src/platform/kit/crypto.js'
 import {
   legacyBodyOf,
   mayBeLegacyNumber,
   permuteSequence,
   trackingNumberOf,
-} from '../../src/packages/tracking-number.js'
-import { createTrackingNumbersService } from '../../src/packages/tracking-number.service.js'
+} from '../../src/packages/model/tracking-number.js'
+import { createTrackingNumbersService } from '../../src/packages/tracking-number-service.js'
 import { createTestDatabase } from '../support/test-db.js'
 
 const keyA = deriveKey('installation-a-master-secret-0123456789abcdef', 'tracking-number-permutation')

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MemoryFailureLimiter } from '../../src/auth/failure-limiter.js'
-import { parseBasicAuth } from '../../src/http/basic-auth.js'
-import { ManualClock } from '../../src/shared/clock.js'
-import { constantTimeEqualHex, deriveKey, hmacHex, open, seal } from '../../src/shared/crypto.js'
+import { MemoryFailureLimiter } from '../../src/access/model/failure-limiter.js'
+import { parseBasicAuth } from '../../src/access/model/basic-auth.js'
+import { ManualClock } from '../../src/platform/kit/clock.js'
+import { constantTimeEqualHex, deriveKey, hmacHex, open, seal } from '../../src/platform/kit/crypto.js'
 
 describe('sealing', () => {
   const key = deriveKey('m'.repeat(40), 'test')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { batchPerSubscription } from '../../src/shared/batch.js'
+import { batchPerSubscription } from '../../src/platform/kit/batch.js'
 
 /** A lookup over a fixed table that records every call it gets. */
 function table(rows: Record<string, Record<string, string>>, fail: string[] = []) {

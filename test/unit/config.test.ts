@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, issuerAcceptor, issuerOf, loadConfig } from '../../src/config.js'
+import { ConfigError, issuerAcceptor, issuerOf, loadConfig } from '../../src/app/config.js'
 
 describe('loadConfig', () => {
   it('has working defaults: embedded database in ./data, port 8080, development', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../../src/shared/errors.js'
-import { HeavyShare, type HeavyShareOptions } from '../../src/shared/heavy-share.js'
-import { Presence } from '../../src/shared/presence.js'
+import { AppError } from '../../src/platform/kit/errors.js'
+import { HeavyShare, type HeavyShareOptions } from '../../src/platform/fairness/heavy-share.js'
+import { Presence } from '../../src/platform/fairness/presence.js'
 
 /** A HeavyShare on a hand-stepped clock whose waits are recorded and pass the time they wait. */
 function stepped(options: Partial<HeavyShareOptions> = {}) {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { processLog } from '../../src/shared/process-log.js'
+import { processLog } from '../../src/platform/kit/process-log.js'
 
 /** Issue 14.11 for what workers log: the same redaction as the request log. */
 describe('the process log (webhook worker, jobs)', () => {

@@ -1,10 +1,10 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { csvRecords } from '../../src/search/search.csv.js'
-import { checkMapping, csvCell, isMappable } from '../../src/search/search.mapping.js'
-import { parseSearch, parseSort, parseStatuses } from '../../src/search/search.parse.js'
-import { ValidationErrors } from '../../src/shared/errors.js'
+import { csvRecords } from '../../src/search/model/csv.js'
+import { checkMapping, csvCell, isMappable } from '../../src/search/model/mapping.js'
+import { parseSearch, parseSort, parseStatuses } from '../../src/search/model/parse.js'
+import { ValidationErrors } from '../../src/platform/kit/errors.js'
 
 describe('csvCell', () => {
   it('neutralises anything a spreadsheet would run as a formula', () => {

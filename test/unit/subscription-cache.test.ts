@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../../src/shared/clock.js'
-import { SubscriptionCache } from '../../src/shared/subscription-cache.js'
+import { ManualClock } from '../../src/platform/kit/clock.js'
+import { SubscriptionCache } from '../../src/platform/cache/subscription-cache.js'
 
 function setup(ttlMs = 5_000, max?: number) {
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'))

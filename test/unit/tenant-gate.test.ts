@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../../src/shared/errors.js'
-import { TenantGate } from '../../src/shared/tenant-gate.js'
+import { AppError } from '../../src/platform/kit/errors.js'
+import { TenantGate } from '../../src/platform/fairness/tenant-gate.js'
 
 describe('TenantGate', () => {
   it('lets a tenant hold at most its bound, refuses the next with TENANT_BUSY and Retry-After, and leaves other tenants alone', async () => {

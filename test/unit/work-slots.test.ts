@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../../src/shared/errors.js'
-import { WorkSlots } from '../../src/shared/work-slots.js'
+import { AppError } from '../../src/platform/kit/errors.js'
+import { WorkSlots } from '../../src/platform/fairness/work-slots.js'
 
 describe('WorkSlots', () => {
   it('runs at most its slots at once and hands a freed slot to the longest waiting, in arrival order', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { writeTogether } from '../../src/packages/packages.together.js'
+import { writeTogether } from '../../src/packages/model/together.js'
 
 type Item = { id: string; number: string; bad?: boolean; lost?: boolean }
 

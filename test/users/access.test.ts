@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { ADMIN_ONLY, CLERK_WRITES, routeKey } from '../../src/users/access.js'
+import { ADMIN_ONLY, CLERK_WRITES, routeKey } from '../../src/access/api/console-access.js'
 import { createUser, signIn, type SignedIn } from '../support/console-session.js'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'

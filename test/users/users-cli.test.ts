@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError } from '../../src/cli/args.js'
-import { parseUsersCommand, runUsersCommand } from '../../src/cli/users.js'
+import { UsageError } from '../../src/app/cli/args.js'
+import { parseUsersCommand, runUsersCommand } from '../../src/app/cli/users.js'
 import { signIn } from '../support/console-session.js'
 import { useTestApp } from '../support/use-test-app.js'
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { inTransaction } from '../../src/db/transaction.js'
-import { claimStatement } from '../../src/webhooks/db/deliveries.claim.js'
+import { inTransaction } from '../../src/platform/db/transaction.js'
+import { claimStatement } from '../../src/webhooks/store/deliveries-claim.js'
 import { createTestDatabase } from '../support/test-db.js'
 
 // The claim's plan when the statistics were taken while nothing was pending (a quiet night) and a

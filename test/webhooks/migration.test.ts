@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { migrateDown, migrateToLatest, migratorFor } from '../../src/db/migrate.js'
+import { migrateDown, migrateToLatest, migratorFor } from '../../src/platform/db/migrate.js'
 import { createTestDatabase } from '../support/test-db.js'
 
 // Migration 0008 on a database that already holds webhook data: what it fills in for the rows

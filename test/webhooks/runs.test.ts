@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../src/config.js'
+import { ConfigError, loadConfig } from '../../src/app/config.js'
 import type { TestApp } from '../support/build-test-app.js'
 import { configBody, emit, hooks, startWebhookTest, stopWebhookTest } from './support/helpers.js'
 import type { Receiver, ReceivedRequest } from './support/receiver.js'

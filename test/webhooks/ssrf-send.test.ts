@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { destinationRules, type Lookup } from '../../src/webhooks/delivery/destination.js'
 import { createGuardedSender, SendError } from '../../src/webhooks/delivery/http-sender.js'
-import { createWebhooks } from '../../src/webhooks/webhooks.module.js'
+import { createWebhooks } from '../../src/webhooks/module.js'
 import { useTestApp } from '../support/use-test-app.js'
 import { configBody, emit, hooks } from './support/helpers.js'
 import { Receiver } from './support/receiver.js'

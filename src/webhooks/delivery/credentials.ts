@@ -1,5 +1,5 @@
-import { open, seal } from '../../shared/crypto.js'
-import type { AuthType } from '../webhooks.tables.js'
+import { open, seal } from '../../platform/kit/crypto.js'
+import type { AuthType } from '../store/tables.js'
 
 /**
  * Secrets of a configuration at rest: the auth credential (apiKey, password or clientSecret) and

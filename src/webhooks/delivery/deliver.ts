@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks'
-import type { Clock } from '../../shared/clock.js'
+import type { Clock } from '../../platform/kit/clock.js'
 import { openAuthSecret, openSigningSecret } from './credentials.js'
 import { SendError, type HttpSender } from './http-sender.js'
 import { TokenCache, TokenError } from './oauth2.js'
 import { parseRetryAfter } from './retry.js'
 import { standardHeaders } from './sign.js'
-import type { ClaimedDelivery } from '../db/deliveries.claim.js'
+import type { ClaimedDelivery } from '../store/deliveries-claim.js'
 
 export const USER_AGENT = 'mailroom-webhooks/1'
 

@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely'
-import type { Db } from '../../db/database.js'
-import { inTransaction } from '../../db/transaction.js'
-import type { Clock } from '../../shared/clock.js'
-import type { IdGenerator } from '../../shared/ids.js'
-import { activeConfigsOf } from '../db/configs.repo.js'
-import { insertDeliveries } from '../db/deliveries.repo.js'
-import { claimUndispatched, releaseEvents, undispatchedOf, type OutboxRow } from '../db/events.repo.js'
-import type { WebhookDeliveryTable } from '../webhooks.tables.js'
+import type { Db } from '../../platform/db/database.js'
+import { inTransaction } from '../../platform/db/transaction.js'
+import type { Clock } from '../../platform/kit/clock.js'
+import type { IdGenerator } from '../../platform/kit/ids.js'
+import { activeConfigsOf } from '../store/configs.js'
+import { insertDeliveries } from '../store/deliveries.js'
+import { claimUndispatched, releaseEvents, undispatchedOf, type OutboxRow } from '../../events/store.js'
+import type { WebhookDeliveryTable } from '../store/tables.js'
 
 // The fan-out: outbox events into one delivery per configuration that subscribes to them.
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Clock } from '../../shared/clock.js'
+import type { Clock } from '../../platform/kit/clock.js'
 import type { HttpSender } from './http-sender.js'
 
 export interface ClientCredentials {

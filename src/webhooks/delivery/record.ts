@@ -1,19 +1,19 @@
 import type { Insertable } from 'kysely'
-import type { Db } from '../../db/database.js'
-import { inTransaction } from '../../db/transaction.js'
-import type { Clock } from '../../shared/clock.js'
-import type { IdGenerator } from '../../shared/ids.js'
-import { insertAttempts } from '../db/attempts.repo.js'
-import { disableConfigs, endIdleStreaks, lockStreaks, updateStreaks, type StreakUpdate } from '../db/configs.repo.js'
-import type { ClaimedDelivery } from '../db/deliveries.claim.js'
+import type { Db } from '../../platform/db/database.js'
+import { inTransaction } from '../../platform/db/transaction.js'
+import type { Clock } from '../../platform/kit/clock.js'
+import type { IdGenerator } from '../../platform/kit/ids.js'
+import { insertAttempts } from '../store/attempts.js'
+import { disableConfigs, endIdleStreaks, lockStreaks, updateStreaks, type StreakUpdate } from '../store/configs.js'
+import type { ClaimedDelivery } from '../store/deliveries-claim.js'
 import {
   failPendingOf,
   recordOutcomes,
   releaseDeliveries,
   type DeliveryOutcome,
   type DeliveryRelease,
-} from '../db/deliveries.repo.js'
-import type { WebhookAttemptTable } from '../webhooks.tables.js'
+} from '../store/deliveries.js'
+import type { WebhookAttemptTable } from '../store/tables.js'
 import type { AttemptResult } from './deliver.js'
 import { batchStreak, failingTooLong, planRetry, type RetrySchedule } from './retry.js'
 import type { Completion } from './runs.js'

@@ -18,7 +18,7 @@ export const RETRY_AFTER_CAP_MS = MAX_DELAY_MS
 /** Continuous failure for this long disables the configuration. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000
 
-/** The schedule's knobs (WEBHOOK_RETRY_* in src/config.ts, so operators and tests can shorten it). */
+/** The schedule's knobs (WEBHOOK_RETRY_* in src/app/config.ts, so operators and tests can shorten it). */
 export interface RetrySchedule {
   /** The first retry's delay ceiling; it doubles with each failed attempt. */
   baseDelayMs: number

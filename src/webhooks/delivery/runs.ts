@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared/clock.js'
-import type { ClaimedDelivery } from '../db/deliveries.claim.js'
+import type { Clock } from '../../platform/kit/clock.js'
+import type { ClaimedDelivery } from '../store/deliveries-claim.js'
 import { attemptDelivery, type AttemptDeps, type AttemptResult } from './deliver.js'
 
 // Claimed deliveries into sends: each run in order, runs side by side.

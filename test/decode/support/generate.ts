@@ -13,7 +13,7 @@ import {
   upsCheckDigit,
 } from '../../../src/decode/index.js'
 import { S10_POSTS } from '../../../src/decode/tables/s10-posts.js'
-import { mulberry32, type Rand } from '../../../src/shared/random.js'
+import { mulberry32, type Rand } from '../../../src/platform/kit/random.js'
 
 export type Rng = Rand
 

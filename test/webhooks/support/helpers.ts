@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks'
 import { expect, vi } from 'vitest'
-import { inTransaction } from '../../../src/db/transaction.js'
-import { enqueueEvents } from '../../../src/webhooks/outbox.js'
+import { inTransaction } from '../../../src/platform/db/transaction.js'
+import { enqueueEvents } from '../../../src/events/outbox.js'
 import { basic, buildTestApp, type TestApp, type TestClient } from '../../support/build-test-app.js'
 import { Receiver, type ReceivedRequest } from './receiver.js'
 

@@ -1,0 +1,240 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FailureLimiter } from './model/failure-limiter.js'
+import type { Db } from '../platform/db/database.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import type { Clock } from '../platform/kit/clock.js'
+import { randomToken } from '../platform/kit/crypto.js'
+import { AppError, invalid } from '../platform/kit/errors.js'
+import { newId } from '../platform/kit/ids.js'
+import { isSafeMethod } from '../platform/http/safe-methods.js'
+import { hashPassword, verifyPassword } from './model/passwords.js'
+import { USER_ERRORS } from './model/user-errors.js'
+import * as repo from './store/users.js'
+import type { Role, UserSessionRow } from './store/user-tables.js'
+
+/** The signed-in person, as the auth hook sets it on `request.user`. */
+export interface SessionUser {
+  userId: string
+  email: string
+  name: string | null
+  role: Role
+  subId: string
+  /** A clerk limited to this site and the sites below it; null: the whole subscription. */
+  siteId: string | null
+}
+
+export interface ActiveSession {
+  user: SessionUser
+  /** The public id (lists, DELETE /console/api/sessions/{sessionId}); never the cookie or its hash. */
+  sessionId: string
+  csrfToken: string
+  expiresAt: Date
+}
+
+export type SignIn =
+  | { outcome: 'ok'; session: ActiveSession; cookieValue: string }
+  | { outcome: 'limited'; retryAfterSeconds: number }
+  | { outcome: 'invalid' }
+
+/** A request of the console's own API, as far as its session goes. */
+export type Authorized =
+  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'signed-out' } | { outcome: 'csrf' }
+
+/** One session of the signed-in user, as GET /console/api/sessions lists it. */
+export interface SessionInfo {
+  sessionId: string
+  createdAt: string
+  lastSeenAt: string
+  userAgent?: string
+  current: boolean
+}
+
+export interface SessionsServiceDeps {
+  db: Db
+  clock: Clock
+  /** The token endpoint's: one count of guesses per address whatever the door (see credential-check.ts). */
+  limiter: FailureLimiter
+  idleMinutes: number
+  maxHours: number
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>
+
+// Enough to tell browsers apart; a longer header is cut, not refused (sign-in must not fail on it).
+const USER_AGENT_MAX = 256
+
+const hashOf = (cookieValue: string) => createHash('sha256').update(cookieValue, 'utf8').digest('hex')
+// The limiter counts client ids; emails are keyed apart (an email holds '@', a client id never does).
+const limiterKey = (email: string) => `user:${email.trim().toLowerCase()}`
+
+/** The synchronizer token of a session against the X-CSRF-Token header, in constant time. */
+export function csrfMatches(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false
+  const a = Buffer.from(expected, 'utf8')
+  const b = Buffer.from(given, 'utf8')
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * Console sessions, kept server-side: the cookie carries 256 random bits, the table their SHA-256 (a
+ * high-entropy value needs no slow hash), so reading the table signs no one in. A session ends on
+ * sign-out, after `idleMinutes` without a request (sliding), after `maxHours` whatever the activity,
+ * at once when its user is disabled or given a new password, when the user changes their password
+ * in another session, and when the user ends it by its public id from another one.
+ */
+export function createSessionsService(deps: SessionsServiceDeps) {
+  const { db, clock, limiter } = deps
+  const idleMs = deps.idleMinutes * 60_000
+  const maxMs = deps.maxHours * 3_600_000
+  // Sliding the idle window costs a write; one per minute (or tenth of the window) is precise enough.
+  const touchEveryMs = Math.min(60_000, idleMs / 10)
+
+  const userOf = (u: repo.UserRecord): SessionUser => ({
+    userId: u.user_id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    subId: u.sub_id,
+    siteId: u.site_id,
+  })
+  const activeOf = (
+    u: repo.UserRecord,
+    s: Pick<UserSessionRow, 'session_id' | 'csrf_token' | 'expires_at'>,
+  ): ActiveSession => ({ user: userOf(u), sessionId: s.session_id, csrfToken: s.csrf_token, expiresAt: s.expires_at })
+
+  return {
+    /**
+     * Email and password → a new session. Unknown email, wrong password and disabled user are one
+     * answer, in the same time; failures count per email and per address in the shared limiter.
+     */
+    async signIn(
+      email: string,
+      password: string,
+      from: { address: string; userAgent?: string; previousCookie?: string },
+    ): Promise<SignIn> {
+      const { address } = from
+      const key = limiterKey(email)
+      const wait = await limiter.retryAfter(key, address)
+      if (wait > 0) return { outcome: 'limited', retryAfterSeconds: wait }
+      const row = await repo.findForSignIn(db, email.trim())
+      const matches = await verifyPassword(row?.password_hash, password)
+      if (!row || !matches || row.status !== 'active') {
+        await limiter.recordFailure(key, address)
+        return { outcome: 'invalid' }
+      }
+      await limiter.recordSuccess(key, address)
+      // A sign-in over an open session replaces it: one browser, one session.
+      if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
+      const now = clock.now()
+      // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
+      await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
+      const cookieValue = randomToken(32)
+      const session = {
+        session_hash: hashOf(cookieValue),
+        session_id: newId('ses_'),
+        user_agent: from.userAgent?.slice(0, USER_AGENT_MAX) || null,
+        user_id: row.user_id,
+        csrf_token: randomToken(32),
+        created_at: now,
+        last_seen_at: now,
+        expires_at: new Date(now.getTime() + maxMs),
+      }
+      await repo.insertSession(db, session)
+      return {
+        outcome: 'ok',
+        cookieValue,
+        session: activeOf(row, session),
+      }
+    },
+
+    /** The live session of a cookie value, its idle window slid; undefined when none (ended ones are deleted). */
+    async resolve(cookieValue: string): Promise<ActiveSession | undefined> {
+      if (cookieValue.length === 0 || cookieValue.length > 200) return undefined
+      const hash = hashOf(cookieValue)
+      const found = await repo.findSession(db, hash)
+      if (!found) return undefined
+      const { session, user } = found
+      const now = clock.now().getTime()
+      const ended =
+        now >= session.expires_at.getTime() ||
+        now - session.last_seen_at.getTime() >= idleMs ||
+        user.status !== 'active'
+      if (ended) {
+        await repo.deleteSession(db, hash)
+        return undefined
+      }
+      if (now - session.last_seen_at.getTime() >= touchEveryMs) await repo.touchSession(db, hash, new Date(now))
+      return activeOf(user, session)
+    },
+
+    /**
+     * The console API's own check: the cookie's live session, and for a write the session's
+     * X-CSRF-Token (the cookie goes with any request the browser makes, the header only with the
+     * console's own), as the auth hook checks them on the public API.
+     */
+    async authorize(cookieValue: string | undefined, method: string, csrfHeader: unknown): Promise<Authorized> {
+      const session = cookieValue === undefined ? undefined : await this.resolve(cookieValue)
+      if (!session || cookieValue === undefined) return { outcome: 'signed-out' }
+      if (!isSafeMethod(method) && !csrfMatches(session.csrfToken, csrfHeader)) return { outcome: 'csrf' }
+      return { outcome: 'ok', session, cookieValue }
+    },
+
+    async signOut(cookieValue: string): Promise<void> {
+      await repo.deleteSession(db, hashOf(cookieValue))
+    },
+
+    /** The user's live sessions, newest first, the one making the request marked `current`. */
+    async listSessions(cookieValue: string, session: ActiveSession): Promise<SessionInfo[]> {
+      const now = clock.now()
+      const current = hashOf(cookieValue)
+      const rows = await repo.listLiveSessions(db, session.user.userId, now, new Date(now.getTime() - idleMs))
+      return rows.map((r) => ({
+        sessionId: r.session_id,
+        createdAt: r.created_at.toISOString(),
+        lastSeenAt: r.last_seen_at.toISOString(),
+        ...(r.user_agent !== null ? { userAgent: r.user_agent } : {}),
+        current: r.session_hash === current,
+      }))
+    },
+
+    /** Ends one of the user's sessions (a lost tablet); another user's, or none, is not found. Says whether it was this one. */
+    async endSession(session: ActiveSession, sessionId: string): Promise<{ current: boolean }> {
+      if (!(await repo.deleteSessionById(db, session.user.userId, sessionId)))
+        throw new AppError(USER_ERRORS.SESSION_NOT_FOUND, { field: 'sessionId' })
+      return { current: sessionId === session.sessionId }
+    },
+
+    /**
+     * The signed-in user's own password: the current one must match (guesses count in the sign-in
+     * limiter, so a borrowed session cannot try passwords faster than the sign-in page), the new one
+     * follows the rules of passwords.ts (the schema) and differs from the current one. Every OTHER
+     * session of the user ends: whoever else knew the old password is signed out, this browser stays.
+     */
+    async changePassword(
+      cookieValue: string,
+      session: ActiveSession,
+      input: { currentPassword: string; newPassword: string; address: string },
+    ): Promise<void> {
+      const key = limiterKey(session.user.email)
+      const wait = await limiter.retryAfter(key, input.address)
+      if (wait > 0)
+        throw new AppError('RATE_LIMITED', {
+          description: `Too many wrong passwords; retry in ${wait} s.`,
+          headers: { 'retry-after': String(wait) },
+        })
+      const stored = await repo.findPasswordHash(db, session.user.userId)
+      if (!(await verifyPassword(stored, input.currentPassword))) {
+        await limiter.recordFailure(key, input.address)
+        throw invalid('currentPassword', 'currentPassword is not the password of the signed-in user')
+      }
+      await limiter.recordSuccess(key, input.address)
+      if (input.newPassword === input.currentPassword)
+        throw invalid('newPassword', 'newPassword must differ from the current password')
+      const password_hash = await hashPassword(input.newPassword)
+      await inTransaction(db, async (trx) => {
+        await repo.updateUser(trx, session.user.subId, session.user.userId, { password_hash, updated_at: clock.now() })
+        await repo.deleteOtherSessions(trx, session.user.userId, hashOf(cookieValue))
+      })
+    },
+  }
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../platform/db/database.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import type { Clock } from '../platform/kit/clock.js'
+import { AppError, invalid } from '../platform/kit/errors.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import { generatePassword, hashPassword } from './model/passwords.js'
+import { USER_ERRORS } from './model/user-errors.js'
+import * as repo from './store/users.js'
+import type { CreateUser, UpdateUser, UserDetail } from './api/user-schemas.js'
+import type { UserTable } from './store/user-tables.js'
+import type { Updateable } from 'kysely'
+
+export interface UsersServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  /** Which of `siteIds` are live sites of the subscription (the sites domain answers). */
+  existingSiteIds(subId: string, siteIds: string[]): Promise<Set<string>>
+  /** The subscription of this name, created when new (the auth domain owns subscriptions). */
+  ensureSubscription(name: string): Promise<string>
+}
+
+export type UsersService = ReturnType<typeof createUsersService>
+
+export const detailOf = (u: repo.UserRecord): UserDetail => ({
+  userId: u.user_id,
+  email: u.email,
+  ...(u.name !== null ? { name: u.name } : {}),
+  role: u.role,
+  subscription: u.sub_id,
+  ...(u.site_id !== null ? { siteId: u.site_id } : {}),
+  status: u.status,
+  createdAt: u.created_at.toISOString(),
+  updatedAt: u.updated_at.toISOString(),
+})
+
+export function createUsersService(deps: UsersServiceDeps) {
+  const { db, clock, ids } = deps
+
+  async function checkSite(subId: string, siteId: string | null | undefined): Promise<void> {
+    if (siteId === undefined || siteId === null) return
+    if (!(await deps.existingSiteIds(subId, [siteId])).has(siteId))
+      throw invalid('siteId', `siteId ${siteId} is not a site of this subscription`)
+  }
+
+  return {
+    /** A new user; without a password one is generated and returned once (only its hash is kept). */
+    async createUser(subId: string, input: CreateUser): Promise<{ user: UserDetail; password?: string }> {
+      await checkSite(subId, input.siteId)
+      const generated = input.password === undefined ? generatePassword() : undefined
+      const now = clock.now()
+      const row = {
+        user_id: ids('usr_'),
+        sub_id: subId,
+        email: input.email.trim(),
+        name: input.name?.trim() || null,
+        role: input.role,
+        site_id: input.siteId ?? null,
+        password_hash: await hashPassword(input.password ?? generated!),
+        created_at: now,
+        updated_at: now,
+      }
+      try {
+        await repo.insertUser(db, row)
+      } catch (e) {
+        if (isUniqueViolation(e, 'users_email_key'))
+          throw new AppError(USER_ERRORS.USER_EMAIL_EXISTS, { field: 'email' })
+        throw e
+      }
+      const { password_hash: _, ...record } = { ...row, status: 'active' as const, disabled_at: null }
+      return { user: detailOf(record), ...(generated ? { password: generated } : {}) }
+    },
+
+    /** `mailroom users create`: the same, in the subscription of this name (created when new). */
+    async createUserIn(subscription: string, input: CreateUser) {
+      return this.createUser(await deps.ensureSubscription(subscription), input)
+    },
+
+    listUsers: async (subId: string): Promise<UserDetail[]> => (await repo.listUsers(db, subId)).map(detailOf),
+
+    /** Every user of the installation, with its subscription's name (the CLI). */
+    listAllUsers: async () => repo.listAllUsers(db),
+
+    /** Changes what is given; disabling also ends every session of the user at once. */
+    async updateUser(subId: string, userId: string, input: UpdateUser): Promise<UserDetail> {
+      await checkSite(subId, input.siteId)
+      const now = clock.now()
+      const change: Updateable<UserTable> = { updated_at: now }
+      if (input.role !== undefined) change.role = input.role
+      if (input.name !== undefined) change.name = input.name?.trim() || null
+      if (input.siteId !== undefined) change.site_id = input.siteId
+      if (input.disabled !== undefined) {
+        change.status = input.disabled ? 'disabled' : 'active'
+        change.disabled_at = input.disabled ? now : null
+      }
+      const updated = await inTransaction(db, async (trx) => {
+        const row = await repo.updateUser(trx, subId, userId, change)
+        if (row && input.disabled) await repo.deleteSessionsOf(trx, userId)
+        return row
+      })
+      if (!updated) throw new AppError(USER_ERRORS.USER_NOT_FOUND)
+      return detailOf(updated)
+    },
+
+    /**
+     * A new password (generated and returned once when none is given): the forgotten-password case
+     * at a desk. Every session of the user ends, so whoever knew the old one is signed out.
+     */
+    async resetPassword(subId: string, userId: string, password?: string): Promise<{ password?: string }> {
+      const generated = password === undefined ? generatePassword() : undefined
+      const password_hash = await hashPassword(password ?? generated!)
+      const found = await inTransaction(db, async (trx) => {
+        const row = await repo.updateUser(trx, subId, userId, { password_hash, updated_at: clock.now() })
+        if (row) await repo.deleteSessionsOf(trx, userId)
+        return row
+      })
+      if (!found) throw new AppError(USER_ERRORS.USER_NOT_FOUND)
+      return generated ? { password: generated } : {}
+    },
+
+    /** `mailroom users password ID`: any subscription's user; undefined when there is none. */
+    async resetPasswordOf(userId: string, password?: string): Promise<{ password?: string } | undefined> {
+      const user = await repo.findUserById(db, userId)
+      return user ? this.resetPassword(user.sub_id, userId, password) : undefined
+    },
+
+    /** `mailroom users disable|enable ID`: any subscription's user; false when there is none. */
+    async setDisabled(userId: string, disabled: boolean): Promise<boolean> {
+      const user = await repo.findUserById(db, userId)
+      if (!user) return false
+      await this.updateUser(user.sub_id, userId, { disabled })
+      return true
+    },
+  }
+}

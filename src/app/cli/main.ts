@@ -1,0 +1,85 @@
+import { ConfigError, loadConfig } from '../config.js'
+import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
+import { DataDirDamagedError } from '../../platform/db/embedded-dir.js'
+import { UsageError } from './args.js'
+import { clientsCommand } from './clients.js'
+import { imagesCommand } from './images.js'
+import { keysCommand } from './keys.js'
+import { migrateCommand } from './migrate.js'
+import { seedCommand } from './seed.js'
+import { serve } from './serve.js'
+import { usersCommand } from './users.js'
+import { workerCommand } from './worker.js'
+
+const HELP = `mailroom: package receiving service
+
+usage: mailroom <command>
+  serve                                   run the HTTP service (default)
+  migrate [--down]                        bring the database schema up to date (or one step down)
+  clients create --subscription NAME [--name LABEL] [--json]
+  clients list [--json]
+  clients disable ID | clients enable ID
+  users create --subscription NAME --email E --role admin|clerk [--password P] [--name N] [--site SITE_ID] [--json]
+                                          a console user; without --password prints a one-time password
+  users list [--json]
+  users disable ID | users enable ID      disabling signs the user out everywhere at once
+  users password ID [--password P] [--json]
+                                          a new password (printed once when generated); signs the user out everywhere
+  keys rotate                             start signing with a new key
+  worker                                  run only the webhook delivery worker
+  images migrate [--from local] [--to postgres|s3] [--keep]
+                                          move stored image bytes into the configured store (BLOB_STORE)
+  seed [--packages N] [--contacts N] [--subscription NAME] [--json]
+                                          generate a realistic subscription (locations, sites, contacts, packages with histories)
+
+Configuration comes from the environment; see .env.example.`
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${HELP}\n`)
+    return
+  }
+  const config = loadConfig()
+  switch (command) {
+    case 'serve':
+      return serve(config)
+    case 'migrate':
+      return migrateCommand(config, rest)
+    case 'clients':
+      return clientsCommand(config, rest)
+    case 'users':
+      return usersCommand(config, rest)
+    case 'keys':
+      return keysCommand(config, rest)
+    case 'images':
+      return imagesCommand(config, rest)
+    case 'seed':
+      return seedCommand(config, rest)
+    case 'worker':
+      return workerCommand(config)
+    default:
+      throw new UsageError(`unknown command ${command}`)
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`)
+    process.exit(78)
+  }
+  if (e instanceof DataDirInUseError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(75)
+  }
+  if (e instanceof DataDirDamagedError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(74)
+  }
+  if (e instanceof UsageError) {
+    process.stderr.write(`mailroom: ${e.message}\n\n${HELP}\n`)
+    process.exit(2)
+  }
+  process.stderr.write(`mailroom: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,90 @@
+import { buildApp } from '../app.js'
+import type { Config } from '../config.js'
+import type { AppContext } from '../context.js'
+import { startHousekeeping } from '../housekeeping.js'
+import { openRuntime } from '../runtime.js'
+import { announceFirstRun } from './first-run.js'
+
+/**
+ * `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. The
+ * handlers are installed before any work: a signal during start-up (the first one creates the
+ * embedded database, which takes seconds) lets the current step finish, then closes what is open
+ * and exits, instead of dying half-way through writing files. A second signal exits at once.
+ */
+export async function serve(config: Readonly<Config>): Promise<void> {
+  const started = Date.now()
+  let shuttingDown = false
+  let stopService: ((signal: string) => Promise<void>) | undefined
+  const onSignal = (signal: string) => {
+    if (shuttingDown) {
+      if (!stopService) process.exit(128 + (signal === 'SIGINT' ? 2 : 15))
+      return
+    }
+    shuttingDown = true
+    if (stopService) void stopService(signal)
+    else
+      process.stderr.write(
+        `mailroom: ${signal} while starting; stopping once the current step is done (again to exit at once)\n`,
+      )
+  }
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+  process.on('SIGINT', () => onSignal('SIGINT'))
+
+  const ctx = await openRuntime(config, { statementTimeout: true })
+  if (shuttingDown) return exitDuringStartup(ctx)
+  const app = await buildApp(ctx, { isShuttingDown: () => shuttingDown })
+  // Before listening: a request is never answered from a cache that misses other processes' changes.
+  const stopInvalidations = await ctx.invalidations.listen((msg, extra) => app.log.warn(extra, msg))
+  if (config.bootstrapClient) {
+    const { created } = await ctx.clients.ensureClient(config.bootstrapClient)
+    app.log.info({ clientId: config.bootstrapClient.clientId, created }, 'bootstrap client ensured')
+  }
+  if (shuttingDown) {
+    await app.close()
+    await stopInvalidations()
+    return exitDuringStartup(ctx)
+  }
+  await app.listen({ port: config.port, host: config.host })
+  const stopKeySchedule = ctx.keys.startSchedule()
+  const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
+  // Notification emails are sent where webhooks are (MAILROOM_WEBHOOK_WORKER, and `mailroom worker`).
+  const stopNotifications = config.webhooks.workerInServe ? ctx.notifications.start() : async () => {}
+  const stopHousekeeping = startHousekeeping({
+    db: ctx.db,
+    clock: ctx.clock,
+    images: ctx.receiving.images,
+    log: (msg, extra) => app.log.info(extra, msg),
+  })
+
+  stopService = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')
+    stopKeySchedule()
+    const force = setTimeout(() => {
+      app.log.error('in-flight requests did not finish in time; exiting')
+      process.exit(1)
+    }, config.shutdownGraceSeconds * 1000)
+    force.unref()
+    try {
+      await app.close()
+      await stopWebhooks()
+      await stopNotifications()
+      ctx.notifications.close()
+      await stopHousekeeping()
+      await stopInvalidations()
+      await ctx.database.close()
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  // A signal that came while listening started: honour it now.
+  if (shuttingDown) return stopService('SIGTERM')
+  app.log.info({ engine: ctx.database.engine, ms: Date.now() - started }, 'mailroom is up')
+  await announceFirstRun(ctx, app.server.address())
+}
+
+async function exitDuringStartup(ctx: AppContext): Promise<void> {
+  await ctx.database.close()
+  process.exit(0)
+}

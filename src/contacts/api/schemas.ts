@@ -1,0 +1,120 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { LANGUAGE_PATTERN, SkipSchema } from '../../platform/http/schemas.js'
+
+export const CONTACT_TYPES = ['SENDER', 'RECEIVER', 'ALL'] as const
+export type ContactType = (typeof CONTACT_TYPES)[number]
+export const CONTACT_STATUSES = ['active', 'inactive'] as const
+export type ContactStatus = (typeof CONTACT_STATUSES)[number]
+
+// A plain `enum` keyword gives one error item naming the allowed values; a union of literals gives
+// one item per literal plus one for the union.
+const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) })
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
+
+const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
+const Name = Type.String({ maxLength: 200, pattern: '\\S' })
+const SiteLink = Type.Object({ inboundSiteId: Id }, { additionalProperties: false })
+
+const optionalText = {
+  company: Type.String({ maxLength: 200 }),
+  email: Type.String({ maxLength: 254, description: 'An address of the form local@domain.tld.' }),
+  phone: Type.String({ maxLength: 50 }),
+  personalId: Type.String({ maxLength: 100, description: 'Employee, student or resident number.' }),
+}
+
+const Language = Type.String({
+  pattern: LANGUAGE_PATTERN,
+  maxLength: 6,
+  description:
+    "The language of the contact's notification emails: ISO 639, optionally with an ISO 3166 region (`fr`, `pt-BR`). Absent: the subscription's. `null` on PUT goes back to it.",
+})
+
+export const ContactSchema = Type.Object(
+  {
+    contactId: Type.String(),
+    contactType: oneOf(CONTACT_TYPES),
+    name: Type.String(),
+    company: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    personalId: Type.Optional(Type.String()),
+    location: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
+    mailStopLocation: Type.Optional(Type.Object({ inboundSiteId: Type.String() })),
+    status: oneOf(CONTACT_STATUSES),
+    notify: Type.Boolean({
+      description:
+        'Whether the contact gets notification emails (default true); the unsubscribe link sets it to false.',
+    }),
+    language: Type.Optional(
+      Type.String({
+        description:
+          "The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings).",
+      }),
+    ),
+  },
+  { $id: 'Contact', title: 'Contact' },
+)
+export type Contact = Static<typeof ContactSchema>
+
+export const CreateContactSchema = Type.Object(
+  {
+    contactType: oneOf(CONTACT_TYPES, 'SENDER or RECEIVER, or ALL for a contact that can be both.'),
+    name: Name,
+    company: Type.Optional(optionalText.company),
+    email: Type.Optional(optionalText.email),
+    phone: Type.Optional(optionalText.phone),
+    personalId: Type.Optional(optionalText.personalId),
+    location: Type.Optional(SiteLink),
+    mailStopLocation: Type.Optional(SiteLink),
+    status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
+    notify: Type.Optional(Type.Boolean({ description: 'Notification emails wanted; default true.' })),
+    language: Type.Optional(Language),
+  },
+  { additionalProperties: false },
+)
+export type CreateContact = Static<typeof CreateContactSchema>
+
+/** PUT merges: a field given replaces, a field absent stays, `null` (or "") clears an optional one. */
+export const UpdateContactSchema = Type.Object(
+  {
+    contactType: Type.Optional(oneOf(CONTACT_TYPES)),
+    name: Type.Optional(Name),
+    company: Type.Optional(Nullable(optionalText.company)),
+    email: Type.Optional(Nullable(optionalText.email)),
+    phone: Type.Optional(Nullable(optionalText.phone)),
+    personalId: Type.Optional(Nullable(optionalText.personalId)),
+    location: Type.Optional(Nullable(SiteLink)),
+    mailStopLocation: Type.Optional(Nullable(SiteLink)),
+    status: Type.Optional(oneOf(CONTACT_STATUSES)),
+    notify: Type.Optional(Type.Boolean()),
+    language: Type.Optional(Nullable(Language)),
+  },
+  { additionalProperties: false },
+)
+export type UpdateContact = Static<typeof UpdateContactSchema>
+
+export const ListContactsQuerySchema = Type.Object(
+  {
+    query: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'Typeahead: case-insensitive prefix of the name, the email or the personalId.',
+      }),
+    ),
+    contactType: Type.Optional(
+      oneOf(
+        CONTACT_TYPES,
+        'SENDER: SENDER and ALL contacts (those usable as a sender). RECEIVER: RECEIVER and ALL. ALL: only contacts of type ALL.',
+      ),
+    ),
+    status: Type.Optional(oneOf(CONTACT_STATUSES, 'Only contacts with this status; both when absent.')),
+    skip: SkipSchema,
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
+  },
+  { additionalProperties: false },
+)
+export type ListContactsQuery = Static<typeof ListContactsQuerySchema>
+
+export const ContactListSchema = Type.Object({ contacts: Type.Array(ContactSchema), totalCount: Type.Integer() })
+export const ContactIdParams = Type.Object({ contactId: Id })

@@ -1,0 +1,5 @@
+// The contacts domain's public face: what other domains may use of it (STYLE.md, Layout).
+export { contactsRoutes } from './api/routes.js'
+export { CONTACT_STATUSES, CONTACT_TYPES } from './api/schemas.js'
+export { createContactsService } from './service.js'
+export type { ContactsService } from './service.js'

@@ -1,0 +1,285 @@
+import type { Db } from '../platform/db/database.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import { batchPerSubscription } from '../platform/kit/batch.js'
+import type { Clock } from '../platform/kit/clock.js'
+import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import * as repo from './store/contacts.js'
+import type {
+  Contact,
+  ContactStatus,
+  ContactType,
+  CreateContact,
+  ListContactsQuery,
+  UpdateContact,
+} from './api/schemas.js'
+import { normalizeForMatch } from './model/normalize.js'
+import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
+
+export { normalizeForMatch } from './model/normalize.js'
+
+export const CONTACT_ERRORS = registerErrors({
+  CONTACT_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'CON-4040', message: 'No such contact.' },
+})
+
+/** A contact as the packages and decode flows read it (history included: `deleted` says so). */
+export interface ContactRecord {
+  contactId: string
+  contactType: ContactType
+  name: string
+  company?: string
+  email?: string
+  phone?: string
+  personalId?: string
+  locationSiteId?: string
+  mailStopSiteId?: string
+  status: ContactStatus
+  /** Notification emails wanted (the unsubscribe link sets it false). */
+  notify: boolean
+  /** The language of its emails; absent: the subscription's. */
+  language?: string
+  deleted: boolean
+}
+
+/** What contacts need from inbound sites (the sites service, given in context.ts). */
+export interface ContactSites {
+  existingSiteIds(subId: string, ids: string[]): Promise<Set<string>>
+}
+
+export interface ContactsServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  sites: ContactSites
+}
+
+// Pragmatic, not RFC 5322: one @, no spaces, a dot in the domain, no empty labels.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
+/** Most contacts a decode match returns; more means the name is too common to pick from. */
+const MAX_MATCHES = 20
+
+/** Optional text: trimmed; "" and null both mean "not set". */
+function text(v: string | null | undefined): string | null {
+  const t = v?.trim()
+  return t ? t : null
+}
+
+function toRecord(r: repo.ContactRow): ContactRecord {
+  const out: ContactRecord = {
+    contactId: r.contact_id,
+    contactType: r.contact_type,
+    name: r.name,
+    status: r.status,
+    notify: r.notify,
+    deleted: r.deleted_at !== null,
+  }
+  if (r.company !== null) out.company = r.company
+  if (r.email !== null) out.email = r.email
+  if (r.phone !== null) out.phone = r.phone
+  if (r.personal_id !== null) out.personalId = r.personal_id
+  if (r.location_site_id !== null) out.locationSiteId = r.location_site_id
+  if (r.mail_stop_site_id !== null) out.mailStopSiteId = r.mail_stop_site_id
+  if (r.language !== null) out.language = r.language
+  return out
+}
+
+function toContact(r: repo.ContactRow): Contact {
+  const { locationSiteId, mailStopSiteId, deleted: _deleted, ...rest } = toRecord(r)
+  const out: Contact = rest
+  if (locationSiteId) out.location = { inboundSiteId: locationSiteId }
+  if (mailStopSiteId) out.mailStopLocation = { inboundSiteId: mailStopSiteId }
+  return out
+}
+
+/** Which stored types a `contactType` filter selects: ALL contacts serve as senders and as receivers. */
+function typesFor(filter: ContactType | undefined): ContactType[] | undefined {
+  if (filter === 'SENDER') return ['SENDER', 'ALL']
+  if (filter === 'RECEIVER') return ['RECEIVER', 'ALL']
+  if (filter === 'ALL') return ['ALL']
+  return undefined
+}
+
+export type ContactsService = ReturnType<typeof createContactsService>
+
+export function createContactsService(deps: ContactsServiceDeps) {
+  const { db, clock, ids, sites } = deps
+
+  /** Checks email and site links together, so one answer lists every problem. */
+  async function check(
+    subId: string,
+    v: { email: string | null; location?: string | null; mailStop?: string | null },
+  ): Promise<void> {
+    const problems: Array<{ field: string; description: string }> = []
+    if (v.email !== null && !EMAIL.test(v.email))
+      problems.push({ field: 'email', description: 'email is not a valid address (expected local@domain.tld)' })
+    const links: Array<[string, string]> = []
+    if (v.location) links.push(['location.inboundSiteId', v.location])
+    if (v.mailStop) links.push(['mailStopLocation.inboundSiteId', v.mailStop])
+    if (links.length > 0) {
+      const live = await sites.existingSiteIds(
+        subId,
+        links.map(([, id]) => id),
+      )
+      for (const [field, id] of links)
+        if (!live.has(id)) problems.push({ field, description: `No inbound site ${id}.` })
+    }
+    if (problems.length > 0) throw new ValidationErrors(problems)
+  }
+
+  async function mustFind(subId: string, contactId: string): Promise<repo.ContactRow> {
+    const row = await repo.findContact(db, subId, contactId)
+    if (!row) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
+    return row
+  }
+
+  // Package adds and updates look up their contacts: concurrent ones go as one query (see batchPerSubscription).
+  const contactById = batchPerSubscription<ContactRecord>(async (subId, contactIds) => {
+    const rows = await repo.findContactsByIds(db, subId, contactIds)
+    return new Map(rows.map((r) => [r.contact_id, toRecord(r)]))
+  })
+
+  return {
+    async createContact(subId: string, input: CreateContact, outcome?: RecordOutcome<Contact>): Promise<Contact> {
+      const name = input.name.trim()
+      const company = text(input.company)
+      const email = text(input.email)
+      await check(subId, {
+        email,
+        location: input.location?.inboundSiteId,
+        mailStop: input.mailStopLocation?.inboundSiteId,
+      })
+      const at = clock.now()
+      const row: repo.ContactRow = {
+        contact_id: ids('con_'),
+        sub_id: subId,
+        contact_type: input.contactType,
+        name,
+        company,
+        email,
+        phone: text(input.phone),
+        personal_id: text(input.personalId),
+        location_site_id: input.location?.inboundSiteId ?? null,
+        mail_stop_site_id: input.mailStopLocation?.inboundSiteId ?? null,
+        status: input.status ?? 'active',
+        notify: input.notify ?? true,
+        language: input.language ?? null,
+        match_name: normalizeForMatch(name),
+        match_company: company === null ? null : normalizeForMatch(company),
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      }
+      return writeRecorded(db, outcome, toContact(row), (ex) => repo.insertContact(ex, row))
+    },
+
+    async getContact(subId: string, contactId: string): Promise<Contact> {
+      return toContact(await mustFind(subId, contactId))
+    },
+
+    async updateContact(subId: string, contactId: string, input: UpdateContact): Promise<Contact> {
+      // 404 before 400. The checks read through other services, so they run before the transaction
+      // (PGlite has a single connection). Only what the body names is checked: a site deleted since
+      // it was linked does not block other edits.
+      await mustFind(subId, contactId)
+      await check(subId, {
+        email: text(input.email),
+        location: input.location?.inboundSiteId,
+        mailStop: input.mailStopLocation?.inboundSiteId,
+      })
+      return inTransaction(db, async (trx) => {
+        const cur = await repo.findContact(trx, subId, contactId, { forUpdate: true })
+        if (!cur) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
+        const pick = (given: string | null | undefined, current: string | null) =>
+          given === undefined ? current : text(given)
+        const name = input.name?.trim() ?? cur.name
+        const company = pick(input.company, cur.company)
+        const email = pick(input.email, cur.email)
+        const next: repo.ContactRow = {
+          ...cur,
+          contact_type: input.contactType ?? cur.contact_type,
+          name,
+          company,
+          email,
+          phone: pick(input.phone, cur.phone),
+          personal_id: pick(input.personalId, cur.personal_id),
+          location_site_id:
+            input.location === undefined ? cur.location_site_id : (input.location?.inboundSiteId ?? null),
+          mail_stop_site_id:
+            input.mailStopLocation === undefined
+              ? cur.mail_stop_site_id
+              : (input.mailStopLocation?.inboundSiteId ?? null),
+          status: input.status ?? cur.status,
+          notify: input.notify ?? cur.notify,
+          language: input.language === undefined ? cur.language : input.language,
+          match_name: normalizeForMatch(name),
+          match_company: company === null ? null : normalizeForMatch(company),
+          updated_at: clock.now(),
+        }
+        const { contact_id: _id, sub_id: _sub, created_at: _created, ...set } = next
+        await repo.updateContact(trx, subId, contactId, set)
+        return toContact(next)
+      })
+    },
+
+    /** The unsubscribe link's effect: no more notification emails to this contact. False: no such contact. */
+    async setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean> {
+      const cur = await repo.findContact(db, subId, contactId)
+      if (!cur) return false
+      await repo.updateContact(db, subId, contactId, { notify, updated_at: clock.now() })
+      return true
+    },
+
+    /** Soft delete: packages keep pointing at the contact; the API answers 404 for it from now on. */
+    async deleteContact(subId: string, contactId: string): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        const cur = await repo.findContact(trx, subId, contactId, { forUpdate: true })
+        if (!cur) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
+        const at = clock.now()
+        await repo.updateContact(trx, subId, contactId, { deleted_at: at, updated_at: at })
+      })
+    },
+
+    async listContacts(subId: string, q: ListContactsQuery): Promise<{ contacts: Contact[]; totalCount: number }> {
+      const prefix = q.query?.trim().toLowerCase()
+      const { rows, total } = await repo.listContacts(
+        db,
+        { subId, prefix: prefix || undefined, types: typesFor(q.contactType), status: q.status },
+        { skip: q.skip, limit: q.limit },
+      )
+      return { contacts: rows.map(toContact), totalCount: total }
+    },
+
+    /** By id, for display: inactive and deleted contacts included (packages show their history). */
+    async getByIds(subId: string, contactIds: string[]): Promise<Map<string, ContactRecord>> {
+      const ids = [...new Set(contactIds)]
+      const found = await Promise.all(ids.map((id) => contactById(subId, id)))
+      return new Map(ids.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])))
+    },
+
+    /**
+     * Receivers whose normalised name equals that of `name` (a decoded ship-to). When `company` is
+     * given and some of them match it too, only those; otherwise the company does not narrow, as
+     * labels often carry a company the contact record lacks or spells differently.
+     */
+    /**
+     * Contacts a label's ship-to company alone can mean (no person named): a contact named after
+     * the company (the business as recipient) comes first; otherwise the people at it.
+     */
+    async findCompanyMatches(subId: string, company: string): Promise<ContactRecord[]> {
+      const matchCompany = normalizeForMatch(company)
+      if (!matchCompany) return []
+      const rows = await repo.findReceiversByMatchCompany(db, subId, matchCompany, MAX_MATCHES)
+      const named = rows.filter((r) => r.match_name === matchCompany)
+      return (named.length > 0 ? named : rows).map(toRecord)
+    },
+
+    async findMatches(subId: string, name: string, company?: string): Promise<ContactRecord[]> {
+      const matchName = normalizeForMatch(name)
+      if (!matchName) return []
+      const rows = await repo.findReceiversByMatchName(db, subId, matchName, MAX_MATCHES)
+      const matchCompany = company === undefined ? '' : normalizeForMatch(company)
+      const narrowed = matchCompany ? rows.filter((r) => r.match_company === matchCompany) : []
+      return (narrowed.length > 0 ? narrowed : rows).map(toRecord)
+    },
+  }
+}

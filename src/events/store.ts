@@ -1,0 +1,106 @@
+import { sql } from 'kysely'
+import type { Executor } from '../platform/db/transaction.js'
+import type { WebhookVariant } from './variants.js'
+
+// The package_events table (the outbox) as the worker and the jobs read it. The locker jobs also
+// read and update the packages table: they write events into the outbox, and a package's events
+// take their per-package `sequence` from packages.event_count under the package's row lock,
+// exactly as the packages service does.
+
+export interface OutboxRow {
+  event_id: string
+  sub_id: string
+  package_id: string
+  variant: WebhookVariant
+  event_name: string
+  sequence: number
+  occurred_at: Date
+}
+
+/**
+ * Claims the oldest undispatched events and marks them dispatched in one statement (rows another
+ * worker holds are skipped, not waited for). The caller's transaction inserts their deliveries:
+ * both commit together, or neither does.
+ */
+export async function claimUndispatched(trx: Executor, limit: number, now: Date): Promise<OutboxRow[]> {
+  const { rows } = await sql<OutboxRow>`
+    update package_events set dispatched_at = ${now}::timestamptz
+    where event_id in (
+      select event_id from package_events where dispatched_at is null
+      order by occurred_at, sequence limit ${limit} for update skip locked)
+    returning event_id, sub_id, package_id, variant, event_name, sequence, occurred_at`.execute(trx)
+  return rows.sort((x, y) => x.occurred_at.getTime() - y.occurred_at.getTime() || x.sequence - y.sequence)
+}
+
+/**
+ * The still undispatched events of these packages (the caller's batch is already marked). An
+ * event whose package has an earlier one among them (held by a concurrent fan-out, or past the
+ * batch's end) must wait: fanned out first, it could be delivered before the earlier one.
+ */
+export async function undispatchedOf(
+  trx: Executor,
+  packageIds: string[],
+): Promise<Array<{ package_id: string; event_id: string; sequence: number }>> {
+  if (packageIds.length === 0) return []
+  return trx
+    .selectFrom('package_events')
+    .select(['package_id', 'event_id', 'sequence'])
+    .where('package_id', 'in', packageIds)
+    .where('dispatched_at', 'is', null)
+    .execute()
+}
+
+/** Gives back events claimed but held for order: the next fan-out takes them again. */
+export async function releaseEvents(trx: Executor, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return
+  await trx.updateTable('package_events').set({ dispatched_at: null }).where('event_id', 'in', eventIds).execute()
+}
+
+export interface LockerStay {
+  package_id: string
+  sub_id: string
+  deposited_at: Date
+  deposited_sequence: number
+  deposited_data: Record<string, unknown>
+}
+
+/**
+ * Packages in a locker whose current stay (since their latest Deposited event) began before
+ * `cutoff` and has no `eventName` yet (a reminder is also skipped once the stay expired), locked.
+ */
+export async function dueLockerStays(
+  trx: Executor,
+  eventName: 'PickupReminder' | 'Expired',
+  cutoff: Date,
+  limit: number,
+): Promise<LockerStay[]> {
+  const blocking = eventName === 'PickupReminder' ? ['PickupReminder', 'Expired'] : ['Expired']
+  const { rows } = await sql<LockerStay>`
+    select p.package_id, p.sub_id, dep.occurred_at as deposited_at, dep.sequence as deposited_sequence, dep.data as deposited_data
+    from packages p
+    join lateral (
+      select e.sequence, e.occurred_at, e.data from package_events e
+      where e.package_id = p.package_id and e.variant = 'locker' and e.event_name = 'Deposited'
+      order by e.sequence desc limit 1
+    ) dep on true
+    where p.current_status = 'IN_LOCKER' and dep.occurred_at <= ${cutoff}::timestamptz
+      and not exists (
+        select 1 from package_events r
+        where r.package_id = p.package_id and r.variant = 'locker' and r.event_name = any(${blocking}::text[]) and r.sequence > dep.sequence)
+    order by dep.occurred_at
+    limit ${limit}
+    for update of p`.execute(trx)
+  return rows
+}
+
+/** Takes the next `count` event sequences of each package (their rows are locked by the caller); the first of them by package. */
+export async function nextSequences(trx: Executor, packageIds: string[], count = 1): Promise<Map<string, number>> {
+  if (packageIds.length === 0) return new Map()
+  const rows = await trx
+    .updateTable('packages')
+    .set((eb) => ({ event_count: eb('event_count', '+', count) }))
+    .where('package_id', 'in', packageIds)
+    .returning(['package_id', 'event_count'])
+    .execute()
+  return new Map(rows.map((r) => [r.package_id, r.event_count - count + 1]))
+}

@@ -1,0 +1,91 @@
+import type { Db } from '../../platform/db/database.js'
+import { inTransaction } from '../../platform/db/transaction.js'
+import type { Clock } from '../../platform/kit/clock.js'
+import type { IdGenerator } from '../../platform/kit/ids.js'
+import { insertNotifications, linkPackages } from '../store/notifications.js'
+import { dueReminders, tryJobLock } from '../store/reminders.js'
+import { settingsWithReminders } from '../store/settings.js'
+
+const BATCH = 500
+
+/**
+ * The reminder job. Durable: it keeps no state of its own and derives what is due from the
+ * database, so a reminder missed while no worker ran is sent at the next run (only the latest
+ * step that is due: after a long outage the recipient gets one reminder, not every step at once).
+ * Safe across processes: a transaction-scoped advisory lock per run, and a unique index on
+ * (package, kind, step) behind it, so no package is reminded twice of one step.
+ */
+export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
+  const { db, clock, ids } = deps
+
+  /** One step of one subscription: the due packages, one notification per recipient. */
+  async function runStep(
+    subId: string,
+    kind: 'REMINDER' | 'FINAL_NOTICE',
+    step: number,
+    afterHours: number,
+  ): Promise<number> {
+    let written = 0
+    for (;;) {
+      const n = await inTransaction(db, async (trx) => {
+        if (!(await tryJobLock(trx, 'reminders'))) return -1
+        const now = clock.now()
+        const due = await dueReminders(trx, {
+          subId,
+          kind,
+          step,
+          cutoff: new Date(now.getTime() - afterHours * 3600_000),
+          limit: BATCH,
+        })
+        const byContact = new Map<string, typeof due>()
+        for (const d of due) byContact.set(d.contact_id, [...(byContact.get(d.contact_id) ?? []), d])
+        for (const [contactId, list] of byContact) {
+          const notificationId = ids('ntf_')
+          await insertNotifications(trx, [
+            {
+              notification_id: notificationId,
+              sub_id: subId,
+              kind,
+              contact_id: contactId,
+              to_address: list[0]!.to_address,
+              step,
+              status: 'pending',
+              next_attempt_at: now,
+              created_at: now,
+            },
+          ])
+          await linkPackages(
+            trx,
+            list.map((d) => ({
+              notification_id: notificationId,
+              package_id: d.package_id,
+              sub_id: subId,
+              kind,
+              step,
+              created_at: now,
+            })),
+          )
+        }
+        return due.length
+      })
+      if (n < 0) return written
+      written += n
+      if (n < BATCH) return written
+    }
+  }
+
+  return {
+    /** Every subscription's due reminders and final notices; returns how many packages were reminded of. */
+    async run(): Promise<number> {
+      let written = 0
+      for (const s of await settingsWithReminders(db)) {
+        // The final notice first, then the steps from the last: a package owed several gets the latest only.
+        if (s.final_notice_after_hours !== null)
+          written += await runStep(s.sub_id, 'FINAL_NOTICE', 0, s.final_notice_after_hours)
+        for (let i = s.reminder_after_hours.length; i >= 1; i--)
+          written += await runStep(s.sub_id, 'REMINDER', i, s.reminder_after_hours[i - 1]!)
+      }
+      return written
+    },
+  }
+}

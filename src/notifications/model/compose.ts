@@ -1,0 +1,134 @@
+import QRCode from 'qrcode'
+import type { NotificationKind } from './kinds.js'
+import type { MailMessage } from '../delivery/mailer.js'
+import type { NotificationSettings } from '../api/schemas.js'
+import { renderEmail, type TemplateOverride, type TemplateView } from './templates.js'
+
+/** The members of a package record an email shows (the packages domain's record, read through its service). */
+export interface PackageView {
+  packageId: string
+  trackingNumber: string
+  currentStatus: string
+  carrier?: { name: string }
+  sender?: { name: string; company?: string }
+  givenTo?: { name: string; contactId?: string }
+  currentLocation?: {
+    inboundSiteId: string
+    name: string
+    locationHierarchy?: string
+    topTier?: { inboundSiteId: string; name: string }
+  }
+  packageLocation?: string
+  deliveryTime?: string
+  insertTimestamp?: string
+  updateTimestamp?: string
+  pickupCode?: string
+}
+
+/**
+ * The pickup code a recipient shows at the desk. The pickup-code feature (issue 17.4, branch
+ * h/pickups) adds `pickupCode` to the package record; until it is there, no code is shown.
+ */
+export function pickupCodeOf(p: PackageView): string | undefined {
+  return typeof p.pickupCode === 'string' && p.pickupCode ? p.pickupCode : undefined
+}
+
+const QR_CID = 'pickup-code-qr@mailroom'
+
+/**
+ * A subscription's own parts of a kind's template in the email's language: those given for the
+ * language (`templates.fr.ARRIVAL`) over those at the top (`templates.ARRIVAL`), which are written
+ * in the subscription's language and so apply only to emails in it: a French contact of an English
+ * subscription never gets its English subject over a French body.
+ */
+function templateOverride(
+  settings: NotificationSettings,
+  kind: NotificationKind,
+  language: string,
+): TemplateOverride | undefined {
+  const byLanguage = (settings.templates as Record<string, Partial<Record<NotificationKind, TemplateOverride>>>)[
+    language
+  ]?.[kind]
+  const base = language === (settings.language ?? 'en') ? settings.templates[kind] : undefined
+  return byLanguage || base ? { ...base, ...byLanguage } : undefined
+}
+
+export interface ComposeInput {
+  notificationId: string
+  kind: NotificationKind
+  step: number
+  to: string
+  recipientName: string
+  packages: PackageView[]
+  settings: NotificationSettings
+  unsubscribeUrl: string
+  /** The host part of Message-IDs (RFC 5322 §3.6.4: an id unique to this service). */
+  messageIdDomain: string
+  now: Date
+  /** PICKED_UP: who collected, when a pickup recorded it (else the packages' givenTo is shown). */
+  collector?: { name: string; onBehalf: boolean }
+  /** ARRIVAL and reminders: the opening hours of the site to collect at, when it has them. */
+  openingHours?: string
+  /** The recipient's own language, over the subscription's. */
+  language?: string
+}
+
+/** One email: the view its template sees, rendered, with the QR code of the pickup code inline. */
+export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
+  const { packages, kind } = input
+  const codes = [...new Set(packages.map(pickupCodeOf).filter((c): c is string => c !== undefined))]
+  // Parcels of one arrival share a code; when they do not, each line shows its own and no single code is offered.
+  const pickupCode = codes.length === 1 ? codes[0]! : ''
+  const site = packages.find((p) => p.currentLocation)?.currentLocation
+  const collected = packages.map((p) => p.deliveryTime ?? p.updateTimestamp).find(Boolean)
+  const oldest = packages.map((p) => p.insertTimestamp).filter((t): t is string => !!t)
+  const view: TemplateView = {
+    recipientName: input.recipientName,
+    count: packages.length,
+    one: packages.length === 1,
+    packages: packages.map((p) => ({
+      trackingNumber: p.trackingNumber,
+      carrier: p.carrier?.name ?? '',
+      sender: p.sender ? [p.sender.name, p.sender.company].filter(Boolean).join(', ') : '',
+      location: p.currentLocation?.locationHierarchy ?? p.currentLocation?.name ?? '',
+      packageLocation: p.packageLocation ?? '',
+      pickupCode: codes.length > 1 ? (pickupCodeOf(p) ?? '') : '',
+    })),
+    // Where to collect: the site at the top of the shelf's hierarchy (the shelf itself is in each parcel's line).
+    siteName: site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : '',
+    openingHours: input.openingHours ?? '',
+    pickupCode: kind === 'PICKED_UP' ? '' : pickupCode,
+    qrCodeSrc: `cid:${QR_CID}`,
+    step: input.step,
+    hoursWaiting: oldest.length
+      ? String(Math.max(0, Math.round((input.now.getTime() - Math.min(...oldest.map(Date.parse))) / 360_000) / 10))
+      : '',
+    collectedBy: input.collector?.name ?? packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
+    onBehalf: input.collector?.onBehalf ?? false,
+    collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
+    unsubscribeUrl: input.unsubscribeUrl,
+  }
+  const language = input.language ?? input.settings.language ?? 'en'
+  const email = renderEmail(kind, templateOverride(input.settings, kind, language), view, language)
+  const attachments: MailMessage['attachments'] = []
+  if (view.pickupCode)
+    attachments.push({
+      filename: 'pickup-code.png',
+      content: await QRCode.toBuffer(view.pickupCode, { type: 'png', margin: 1, width: 320 }),
+      contentType: 'image/png',
+      cid: QR_CID,
+    })
+  return {
+    to: input.to,
+    ...email,
+    messageId: `<${input.notificationId}@${input.messageIdDomain}>`,
+    headers: {
+      // RFC 2369 and RFC 8058: mail clients offer a one-click unsubscribe that POSTs to the URL.
+      'List-Unsubscribe': `<${input.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      // RFC 3834: an automatic message, not a reply to anything; autoresponders stay quiet.
+      'Auto-Submitted': 'auto-generated',
+    },
+    attachments,
+  }
+}

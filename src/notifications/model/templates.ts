@@ -1,0 +1,172 @@
+import Mustache from 'mustache'
+import type { NotificationKind } from './kinds.js'
+import { FRENCH_TEMPLATES } from './templates-fr.js'
+
+/**
+ * The emails' templates, rendered with Mustache. Why Mustache rather than Handlebars: it is
+ * logic-less (a subscription's template can only substitute and repeat, never call helpers or
+ * reach prototypes: Handlebars has had prototype-access and code-execution advisories through its
+ * helpers and compiler), it escapes `{{variable}}` for HTML by default, and it has no dependencies.
+ * A subscription's own template may not use the unescaped forms (`{{{x}}}`, `{{& x}}`): the
+ * settings API refuses them, so every variable of an HTML part is escaped whoever wrote it.
+ */
+
+export interface Template {
+  subject: string
+  text: string
+  html: string
+}
+export type TemplateOverride = Partial<Template>
+
+/** What every template can use (see the README's list of variables). */
+export interface TemplateView {
+  recipientName: string
+  count: number
+  /** True for exactly one parcel (`{{#one}}…{{/one}}{{^one}}…{{/one}}`). */
+  one: boolean
+  packages: Array<{
+    trackingNumber: string
+    carrier: string
+    sender: string
+    location: string
+    packageLocation: string
+    pickupCode: string
+  }>
+  siteName: string
+  /** The opening hours of the parcels' site or its nearest ancestor that has them (empty: the line is left out). */
+  openingHours: string
+  pickupCode: string
+  /** An <img> source for the QR code of the pickup code (inline attachment), in HTML parts. */
+  qrCodeSrc: string
+  /** REMINDER: the step (1 for the first); hours the oldest parcel has waited. */
+  step: number
+  hoursWaiting: string
+  collectedBy: string
+  /** PICKED_UP: someone other than the recipient collected for them. */
+  onBehalf: boolean
+  collectedAt: string
+  unsubscribeUrl: string
+}
+
+const PARCEL_LINES_TEXT = `{{#packages}}
+- {{trackingNumber}}{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}
+{{/packages}}`
+const PARCEL_LINES_HTML = `<ul>{{#packages}}<li><strong>{{trackingNumber}}</strong>{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}</li>{{/packages}}</ul>`
+const CODE_TEXT = `{{#pickupCode}}
+Your pickup code: {{pickupCode}}
+{{/pickupCode}}`
+const CODE_HTML = `{{#pickupCode}}<p>Your pickup code: <strong style="font-size:1.4em;letter-spacing:.1em">{{pickupCode}}</strong></p><p><img src="{{qrCodeSrc}}" alt="QR code of pickup code {{pickupCode}}" width="160" height="160"></p>{{/pickupCode}}`
+const HOURS_TEXT = `{{#openingHours}}
+Opening hours: {{openingHours}}
+{{/openingHours}}`
+const HOURS_HTML = `{{#openingHours}}<p>Opening hours: {{openingHours}}</p>{{/openingHours}}`
+const FOOTER_TEXT = `
+--
+You receive this because you are a recipient at this mailroom. Unsubscribe: {{unsubscribeUrl}}
+`
+const FOOTER_HTML = `<hr><p style="font-size:.85em;color:#555">You receive this because you are a recipient at this mailroom. <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>`
+const page = (body: string) =>
+  `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4">${body}${FOOTER_HTML}</body></html>`
+
+/** The shipped templates, one per kind. */
+export const DEFAULT_TEMPLATES: Readonly<Record<NotificationKind, Template>> = {
+  ARRIVAL: {
+    subject:
+      '{{#one}}A parcel is{{/one}}{{^one}}{{count}} parcels are{{/one}} waiting for you{{#siteName}} at {{siteName}}{{/siteName}}',
+    text: `Hello {{recipientName}},
+
+{{#one}}A parcel has{{/one}}{{^one}}{{count}} parcels have{{/one}} arrived for you:
+${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}
+Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.
+${FOOTER_TEXT}`,
+    html: page(
+      `<p>Hello {{recipientName}},</p><p>{{#one}}A parcel has{{/one}}{{^one}}{{count}} parcels have{{/one}} arrived for you:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}<p>Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.</p>`,
+    ),
+  },
+  REMINDER: {
+    subject: 'Reminder: {{#one}}a parcel is{{/one}}{{^one}}{{count}} parcels are{{/one}} still waiting for you',
+    text: `Hello {{recipientName}},
+
+{{#one}}This parcel is{{/one}}{{^one}}These parcels are{{/one}} still waiting for you (for {{hoursWaiting}} hours):
+${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+    html: page(
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel is{{/one}}{{^one}}These parcels are{{/one}} still waiting for you (for {{hoursWaiting}} hours):</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+    ),
+  },
+  FINAL_NOTICE: {
+    subject: 'Final notice: {{#one}}a parcel{{/one}}{{^one}}{{count}} parcels{{/one}} will be returned to the sender',
+    text: `Hello {{recipientName}},
+
+{{#one}}This parcel has{{/one}}{{^one}}These parcels have{{/one}} not been collected and will soon be returned to the sender:
+${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+    html: page(
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel has{{/one}}{{^one}}These parcels have{{/one}} not been collected and will soon be returned to the sender:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+    ),
+  },
+  PICKED_UP: {
+    subject: '{{#one}}Your parcel was{{/one}}{{^one}}Your {{count}} parcels were{{/one}} collected',
+    text: `Hello {{recipientName}},
+
+{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by {{collectedBy}}{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:
+${PARCEL_LINES_TEXT}
+If this was not you, please contact the mailroom.
+${FOOTER_TEXT}`,
+    html: page(
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel was{{/one}}{{^one}}These parcels were{{/one}} collected{{#collectedBy}} by <strong>{{collectedBy}}</strong>{{#onBehalf}} on your behalf{{/onBehalf}}{{/collectedBy}} on {{collectedAt}}{{#siteName}} at {{siteName}}{{/siteName}}:</p>${PARCEL_LINES_HTML}<p>If this was not you, please contact the mailroom.</p>`,
+    ),
+  },
+}
+
+type Spans = ReturnType<typeof Mustache.parse>
+
+/** Token types that print a value without escaping it. */
+const UNESCAPED = new Set(['&', '{'])
+function unescapedIn(spans: Spans): boolean {
+  return spans.some((s) => UNESCAPED.has(s[0]) || (Array.isArray(s[4]) && unescapedIn(s[4])))
+}
+
+/** Why a subscription's template cannot be used, or undefined: it parses and escapes every variable. */
+export function templateProblem(source: string): string | undefined {
+  let spans: Spans
+  try {
+    spans = Mustache.parse(source)
+  } catch (e) {
+    return `is not a valid Mustache template: ${(e as Error).message}`
+  }
+  if (unescapedIn(spans)) return 'may not print a variable unescaped ({{{x}}} or {{& x}}); use {{x}}'
+  return undefined
+}
+
+const plain = { escape: (v: unknown) => String(v) }
+/** Header values are one line: a variable's CR/LF never starts a new header. */
+const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim()
+
+/** The shipped templates per language; English is every other language's fallback. */
+const SHIPPED: Readonly<Record<string, Readonly<Record<NotificationKind, Template>>>> = {
+  en: DEFAULT_TEMPLATES,
+  fr: FRENCH_TEMPLATES,
+}
+
+/** The languages with shipped templates (a region falls back to its language: `fr-CA` → `fr`). */
+function shippedIn(language: string, kind: NotificationKind): Template {
+  return (SHIPPED[language] ?? SHIPPED[language.split('-')[0]!] ?? DEFAULT_TEMPLATES)[kind]
+}
+
+/**
+ * The three parts of one email: the subscription's override where it has one, the shipped
+ * template of `language` elsewhere (English when none is shipped for it).
+ */
+export function renderEmail(
+  kind: NotificationKind,
+  override: TemplateOverride | undefined,
+  view: TemplateView,
+  language = 'en',
+): Template {
+  const t = { ...shippedIn(language, kind), ...override }
+  return {
+    subject: oneLine(Mustache.render(t.subject, view, {}, plain)),
+    // Plain text is not HTML: its variables are printed as they are.
+    text: Mustache.render(t.text, view, {}, plain),
+    html: Mustache.render(t.html, view),
+  }
+}

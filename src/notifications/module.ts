@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import { processLog } from '../platform/kit/process-log.js'
+import { hostname } from 'node:os'
+import type { Db } from '../platform/db/database.js'
+import type { Clock } from '../platform/kit/clock.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import type { PackageView } from './model/compose.js'
+import { createSmtpMailer, type Mailer } from './delivery/mailer.js'
+import { createNotificationsService, type NotificationsService } from './service.js'
+import { createNotificationWorker, type RecipientContact, type WorkerLog, type WorkerStep } from './jobs/worker.js'
+import { createObserver, type ObservedEvent } from './model/observe.js'
+import { createReminderJob } from './jobs/reminders.js'
+import { unsubscribeToken } from './model/unsubscribe.js'
+import './store/tables.js'
+
+export { notificationsRoutes, unsubscribeRoutes } from './api/routes.js'
+
+/** Recipient email notifications' settings (SMTP_URL, MAIL_FROM, NOTIFY_*). */
+export interface NotificationsOptions {
+  /** Absent: nothing is sent, every notification is recorded as suppressed. */
+  smtpUrl: string | undefined
+  mailFrom: string
+  retryBaseMs: number
+  maxAttempts: number
+  sendTimeoutMs: number
+}
+
+export interface NotificationsDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  config: Readonly<{ publicUrl: string; notifications: NotificationsOptions }>
+  unsubscribeKey: Buffer
+  /** The packages' records (packages.recordsByIds). */
+  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  contacts: {
+    getByIds(subId: string, ids: string[]): Promise<Map<string, RecipientContact & { deleted: boolean }>>
+    setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean>
+  }
+  /** Webhook events were committed (the webhook worker looks at once). */
+  onEventsCommitted?: () => void
+  /** Tests: a mailer other than SMTP_URL's. */
+  mailer?: Mailer
+  pollMs?: number
+  log?: WorkerLog
+}
+
+export interface Notifications {
+  service: NotificationsService
+  /** The packages service's `observeEvents`: the notification rows of a change, in its transaction. */
+  observeEvents(trx: Parameters<ReturnType<typeof createObserver>>[0], events: readonly ObservedEvent[]): Promise<void>
+  /** Package changes were committed: the worker looks now. */
+  nudge(): void
+  /** The sending loop with the reminder job; the returned stop lets in-flight sends finish (then call close). */
+  start(): () => Promise<void>
+  /** One deterministic pass (reminders, then everything due at the clock's now). */
+  runOnce(): Promise<WorkerStep>
+  /** Closes the SMTP connection pool, after the worker stopped. */
+  close(): void
+}
+
+/** SMTP connections per process. */
+const SMTP_CONNECTIONS = 5
+
+export function createNotifications(deps: NotificationsDeps): Notifications {
+  const { db, clock, ids, config } = deps
+  const settings = config.notifications
+  const mailer =
+    deps.mailer ??
+    (settings.smtpUrl
+      ? createSmtpMailer({
+          url: settings.smtpUrl,
+          from: settings.mailFrom,
+          timeoutMs: settings.sendTimeoutMs,
+          connections: SMTP_CONNECTIONS,
+        })
+      : undefined)
+  const unsubscribeBase = `${config.publicUrl}/notifications/unsubscribe?t=`
+  const worker = createNotificationWorker({
+    db,
+    clock,
+    ids,
+    workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    mailer,
+    records: (subId, packageIds) => deps.records(subId, packageIds),
+    contact: async (subId, contactId) => {
+      const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
+      return c && !c.deleted ? c : undefined
+    },
+    unsubscribeUrl: (subId, contactId) => unsubscribeBase + unsubscribeToken(deps.unsubscribeKey, subId, contactId),
+    messageIdDomain: new URL(config.publicUrl).hostname || 'mailroom',
+    retryBaseMs: settings.retryBaseMs,
+    maxAttempts: settings.maxAttempts,
+    // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
+    leaseMs: settings.sendTimeoutMs * 2 + 5_000,
+    // Claims more than the pool sends at once, so one slow send does not hold the others back. A
+    // claimed row that waits in line longer than its lease is leased afresh just before its send, and
+    // skipped if another worker claimed it meanwhile (renewLease).
+    batchSize: 50,
+    concurrency: 10,
+    pollMs: deps.pollMs ?? 250,
+    random: Math.random,
+    // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
+    log: deps.log ?? processLog('error'),
+    reminders: createReminderJob({ db, clock, ids }),
+    remindersEveryMs: 60_000,
+    onEventsCommitted: deps.onEventsCommitted,
+  })
+  let nudge: () => void = () => {}
+  const service = createNotificationsService({
+    db,
+    clock,
+    unsubscribeKey: deps.unsubscribeKey,
+    setNotify: (subId, contactId, notify) => deps.contacts.setNotify(subId, contactId, notify),
+    nudge: () => nudge(),
+  })
+  nudge = () => worker.nudge()
+  return {
+    service,
+    observeEvents: createObserver({ clock, ids }),
+    nudge: () => worker.nudge(),
+    start: () => worker.start(),
+    runOnce: () => worker.runOnce(),
+    close: () => mailer?.close(),
+  }
+}

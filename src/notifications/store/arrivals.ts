@@ -1,0 +1,91 @@
+import { sql } from 'kysely'
+import type { Executor } from '../../platform/db/transaction.js'
+
+// The arrival queue (migration 0028): the adds append, the worker gathers into arrival batches.
+
+export interface Arrival {
+  sub_id: string
+  package_id: string
+  contact_id: string
+  arrived_at: Date
+}
+
+/** Appends arrivals in the writing transaction: rows of their own, no lock on anything shared. */
+export async function queueArrivals(db: Executor, rows: readonly Arrival[]): Promise<void> {
+  if (rows.length === 0) return
+  await sql`
+    insert into notification_arrivals (sub_id, package_id, contact_id, arrived_at)
+    select * from unnest(${rows.map((r) => r.sub_id)}::text[], ${rows.map((r) => r.package_id)}::text[],
+                         ${rows.map((r) => r.contact_id)}::text[], ${rows.map((r) => r.arrived_at.toISOString())}::timestamptz[])
+    on conflict do nothing`.execute(db)
+}
+
+/**
+ * Takes (deletes and returns) up to `limit` committed arrivals. Rows another gatherer holds are
+ * skipped; a row is returned by one delete only, so each arrival is gathered once, and only if
+ * the caller's transaction commits.
+ */
+export async function takeArrivals(db: Executor, limit: number): Promise<Arrival[]> {
+  const { rows } = await sql<Arrival>`
+    delete from notification_arrivals a
+    using (select sub_id, package_id from notification_arrivals limit ${limit} for update skip locked) t
+    where a.sub_id = t.sub_id and a.package_id = t.package_id
+    returning a.sub_id, a.package_id, a.contact_id, a.arrived_at`.execute(db)
+  return rows
+}
+
+export interface BatchWanted {
+  /** Used when no batch is open for the recipient. */
+  notification_id: string
+  sub_id: string
+  contact_id: string
+  /** When a batch opened now is due (its first arrival + arrivalBatchSeconds); an open one keeps its own. */
+  next_attempt_at: Date
+  created_at: Date
+}
+
+/**
+ * Each recipient's open arrival batch (pending, never claimed), else a new one, and the parcels
+ * linked to it, in one statement. An arrival joins the email that has not left yet (its address
+ * updated to the contact's latest); a claim (attempts > 0) closes the batch, and the next arrival
+ * opens another. Recipients who cannot be written to (deleted, or senders) are skipped. Only the
+ * worker's gathering writes here, in a short transaction: the open row is locked for that long,
+ * not for an add's. Rows go in (subscription, contact) order, so two gatherers never deadlock.
+ */
+export async function joinArrivalBatches(
+  db: Executor,
+  batches: readonly BatchWanted[],
+  arrivals: readonly Arrival[],
+  now: Date,
+): Promise<void> {
+  if (batches.length === 0) return
+  const iso = (d: Date) => d.toISOString()
+  await sql`
+    with wanted as (
+      select b.notification_id, b.sub_id, b.contact_id, coalesce(c.email, '') as to_address, b.next_attempt_at, b.created_at
+      from unnest(${batches.map((b) => b.notification_id)}::text[], ${batches.map((b) => b.sub_id)}::text[],
+                  ${batches.map((b) => b.contact_id)}::text[], ${batches.map((b) => iso(b.next_attempt_at))}::timestamptz[],
+                  ${batches.map((b) => iso(b.created_at))}::timestamptz[])
+        as b(notification_id, sub_id, contact_id, next_attempt_at, created_at)
+      join contacts c on c.sub_id = b.sub_id and c.contact_id = b.contact_id
+      where c.deleted_at is null and c.contact_type <> 'SENDER'
+    ), opened as (
+      insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
+                                 next_attempt_at, created_at, updated_at)
+      select w.notification_id, w.sub_id, 'ARRIVAL', 'email', w.contact_id, w.to_address, 0, 'pending', 0,
+             w.next_attempt_at, w.created_at, ${iso(now)}::timestamptz
+      from wanted w
+      order by w.sub_id, w.contact_id
+      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0
+      do update set to_address = excluded.to_address, updated_at = excluded.updated_at
+      returning notification_id, sub_id, contact_id
+    )
+    insert into notification_packages (notification_id, package_id, sub_id, kind, step, created_at)
+    select o.notification_id, l.package_id, l.sub_id, 'ARRIVAL', 0, l.arrived_at
+    from opened o
+    join unnest(${arrivals.map((a) => a.sub_id)}::text[], ${arrivals.map((a) => a.contact_id)}::text[],
+                ${arrivals.map((a) => a.package_id)}::text[], ${arrivals.map((a) => iso(a.arrived_at))}::timestamptz[])
+      as l(sub_id, contact_id, package_id, arrived_at)
+      on l.sub_id = o.sub_id and l.contact_id = o.contact_id
+    on conflict do nothing`.execute(db)
+}

@@ -1,0 +1,222 @@
+import { sql } from 'kysely'
+import type { Executor } from '../../platform/db/transaction.js'
+import type { NotificationKind, NotificationStatus } from '../model/kinds.js'
+import type { NotificationRow } from './tables.js'
+import './tables.js'
+
+// The notifications outbox and the packages each row is about. The observer writes here inside
+// the packages domain's transactions; the worker claims and records; the API lists and resends.
+
+const COLUMNS = [
+  'notification_id',
+  'sub_id',
+  'kind',
+  'channel',
+  'contact_id',
+  'to_address',
+  'step',
+  'status',
+  'attempts',
+  'last_error',
+  'next_attempt_at',
+  'locked_until',
+  'locked_by',
+  'sent_at',
+  'created_at',
+  'updated_at',
+] as const
+
+export interface Recipient {
+  contact_id: string
+  name: string
+  email: string | null
+  notify: boolean
+  contact_type: 'SENDER' | 'RECEIVER' | 'ALL'
+  deleted: boolean
+}
+
+/** The contacts notifications go to, read inside the writing transaction (other services cannot be called there). */
+export async function recipients(db: Executor, subId: string, contactIds: string[]): Promise<Map<string, Recipient>> {
+  if (contactIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['contact_id', 'name', 'email', 'notify', 'contact_type', 'deleted_at'])
+    .where('sub_id', '=', subId)
+    .where('contact_id', 'in', contactIds)
+    .execute()
+  return new Map(rows.map((r) => [r.contact_id, { ...r, deleted: r.deleted_at !== null }]))
+}
+
+export interface NewNotification {
+  notification_id: string
+  sub_id: string
+  kind: NotificationKind
+  contact_id: string
+  to_address: string
+  step: number
+  status: NotificationStatus
+  next_attempt_at: Date
+  created_at: Date
+}
+
+const rowOf = (n: NewNotification) => ({
+  ...n,
+  channel: 'email' as const,
+  attempts: 0,
+  last_error: null,
+  locked_until: null,
+  locked_by: null,
+  sent_at: null,
+  updated_at: n.created_at,
+})
+
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
+  if (rows.length === 0) return
+  await db.insertInto('notifications').values(rows.map(rowOf)).execute()
+}
+
+/** Links packages to a notification; a (package, kind, step) already reminded of is skipped (returned: those linked). */
+export async function linkPackages(
+  db: Executor,
+  rows: Array<{
+    notification_id: string
+    package_id: string
+    sub_id: string
+    kind: NotificationKind
+    step: number
+    created_at: Date
+  }>,
+): Promise<string[]> {
+  if (rows.length === 0) return []
+  const { rows: linked } = await sql<{ package_id: string }>`
+    insert into notification_packages (notification_id, package_id, sub_id, kind, step, created_at)
+    select r.notification_id, r.package_id, r.sub_id, r.kind, r.step, r.created_at
+    from jsonb_populate_recordset(null::notification_packages, ${JSON.stringify(rows)}::jsonb) r
+    on conflict do nothing
+    returning package_id`.execute(db)
+  return linked.map((r) => r.package_id)
+}
+
+/** Package ids of each notification, in the order they were linked. */
+export async function packageIdsOf(db: Executor, notificationIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(notificationIds.map((id) => [id, []]))
+  if (notificationIds.length === 0) return out
+  const rows = await db
+    .selectFrom('notification_packages')
+    .select(['notification_id', 'package_id'])
+    .where('notification_id', 'in', notificationIds)
+    .orderBy('created_at')
+    .orderBy('package_id')
+    .execute()
+  for (const r of rows) out.get(r.notification_id)?.push(r.package_id)
+  return out
+}
+
+export interface ListFilter {
+  subId: string
+  packageId?: string
+  contactId?: string
+  status?: NotificationStatus
+  limit: number
+}
+
+export async function listNotifications(db: Executor, f: ListFilter): Promise<NotificationRow[]> {
+  let q = db
+    .selectFrom('notifications as n')
+    .select(COLUMNS.map((c) => `n.${c}` as const))
+    .where('n.sub_id', '=', f.subId)
+  if (f.contactId) q = q.where('n.contact_id', '=', f.contactId)
+  if (f.status) q = q.where('n.status', '=', f.status)
+  if (f.packageId) {
+    const packageId = f.packageId
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('notification_packages as np')
+          .select('np.package_id')
+          .whereRef('np.notification_id', '=', 'n.notification_id')
+          .where('np.package_id', '=', packageId),
+      ),
+    )
+  }
+  return q.orderBy('n.created_at', 'desc').orderBy('n.notification_id', 'desc').limit(f.limit).execute()
+}
+
+export async function findNotification(db: Executor, subId: string, id: string): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('notification_id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Resend: pending again, due now, with the attempts it already made (the Message-ID stays the same). */
+/**
+ * Due again now, with a fresh attempt budget, unless a worker holds it (its lease not over): a send
+ * under way is never taken from under it. Answers whether it was requeued.
+ */
+export async function requeue(db: Executor, subId: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, locked_by: null, updated_at: now })
+    .where('sub_id', '=', subId)
+    .where('notification_id', '=', id)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Who collected a package at its latest hand-over, when it was a one-step pickup (issue 17.4). */
+export interface Collector {
+  pickupId: string
+  name: string
+  /** The contact who collected; absent for someone named at the desk who is not a contact. */
+  contactId?: string
+}
+
+/**
+ * The pickup of each package's latest DELIVERED or PICKED_UP activity, where it has one. A pickup
+ * records who collected (a name given at the desk, another contact); the package's own givenTo
+ * stays its receiver when the collector is no contact, so a receipt must read the pickup.
+ */
+export async function collectorsOf(db: Executor, subId: string, packageIds: string[]): Promise<Map<string, Collector>> {
+  if (packageIds.length === 0) return new Map()
+  const { rows } = await sql<{
+    package_id: string
+    pickup_id: string | null
+    given_to_name: string | null
+    given_to_contact_id: string | null
+  }>`
+    select distinct on (a.package_id) a.package_id, p.pickup_id, p.given_to_name, p.given_to_contact_id
+    from package_activities a
+    left join pickups p on p.sub_id = a.sub_id and p.pickup_id = a.pickup_id
+    where a.sub_id = ${subId} and a.package_id = any(${packageIds}::text[])
+      and a.status in ('DELIVERED', 'PICKED_UP')
+    order by a.package_id, a.sequence desc`.execute(db)
+  const out = new Map<string, Collector>()
+  for (const r of rows)
+    if (r.pickup_id && r.given_to_name !== null)
+      out.set(r.package_id, {
+        pickupId: r.pickup_id,
+        name: r.given_to_name,
+        ...(r.given_to_contact_id ? { contactId: r.given_to_contact_id } : {}),
+      })
+  return out
+}
+
+/**
+ * The opening hours an email shows for a site: its own, else its nearest ancestor's (a shelf's
+ * building, the site at the top). Read here rather than through the sites service: the worker
+ * reads once per email what the sites domain stores (inbound_sites.opening_hours, migration 0025).
+ */
+export async function openingHoursAt(db: Executor, subId: string, siteId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ site_id: string; opening_hours: string; self: boolean; depth: number }>`
+    with me as (select ancestor_ids from inbound_sites where sub_id = ${subId} and site_id = ${siteId})
+    select s.site_id, s.opening_hours, s.site_id = ${siteId} as self, coalesce(array_length(s.ancestor_ids, 1), 0) as depth
+    from inbound_sites s, me
+    where s.sub_id = ${subId} and s.deleted_at is null and s.opening_hours is not null
+      and (s.site_id = ${siteId} or s.site_id = any(me.ancestor_ids))`.execute(db)
+  rows.sort((a, b) => Number(b.self) - Number(a.self) || b.depth - a.depth)
+  return rows[0]?.opening_hours
+}

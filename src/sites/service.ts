@@ -1,0 +1,334 @@
+import type { Db } from '../platform/db/database.js'
+import { inTransaction, type Trx } from '../platform/db/transaction.js'
+import type { Clock } from '../platform/kit/clock.js'
+import { AppError, invalid, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import type { Invalidations } from '../platform/cache/invalidations.js'
+import { SubscriptionCache } from '../platform/cache/subscription-cache.js'
+import * as repo from './store/sites.js'
+import {
+  SITE_SORT_FIELDS,
+  type CreateSite,
+  type ListSitesQuery,
+  type Site,
+  type SiteRef,
+  type UpdateSite,
+} from './api/schemas.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
+import type { RecordOutcome } from '../platform/idempotency/outcome.js'
+
+export const SITE_ERRORS = registerErrors({
+  SITE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'SIT-4040', message: 'No such inbound site.' },
+  SITE_NAME_TAKEN: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'SIT-4090',
+    message: 'A sibling site already has this name.',
+  },
+  SITE_HAS_CHILDREN: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'SIT-4091',
+    message: 'The site has active child sites; delete or deactivate them first.',
+  },
+})
+
+const EMPTY_SITE = { inboundSiteId: 'EMPTY_SITE', name: 'EMPTY_SITE' }
+
+/** A site as packages and contacts show it, with what the services need beside the SiteRef. */
+export interface SiteInfo extends SiteRef {
+  locationId: string | null
+  status: 'active' | 'inactive'
+  deleted: boolean
+}
+
+export interface SitesServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  /** Which of `ids` are locations of the subscription (the locations domain answers). */
+  existingLocationIds(subId: string, ids: string[]): Promise<Set<string>>
+  /** How long sites looked up by id are remembered per subscription (see SubscriptionCache); 0: not at all. */
+  cacheMs?: number
+  /** Tells the other processes of the deployment that a subscription's tree changed. */
+  invalidations: Invalidations
+}
+
+export function toSiteRef(
+  r: Pick<repo.SiteRow, 'site_id' | 'name' | 'type' | 'parent_id' | 'ancestor_ids' | 'path_names'>,
+): SiteRef {
+  return {
+    inboundSiteId: r.site_id,
+    name: r.name,
+    type: r.type,
+    parent: r.parent_id,
+    locationHierarchy: r.path_names.join('| '),
+    ancestorlist: r.ancestor_ids,
+    topTier: r.ancestor_ids.length === 0 ? EMPTY_SITE : { inboundSiteId: r.ancestor_ids[0]!, name: r.path_names[0]! },
+  }
+}
+
+function toSite(r: repo.SiteRow): Site {
+  return {
+    ...toSiteRef(r),
+    locationId: r.location_id,
+    status: r.status,
+    primary: r.is_primary,
+    ...(r.opening_hours ? { openingHours: r.opening_hours } : {}),
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  }
+}
+
+export type SitesService = ReturnType<typeof createSitesService>
+
+export function createSitesService(deps: SitesServiceDeps) {
+  const { db, clock, ids } = deps
+  // Sites as packages see them, by id; null remembers an id that is no site of the subscription.
+  const infos = new SubscriptionCache<Map<string, SiteInfo | null>>(clock, deps.cacheMs ?? 0)
+  deps.invalidations.on('sites', infos.drop)
+  /** Runs a write of the subscription's tree, then forgets what the cache holds of it (a rename or move changes other sites' paths too). */
+  const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> =>
+    write().finally(() => infos.invalidate(subId))
+
+  /** Locks the subscription's tree for this transaction, whose commit tells the other processes to forget it. */
+  async function lockTree(trx: Trx, subId: string): Promise<void> {
+    await repo.lockTree(trx, subId)
+    await deps.invalidations.announce(trx, 'sites', subId)
+  }
+
+  async function mustFind(
+    trx: Parameters<typeof repo.findSite>[0],
+    subId: string,
+    id: string,
+    forUpdate = false,
+  ): Promise<repo.SiteRow> {
+    const row = await repo.findSite(trx, subId, id, { forUpdate })
+    if (!row) throw new AppError(SITE_ERRORS.SITE_NOT_FOUND, { detail: { id } })
+    return row
+  }
+
+  return {
+    async createSite(
+      subId: string,
+      input: CreateSite,
+      outcome?: RecordOutcome<{ inboundSiteId: string }>,
+    ): Promise<{ inboundSiteId: string }> {
+      const siteId = ids('site_')
+      const at = clock.now()
+      // Checked before the transaction: the locations domain reads through its own connection.
+      if (input.type === 'site' && !(await deps.existingLocationIds(subId, [input.locationId])).has(input.locationId))
+        throw invalid('locationId', `No location ${input.locationId}.`)
+      try {
+        await changing(subId, () =>
+          inTransaction(db, async (trx) => {
+            // One writer per subscription's tree: a child is never created under a parent being
+            // deleted, and two "primary" requests never race to the one-primary index.
+            await lockTree(trx, subId)
+            if (input.type === 'site') {
+              if (input.primary) await repo.clearPrimary(trx, subId, at)
+              await repo.insertSite(trx, {
+                site_id: siteId,
+                sub_id: subId,
+                name: input.name.trim(),
+                type: 'site',
+                parent_id: null,
+                location_id: input.locationId,
+                ancestor_ids: [],
+                path_names: [input.name.trim()],
+                status: input.status ?? 'active',
+                is_primary: input.primary ?? false,
+                opening_hours: input.openingHours?.trim() ?? null,
+                at,
+              })
+              return outcome?.(trx, { inboundSiteId: siteId })
+            }
+            const parent = await repo.findSite(trx, subId, input.parent)
+            if (!parent) throw invalid('parent', `No inbound site ${input.parent}.`)
+            await repo.insertSite(trx, {
+              site_id: siteId,
+              sub_id: subId,
+              name: input.name.trim(),
+              type: input.type,
+              parent_id: parent.site_id,
+              location_id: parent.location_id,
+              ancestor_ids: [...parent.ancestor_ids, parent.site_id],
+              path_names: [...parent.path_names, input.name.trim()],
+              status: input.status ?? 'active',
+              is_primary: false,
+              opening_hours: input.openingHours?.trim() ?? null,
+              at,
+            })
+            await outcome?.(trx, { inboundSiteId: siteId })
+          }),
+        )
+      } catch (e) {
+        if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq'))
+          throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
+        throw e
+      }
+      return { inboundSiteId: siteId }
+    },
+
+    /** Rename, move (the whole subtree, in one transaction), status and primary flag. */
+    async updateSite(subId: string, siteId: string, input: UpdateSite): Promise<void> {
+      const at = clock.now()
+      try {
+        await changing(subId, () =>
+          inTransaction(db, async (trx) => {
+            await lockTree(trx, subId)
+            const site = await mustFind(trx, subId, siteId, true)
+            const name = input.name?.trim() ?? site.name
+            let ancestors = site.ancestor_ids
+            let parentPath = site.path_names.slice(0, -1)
+            let locationId = site.location_id
+            let parentId = site.parent_id
+            if (input.parent !== undefined && input.parent !== site.parent_id) {
+              if (site.type === 'site')
+                throw invalid('parent', 'A top-tier site (type "site") cannot be moved under another site.')
+              const parent = await repo.findSite(trx, subId, input.parent)
+              if (!parent) throw invalid('parent', `No inbound site ${input.parent}.`)
+              if (parent.site_id === site.site_id || parent.ancestor_ids.includes(site.site_id)) {
+                throw invalid('parent', 'The move would put the site under itself.')
+              }
+              ancestors = [...parent.ancestor_ids, parent.site_id]
+              parentPath = parent.path_names
+              locationId = parent.location_id
+              parentId = parent.site_id
+            }
+            const pathNames = [...parentPath, name]
+            if (input.primary === true && site.type !== 'site')
+              throw invalid('primary', 'Only a top-tier site (type "site") can be primary.')
+            if (input.primary === true && !site.is_primary) await repo.clearPrimary(trx, subId, at)
+            await repo.updateSiteRow(trx, subId, siteId, {
+              name,
+              status: input.status ?? site.status,
+              is_primary: input.primary ?? site.is_primary,
+              parent_id: parentId,
+              location_id: locationId,
+              ancestor_ids: ancestors,
+              path_names: pathNames,
+              ...(input.openingHours !== undefined ? { opening_hours: input.openingHours?.trim() ?? null } : {}),
+              updated_at: at,
+            })
+            const structural = name !== site.name || parentId !== site.parent_id
+            if (structural)
+              await repo.rewriteSubtree(
+                trx,
+                subId,
+                siteId,
+                site.ancestor_ids.length,
+                { ancestorIds: ancestors, pathNames, locationId },
+                at,
+              )
+          }),
+        )
+      } catch (e) {
+        if (isUniqueViolation(e, 'inbound_sites_sibling_name_uq'))
+          throw new AppError(SITE_ERRORS.SITE_NAME_TAKEN, { field: 'name', detail: e })
+        throw e
+      }
+    },
+
+    /** Soft delete of the subtree (packages keep pointing at it for their history); refused while any site under it is active. */
+    async deleteSite(subId: string, siteId: string): Promise<void> {
+      await changing(subId, () =>
+        inTransaction(db, async (trx) => {
+          await lockTree(trx, subId)
+          await mustFind(trx, subId, siteId, true)
+          if ((await repo.countActiveDescendants(trx, subId, siteId)) > 0)
+            throw new AppError(SITE_ERRORS.SITE_HAS_CHILDREN)
+          await repo.softDeleteSubtree(trx, subId, siteId, clock.now())
+        }),
+      )
+    },
+
+    async listSites(subId: string, q: ListSitesQuery): Promise<{ inboundSites: Site[]; totalCount: number }> {
+      const [sortField, dir] = q.sort.split(',') as [(typeof SITE_SORT_FIELDS)[number], string]
+      const filter: repo.SiteFilter = {
+        subId,
+        nameContains: q.query?.trim() || undefined,
+        primaryOnly: q.fetchPrimarySite,
+        status: q.status,
+      }
+      if (q.searchBy) {
+        const [kind, id] = q.searchBy.split(':') as ['parent' | 'ancestorlist', string]
+        if (kind === 'parent') filter.parentId = id
+        else filter.ancestorId = id
+      }
+      if (q.timestamp) {
+        const before = q.timestamp.startsWith('before:')
+        const at = new Date(q.timestamp.replace(/^(before|after):/, ''))
+        if (Number.isNaN(at.getTime())) throw invalid('timestamp', 'timestamp is not a valid ISO 8601 time')
+        if (before) filter.updatedBefore = at
+        else filter.updatedAfter = at
+      }
+      const { rows, total } = await repo.listSites(db, filter, {
+        skip: q.skip,
+        limit: q.limit,
+        sort: sortField,
+        desc: dir.toUpperCase() === 'DESC',
+      })
+      return { inboundSites: rows.map(toSite), totalCount: total }
+    },
+
+    async sitesOfLocations(
+      subId: string,
+      locationIds: string[],
+    ): Promise<{ locations: Array<{ locationId: string; inboundSites: Site[] }> }> {
+      const wanted = [...new Set(locationIds.map((s) => s.trim()))]
+      const known = await deps.existingLocationIds(subId, wanted)
+      const problems = locationIds.map((id, i) => ({ id: id.trim(), i })).filter(({ id }) => !known.has(id))
+      if (problems.length)
+        throw new ValidationErrors(
+          problems.map(({ id, i }) => ({ field: `[${i}]`, description: `No location ${id}.` })),
+        )
+      const rows = await repo.listSitesOfLocations(db, subId, wanted)
+      return {
+        locations: wanted.map((locationId) => ({
+          locationId,
+          inboundSites: rows.filter((r) => r.location_id === locationId).map(toSite),
+        })),
+      }
+    },
+
+    /** Sites by id for display (deleted ones included: history keeps pointing at them). */
+    async getInfos(subId: string, siteIds: string[]): Promise<Map<string, SiteInfo>> {
+      const out = new Map<string, SiteInfo>()
+      const known = infos.peek(subId)
+      const missing: string[] = []
+      for (const id of new Set(siteIds)) {
+        const hit = known?.get(id)
+        if (hit === undefined) missing.push(id)
+        else if (hit !== null) out.set(id, hit)
+      }
+      if (missing.length === 0) return out
+      const generation = infos.generation(subId)
+      const at = clock.now().getTime()
+      const rows = await repo.findSites(db, subId, missing)
+      const loaded = new Map<string, SiteInfo | null>(missing.map((id) => [id, null]))
+      for (const r of rows)
+        loaded.set(
+          r.site_id,
+          Object.freeze({
+            ...toSiteRef(r),
+            locationId: r.location_id,
+            status: r.status,
+            deleted: r.deleted_at !== null,
+          }),
+        )
+      for (const [id, info] of loaded) if (info) out.set(id, info)
+      // Added to the entry it was looked up beside (or a new one), so the entry's age stays that of its oldest read.
+      if (known) for (const [id, info] of loaded) known.set(id, info)
+      else infos.store(subId, loaded, generation, at)
+      return out
+    },
+
+    primarySiteId: (subId: string) => repo.findPrimarySiteId(db, subId),
+
+    async existingSiteIds(subId: string, siteIds: string[]): Promise<Set<string>> {
+      const rows = await repo.findSites(db, subId, [...new Set(siteIds)])
+      return new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.site_id))
+    },
+  }
+}
