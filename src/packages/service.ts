@@ -1,36 +1,25 @@
-import type { Static } from '@sinclair/typebox'
 import type { Db } from '../platform/db/database.js'
 import { inTransaction } from '../platform/db/transaction.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import type { ImagesService } from '../images/index.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { AppError, invalid } from '../platform/kit/errors.js'
+import { AppError } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { SiteInfo } from '../sites/index.js'
 import type { PackageReaders } from './model/deps.js'
 import { PACKAGE_ERRORS } from './model/errors.js'
 import { createHandover } from './model/handover.js'
+import { checkSiteScope } from './model/site-scope.js'
 import { createPackageQueries } from './model/queries.js'
 import * as repo from './store/packages.js'
 import { resolveReferences, type Resolved } from './model/resolve.js'
-import {
-  beforeChange,
-  changeOf,
-  newPackageOf,
-  nextState,
-  withPickupCandidate,
-  withinScope,
-  type Actor,
-} from './model/rules.js'
-import type { AddPackage, UpdatePackage, WriteResponseSchema } from './api/schemas.js'
+import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './model/rules.js'
+import type { AddPackage, UpdatePackage } from './api/schemas.js'
 import { createPackageWriter, type ObserveEvents } from './model/writes.js'
 import { checkTrackingNumber } from './model/tracking-number.js'
+import { partiesOf, siteFieldOf, writeResult, type Attached, type WriteResult } from './model/write-input.js'
 
 export type { Actor } from './model/rules.js'
-
-/** What Add and Update answer. */
-type WriteResult = Static<typeof WriteResponseSchema>
-type Attached = Awaited<ReturnType<ImagesService['attach']>>
 
 export interface PackagesServiceDeps {
   db: Db
@@ -48,27 +37,6 @@ export interface PackagesServiceDeps {
 
 /** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
 const OPTIMISTIC_ATTEMPTS = 2
-
-const writeResult = (row: { package_id: string; tracking_number: string }, attached: Attached): WriteResult => ({
-  packageId: row.package_id,
-  trackingNumber: row.tracking_number,
-  images: attached.map((a) => ({
-    imageId: a.imageId,
-    tempURL: a.tempURL,
-    contentType: a.contentType,
-    imageType: a.imageType,
-  })),
-})
-
-/** Where a write's site comes from, for the field a problem with it names. */
-const siteFieldOf = (body: AddPackage | UpdatePackage) =>
-  body.lastActivity?.location?.inboundSiteId ? 'lastActivity.location.inboundSiteId' : 'package.inboundSiteId'
-const partiesOf = (body: AddPackage | UpdatePackage) => ({
-  carrierId: body.package.carrier?.carrierId,
-  sender: body.package.sender?.contactId,
-  receiver: body.package.receiver?.contactId,
-  givenTo: body.package.givenTo?.contactId,
-})
 
 export type PackagesService = ReturnType<typeof createPackagesService>
 
@@ -105,33 +73,6 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     ])
     for (const [id, c] of contacts) resolved.contacts.set(id, c)
     return { ...resolved, carrier: resolved.carrier ?? (row.carrier_id ? carriers.get(row.carrier_id) : undefined) }
-  }
-
-  /**
-   * A clerk limited to a site (Actor.siteScope) writes a package only where it is at that site or
-   * below, and only to such a site: `current` is the package's site before the change, `target`
-   * the one the change names (or, for an add, the default primary site).
-   */
-  async function checkSiteScope(
-    actor: Actor,
-    current: string | null | undefined,
-    target: SiteInfo | undefined,
-    targetField: string,
-  ): Promise<void> {
-    const scope = actor.siteScope
-    if (scope === undefined) return
-    const limit = `this user may only write packages at site ${scope} or the sites below it`
-    if (target !== undefined && !withinScope(scope, target))
-      throw invalid(
-        targetField,
-        `Inbound site ${target.inboundSiteId} is outside the sites this user works at: ${limit}.`,
-      )
-    if (current === undefined) {
-      if (target === undefined) throw invalid(targetField, `No inbound site given: ${limit}.`)
-      return
-    }
-    const site = current === null ? undefined : (await readers.sites.getInfos(actor.subId, [current])).get(current)
-    if (!withinScope(scope, site)) throw invalid('packageId', `The package is at a site outside ${limit}.`)
   }
 
   /** Add, resolve: the number's shape, the site (default the primary one), every reference. */
@@ -236,7 +177,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     /** Add: resolve → compute → write; one activity and its events with the package, in one commit. */
     async addPackage(actor: Actor, body: AddPackage, outcome?: RecordOutcome<WriteResult>): Promise<WriteResult> {
       const resolved = await resolveAdd(actor, body)
-      await checkSiteScope(actor, undefined, resolved.site, siteFieldOf(body))
+      await checkSiteScope(readers, actor, undefined, resolved.site, siteFieldOf(body))
       const add = newPackageOf(ids, actor, body, resolved, clock.now(), deps.newPickupCode)
       const attached = await writeAdd(actor, add, body.images, outcome)
       if (!attached) throw new AppError(PACKAGE_ERRORS.TRACKING_NUMBER_EXISTS, { field: 'package.trackingNumber' })
@@ -253,7 +194,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
      */
     async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
       const { current, givenSite, resolved } = await resolveUpdate(actor, packageId, body)
-      await checkSiteScope(actor, current.site_id, givenSite ? resolved.site : undefined, siteFieldOf(body))
+      await checkSiteScope(readers, actor, current.site_id, givenSite ? resolved.site : undefined, siteFieldOf(body))
       // An update that does not move the package keeps the site of the row it is computed from
       // (which a concurrent move may have changed since the first read), and shows it in its
       // events: its details are read outside any transaction, for the row last read.
@@ -301,7 +242,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     async setArchived(actor: Actor, packageId: string, archived: boolean): Promise<{ packageId: string }> {
       const before = await queries.rowById(actor.subId, packageId)
       if (!before) throw new AppError(PACKAGE_ERRORS.PACKAGE_NOT_FOUND)
-      await checkSiteScope(actor, before.site_id, undefined, 'packageId')
+      await checkSiteScope(readers, actor, before.site_id, undefined, 'packageId')
       const sites = before.site_id
         ? await readers.sites.getInfos(actor.subId, [before.site_id])
         : new Map<string, SiteInfo>()

@@ -1,6 +1,20 @@
-import { Type, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox'
-import { plain, type DirectCell, type FieldSpec, type PackageColumn } from './field-kinds.js'
-import { contactRef, siteRef, siteRefOf, type RecordContext } from './refs.js'
+import { Type } from '@sinclair/typebox'
+import { plain, type FieldSpec } from './field-kinds.js'
+import { siteRef, siteRefOf } from './refs.js'
+import {
+  CONFIRMATION_TYPES,
+  ContactRef,
+  Id,
+  Nullable,
+  SiteRef,
+  Text,
+  carrierCell,
+  cellFrom,
+  contact,
+  lit,
+  siteCell,
+  text,
+} from './field-parts.js'
 
 /**
  * The package field registry: one entry per field of the Package record, in the record's order,
@@ -10,55 +24,7 @@ import { contactRef, siteRef, siteRefOf, type RecordContext } from './refs.js'
  * from it. A plain nullable text field is one line of `plain(...)` and the capabilities it has.
  */
 
-export const lit = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    description ? { description } : {},
-  ) as unknown as TUnion<Array<TLiteral<T[number]>>>
-export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
-export const Text = (max: number) => Type.String({ maxLength: max })
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
-
-export const CONFIRMATION_TYPES = ['NONE', 'SIGNATURE', 'PHOTO', 'PHONE', 'EMAIL', 'PIN', 'ID_CHECK'] as const
-
-const ContactRef = Type.Object({ contactId: Id }, { additionalProperties: false })
-const SiteRef = Type.Ref('SiteRef')
-const ContactSchema = Type.Object({
-  contactId: Type.String(),
-  name: Type.String(),
-  company: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
-  phone: Type.Optional(Type.String()),
-  personalId: Type.Optional(Type.String()),
-  location: Type.Optional(SiteRef),
-  mailStopLocation: Type.Optional(SiteRef),
-})
-
-const text = (v: string | null | undefined) => v ?? ''
-const cellFrom = (columns: readonly PackageColumn[], cell: DirectCell['cell']): DirectCell => ({ columns, cell })
-
-type ContactColumn = 'sender_id' | 'receiver_id' | 'given_to_id'
-const CONTACT_CELLS = ['contactId', 'name', 'company', 'email', 'phone', 'personalId'] as const
-/** A contact field: the contact the column names, its cells read from the batch's contacts. */
-const contact = (name: string, column: ContactColumn) => ({
-  column,
-  writtenBy: 'change' as const,
-  record: Type.Optional(ContactSchema),
-  read: (r: { [K in ContactColumn]: string | null }, ctx: RecordContext) => contactRef(ctx, r[column]),
-  cells: Object.fromEntries(
-    CONTACT_CELLS.map((f) => [
-      `${name}.${f}`,
-      cellFrom([column], (r, ctx) => {
-        const c = r[column] ? ctx.contacts.get(r[column]) : undefined
-        return c ? text(c[f]) : ''
-      }),
-    ]),
-  ),
-})
-const siteCell = (field: 'inboundSiteId' | 'name' | 'locationHierarchy') =>
-  cellFrom(['site_id'], (r, ctx) => (r.site_id ? text(ctx.sites.get(r.site_id)?.[field]) : ''))
-const carrierCell = (field: 'carrierId' | 'name') =>
-  cellFrom(['carrier_id'], (r, ctx) => (r.carrier_id ? text(ctx.carriers.get(r.carrier_id)?.[field]) : ''))
+export { CONFIRMATION_TYPES, Id, Text, lit } from './field-parts.js'
 
 export const PACKAGE_FIELDS = {
   packageId: {
@@ -321,21 +287,3 @@ export type PackageFields = typeof PACKAGE_FIELDS
 export type FieldName = keyof PackageFields
 /** Every entry as the general spec, for code that walks the registry. */
 export const FIELD_ENTRIES = Object.entries(PACKAGE_FIELDS) as Array<[FieldName, FieldSpec]>
-
-type Values<T> = T[keyof T]
-/** Every column some field is stored in. */
-export type FieldColumn = Values<{ [K in FieldName]: PackageFields[K] extends { column: infer C } ? C : never }>
-/** The columns a field's entry says `writtenBy: 'change'` of (the columns an update sets). */
-export type ChangeColumn = Values<{
-  [K in FieldName]: PackageFields[K] extends { writtenBy: 'change'; column: infer C } ? C : never
-}>
-/** Columns whose `package.<input>` replaces them as given (see FieldSpec.input). */
-export type ReplacedColumn = Values<{
-  [K in FieldName]: PackageFields[K] extends { input: { rule: 'replace' }; column: infer C } ? C : never
-}>
-export type SearchableField = Values<{
-  [K in FieldName]: PackageFields[K] extends { search: infer S } ? (S extends { field: infer P } ? P : K) : never
-}>
-export type SortableField = Values<{
-  [K in FieldName]: PackageFields[K] extends { sort: infer S } ? (S extends { field: infer P } ? P : K) : never
-}>

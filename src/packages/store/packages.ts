@@ -5,7 +5,8 @@ import type { PackageEventTable } from '../../events/tables.js'
 import type { PackageActivityTable, PackageTable } from '../../platform/db/tables.js'
 import type { FieldSpec } from '../model/field-kinds.js'
 import { NOT_WAITING } from '../model/statuses.js'
-import { FIELD_ENTRIES, type ChangeColumn, type FieldColumn } from '../model/fields.js'
+import { FIELD_ENTRIES } from '../model/fields.js'
+import type { ChangeColumn, FieldColumn } from '../model/field-types.js'
 
 export type PackageRow = Selectable<PackageTable>
 export type ActivityRow = Selectable<PackageActivityTable>
