@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, issuerAcceptor, issuerOf, loadConfig } from '../../src/app/config.js'
+import { EnvSchema } from '../../src/app/settings/index.js'
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env)
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems
+    throw e
+  }
+  return []
+}
 
 describe('loadConfig', () => {
   it('has working defaults: embedded database in ./data, port 8080, development', () => {
@@ -140,5 +151,45 @@ describe('availability settings (issue 14)', () => {
     expect(() => loadConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
       /HTTP_HEADERS_TIMEOUT_MS/,
     )
+  })
+})
+
+describe('the settings tables (issue 24.5, 26.9)', () => {
+  const settings = Object.entries(EnvSchema.properties)
+  const numeric = settings.filter(([, s]) => s.type === 'integer' || s.type === 'number')
+
+  it('describe every key, and give every number a default within a documented minimum and maximum', () => {
+    expect(settings.length).toBeGreaterThanOrEqual(76)
+    for (const [key, schema] of settings) expect(schema.description, key).toMatch(/\S{3}/)
+    expect(numeric.length).toBeGreaterThan(40)
+    for (const [key, s] of numeric) {
+      const low = (s.minimum ?? s.exclusiveMinimum) as number
+      expect([key, typeof low, typeof s.maximum]).toEqual([key, 'number', 'number'])
+      expect(s.default as number, key).toBeGreaterThanOrEqual(low)
+      expect(s.default as number, key).toBeLessThanOrEqual(s.maximum as number)
+    }
+  })
+
+  it('accepts every number at its maximum, and refuses each one past it, all reported at once', () => {
+    const at = Object.fromEntries(numeric.map(([k, s]) => [k, String(s.maximum)]))
+    // The cross-key rules hold at the maxima only if the headers timeout is not above the request timeout.
+    expect(() => loadConfig({ ...at, HTTP_HEADERS_TIMEOUT_MS: '600000' })).not.toThrow()
+    const past = Object.fromEntries(numeric.map(([k, s]) => [k, String((s.maximum as number) + 1)]))
+    const keys = problemsOf(past).map((p) => p.split('=')[0])
+    expect(keys.sort()).toEqual(numeric.map(([k]) => k).sort())
+  })
+
+  it('refuses a TOKEN_FAILURE_LIMIT whose per-client-id count would overflow (was a 500 on every failed login)', () => {
+    expect(loadConfig({ TOKEN_FAILURE_LIMIT: '1000000' }).tokenFailureLimit).toBe(1_000_000)
+    expect(problemsOf({ TOKEN_FAILURE_LIMIT: '21474837' })).toEqual([
+      expect.stringMatching(/^TOKEN_FAILURE_LIMIT=21474837: Expected integer to be less or equal to 1000000/),
+    ])
+  })
+
+  it('bounds each limit of RATE_LIMIT_OVERRIDES like RATE_LIMIT_MAX', () => {
+    expect(loadConfig({ RATE_LIMIT_OVERRIDES: 'sub_a=1000000000' }).limits.rate.overrides.get('sub_a')).toBe(1e9)
+    expect(problemsOf({ RATE_LIMIT_OVERRIDES: 'sub_a=5,sub_b=1000000001' })).toEqual([
+      'RATE_LIMIT_OVERRIDES: the limit of sub_b must be at most 1000000000',
+    ])
   })
 })

@@ -10,11 +10,12 @@ import { seedCommand } from './seed.js'
 import { serve } from './serve.js'
 import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
+import { PortInUseError } from './port.js'
 
 const HELP = `mailroom: package receiving service
 
 usage: mailroom <command>
-  serve                                   run the HTTP service (default)
+  serve                                   run the HTTP service (npm start runs it)
   migrate [--down]                        bring the database schema up to date (or one step down)
   clients create --subscription NAME [--name LABEL] [--json]
   clients list [--json]
@@ -32,11 +33,12 @@ usage: mailroom <command>
   seed [--packages N] [--contacts N] [--subscription NAME] [--json]
                                           generate a realistic subscription (locations, sites, contacts, packages with histories)
 
-Configuration comes from the environment; see .env.example.`
+Configuration comes from the environment: every key in docs/configuration.md and .env.example.`
 
 async function main(argv: string[]): Promise<void> {
-  const [command = 'serve', ...rest] = argv
-  if (command === 'help' || command === '--help' || command === '-h') {
+  const [command, ...rest] = argv
+  // No command prints the help rather than starting a server a newcomer did not ask for.
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${HELP}\n`)
     return
   }
@@ -66,6 +68,10 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof ConfigError) {
     process.stderr.write(`${e.message}\n`)
+    process.exit(78)
+  }
+  if (e instanceof PortInUseError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(78)
   }
   if (e instanceof DataDirInUseError) {

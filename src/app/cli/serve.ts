@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js'
 import { startHousekeeping } from '../housekeeping.js'
 import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
+import { ensurePortFree, listenOrExplain } from './port.js'
 
 /**
  * `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. The
@@ -30,6 +31,8 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'))
   process.on('SIGINT', () => onSignal('SIGINT'))
 
+  // Before the data directory or the database is touched: a busy port is a one-line error (exit 78).
+  await ensurePortFree(config.host, config.port)
   const ctx = await openRuntime(config, { statementTimeout: true })
   if (shuttingDown) return exitDuringStartup(ctx)
   const app = await buildApp(ctx, { isShuttingDown: () => shuttingDown })
@@ -44,7 +47,14 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     await stopInvalidations()
     return exitDuringStartup(ctx)
   }
-  await app.listen({ port: config.port, host: config.host })
+  try {
+    await listenOrExplain(config.host, config.port, () => app.listen({ port: config.port, host: config.host }))
+  } catch (e) {
+    await app.close()
+    await stopInvalidations()
+    await ctx.database.close()
+    throw e
+  }
   const stopKeySchedule = ctx.keys.startSchedule()
   const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
   // Notification emails are sent where webhooks are (MAILROOM_WEBHOOK_WORKER, and `mailroom worker`).

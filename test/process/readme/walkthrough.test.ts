@@ -4,16 +4,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type RunningService } from '../../support/spawn-service.js'
+import { docFiles, shellBlocks, walkthrough } from '../../readme/blocks.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../../..')
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-
-/** The ```sh blocks of the walk-through section, in order, verbatim. */
-function walkthrough(): string {
-  const section = README.slice(README.indexOf('## Walk-through with curl'))
-  const body = section.slice(0, section.indexOf('\n## ', 5))
-  return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n')
-}
+// Any 4xx/5xx or failed command stops a run; the text of README.md and docs/ is used as written.
+const PREAMBLE = 'set -euo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n'
 
 // Its links are checked in the everyday tier (test/readme/links.test.ts).
 describe('README', () => {
@@ -41,10 +35,8 @@ describe('README', () => {
     it('runs twice in a row on the same database without an HTTP error', { timeout: 240_000 }, () => {
       const script = walkthrough()
       expect(script).toContain('curl')
-      // Any 4xx/5xx or failed command stops the run; the README's text is used as written.
-      const preamble = 'set -euo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n'
       for (const run of [1, 2]) {
-        const r = spawnSync('bash', ['-c', preamble + script], {
+        const r = spawnSync('bash', ['-c', PREAMBLE + script], {
           cwd: dir,
           env: { ...process.env, BASE: service.baseUrl },
           encoding: 'utf8',
@@ -54,6 +46,23 @@ describe('README', () => {
         expect(readFileSync(path.join(dir, 'archived.csv'), 'utf8')).toMatch(
           /^Tracking #,Recipient,Status,Delivered at\r\n1Z999AA10123456784,Ada Lovelace,ARCHIVED,/,
         )
+      }
+    })
+
+    // Each page's blocks follow the walk-through (its variables: $BASE, $H, $J, $RUN, $ADA…), twice as well.
+    const pages = docFiles()
+      .map((file) => ({ file, blocks: shellBlocks(file).filter((b) => b.noRun === undefined) }))
+      .filter((p) => p.blocks.length > 0)
+    it.each(pages)('runs the sh blocks of $file twice after it', { timeout: 240_000 }, ({ blocks }) => {
+      const script = `${walkthrough()}\n${blocks.map((b) => `# ${b.file}:${b.line}\n${b.script}`).join('\n')}`
+      for (const run of [1, 2]) {
+        const r = spawnSync('bash', ['-c', PREAMBLE + script], {
+          cwd: dir,
+          env: { ...process.env, BASE: service.baseUrl },
+          encoding: 'utf8',
+          timeout: 120_000,
+        })
+        expect(r.status, `run ${run} failed:\n${r.stderr}\n${r.stdout.slice(-3000)}`).toBe(0)
       }
     })
   })

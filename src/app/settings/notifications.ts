@@ -1,0 +1,52 @@
+import type { NotificationsOptions } from '../../notifications/index.js'
+import { int, optionalText, section, text } from './define.js'
+import type { Env } from './index.js'
+
+/** Recipient notification emails (docs/notifications.md): where they are sent from and how hard we try. */
+export const notificationsSettings = section({
+  title: 'Notification emails',
+  keys: {
+    SMTP_URL: optionalText({
+      pattern: '^smtps?://[^\\s]+$',
+      secret: true,
+      description:
+        'smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465 (TLS from the start); never logged or echoed; unset: every email is recorded as suppressed',
+    }),
+    MAIL_FROM: text({
+      minLength: 3,
+      default: 'mailroom <mailroom@localhost>',
+      description: 'the From of every notification email',
+    }),
+    NOTIFY_RETRY_BASE_SECONDS: int({
+      minimum: 1,
+      maximum: 86_400,
+      default: 30,
+      description: "first retry's delay ceiling after an SMTP refusal (jittered, doubling, at most 6 h)",
+    }),
+    NOTIFY_MAX_ATTEMPTS: int({
+      minimum: 1,
+      maximum: 100,
+      default: 8,
+      description: 'attempts before an email is recorded failed',
+    }),
+    NOTIFY_SEND_TIMEOUT_SECONDS: int({
+      minimum: 1,
+      maximum: 300,
+      default: 30,
+      description:
+        'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
+    }),
+  },
+})
+
+export function notificationsConfig(env: Env): { notifications: NotificationsOptions } {
+  return {
+    notifications: Object.freeze({
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      retryBaseMs: env.NOTIFY_RETRY_BASE_SECONDS * 1000,
+      maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
+      sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_SECONDS * 1000,
+    }),
+  }
+}
