@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The template database each file's database is copied from, made once per run (test/support/template-db.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     maxWorkers: 2,
     // Two tiers, one runner. `npm test` runs the everyday one; `npm run test:process` the tests that
     // start `mailroom` processes (the CLI against a running service, workers killed mid-send, first

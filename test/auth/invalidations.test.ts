@@ -35,7 +35,7 @@ describe('SubscriptionCache.drop', () => {
 })
 
 // Two processes of one deployment, in this one: each its own services, caches and LISTEN
-// connection, one PostgreSQL database. Cache lifetimes far above the second the checks allow.
+// connection, one PostgreSQL database. Cache lifetimes far above the checks' budgets, on a clock that stands still.
 const pgUrl = process.env.TEST_DATABASE_URL
 describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY)', () => {
   let db: { handle: DatabaseHandle; url?: string; drop(): Promise<void> }
@@ -77,6 +77,8 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
     rmSync(dataDir, { recursive: true, force: true })
   })
 
+  // The caches' clock is the manual one and never moves: only an announcement can change what the
+  // other process sees. So `ms` is a budget for a busy machine, not a bound the test proves.
   const within = async (ms: number, check: () => Promise<boolean>) => {
     const started = Date.now()
     while (!(await check())) {
@@ -86,7 +88,7 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
     return true
   }
 
-  it('refuses a client disabled through one process in the other within a second', async () => {
+  it('refuses a client disabled through one process in the other before its cache expires', async () => {
     const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const client = await a.ctx.clients.createClient({ subscription: 'disable-me' })
     const { access_token: token } = await a.ctx.tokens.issueToken({ ...client, status: 'active' })
@@ -94,12 +96,12 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
       n.app.inject({ method: 'GET', url: '/api/v1/locations', headers: { authorization: `Bearer ${token}` } })
     expect((await get(b)).statusCode).toBe(200) // b holds the status for 30 s
     await a.ctx.clients.setStatus(client.clientId, 'disabled')
-    expect(await within(1000, async () => (await get(b)).statusCode === 401)).toBe(true)
+    expect(await within(10_000, async () => (await get(b)).statusCode === 401)).toBe(true)
     await a.ctx.clients.setStatus(client.clientId, 'active')
-    expect(await within(1000, async () => (await get(b)).statusCode === 200)).toBe(true)
+    expect(await within(10_000, async () => (await get(b)).statusCode === 200)).toBe(true)
   })
 
-  it("shows a site renamed through one process in the other's records within a second", async () => {
+  it("shows a site renamed through one process in the other's records before its cache expires", async () => {
     const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
     const client = await a.ctx.clients.createClient({ subscription: 'rename-me' })
     const { access_token: token } = await a.ctx.tokens.issueToken({ ...client, status: 'active' })
@@ -127,7 +129,7 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
     expect(
       (await call(a, 'PUT', `/api/v1/inboundsites/${inboundSiteId}`, { name: 'Head Office' })).statusCode,
     ).toBeLessThan(300)
-    expect(await within(1000, async () => (await hierarchy()) === 'Head Office')).toBe(true)
+    expect(await within(10_000, async () => (await hierarchy()) === 'Head Office')).toBe(true)
   })
 
   it('announces nothing for a write that rolls back', async () => {
@@ -139,7 +141,7 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
       throw new Error('roll back')
     }).catch(() => {})
     await inTransaction(a.ctx.db, (trx) => a.ctx.invalidations.announce(trx, 'sites', 'sub_committed'))
-    expect(await within(1000, async () => heard.includes('sub_committed'))).toBe(true)
+    expect(await within(10_000, async () => heard.includes('sub_committed'))).toBe(true)
     expect(heard).not.toContain('sub_rolled_back')
   })
 
@@ -154,11 +156,11 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
         `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mailroom-invalidation' and datname = current_database()`,
       )
       expect(killed.rowCount).toBe(2)
-      expect(await within(5000, async () => drops.includes(undefined))).toBe(true)
+      expect(await within(10_000, async () => drops.includes(undefined))).toBe(true)
       // Listening again: a change is heard as before.
       expect(
         await within(
-          5000,
+          10_000,
           async () =>
             (
               await admin.query(
@@ -172,6 +174,6 @@ describe.skipIf(!pgUrl)('invalidation across processes (PostgreSQL LISTEN/NOTIFY
     }
     const [a] = nodes as [(typeof nodes)[0]]
     await a.ctx.invalidations.announce(a.ctx.db, 'carriers', 'sub_after_reconnect')
-    expect(await within(1000, async () => drops.includes('sub_after_reconnect'))).toBe(true)
+    expect(await within(10_000, async () => drops.includes('sub_after_reconnect'))).toBe(true)
   })
 })

@@ -48,14 +48,13 @@ describe('statement timeout', () => {
         await released
       })
       await isLocked
-      const started = Date.now()
+      // Answered while the lock is still held (released only below): the statement was bounded, not
+      // left waiting; a hung request fails the test by its timeout. No clock is needed to show it.
       const res = await t.inject({ url: '/api/v1/contacts', headers: c.auth })
-      const ms = Date.now() - started
       release()
       await holder
       expect(res.statusCode).toBe(503)
       expect(res.json().errors[0]).toMatchObject({ errorCode: 'internal_error', additionalCode: 'GEN-5031' })
-      expect(ms).toBeLessThan(3_000)
       expect((await t.inject({ url: '/api/v1/contacts', headers: c.auth })).statusCode).toBe(200)
     })
   })

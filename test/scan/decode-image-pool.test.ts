@@ -63,8 +63,9 @@ describe('decode-image: label photos decode off the event loop', () => {
 
   it('refuses a picture over the pixel limit with a 400 naming the limit, before decoding it', async () => {
     const a = api(t, await t.newClient())
-    const tooBig = asDataUrl(bigLabelPng(5000, 3001))
-    const started = performance.now()
+    // Its signature and header only, no pixel data: a decoder that started on it would answer that
+    // the picture cannot be read, so the pixel-limit answer shows the header was checked first.
+    const tooBig = asDataUrl(bigLabelPng(5000, 3001).subarray(0, 33))
     const res = await a.call('POST', DECODE_IMAGE, { base64: tooBig })
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json().errors[0]).toMatchObject({
@@ -73,7 +74,6 @@ describe('decode-image: label photos decode off the event loop', () => {
       additionalInfo: 'limit: 15000000 pixels',
     })
     expect(res.json().errors[0].errorDescription).toMatch(/5000×3001 .*at most 15000000 pixels/)
-    expect(performance.now() - started).toBeLessThan(1000)
   })
 
   it('still reads a label through the pool', async () => {

@@ -1,49 +1,50 @@
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
 import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.js'
-import { migrateToLatest } from '../../src/platform/db/migrate.js'
+import { cloneTemplate, pgliteTemplateDump } from './template-db.js'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
- * the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by `drop`).
+ * the PostgreSQL server of TEST_DATABASE_URL (created here, dropped by `drop`). Migrated means a
+ * copy of the template migrated once per run (template-db.ts); `migrate: false` gives an empty one.
  */
 export async function createTestDatabase(
   opts: { migrate?: boolean; statementTimeoutMs?: number } = {},
 ): Promise<{ handle: DatabaseHandle; url?: string; drop: () => Promise<void> }> {
+  const migrate = opts.migrate !== false
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
-    const handle = await openDatabase({ kind: 'pglite', dir: 'memory' }, { guardTransactions: true })
-    if (opts.migrate !== false) await migrateToLatest(handle.db)
+    const from = migrate ? await pgliteTemplateDump() : undefined
+    const handle = await openDatabase({ kind: 'pglite', dir: 'memory', from }, { guardTransactions: true })
     return { handle, drop: () => handle.close() }
   }
   const name = `mailroom_t_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
+  if (migrate) await cloneTemplate(adminUrl, name)
+  else await adminQuery(adminUrl, `create database ${name}`)
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  if (opts.migrate !== false && opts.statementTimeoutMs) {
-    const plain = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })
-    await migrateToLatest(plain.db)
-    await plain.close()
-  }
   const handle = await openDatabase({
     kind: 'postgres',
     url: url.toString(),
     poolSize: 10,
     statementTimeoutMs: opts.statementTimeoutMs,
   })
-  if (opts.migrate !== false && !opts.statementTimeoutMs) await migrateToLatest(handle.db)
   return {
     handle,
     url: url.toString(),
     async drop() {
       await handle.close()
-      const a = new pg.Client({ connectionString: adminUrl })
-      await a.connect()
-      await a.query(`drop database if exists ${name} with (force)`)
-      await a.end()
+      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`)
     },
+  }
+}
+
+async function adminQuery(adminUrl: string, query: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(query)
+  } finally {
+    await admin.end()
   }
 }

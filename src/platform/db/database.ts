@@ -23,8 +23,11 @@ export interface DatabaseHandle {
 export type DatabaseTarget =
   /** statementTimeoutMs: the longest any statement may run, and wait for a pool connection (0 or absent: unbounded). */
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
-  /** dir: a directory, or 'memory' for a database that lives and dies with the process. */
-  | { kind: 'pglite'; dir: string }
+  /**
+   * dir: a directory, or 'memory' for a database that lives and dies with the process; an in-memory
+   * one may start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template).
+   */
+  | { kind: 'pglite'; dir: string; from?: Blob }
 
 // timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))
@@ -58,9 +61,11 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
+  const from = target.dir === 'memory' ? target.from : undefined
   const create = (dataDir?: string) =>
     PGlite.create({
       ...(dataDir ? { dataDir } : {}),
+      ...(from ? { loadDataDir: from } : {}),
       extensions: { pg_trgm },
       parsers: { 20: (v: string) => Number(v) },
     })

@@ -29,11 +29,11 @@ describe('readBarcodesFromImage on pictures it cannot read', () => {
 
   it('rejects a small file that declares a huge canvas, before decoding it', async () => {
     // 30000×30000 zero pixels deflate to under 1 MB; decoding them held the event loop for 15 s.
+    // Its pixel data is empty: a decoder that started on it would fail as a PNG cut short (the test
+    // above), so "too large" shows the size was checked first, with no clock in the test.
     const bomb = pngWithSize(30_000, 30_000)
-    const started = performance.now()
 
     await expect(readBarcodesFromImage(bomb)).rejects.toThrow(/too large/)
-    expect(performance.now() - started).toBeLessThan(1000)
   })
 
   it('returns [] for a photo with no barcode in it', async () => {
