@@ -108,7 +108,13 @@ async function run(owner, onSaved) {
       onSaved(saved, entry)
     } catch (err) {
       if (unreachable(err) || err.codes?.includes(IN_PROGRESS)) return false
-      await put({ ...entry, body: entry.body, state: 'conflict', problem: err.codes?.[0] ?? 'refused', message: err.message })
+      await put({
+        ...entry,
+        body: entry.body,
+        state: 'conflict',
+        problem: err.codes?.[0] ?? 'refused',
+        message: err.message,
+      })
     }
   }
   return true

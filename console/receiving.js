@@ -48,9 +48,7 @@ export function fromDecode(raw, d) {
     receiver,
     labelName: p.receiver?.name,
     held: p.packageId && !finished ? { packageId: p.packageId, status: p.currentStatus } : null,
-    finished: finished
-      ? { packageId: p.packageId, status: p.currentStatus, givenTo: p.givenTo?.name ?? '' }
-      : null,
+    finished: finished ? { packageId: p.packageId, status: p.currentStatus, givenTo: p.givenTo?.name ?? '' } : null,
   }
 }
 

@@ -19,57 +19,66 @@ export function BulkList({ batch, setBatch, busy, onSaveAll, backToScan, search 
   return html`<section class="card bulk" aria-labelledby="bulk-title">
     <h2 id="bulk-title">Scanned (${batch.length})</h2>
     <div class="table-wrap">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Tracking number</th>
-          <th scope="col">Carrier</th>
-          <th scope="col">Recipient</th>
-          <th scope="col">Note</th>
-          <th scope="col"><span class="sr">Remove</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${batch.map(
-          (b) =>
-            html`<tr key=${b.key}>
-              <td class="tn">${b.trackingNumber}</td>
-              <td>
-                ${
-                  b.unknownFormat
-                    ? html`<span>${UNKNOWN_FORMAT}</span>
-                        <button type="button" class="secondary"
-                          onClick=${() => change(b.key, (r) => withCarrier(r, INTERNAL.carrierId))}>Receive as internal item</button>`
-                    : html`<${CarrierChoice} item=${b} id=${`${b.key}-carrier`} label=${`Carrier for ${b.trackingNumber}`}
-                        onCarrier=${(id) => change(b.key, (r) => withCarrier(r, id))} />`
-                }
-              </td>
-              <td>
-                <${Combobox}
-                  label=${`Recipient for ${b.trackingNumber}`}
-                  id=${`${b.key}-recipient`}
-                  className="compact"
-                  value=${b.receiver}
-                  search=${search}
-                  onPick=${(o) => change(b.key, (r) => ({ ...r, receiver: o }))}
-                  onEnterWithoutList=${backToScan}
-                />
-              </td>
-              <td>${note(b)}</td>
-              <td>
-                <button
-                  type="button"
-                  class="link"
-                  onClick=${() => setBatch((rows) => rows.filter((x) => x.key !== b.key))}
-                  aria-label=${`Remove ${b.trackingNumber}`}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Tracking number</th>
+            <th scope="col">Carrier</th>
+            <th scope="col">Recipient</th>
+            <th scope="col">Note</th>
+            <th scope="col"><span class="sr">Remove</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${batch.map(
+            (b) =>
+              html`<tr key=${b.key}>
+                <td class="tn">${b.trackingNumber}</td>
+                <td>
+                  ${
+                    b.unknownFormat
+                      ? html`<span>${UNKNOWN_FORMAT}</span>
+                          <button
+                            type="button"
+                            class="secondary"
+                            onClick=${() => change(b.key, (r) => withCarrier(r, INTERNAL.carrierId))}
+                          >
+                            Receive as internal item
+                          </button>`
+                      : html`<${CarrierChoice}
+                          item=${b}
+                          id=${`${b.key}-carrier`}
+                          label=${`Carrier for ${b.trackingNumber}`}
+                          onCarrier=${(id) => change(b.key, (r) => withCarrier(r, id))}
+                        />`
+                  }
+                </td>
+                <td>
+                  <${Combobox}
+                    label=${`Recipient for ${b.trackingNumber}`}
+                    id=${`${b.key}-recipient`}
+                    className="compact"
+                    value=${b.receiver}
+                    search=${search}
+                    onPick=${(o) => change(b.key, (r) => ({ ...r, receiver: o }))}
+                    onEnterWithoutList=${backToScan}
+                  />
+                </td>
+                <td>${note(b)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="link"
+                    onClick=${() => setBatch((rows) => rows.filter((x) => x.key !== b.key))}
+                    aria-label=${`Remove ${b.trackingNumber}`}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
     </div>
     <button type="button" disabled=${busy || batch.length === 0} onClick=${onSaveAll}>Save all</button>
   </section>`

@@ -8,7 +8,13 @@ export function describeScan(item) {
   if (item.offline) return `${item.trackingNumber}: the server cannot be reached; it will be sent when it answers.`
   if (item.unknownFormat) return `${item.trackingNumber}: ${UNKNOWN_FORMAT}`
   const carrier = item.carrier ? ` ${item.carrier.name}` : ''
-  const more = item.candidates.length > 1 ? ` (or ${item.candidates.slice(1).map((c) => c.name).join(', ')})` : ''
+  const more =
+    item.candidates.length > 1
+      ? ` (or ${item.candidates
+          .slice(1)
+          .map((c) => c.name)
+          .join(', ')})`
+      : ''
   const who = item.receiver ? ` for ${item.receiver.label}` : ''
   const state = item.held ? ' Already held.' : item.finished ? ' Already handed over.' : ''
   return `Decoded${carrier}${more} ${item.trackingNumber}${who}.${state}`
@@ -22,18 +28,34 @@ export function CarrierChoice({ item, id, onCarrier, label = 'Carrier' }) {
   if (item.internal) return html`<span>Internal item</span>`
   if (item.offline) return html`<span>Decoded when sent</span>`
   if (item.candidates.length < 2) return html`<span>${item.carrier?.name ?? 'None (not a carrier format)'}</span>`
-  return html`<select id=${id} aria-label=${label} value=${item.carrier?.carrierId}
-    onChange=${(e) => onCarrier(e.target.value)}>
+  return html`<select
+    id=${id}
+    aria-label=${label}
+    value=${item.carrier?.carrierId}
+    onChange=${(e) => onCarrier(e.target.value)}
+  >
     ${item.candidates.map((c) => html`<option value=${c.carrierId}>${c.name}</option>`)}
   </select>`
 }
 
 export function DecodedFacts({ item, onCarrier }) {
   return html`<dl class="facts">
-      <dt>Tracking number</dt><dd data-testid="decoded-tracking">${item.trackingNumber}</dd>
-      <dt>Carrier</dt><dd data-testid="decoded-carrier"><${CarrierChoice} item=${item} id="receive-carrier" onCarrier=${onCarrier} /></dd>
-      ${item.service && html`<dt>Service</dt><dd>${item.service}</dd>`}
-      ${item.labelName && html`<dt>Label name</dt><dd>${item.labelName}</dd>`}
+      <dt>Tracking number</dt>
+      <dd data-testid="decoded-tracking">${item.trackingNumber}</dd>
+      <dt>Carrier</dt>
+      <dd data-testid="decoded-carrier">
+        <${CarrierChoice} item=${item} id="receive-carrier" onCarrier=${onCarrier} />
+      </dd>
+      ${
+        item.service &&
+        html`<dt>Service</dt>
+          <dd>${item.service}</dd>`
+      }
+      ${
+        item.labelName &&
+        html`<dt>Label name</dt>
+          <dd>${item.labelName}</dd>`
+      }
     </dl>
     ${
       item.held &&

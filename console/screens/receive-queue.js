@@ -31,8 +31,14 @@ export function QueuePanel({ entries, onSettle, onDiscard, onSendNow }) {
               label &&
               html`<button type="button" class="secondary" onClick=${() => onSettle(e, changes)}>${label}</button>`
             }
-            <button type="button" class="secondary" onClick=${() => onDiscard(e)}
-              aria-label=${`Discard ${e.trackingNumber}`}>Discard</button>
+            <button
+              type="button"
+              class="secondary"
+              onClick=${() => onDiscard(e)}
+              aria-label=${`Discard ${e.trackingNumber}`}
+            >
+              Discard
+            </button>
           </li>`
         })}
       </ul>`

@@ -46,7 +46,9 @@ export function Receive({ user }) {
   const refresh = async () => setQueue(await queued(owner))
   const onSaved = (res, entry) => {
     const tn = res.trackingNumber ?? entry.trackingNumber
-    setSaved((s) => [{ packageId: res.packageId, trackingNumber: tn, recipient: entry.recipient?.label ?? '' }, ...s].slice(0, 20))
+    setSaved((s) =>
+      [{ packageId: res.packageId, trackingNumber: tn, recipient: entry.recipient?.label ?? '' }, ...s].slice(0, 20),
+    )
     setSaid(`Saved ${tn}.`)
   }
   const flush = async () => {
@@ -188,8 +190,10 @@ export function Receive({ user }) {
 
   const err = error instanceof ApiError ? error : null
   const noMatch = (text) =>
-    html`<p class="no-match" role="status">No match for “${text}”.
-      <button type="button" class="secondary" onClick=${() => setAdding(text)}>Add contact</button></p>`
+    html`<p class="no-match" role="status">
+      No match for “${text}”.
+      <button type="button" class="secondary" onClick=${() => setAdding(text)}>Add contact</button>
+    </p>`
   return html`<main id="main" class="receive">
     <h1>Receive</h1>
     <p class="sr" role="status" aria-live="polite" data-testid="announce">${said}</p>
@@ -259,17 +263,22 @@ export function Receive({ user }) {
       !bulk &&
       item &&
       html`<form key=${item.key} class="decoded card" onSubmit=${save} aria-label="Package to save">
-      <${DecodedFacts} item=${item} onCarrier=${(id) => setItem(withCarrier(item, id))} />
-      ${
-        item.unknownFormat
-          ? html`<div class="alert warning" role="alert">
-              <p>${UNKNOWN_FORMAT}</p>
-              <button type="button" onClick=${() => {
-                setItem(withCarrier(item, INTERNAL.carrierId))
-                setTimeout(() => recipientRef.current?.focus(), 0)
-              }}>Receive as internal item</button>
-            </div>`
-          : html`
+        <${DecodedFacts} item=${item} onCarrier=${(id) => setItem(withCarrier(item, id))} />
+        ${
+          item.unknownFormat
+            ? html`<div class="alert warning" role="alert">
+                <p>${UNKNOWN_FORMAT}</p>
+                <button
+                  type="button"
+                  onClick=${() => {
+                    setItem(withCarrier(item, INTERNAL.carrierId))
+                    setTimeout(() => recipientRef.current?.focus(), 0)
+                  }}
+                >
+                  Receive as internal item
+                </button>
+              </div>`
+            : html`
       <${Combobox} label="Recipient" id="receive-recipient" value=${recipient} inputRef=${recipientRef}
         search=${searchRecipients} errors=${err?.forField('package.receiver') ?? []}
         noMatch=${noMatch} onText=${setTyped}
@@ -279,7 +288,9 @@ export function Receive({ user }) {
         }} onEnterWithoutList=${() => saveRef.current?.focus()} />
       ${
         adding !== null &&
-        html`<${AddContact} name=${adding} sites=${sites}
+        html`<${AddContact}
+          name=${adding}
+          sites=${sites}
           onAdded=${(c) => {
             remember(c)
             setRecipient(c)
@@ -290,7 +301,8 @@ export function Receive({ user }) {
           onCancel=${() => {
             setAdding(null)
             recipientRef.current?.focus()
-          }} />`
+          }}
+        />`
       }
       <${Field} label="Photo (optional)" id="receive-photo" errors=${err?.forField('images') ?? []}>
         ${(a) => html`<input ...${a} ref=${photoRef} type="file" accept="image/*" capture="environment" />`}
@@ -302,8 +314,8 @@ export function Receive({ user }) {
           scanRef.current?.focus()
         }}>Cancel</button>
       </div>`
-      }
-    </form>`
+        }
+      </form>`
     }
 
     ${
