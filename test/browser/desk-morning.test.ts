@@ -171,10 +171,9 @@ const waitingText = (page: Page) =>
     .catch(() => '')
 
 async function noSidewaysScroll(page: Page) {
-  const [scroll, client] = await page.evaluate(() => [
-    document.documentElement.scrollWidth,
-    document.documentElement.clientWidth,
-  ])
+  const [scroll, client] = await page.evaluate<[number, number]>(
+    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+  )
   expect(scroll, 'page width at 390 px').toBeLessThanOrEqual(client)
 }
 
@@ -315,4 +314,41 @@ describe('a morning at the Receive desk', () => {
     expect(mail!.mail.text).toContain('An item has arrived for you')
     expect(mail!.mail.text).not.toMatch(/Mailroom \(internal\)|parcel/i)
   }, 60_000)
+
+  for (const [size, viewport] of [
+    ['1366×768', WIDE],
+    ['390×844', PHONE],
+  ] as const) {
+    it(`Receive, single and bulk, at ${size}: no serious axe violation, nothing scrolls sideways, targets touchable`, async () => {
+      const { page } = await atTheDesk(viewport)
+      const n = (i: number) => pic92(`${viewport.width}${i}`.padStart(10, '0'))
+      // A decoded parcel with candidates one key away, the Saved list, a refused scan's alert.
+      await receive(page, { scan: n(1), number: n(1), to: 'Grace', who: 'grace' })
+      await page.getByRole('link', { name: n(1) }).waitFor({ timeout: 15_000 })
+      await wedgeScan(page, n(2))
+      await expectFocus(page, 'receive-recipient')
+      expect(await page.getByRole('combobox', { name: 'Carrier' }).inputValue()).toBe('USPS')
+      await expect.poll(() => page.getByTestId('announce').textContent()).toContain('USPS (or FedEx')
+      await expectAccessible(page, `receive single ${size}`)
+      if (viewport === PHONE) await noSidewaysScroll(page)
+      // Touch: every button and field of the screen at least 24 px high (WCAG 2.5.8).
+      const small = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('main button, main input, main select')]
+          .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 24)
+          .map((e) => e.outerHTML.slice(0, 80))`,
+      )
+      expect(small).toEqual([])
+      await page.getByRole('button', { name: 'Cancel' }).click()
+
+      await page.getByLabel('Bulk mode').check()
+      await page.locator('#receive-scan').focus()
+      await wedgeScan(page, n(3))
+      await wedgeScan(page, 'HELLO WORLD')
+      await page.getByRole('button', { name: 'Receive as internal item' }).waitFor()
+      expect(await page.getByRole('combobox', { name: `Carrier for ${n(3)}` }).inputValue()).toBe('USPS')
+      await expectAccessible(page, `receive bulk ${size}`)
+      if (viewport === PHONE) await noSidewaysScroll(page)
+      await screenshot(page, `receive-bulk-${viewport.width}`)
+    }, 60_000)
+  }
 })
