@@ -1,6 +1,6 @@
 // The decoded parcel on Receive: what the scan says (tracking number, carrier, service, label name),
 // with the carrier's other readings one key away, and the sentence a screen reader announces.
-import { html, Link } from '../ui.js'
+import { html, Field, Link } from '../ui.js'
 import { UNKNOWN_FORMAT } from '../receiving.js'
 
 /** What a scan decoded to, in one sentence for the live region. */
@@ -68,4 +68,38 @@ export function DecodedFacts({ item, onCarrier }) {
         <${Link} to=${`/packages/${item.finished.packageId}`}>Open the package</${Link}>, or save to receive it again
         if it came back.</p></div>`
     }`
+}
+
+/** The site and shelf every parcel of this desk goes to (kept between scans and page loads). */
+export function WhereItGoes({ sites, location, setLocation, errors }) {
+  return html`<fieldset class="location">
+      <legend>Where it goes</legend>
+      <${Field} label="Location" id="receive-site">
+        ${(a) =>
+          html`<select
+            ...${a}
+            value=${location.inboundSiteId}
+            onChange=${(e) => setLocation({ ...location, inboundSiteId: e.target.value })}
+          >
+            <option value="">Choose a site…</option>
+            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${s.locationHierarchy.replace(/\| /g, ' › ')}</option>`)}
+          </select>`}
+      </${Field}>
+      <${Field} label="Shelf" id="receive-shelf" errors=${errors}>
+        ${(a) =>
+          html`<input
+            ...${a}
+            value=${location.packageLocation}
+            onInput=${(e) => setLocation({ ...location, packageLocation: e.target.value })}
+          />`}
+      </${Field}>
+    </fieldset>`
+}
+
+/** A scan that is no carrier's number: saved only once the clerk says it is an internal item. */
+export function UnknownFormat({ onConfirm }) {
+  return html`<div class="alert warning" role="alert">
+    <p>${UNKNOWN_FORMAT}</p>
+    <button type="button" onClick=${onConfirm}>Receive as internal item</button>
+  </div>`
 }

@@ -12,7 +12,7 @@ import { discard, enqueue, queued, sendQueued, settle } from '../outbox.js'
 import { fromDecode, packageBody, undecoded, withCarrier, INTERNAL, UNKNOWN_FORMAT } from '../receiving.js'
 import { BulkList } from './receive-bulk.js'
 import { QueuePanel } from './receive-queue.js'
-import { DecodedFacts, describeScan } from './receive-item.js'
+import { DecodedFacts, UnknownFormat, WhereItGoes, describeScan } from './receive-item.js'
 import { loadSites, rememberedLocation, rememberLocation, uploadImage } from '../data.js'
 
 const FIELDS = ['package.trackingNumber', 'package.receiver', 'lastActivity.location', 'images']
@@ -236,28 +236,7 @@ export function Receive({ user }) {
         await refresh()
       }} />
 
-    <fieldset class="location">
-      <legend>Where it goes</legend>
-      <${Field} label="Location" id="receive-site">
-        ${(a) =>
-          html`<select
-            ...${a}
-            value=${location.inboundSiteId}
-            onChange=${(e) => setLocation({ ...location, inboundSiteId: e.target.value })}
-          >
-            <option value="">Choose a site…</option>
-            ${sites.map((s) => html`<option value=${s.inboundSiteId}>${s.locationHierarchy.replace(/\| /g, ' › ')}</option>`)}
-          </select>`}
-      </${Field}>
-      <${Field} label="Shelf" id="receive-shelf" errors=${err?.forField('lastActivity.location.packageLocation') ?? []}>
-        ${(a) =>
-          html`<input
-            ...${a}
-            value=${location.packageLocation}
-            onInput=${(e) => setLocation({ ...location, packageLocation: e.target.value })}
-          />`}
-      </${Field}>
-    </fieldset>
+    <${WhereItGoes} sites=${sites} location=${location} setLocation=${setLocation} errors=${err?.forField('lastActivity.location.packageLocation') ?? []} />
 
     ${
       !bulk &&
@@ -266,18 +245,12 @@ export function Receive({ user }) {
         <${DecodedFacts} item=${item} onCarrier=${(id) => setItem(withCarrier(item, id))} />
         ${
           item.unknownFormat
-            ? html`<div class="alert warning" role="alert">
-                <p>${UNKNOWN_FORMAT}</p>
-                <button
-                  type="button"
-                  onClick=${() => {
-                    setItem(withCarrier(item, INTERNAL.carrierId))
-                    setTimeout(() => recipientRef.current?.focus(), 0)
-                  }}
-                >
-                  Receive as internal item
-                </button>
-              </div>`
+            ? html`<${UnknownFormat}
+                onConfirm=${() => {
+                  setItem(withCarrier(item, INTERNAL.carrierId))
+                  setTimeout(() => recipientRef.current?.focus(), 0)
+                }}
+              />`
             : html`
       <${Combobox} label="Recipient" id="receive-recipient" value=${recipient} inputRef=${recipientRef}
         search=${searchRecipients} errors=${err?.forField('package.receiver') ?? []}
