@@ -81,14 +81,22 @@ async function bodyOf(entry) {
 const HANDED_OVER = 'Already handed over: receive it again only if it came back.'
 
 let running
+let next
 /**
  * Sends this clerk's waiting entries in order; stops at the first one the server does not answer
  * (the order is kept for the next try). A refusal marks its row for the clerk to settle and the
- * others go on. One run at a time: a second call waits for the first.
+ * others go on. One run at a time: a call during a run gets the run after it, which reads the queue
+ * afresh, so what was queued meanwhile is in it.
  */
 export function sendQueued(owner, onSaved) {
-  running ??= run(owner, onSaved).finally(() => (running = undefined))
-  return running
+  next ??= Promise.resolve(running)
+    .catch(() => {})
+    .then(() => {
+      next = undefined
+      running = run(owner, onSaved).finally(() => (running = undefined))
+      return running
+    })
+  return next
 }
 
 async function run(owner, onSaved) {

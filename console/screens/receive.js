@@ -162,11 +162,11 @@ export function Receive({ user }) {
       const { raw, trackingNumber, receiver: recipient, internal = false } = b
       await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again: Boolean(b.finished) })
     }
+    // Sent before the list empties: "Saved" is then what the server holds (or the queue says why not).
+    await flush()
     setBatch(left)
     setBusy(false)
     focusScan()
-    await refresh()
-    void flush()
   }
 
   const openCamera = async () => {
