@@ -26,6 +26,8 @@ export class ApiError extends Error {
     super(body?.message ?? items.map((e) => e.errorDescription).join(' ') ?? `HTTP ${status}`)
     this.status = status
     this.items = items.map((e) => ({ field: e.additionalParameters ?? '', message: e.errorDescription ?? e.errorCode }))
+    /** The stable codes of the refusal (PKG-4090…): what a screen tells apart without reading messages. */
+    this.codes = items.map((e) => e.additionalCode).filter(Boolean)
   }
   /** The messages for a field the form calls `name` (the API names `package.receiver.contactId`…). */
   forField(...names) {
@@ -64,6 +66,7 @@ export async function call(method, path, body, opts = {}) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
+      signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined,
     })
   let res = await send()
   // Searches are bounded per subscription (several clerks at once): a 429 says when to come back.
@@ -83,7 +86,13 @@ export async function call(method, path, body, opts = {}) {
   return parsed
 }
 
-export const get = (path) => call('GET', path)
+/**
+ * The server did not answer (offline, a timeout, a dropped connection) or could not serve (5xx):
+ * the same request may succeed later, unlike a refusal (4xx), which would be refused again.
+ */
+export const unreachable = (err) => !(err instanceof ApiError) || err.status >= 500 || err.status === 408
+
+export const get = (path, opts) => call('GET', path, undefined, opts)
 export const post = (path, body, opts) => call('POST', path, body, opts)
 export const put = (path, body) => call('PUT', path, body)
 export const patch = (path, body) => call('PATCH', path, body)

@@ -14,11 +14,15 @@ export function Combobox({
   onEnterWithoutList,
   hint,
   className = '',
+  noMatch,
+  onText,
 }) {
   const [text, setText] = useState(value?.label ?? '')
   const [options, setOptions] = useState([])
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
+  // The typed text found nobody: `noMatch(text)` (when given) says so and offers what to do.
+  const [empty, setEmpty] = useState(false)
   const seq = useRef(0)
   // The text follows a value the page sets (a pick, a record loaded, a reset), but not the clearing of
   // the value that typing causes: that would wipe keys typed before the page re-rendered.
@@ -34,6 +38,7 @@ export function Combobox({
     const found = q.trim() ? await search(q.trim()).catch(() => []) : []
     if (n !== seq.current) return // a later keystroke's answer wins
     setOptions(found)
+    setEmpty(q.trim() !== '' && found.length === 0)
     setOpen(found.length > 0)
     setActive(found.length > 0 ? 0 : -1)
   }
@@ -74,6 +79,7 @@ export function Combobox({
           onBlur=${() => setTimeout(() => setOpen(false), 150)}
           onInput=${(e) => {
             setText(e.target.value)
+            onText?.(e.target.value)
             if (value) {
               clearedByTyping.current = true
               onPick(null)
@@ -97,6 +103,7 @@ export function Combobox({
               </li>`,
           )}
         </ul>
+        ${noMatch && empty && !value && text.trim() && noMatch(text.trim())}
       </div>`}
   </${Field}>`
 }

@@ -38,6 +38,8 @@ const view = (over: Partial<TemplateView> = {}): TemplateView => ({
   onBehalf: false,
   collectedAt: '',
   unsubscribeUrl: 'https://m.example/u?t=a&b',
+  aParcel: 'A parcel',
+  parcels: 'parcels',
   ...over,
 })
 
@@ -171,6 +173,20 @@ describe('composing', () => {
     expect(m.attachments).toHaveLength(1)
     expect(m.attachments[0]!.content.subarray(1, 4).toString()).toBe('PNG')
     expect(m.html).toContain(`cid:${m.attachments[0]!.cid}`)
+  })
+  it("the mailroom's own items say 'item' and name no carrier; carriers' parcels keep theirs", async () => {
+    const internal = { carrierId: 'MAILROOM', name: 'Mailroom (internal)' }
+    const one = await composeEmail(input([pkg({ trackingNumber: 'HELLO1', carrier: internal })]))
+    expect(one.subject).toBe('An item is waiting for you')
+    expect(one.text).toContain('An item has arrived for you:\n- HELLO1\n')
+    expect(one.text).not.toContain('Mailroom (internal)')
+    expect(one.html).not.toContain('Mailroom (internal)')
+    expect(one.text).not.toMatch(/parcel/i)
+    const two = await composeEmail(input([pkg({ carrier: internal }), pkg({ packageId: 'p2', carrier: internal })]))
+    expect(two.subject).toBe('2 items are waiting for you')
+    const ups = await composeEmail(input([pkg({ carrier: { carrierId: 'UPS', name: 'UPS' } })]))
+    expect(ups.subject).toBe('A parcel is waiting for you')
+    expect(ups.text).toContain('- 1ZA (UPS)')
   })
   it('no code, no QR code', async () => {
     const m = await composeEmail(input([pkg()]))

@@ -76,6 +76,7 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
   if (sawPic && routedZip !== undefined) {
     // "420" on an IMpb label is the USPS destination ZIP.
     draft.destination.country ??= 'US'
+    keepUspsOnly(draft)
   }
   const dest = draft.destination
   if (dest.postalCode !== undefined) dest.postalCode = formatPostalCode(dest.postalCode, dest.country)
@@ -84,6 +85,17 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
     r.postalCode ??= dest.postalCode
     r.country ??= dest.country
   }
+}
+
+/**
+ * "420" + ZIP and the PIC in one GS1-128 symbol is the IMpb barcode itself (USPS Publication 199
+ * §3.3): the routing element is USPS's, whoever sold the label (FedEx SmartPost, DHL eCommerce and
+ * UPS Ground Saver print this same USPS barcode and hand the parcel to USPS). So the PIC's
+ * consolidator readings go and USPS stands alone; a PIC whose check fails is still not stated.
+ */
+function keepUspsOnly(draft: Draft): void {
+  const pics = new Set(draft.matches.filter((m) => m.carrierId === 'USPS').map((m) => m.trackingNumber))
+  draft.matches = draft.matches.filter((m) => m.carrierId === 'USPS' || !pics.has(m.trackingNumber))
 }
 
 /** Gross logistic weight (330n kg, 340n lb) before net (310n kg, 320n lb); n = decimal places. */

@@ -45,14 +45,18 @@ const HANDOVER: Readonly<Record<string, ReadonlyArray<readonly [CarrierCode, num
   ],
 }
 
-/** Readings of a PIC: USPS first, then the consolidators that use the same channel. */
-export function matchPic(pic: string, out: Match[]): void {
+/**
+ * Readings of a PIC: USPS first, then the consolidators that use the same channel, unless the PIC
+ * came `routed` ("420" + ZIP before it: the IMpb barcode itself, USPS's whoever sold the label).
+ */
+export function matchPic(pic: string, out: Match[], routed = false): void {
   const valid = isValidGs1CheckDigit(pic)
   const usps = makeMatch('USPS', pic, valid, RANK.PREFIX_CHECK)
   usps.fields = impbFields(pic)
   const stc = usps.fields.serviceTypeCode
   if (stc !== undefined) usps.service = serviceOf(stc, undefined)
   out.push(usps)
+  if (routed) return
   for (const [carrier, rank] of HANDOVER[pic.slice(0, 2)] ?? []) out.push(makeMatch(carrier, pic, valid, rank))
 }
 
@@ -130,7 +134,7 @@ export function splitRoutedPic(afterAi: string): RoutedPic[] {
  */
 const routed: Rule = {
   lengths: [28, 30, 32, 34, 38],
-  carriers: ['USPS', 'FEDEX', 'DHL_ECOMMERCE', 'UPS'],
+  carriers: ['USPS'],
   distinctive: true,
   formats: [
     {
@@ -138,7 +142,6 @@ const routed: Rule = {
       name: 'USPS 420 + ZIP routing prefix',
       layout: '420 + ZIP (5 or 9) + IMpb or legacy number',
       check: 'gs1Mod10',
-      alsoRead: HANDOVER_DOCS,
     },
   ],
   match(s, out) {
@@ -148,7 +151,7 @@ const routed: Rule = {
     let zip: string
     if (split !== undefined) {
       zip = split.zip
-      matchPic(split.pic, out)
+      matchPic(split.pic, out, true)
     } else if (s.length === 28 || s.length === 32) {
       zip = s.slice(3, s.length - 20)
       matchLegacy20(s.slice(-20), out)

@@ -9,7 +9,7 @@ export interface PackageView {
   packageId: string
   trackingNumber: string
   currentStatus: string
-  carrier?: { name: string }
+  carrier?: { name: string; carrierId?: string }
   sender?: { name: string; company?: string }
   givenTo?: { name: string; contactId?: string }
   currentLocation?: {
@@ -34,6 +34,13 @@ export function pickupCodeOf(p: PackageView): string | undefined {
 }
 
 const QR_CID = 'pickup-code-qr@mailroom'
+
+/**
+ * The mailroom's own items (an internal envelope, a scan the clerk confirmed as no carrier's number)
+ * are received under the built-in MAILROOM carrier: their email says "item" and names no carrier.
+ */
+const INTERNAL_CARRIER = 'MAILROOM'
+const isInternal = (p: PackageView) => p.carrier?.carrierId === INTERNAL_CARRIER
 
 /**
  * A subscription's own parts of a kind's template in the email's language: those given for the
@@ -88,7 +95,7 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     one: packages.length === 1,
     packages: packages.map((p) => ({
       trackingNumber: p.trackingNumber,
-      carrier: p.carrier?.name ?? '',
+      carrier: isInternal(p) ? '' : (p.carrier?.name ?? ''),
       sender: p.sender ? [p.sender.name, p.sender.company].filter(Boolean).join(', ') : '',
       location: p.currentLocation?.locationHierarchy ?? p.currentLocation?.name ?? '',
       packageLocation: p.packageLocation ?? '',
@@ -107,6 +114,8 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
     onBehalf: input.collector?.onBehalf ?? false,
     collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
     unsubscribeUrl: input.unsubscribeUrl,
+    aParcel: packages.some(isInternal) ? 'An item' : 'A parcel',
+    parcels: packages.some(isInternal) ? 'items' : 'parcels',
   }
   const language = input.language ?? input.settings.language ?? 'en'
   const email = renderEmail(kind, templateOverride(input.settings, kind, language), view, language)

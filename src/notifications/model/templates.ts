@@ -46,6 +46,9 @@ export interface TemplateView {
   onBehalf: boolean
   collectedAt: string
   unsubscribeUrl: string
+  /** "A parcel", or "An item" when the mailroom's own items (no carrier) are in it; and the plural. */
+  aParcel: string
+  parcels: string
 }
 
 const PARCEL_LINES_TEXT = `{{#packages}}
@@ -72,15 +75,15 @@ const page = (body: string) =>
 export const DEFAULT_TEMPLATES: Readonly<Record<NotificationKind, Template>> = {
   ARRIVAL: {
     subject:
-      '{{#one}}A parcel is{{/one}}{{^one}}{{count}} parcels are{{/one}} waiting for you{{#siteName}} at {{siteName}}{{/siteName}}',
+      '{{#one}}{{aParcel}} is{{/one}}{{^one}}{{count}} {{parcels}} are{{/one}} waiting for you{{#siteName}} at {{siteName}}{{/siteName}}',
     text: `Hello {{recipientName}},
 
-{{#one}}A parcel has{{/one}}{{^one}}{{count}} parcels have{{/one}} arrived for you:
+{{#one}}{{aParcel}} has{{/one}}{{^one}}{{count}} {{parcels}} have{{/one}} arrived for you:
 ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}
 Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.
 ${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}A parcel has{{/one}}{{^one}}{{count}} parcels have{{/one}} arrived for you:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}<p>Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.</p>`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}{{aParcel}} has{{/one}}{{^one}}{{count}} {{parcels}} have{{/one}} arrived for you:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}<p>Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.</p>`,
     ),
   },
   REMINDER: {
