@@ -254,6 +254,13 @@ export const EnvSchema = Type.Object({
     pattern: '^([A-Za-z0-9._~-]+=\\d+)?(,[A-Za-z0-9._~-]+=\\d+)*$',
     description: 'per-subscription limits per window: subId=max,subId=max',
   }),
+  RATE_LIMIT_SYNC_MS: Type.Integer({
+    minimum: 10,
+    maximum: 60_000,
+    default: 250,
+    description:
+      'how often each process adds its request counts to the shared windows (database store): at most one write per interval per process; a subscription can pass its limit by the requests it sends to the other processes within one interval',
+  }),
   RATE_LIMIT_STORE: Type.Union([Type.Literal('auto'), Type.Literal('memory'), Type.Literal('database')], {
     default: 'auto',
     description: 'auto: the database on PostgreSQL (shared by every process), memory on PGlite (one process)',
@@ -370,6 +377,7 @@ export interface Config {
       windowSeconds: number
       overrides: ReadonlyMap<string, number>
       store: 'auto' | 'memory' | 'database'
+      syncMs: number
     }
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
@@ -609,6 +617,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             .map((pair) => [pair.split('=')[0]!, Number(pair.split('=')[1])] as const),
         ),
         store: env.RATE_LIMIT_STORE,
+        syncMs: env.RATE_LIMIT_SYNC_MS,
       },
       images: {
         uploadsPerHour: env.IMAGE_UPLOADS_PER_HOUR,
