@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -146,7 +146,14 @@ function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: Load
 
 const worktree = mkdtempSync(path.join(tmpdir(), 'mailroom-vs-tree-'))
 execFileSync('git', ['worktree', 'add', '--detach', worktree, commit], { cwd: ROOT, stdio: 'inherit' })
-symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'))
+// The same lockfile: this checkout's node_modules serve it. Another: its own, installed as npm ci
+// does (install scripts off, as in this repository).
+const lock = (dir: string) => readFileSync(path.join(dir, 'package-lock.json'), 'utf8')
+if (lock(worktree) === lock(ROOT)) symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'))
+else {
+  console.log(`${commit} has another package-lock.json: npm ci in its worktree`)
+  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: worktree, stdio: 'inherit' })
+}
 const sides: Side[] = []
 const ceiling = await startProcess(['--import', 'tsx', 'bench/ceiling.ts'], { PORT: '0' })
 try {

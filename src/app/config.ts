@@ -229,6 +229,13 @@ export const EnvSchema = Type.Object({
     default: 1000,
     description: 'slot-milliseconds of heavy work a subscription runs at full speed before its time share applies',
   }),
+  FAIRNESS_OFF: Type.String({
+    default: '',
+    pattern:
+      '^((tenant-gate|heavy-slots|time-share|presence|refusal-pacing)(,(tenant-gate|heavy-slots|time-share|presence|refusal-pacing))*)?$',
+    description:
+      'fairness mechanisms turned off, to measure what each earns (npm run bench:neighbour): tenant-gate (no per-subscription bound on concurrent searches, exports, bulk operations), heavy-slots (no process-wide bound on heavy work), time-share (HEAVY_SHARE=1), presence (the time share applies even to a subscription served alone), refusal-pacing (REFUSAL_DELAY_MS=0); comma-separated',
+  }),
   TENANT_MAX_BULK_OPERATIONS: Type.Integer({
     minimum: 1,
     maximum: 1000,
@@ -372,6 +379,8 @@ export interface Config {
     heavyShare: { share: number; burstMs: number }
     /** How long a 429 waits before it is sent (at most its Retry-After); see http/refusal-pacing.ts. */
     refusalDelayMs: number
+    /** FAIRNESS_OFF=presence: the time share applies whoever else is served (fairness/presence.ts). */
+    presence: boolean
     rate: {
       max: number
       windowSeconds: number
@@ -387,6 +396,9 @@ export interface Config {
   /** Console sign-in sessions: idle (sliding) and absolute lifetimes. */
   consoleSessions: { idleMinutes: number; maxHours: number }
 }
+
+/** A concurrency bound turned off by FAIRNESS_OFF: the settings' maximum, more than any process runs at once. */
+const UNBOUNDED = 1000
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
 const S3_OPTIONS = new Set(['endpoint', 'region', 'forcePathStyle'])
@@ -519,6 +531,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (unique.length + cross.length > 0) throw new ConfigError([...unique, ...cross])
 
   const dataDir = path.resolve(env.MAILROOM_DATA_DIR)
+  const off = new Set(env.FAIRNESS_OFF.split(',').filter(Boolean))
   let bootstrapClient: Config['bootstrapClient']
   if (env.MAILROOM_BOOTSTRAP_CLIENT) {
     const [clientId, clientSecret, subscription] = env.MAILROOM_BOOTSTRAP_CLIENT.split(':') as [string, string, string?]
@@ -600,14 +613,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     limits: {
       statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-      concurrent: {
-        searches: env.TENANT_MAX_SEARCHES,
-        exports: env.TENANT_MAX_EXPORTS,
-        bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
-      },
-      heavyOperations: env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
-      heavyShare: { share: env.HEAVY_SHARE, burstMs: env.HEAVY_BURST_MS },
-      refusalDelayMs: env.REFUSAL_DELAY_MS,
+      // FAIRNESS_OFF: each mechanism off as its own setting would turn it off (the bound at its maximum).
+      concurrent: off.has('tenant-gate')
+        ? { searches: UNBOUNDED, exports: UNBOUNDED, bulkOperations: UNBOUNDED }
+        : {
+            searches: env.TENANT_MAX_SEARCHES,
+            exports: env.TENANT_MAX_EXPORTS,
+            bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
+          },
+      heavyOperations: off.has('heavy-slots')
+        ? UNBOUNDED
+        : env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
+      heavyShare: { share: off.has('time-share') ? 1 : env.HEAVY_SHARE, burstMs: env.HEAVY_BURST_MS },
+      refusalDelayMs: off.has('refusal-pacing') ? 0 : env.REFUSAL_DELAY_MS,
+      presence: !off.has('presence'),
       rate: {
         max: env.RATE_LIMIT_MAX,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
