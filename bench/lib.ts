@@ -24,9 +24,11 @@ export async function startProcess(
   env: Record<string, string>,
   readyUrl?: (port: number) => string,
   port?: number,
+  /** The checkout to run in (BENCH_VS: an earlier commit's worktree); this one by default. */
+  cwd = ROOT,
 ): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -290,7 +290,7 @@ try {
   loaded.target = `${ratio <= 2 ? 'ok' : 'MISS'} — p99 ${ratio.toFixed(2)}x idle (≤ 2x)`
   const figures: Figure[] = [idle, loaded, ...noisyFigures]
   console.log(
-    `\nnoisy neighbour on PostgreSQL, ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`,
+    `\nnoisy neighbour on PostgreSQL (FAIRNESS_OFF=${process.env.FAIRNESS_OFF || 'none'}), ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`,
   )
   printTable(figures)
   console.log('\nwhere the time went while the quiet tenant was measured (CPU of each side, share of all cores):')

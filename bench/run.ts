@@ -8,6 +8,7 @@ import pg from 'pg'
 import { loadRecords, type RecordReferences } from '../src/packages/store/read.js'
 import { findByTrackingNumbers } from '../src/packages/store/packages.js'
 import { upsCheckDigit } from '../src/decode/index.js'
+import { describeWrites, writeCounter } from './db-writes.js'
 import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 import { receivingTargets, verdict } from './targets.js'
 
@@ -28,7 +29,18 @@ import { receivingTargets, verdict } from './targets.js'
  * With DATABASE_URL (an admin URL of a PostgreSQL server) each part runs on a database of its own,
  * created and dropped here; without it, on PGlite in a temporary directory. BENCH_ONLY=decode,get…
  * runs only the HTTP scenarios named (by their target key), with the ceilings they are read against.
+ * On PostgreSQL the rows the database wrote during the read-only scenarios are counted and printed
+ * (issue 26: zero). BENCH_VS=<commit> runs bench/versus.ts instead: this checkout beside that commit.
  */
+// BENCH_VS=<commit>: this checkout beside an earlier commit, measured alternately (bench/versus.ts).
+if (process.env.BENCH_VS) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/versus.ts'], {
+    cwd: ROOT,
+    env: process.env,
+    stdio: 'inherit',
+  })
+  process.exit(r.status ?? 1)
+}
 const only = process.env.BENCH_ONLY?.split(',')
 const wanted = (key: string) => !only || only.includes(key)
 const admin = process.env.DATABASE_URL
@@ -101,6 +113,7 @@ const service = await startProcess(
 const base = `http://127.0.0.1:${servicePort}`
 const basicAuth = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
 const figures: Figure[] = []
+let readOnlyWrites: string | undefined
 const targets = receivingTargets(engine)
 const measure = async (
   key: keyof ReturnType<typeof receivingTargets> | undefined,
@@ -172,6 +185,9 @@ try {
   let r = 0
   const unique = () => `BENCH${process.pid}${(++n).toString(36).toUpperCase().padStart(8, '0')}`
   // Reads first, on a settled database: right after thousands of writes the checkpointer's flushing would be measured too.
+  const writes = db ? await writeCounter(admin!, new URL(db.url).pathname.slice(1)) : undefined
+  await writes?.before()
+  const readsFrom = figures.length
   const get =
     wanted('get') &&
     (await measure(
@@ -261,6 +277,14 @@ try {
       },
       ceil.reqPerSec,
     )
+  if (writes) {
+    const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+    const requests = figures
+      .slice(readsFrom)
+      .filter((f) => !f.scenario.startsWith('db ceiling'))
+      .reduce((a, f) => a + f.reqPerSec * seconds, 0)
+    readOnlyWrites = describeWrites(await writes.after(), Math.round(requests))
+  }
   // Writes last. Adds go to a building's worth of recipients, as a day at the desk does: a recipient's
   // own parcels share a pickup code and an arrival email. BENCH_ADD_RECIPIENTS=1: every add for one
   // recipient (a mail-order company's desk), the case where a recipient's adds meet.
@@ -312,6 +336,7 @@ try {
       ceil.reqPerSec,
     )
   printTable(figures)
+  if (readOnlyWrites) console.log(`database writes during the read-only scenarios (HTTP, about): ${readOnlyWrites}`)
   console.log(JSON.stringify({ engine, figures }))
 } finally {
   await service.stop()

@@ -2001,7 +2001,7 @@ export interface components {
         "X-Correlation-ID": string;
         /** @description Requests allowed in the current window (when a rate limit applies). */
         "RateLimit-Limit": number;
-        /** @description Requests left in the current window. */
+        /** @description Requests left in the current window. A deployment of several processes counts in each process and adds the counts to the shared window in the background, every 250 ms by default (`RATE_LIMIT_SYNC_MS`): the figure may miss the requests the other processes served within the last interval, and past the limit a subscription can be admitted at most the requests it sent to the other processes within one interval plus a round trip to the database (one process: exact). */
         "RateLimit-Remaining": number;
         /** @description Seconds until the window resets. */
         "RateLimit-Reset": number;

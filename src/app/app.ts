@@ -41,7 +41,7 @@ import { validatorCompiler } from '../platform/http/validator.js'
 import { registerTenantGates, tenantGates } from '../platform/fairness/tenant-gates.js'
 import { registerRefusalPacing } from '../platform/fairness/refusal-pacing.js'
 import { registerRateLimits } from '../platform/fairness/rate-limit.js'
-import { WindowCounter } from '../platform/fairness/window-counter.js'
+import { LocalWindows } from '../platform/fairness/local-windows.js'
 import { registerIdempotency } from '../platform/idempotency/hooks.js'
 import { PackageEventDataSchema } from '../packages/index.js'
 import { PackageRecordSchema } from '../packages/index.js'
@@ -125,7 +125,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const sharedWindows =
     config.limits.rate.store === 'database' ||
     (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
-  await registerRateLimits(app, config.limits.rate, sharedWindows ? new WindowCounter(ctx.db, ctx.clock) : undefined)
+  const windows = sharedWindows ? new LocalWindows(ctx.db, ctx.clock, config.limits.rate.syncMs) : undefined
+  // The counts of the last interval go to the database before it closes.
+  if (windows) app.addHook('onClose', () => windows.close())
+  await registerRateLimits(app, config.limits.rate, windows)
   await registerOpenApi(app, {
     publicUrl: config.publicUrl,
     shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema],

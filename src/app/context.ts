@@ -262,7 +262,7 @@ export function createContext(input: {
     siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
   })
   // Who is being served: the time shares of heavy work (heavy slots, decode threads) apply only when others are.
-  const presence = new Presence()
+  const presence = new Presence(undefined, config.limits.presence)
   const scanImage = createScanImageService({
     scan,
     images,

@@ -152,6 +152,35 @@ describe('availability settings (issue 14)', () => {
       /HTTP_HEADERS_TIMEOUT_MS/,
     )
   })
+
+  it('turns each fairness mechanism off by name (FAIRNESS_OFF, for bench:neighbour) and refuses an unknown one', () => {
+    const base = { MAILROOM_DATA_DIR: '/tmp/x', HEAVY_OPERATIONS_MAX: '2' }
+    const on = loadConfig(base).limits
+    expect(on).toMatchObject({
+      concurrent: { searches: 2, exports: 1, bulkOperations: 2 },
+      heavyOperations: 2,
+      heavyShare: { share: 0.3 },
+      refusalDelayMs: 1000,
+      presence: true,
+    })
+    const off = loadConfig({
+      ...base,
+      FAIRNESS_OFF: 'tenant-gate,heavy-slots,time-share,presence,refusal-pacing',
+    }).limits
+    expect(off).toMatchObject({
+      concurrent: { searches: 1000, exports: 1000, bulkOperations: 1000 },
+      heavyOperations: 1000,
+      heavyShare: { share: 1 },
+      refusalDelayMs: 0,
+      presence: false,
+    })
+    expect(loadConfig({ ...base, FAIRNESS_OFF: 'time-share' }).limits).toMatchObject({
+      concurrent: on.concurrent,
+      heavyOperations: 2,
+      heavyShare: { share: 1 },
+    })
+    expect(() => loadConfig({ ...base, FAIRNESS_OFF: 'rate-limit' })).toThrow(/FAIRNESS_OFF/)
+  })
 })
 
 describe('the settings tables (issue 24.5, 26.9)', () => {

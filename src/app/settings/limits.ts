@@ -3,6 +3,9 @@ import { int, num, oneOf, section, text } from './define.js'
 import type { Env } from './index.js'
 
 const RATE_MAX = 1_000_000_000
+const FAIRNESS = 'tenant-gate|heavy-slots|time-share|presence|refusal-pacing'
+/** A concurrency bound turned off by FAIRNESS_OFF: the settings' maximum, more than any process runs at once. */
+const UNBOUNDED = 1000
 const OVERRIDES = '^([A-Za-z0-9._~-]+=\\d+)?(,[A-Za-z0-9._~-]+=\\d+)*$'
 
 /** Availability (docs/limits.md): no tenant holds a connection, the pool or another tenant's share for long. */
@@ -79,9 +82,22 @@ export const limitsSettings = section({
       pattern: OVERRIDES,
       description: `per-subscription limits per window: subId=max,subId=max, each max at most ${RATE_MAX} (subIds: \`mailroom clients list\`)`,
     }),
+    RATE_LIMIT_SYNC_MS: int({
+      minimum: 10,
+      maximum: 60_000,
+      default: 250,
+      description:
+        'how often each process adds its request counts to the shared windows (database store): at most one write per interval per process; a subscription can pass its limit by the requests it sends to the other processes within one interval',
+    }),
     RATE_LIMIT_STORE: oneOf(['auto', 'memory', 'database'], {
       default: 'auto',
       description: 'auto: the database on PostgreSQL (shared by every process), memory on PGlite (one process)',
+    }),
+    FAIRNESS_OFF: text({
+      default: '',
+      pattern: `^((${FAIRNESS})(,(${FAIRNESS}))*)?$`,
+      description:
+        'fairness mechanisms turned off, to measure what each earns (npm run bench:neighbour): tenant-gate (no per-subscription bound on concurrent searches, exports, bulk operations), heavy-slots (no process-wide bound on heavy work), time-share (HEAVY_SHARE=1), presence (the time share applies even to a subscription served alone), refusal-pacing (REFUSAL_DELAY_MS=0); comma-separated',
     }),
     REFUSAL_DELAY_MS: int({
       minimum: 0,
@@ -136,11 +152,14 @@ export interface LimitsConfig {
     heavyShare: { share: number; burstMs: number }
     /** How long a 429 waits before it is sent (at most its Retry-After); see platform/http refusal pacing. */
     refusalDelayMs: number
+    /** FAIRNESS_OFF=presence: the time share applies whoever else is served (fairness/presence.ts). */
+    presence: boolean
     rate: {
       max: number
       windowSeconds: number
       overrides: ReadonlyMap<string, number>
       store: Env['RATE_LIMIT_STORE']
+      syncMs: number
     }
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
@@ -154,23 +173,31 @@ const overridesOf = (list: string) =>
     .map((pair) => [pair.split('=')[0]!, Number(pair.split('=')[1])] as const)
 
 export function limitsConfig(env: Env): LimitsConfig {
+  const off = new Set(env.FAIRNESS_OFF.split(',').filter(Boolean))
   return {
     referenceCacheSeconds: env.REFERENCE_CACHE_SECONDS,
     limits: {
       statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-      concurrent: {
-        searches: env.TENANT_MAX_SEARCHES,
-        exports: env.TENANT_MAX_EXPORTS,
-        bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
-      },
-      heavyOperations: env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
-      heavyShare: { share: env.HEAVY_SHARE, burstMs: env.HEAVY_BURST_MS },
-      refusalDelayMs: env.REFUSAL_DELAY_MS,
+      // FAIRNESS_OFF: each mechanism off as its own setting would turn it off (the bound at its maximum).
+      concurrent: off.has('tenant-gate')
+        ? { searches: UNBOUNDED, exports: UNBOUNDED, bulkOperations: UNBOUNDED }
+        : {
+            searches: env.TENANT_MAX_SEARCHES,
+            exports: env.TENANT_MAX_EXPORTS,
+            bulkOperations: env.TENANT_MAX_BULK_OPERATIONS,
+          },
+      heavyOperations: off.has('heavy-slots')
+        ? UNBOUNDED
+        : env.HEAVY_OPERATIONS_MAX || Math.max(1, Math.floor(availableParallelism() / 2)),
+      heavyShare: { share: off.has('time-share') ? 1 : env.HEAVY_SHARE, burstMs: env.HEAVY_BURST_MS },
+      refusalDelayMs: off.has('refusal-pacing') ? 0 : env.REFUSAL_DELAY_MS,
+      presence: !off.has('presence'),
       rate: {
         max: env.RATE_LIMIT_MAX,
         windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
         overrides: new Map(overridesOf(env.RATE_LIMIT_OVERRIDES)),
         store: env.RATE_LIMIT_STORE,
+        syncMs: env.RATE_LIMIT_SYNC_MS,
       },
       images: {
         uploadsPerHour: env.IMAGE_UPLOADS_PER_HOUR,

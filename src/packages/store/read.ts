@@ -41,38 +41,46 @@ export interface RecordReferences {
 export type RecordFilter = { packageIds: string[] } | { trackingNumbers: string[] }
 
 /**
- * The values as `column in (…)`, the list padded to a power of two by repeating its last value.
- * The statement is prepared (see prepared-statements.ts), and PostgreSQL keeps a generic plan only
- * when it costs no more than the custom ones: an array parameter (`= any($1)`) is estimated at ten
- * rows, more than any custom plan of a short page, so every call was planned afresh (its
- * subqueries, most of the query's cost). A fixed list of n parameters is estimated at n rows either
- * way, so after five calls the generic plan is kept; padding leaves a handful of texts to prepare.
+ * The values as a `values` list padded to a power of two by repeating its last value. The statement
+ * is prepared (see prepared-statements.ts), and PostgreSQL keeps a generic plan only when it costs
+ * no more than the custom ones: an array parameter (`= any($1)`) is estimated at ten rows, more
+ * than any custom plan of a short page, so every call was planned afresh (its subqueries, most of
+ * the query's cost). A fixed list of n parameters keeps its generic plan after five calls; padding
+ * leaves a handful of texts to prepare (the repeats are dropped by `distinct`).
  */
-function inList(column: 'p.package_id' | 'p.tracking_number', values: string[]) {
+function keyList(values: string[]) {
   let n = 1
   while (n < values.length) n *= 2
   const padded = Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)])
-  return n === 1 ? sql`${sql.raw(column)} = ${values[0]}` : sql`${sql.raw(column)} in (${sql.join(padded)})`
+  return sql`(select distinct key from (values ${sql.join(padded.map((v) => sql`(${v})`))}) as t(key))`
 }
 
-/** The one statement of a record read (bench/explain-search.ts checks its plans). */
+/**
+ * The one statement of a record read (bench/explain-search.ts and bench/explain-records.ts check
+ * its plans). Each key is its own lateral lookup with `limit 1` (issue 26.8): a plan PostgreSQL
+ * cannot flatten into a join, so each lookup is an equality on an index whatever the table's size.
+ * As `p.package_id in (…)` the generic plan kept on a 200-row table was a sequential scan, and it
+ * stayed the plan (4–14 ms at 5,000 rows) until the next ANALYZE invalidated it.
+ */
 export function recordQuery(subId: string, by: RecordFilter) {
   const byIds = 'packageIds' in by
-  const where = byIds ? inList('p.package_id', by.packageIds) : inList('p.tracking_number', by.trackingNumbers)
-  const distinct = byIds ? sql`` : sql`distinct on (p.tracking_number)`
-  const order = byIds ? sql`` : sql`order by p.tracking_number, p.archived asc, p.created_at desc`
+  const keys = keyList(byIds ? by.packageIds : by.trackingNumbers)
+  // A tracking number's active package, else its latest archived one.
+  const pick = byIds
+    ? sql`p.package_id = k.key`
+    : sql`p.tracking_number = k.key order by p.archived asc, p.created_at desc`
   return sql<JoinedRow>`
-    select ${distinct} p.*,
+    select p.*,
       (select jsonb_build_object('locationId', l.location_id, 'postalCode', l.address->>'postalCode')
-         from inbound_sites s join locations l on l.location_id = s.location_id where s.site_id = p.site_id) as j_zip,
+         from locations l where l.location_id = (select s.location_id from inbound_sites s where s.site_id = p.site_id)) as j_zip,
       ${contactById('p.sender_id')} as j_sender,
       ${contactById('p.receiver_id')} as j_receiver,
       ${contactById('p.given_to_id')} as j_given_to,
       case when jsonb_array_length(p.custom_fields) = 0 then null else (
         select jsonb_agg(jsonb_build_object('customFieldId', d.custom_field_id, 'name', d.name, 'status', d.status))
           from custom_fields d where d.sub_id = p.sub_id and d.custom_field_id in (select v->>'customFieldId' from jsonb_array_elements(p.custom_fields) v)) end as j_fields
-    from packages p
-    where p.sub_id = ${subId} and ${where} ${order}`
+    from ${keys} k
+    cross join lateral (select * from packages p where p.sub_id = ${subId} and ${pick} limit 1) p`
 }
 
 /**

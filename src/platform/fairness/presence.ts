@@ -16,8 +16,12 @@ export class Presence {
   #before: { subId: string; at: number } | undefined
   readonly #arrivals: Array<(subId: string) => void> = []
 
-  /** Monotonic milliseconds (injected: the unit tests step it). */
-  constructor(readonly now: () => number = () => performance.now()) {}
+  constructor(
+    /** Monotonic milliseconds (injected: the unit tests step it). */
+    readonly now: () => number = () => performance.now(),
+    /** false (FAIRNESS_OFF=presence, to measure what it earns): others always count as present. */
+    private readonly enabled = true,
+  ) {}
 
   /** A request of this subscription arrived (any request: light ones are what the time shares protect). */
   seen(subId: string): void {
@@ -38,6 +42,7 @@ export class Presence {
 
   /** Until when (monotonic ms) another subscription counts as present, from its last request; -Infinity: never seen. */
   othersUntil(subId: string): number {
+    if (!this.enabled) return Infinity
     const other = this.#last?.subId === subId ? this.#before : this.#last
     return other === undefined ? -Infinity : other.at + PRESENT_MS
   }

@@ -38,7 +38,10 @@ const CORRELATION = header(
 )
 const RATE_LIMIT_HEADERS: Record<string, Json> = {
   'RateLimit-Limit': header('Requests allowed in the current window (when a rate limit applies).', { type: 'integer' }),
-  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
+  'RateLimit-Remaining': header(
+    'Requests left in the current window. A deployment of several processes counts in each process and adds the counts to the shared window in the background, every 250 ms by default (`RATE_LIMIT_SYNC_MS`): the figure may miss the requests the other processes served within the last interval, and past the limit a subscription can be admitted at most the requests it sent to the other processes within one interval plus a round trip to the database (one process: exact).',
+    { type: 'integer' },
+  ),
   'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
 }
 
