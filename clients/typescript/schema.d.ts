@@ -922,6 +922,8 @@ export interface paths {
          * @description Every member is required (GET, change, PUT). `reminderAfterHours` ascend (fractions allowed: 0.5 is half an hour after the arrival email); `finalNoticeAfterHours` comes after the last reminder.
          *
          *     Templates are Mustache; `{{x}}` is HTML-escaped in the html part. The unescaped forms `{{{x}}}` and `{{& x}}` are refused (400 naming the template).
+         *
+         *     Each template is checked and test-rendered with sample parcels when saved, so a template that is too deep, repeats the parcel list inside itself, or renders too large is refused here (400 naming the template and the limit), never at send time: the limits are in the Template schema.
          */
         put: operations["putNotificationsSettings"];
         post?: never;
@@ -8367,25 +8369,25 @@ export interface operations {
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                         templates: {
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             ARRIVAL?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             REMINDER?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             FINAL_NOTICE?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             PICKED_UP?: {
                                 subject?: string;
                                 text?: string;
@@ -8393,25 +8395,25 @@ export interface operations {
                             };
                         } & {
                             [key: string]: {
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 ARRIVAL?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 REMINDER?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 FINAL_NOTICE?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 PICKED_UP?: {
                                     subject?: string;
                                     text?: string;
@@ -8482,25 +8484,25 @@ export interface operations {
                     language?: string;
                     /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                     templates: {
-                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                         ARRIVAL?: {
                             subject?: string;
                             text?: string;
                             html?: string;
                         };
-                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                         REMINDER?: {
                             subject?: string;
                             text?: string;
                             html?: string;
                         };
-                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                         FINAL_NOTICE?: {
                             subject?: string;
                             text?: string;
                             html?: string;
                         };
-                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                        /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                         PICKED_UP?: {
                             subject?: string;
                             text?: string;
@@ -8508,25 +8510,25 @@ export interface operations {
                         };
                     } & {
                         [key: string]: {
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             ARRIVAL?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             REMINDER?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             FINAL_NOTICE?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             PICKED_UP?: {
                                 subject?: string;
                                 text?: string;
@@ -8561,25 +8563,25 @@ export interface operations {
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
                         templates: {
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             ARRIVAL?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             REMINDER?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             FINAL_NOTICE?: {
                                 subject?: string;
                                 text?: string;
                                 html?: string;
                             };
-                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                            /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                             PICKED_UP?: {
                                 subject?: string;
                                 text?: string;
@@ -8587,25 +8589,25 @@ export interface operations {
                             };
                         } & {
                             [key: string]: {
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 ARRIVAL?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 REMINDER?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 FINAL_NOTICE?: {
                                     subject?: string;
                                     text?: string;
                                     html?: string;
                                 };
-                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. */
+                                /** @description Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables. Limits, checked when saved (400 naming the template and the limit): sections nest at most 6 deep; `{{#packages}}` is never inside another `{{#packages}}`; each template is test-rendered with a sample of 1 and of 100 parcels and must render within 1000 characters (subject), 262144 (text), 524288 (html), 2000000 steps and 250 ms. The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`. */
                                 PICKED_UP?: {
                                     subject?: string;
                                     text?: string;

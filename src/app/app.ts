@@ -48,6 +48,8 @@ import { PackageRecordSchema } from '../packages/index.js'
 import { SiteRefSchema } from '../sites/index.js'
 import { DecodeResponseSchema } from '../scan/index.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../platform/http/json-depth.js'
+import { registerBodyLimits } from '../platform/http/body-limits.js'
+import { bodyLimits } from './body-limits.js'
 import { AppError } from '../platform/kit/errors.js'
 import cookie from '@fastify/cookie'
 import { consoleSessionRoutes } from '../access/index.js'
@@ -88,6 +90,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Each route's body limit, and at most a few large bodies per subscription at once (app/body-limits.ts).
+  registerBodyLimits(app, bodyLimits(config.bodyLimitBytes), (request) => request.tenant?.subId)
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
   app.setValidatorCompiler(validatorCompiler)
   // JSON only (the token endpoint adds forms): any other content type is a 415, as CONTRACT §1 says.

@@ -1,6 +1,7 @@
 import type { Executor } from '../platform/db/transaction.js'
 import { nextSequences } from './store.js'
 import type { WebhookVariant } from './variants.js'
+import { inStatementChunks } from '../platform/db/statement-limits.js'
 
 export interface OutboxEvent {
   eventId: string
@@ -21,7 +22,7 @@ export interface OutboxEvent {
  */
 export async function enqueueEvents(trx: Executor, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return
-  await trx.insertInto('package_events').values(eventRows(events)).execute()
+  await inStatementChunks(eventRows(events), (rows) => trx.insertInto('package_events').values(rows).execute())
 }
 
 /** The outbox rows of `events`, for writers that insert them within a larger statement. */

@@ -18,16 +18,47 @@ export interface OutboxRow {
 }
 
 /**
- * Claims the oldest undispatched events and marks them dispatched in one statement (rows another
- * worker holds are skipped, not waited for). The caller's transaction inserts their deliveries:
- * both commit together, or neither does.
+ * The undispatched events one fan-out pass takes: the oldest `perSub` of each subscription that
+ * has some, then the oldest `total` of those. A subscription with a huge backlog gets its share,
+ * not the pass: the others' events are fanned out in the same pass whatever it holds. The
+ * subscriptions are walked through the pending index (a loose index scan), one probe each.
  */
-export async function claimUndispatched(trx: Executor, limit: number, now: Date): Promise<OutboxRow[]> {
+export async function pendingFairShare(
+  db: Executor,
+  perSub: number,
+  total: number,
+): Promise<Array<{ event_id: string; sub_id: string }>> {
+  const { rows } = await sql<{ event_id: string; sub_id: string }>`
+    with recursive subs(sub_id) as (
+      (select sub_id from package_events where dispatched_at is null order by sub_id limit 1)
+      union all
+      select (select p.sub_id from package_events p
+              where p.dispatched_at is null and p.sub_id > subs.sub_id order by p.sub_id limit 1)
+      from subs where subs.sub_id is not null
+    )
+    select e.event_id, e.sub_id from subs
+    cross join lateral (
+      select p.event_id, p.sub_id, p.occurred_at, p.sequence from package_events p
+      where p.sub_id = subs.sub_id and p.dispatched_at is null
+      order by p.occurred_at, p.sequence limit ${perSub}) e
+    where subs.sub_id is not null
+    order by e.occurred_at, e.sequence
+    limit ${total}`.execute(db)
+  return rows
+}
+
+/**
+ * Claims these events, if still undispatched and not held by another transaction, and marks them
+ * dispatched: the caller's transaction inserts their deliveries, both commit together or neither.
+ */
+export async function claimEvents(trx: Executor, eventIds: string[], now: Date): Promise<OutboxRow[]> {
+  if (eventIds.length === 0) return []
   const { rows } = await sql<OutboxRow>`
     update package_events set dispatched_at = ${now}::timestamptz
     where event_id in (
-      select event_id from package_events where dispatched_at is null
-      order by occurred_at, sequence limit ${limit} for update skip locked)
+      select event_id from package_events
+      where event_id = any(${eventIds}::text[]) and dispatched_at is null
+      for update skip locked)
     returning event_id, sub_id, package_id, variant, event_name, sequence, occurred_at`.execute(trx)
   return rows.sort((x, y) => x.occurred_at.getTime() - y.occurred_at.getTime() || x.sequence - y.sequence)
 }
@@ -45,7 +76,7 @@ export async function undispatchedOf(
   return trx
     .selectFrom('package_events')
     .select(['package_id', 'event_id', 'sequence'])
-    .where('package_id', 'in', packageIds)
+    .where(sql<boolean>`package_id = any(${packageIds}::text[])`)
     .where('dispatched_at', 'is', null)
     .execute()
 }
@@ -53,7 +84,11 @@ export async function undispatchedOf(
 /** Gives back events claimed but held for order: the next fan-out takes them again. */
 export async function releaseEvents(trx: Executor, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return
-  await trx.updateTable('package_events').set({ dispatched_at: null }).where('event_id', 'in', eventIds).execute()
+  await trx
+    .updateTable('package_events')
+    .set({ dispatched_at: null })
+    .where(sql<boolean>`event_id = any(${eventIds}::text[])`)
+    .execute()
 }
 
 export interface LockerStay {
@@ -99,7 +134,7 @@ export async function nextSequences(trx: Executor, packageIds: string[], count =
   const rows = await trx
     .updateTable('packages')
     .set((eb) => ({ event_count: eb('event_count', '+', count) }))
-    .where('package_id', 'in', packageIds)
+    .where(sql<boolean>`package_id = any(${packageIds}::text[])`)
     .returning(['package_id', 'event_count'])
     .execute()
   return new Map(rows.map((r) => [r.package_id, r.event_count - count + 1]))

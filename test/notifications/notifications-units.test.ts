@@ -64,13 +64,13 @@ describe('templates', () => {
   })
 
   it('refuses unescaped variables and broken templates; the shipped templates pass', () => {
-    expect(templateProblem('{{{x}}}')).toMatch(/unescaped/)
-    expect(templateProblem('{{#a}}{{& x}}{{/a}}')).toMatch(/unescaped/)
-    expect(templateProblem('{{#a}}')).toMatch(/not a valid Mustache template/)
-    expect(templateProblem('Hello {{name}} {{#packages}}{{trackingNumber}}{{/packages}}')).toBeUndefined()
+    expect(templateProblem('{{{x}}}', 'html')).toMatch(/unescaped/)
+    expect(templateProblem('{{#a}}{{& x}}{{/a}}', 'html')).toMatch(/unescaped/)
+    expect(templateProblem('{{#a}}', 'html')).toMatch(/not a valid Mustache template/)
+    expect(templateProblem('Hello {{name}} {{#packages}}{{trackingNumber}}{{/packages}}', 'html')).toBeUndefined()
     for (const kind of NOTIFICATION_KINDS)
       for (const part of ['subject', 'text', 'html'] as const)
-        expect(templateProblem(DEFAULT_TEMPLATES[kind][part])).toBeUndefined()
+        expect(templateProblem(DEFAULT_TEMPLATES[kind][part], part)).toBeUndefined()
   })
 })
 

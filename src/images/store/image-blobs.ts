@@ -1,15 +1,15 @@
 import type { Executor } from '../../platform/db/transaction.js'
+import { inStatementChunks } from '../../platform/db/statement-limits.js'
 
 // image_blobs holds bytes under keys that already carry the subscription (`<subId>/<imageId>`,
 // images.storage_key); the images table, read first with its sub_id, decides who may read them.
 
 export async function replaceBlobParts(trx: Executor, key: string, parts: Buffer[]): Promise<void> {
   await trx.deleteFrom('image_blobs').where('storage_key', '=', key).execute()
-  if (parts.length > 0)
-    await trx
-      .insertInto('image_blobs')
-      .values(parts.map((bytes, part) => ({ storage_key: key, part, bytes })))
-      .execute()
+  await inStatementChunks(
+    parts.map((bytes, part) => ({ storage_key: key, part, bytes })),
+    (chunk) => trx.insertInto('image_blobs').values(chunk).execute(),
+  )
 }
 
 export async function findBlobPart(db: Executor, key: string, part: number): Promise<Buffer | undefined> {

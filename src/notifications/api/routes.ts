@@ -46,6 +46,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
         description: [
           'Every member is required (GET, change, PUT). `reminderAfterHours` ascend (fractions allowed: 0.5 is half an hour after the arrival email); `finalNoticeAfterHours` comes after the last reminder.',
           'Templates are Mustache; `{{x}}` is HTML-escaped in the html part. The unescaped forms `{{{x}}}` and `{{& x}}` are refused (400 naming the template).',
+          'Each template is checked and test-rendered with sample parcels when saved, so a template that is too deep, repeats the parcel list inside itself, or renders too large is refused here (400 naming the template and the limit), never at send time: the limits are in the Template schema.',
         ].join('\n\n'),
         body: NotificationSettingsSchema,
         response: { 200: NotificationSettingsSchema, ...errorResponses(400) },

@@ -50,7 +50,7 @@ export function checkSettings(s: NotificationSettings): void {
     for (const kind of NOTIFICATION_KINDS)
       for (const part of ['subject', 'text', 'html'] as const) {
         const source = set[kind]?.[part]
-        const problem = source === undefined ? undefined : templateProblem(source)
+        const problem = source === undefined ? undefined : templateProblem(source, part)
         if (problem) problems.push({ field: `${at}.${kind}.${part}`, description: `${at}.${kind}.${part} ${problem}` })
       }
   if (problems.length > 0) throw new ValidationErrors(problems)

@@ -1,6 +1,13 @@
 import Mustache from 'mustache'
 import type { NotificationKind } from './kinds.js'
 import { FRENCH_TEMPLATES } from './templates-fr.js'
+import {
+  renderWithBudget,
+  structureProblem,
+  TEMPLATE_LIMITS,
+  TemplateBudgetExceeded,
+  type TemplatePart,
+} from './template-limits.js'
 
 /**
  * The emails' templates, rendered with Mustache. Why Mustache rather than Handlebars: it is
@@ -128,8 +135,13 @@ function unescapedIn(spans: Spans): boolean {
   return spans.some((s) => UNESCAPED.has(s[0]) || (Array.isArray(s[4]) && unescapedIn(s[4])))
 }
 
-/** Why a subscription's template cannot be used, or undefined: it parses and escapes every variable. */
-export function templateProblem(source: string): string | undefined {
+/**
+ * Why a subscription's template cannot be used, or undefined: it parses, escapes every variable,
+ * stays within the structure's limits, and renders within the part's budget for a sample of one
+ * parcel and of TEMPLATE_LIMITS.sampleParcels parcels. A template that fails is refused when
+ * saved, not when an email is sent.
+ */
+export function templateProblem(source: string, part: TemplatePart): string | undefined {
   let spans: Spans
   try {
     spans = Mustache.parse(source)
@@ -137,7 +149,46 @@ export function templateProblem(source: string): string | undefined {
     return `is not a valid Mustache template: ${(e as Error).message}`
   }
   if (unescapedIn(spans)) return 'may not print a variable unescaped ({{{x}}} or {{& x}}); use {{x}}'
+  const structure = structureProblem(spans)
+  if (structure) return structure
+  for (const parcels of [1, TEMPLATE_LIMITS.sampleParcels]) {
+    try {
+      renderPart(part, source, sampleView(parcels))
+    } catch (e) {
+      if (e instanceof TemplateBudgetExceeded)
+        return `renders past its budget with ${parcels} sample parcel${parcels === 1 ? '' : 's'} (at most ${TEMPLATE_LIMITS.renderedChars[part]} characters, ${TEMPLATE_LIMITS.steps} steps, ${TEMPLATE_LIMITS.renderMs} ms)`
+      return `fails to render with a sample parcel: ${(e as Error).message}`
+    }
+  }
   return undefined
+}
+
+/** A view with every variable set to a plausible value of its longest kind, and `parcels` parcels. */
+function sampleView(parcels: number): TemplateView {
+  const name = 'Alexandra Example-Sample'
+  return {
+    recipientName: name,
+    count: parcels,
+    one: parcels === 1,
+    packages: Array.from({ length: parcels }, (_, i) => ({
+      trackingNumber: `1Z999AA1012345678${i}`,
+      carrier: 'United Parcel Service',
+      sender: `${name}, Example Corporation`,
+      location: 'Headquarters / Building A / Mailroom',
+      packageLocation: 'Shelf 12',
+      pickupCode: '',
+    })),
+    siteName: 'Headquarters',
+    openingHours: 'Mon–Fri 08:00–18:00',
+    pickupCode: 'ABC123',
+    qrCodeSrc: 'cid:pickup-code',
+    step: 1,
+    hoursWaiting: '48',
+    collectedBy: name,
+    onBehalf: true,
+    collectedAt: 'Fri, 27 Nov 2026 09:00:00 GMT',
+    unsubscribeUrl: 'https://mailroom.example/api/v1/notifications/unsubscribe?t=sample-token-of-usual-length',
+  }
 }
 
 const plain = { escape: (v: unknown) => String(v) }
@@ -167,9 +218,14 @@ export function renderEmail(
 ): Template {
   const t = { ...shippedIn(language, kind), ...override }
   return {
-    subject: oneLine(Mustache.render(t.subject, view, {}, plain)),
-    // Plain text is not HTML: its variables are printed as they are.
-    text: Mustache.render(t.text, view, {}, plain),
-    html: Mustache.render(t.html, view),
+    subject: oneLine(renderPart('subject', t.subject, view)),
+    text: renderPart('text', t.text, view),
+    html: renderPart('html', t.html, view),
   }
+}
+
+/** One part within its budget (TEMPLATE_LIMITS): a template saved before the limits cannot freeze the process either. */
+function renderPart(part: TemplatePart, source: string, view: TemplateView): string {
+  // Plain text (and the subject, a header) is not HTML: its variables are printed as they are.
+  return renderWithBudget(source, view, TEMPLATE_LIMITS.renderedChars[part], part === 'html' ? undefined : plain)
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../../platform/db/transaction.js'
 import type { NotificationKind, NotificationStatus } from '../model/kinds.js'
 import type { NotificationRow } from './tables.js'
 import './tables.js'
+import { inStatementChunks } from '../../platform/db/statement-limits.js'
 
 // The notifications outbox and the packages each row is about. The observer writes here inside
 // the packages domain's transactions; the worker claims and records; the API lists and resends.
@@ -72,7 +73,7 @@ const rowOf = (n: NewNotification) => ({
 
 export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
   if (rows.length === 0) return
-  await db.insertInto('notifications').values(rows.map(rowOf)).execute()
+  await inStatementChunks(rows.map(rowOf), (chunk) => db.insertInto('notifications').values(chunk).execute())
 }
 
 /** Links packages to a notification; a (package, kind, step) already reminded of is skipped (returned: those linked). */

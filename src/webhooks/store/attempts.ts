@@ -1,11 +1,12 @@
 import type { Insertable } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
 import type { WebhookAttemptRow, WebhookAttemptTable } from './tables.js'
+import { inStatementChunks } from '../../platform/db/statement-limits.js'
 
 // The webhook_attempts table: the attempt log, written by the worker, read by the API.
 
 export async function insertAttempts(trx: Executor, rows: Insertable<WebhookAttemptTable>[]): Promise<void> {
-  if (rows.length > 0) await trx.insertInto('webhook_attempts').values(rows).execute()
+  await inStatementChunks(rows, (chunk) => trx.insertInto('webhook_attempts').values(chunk).execute())
 }
 
 export async function listAttempts(db: Executor, subId: string, deliveryId: string): Promise<WebhookAttemptRow[]> {

@@ -120,7 +120,7 @@ export async function activeConfigsOf(trx: Executor, subIds: string[]) {
   return trx
     .selectFrom('webhook_configs')
     .select(['config_id', 'sub_id', 'variant', 'events', 'created_at'])
-    .where('sub_id', 'in', subIds)
+    .where(sql<boolean>`sub_id = any(${subIds}::text[])`)
     .where('status', '=', 'active')
     .where('deleted_at', 'is', null)
     .execute()

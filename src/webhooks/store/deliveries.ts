@@ -81,14 +81,38 @@ export async function makeDue(
     .executeTakeFirst()
 }
 
-export async function insertDeliveries(trx: Executor, rows: Insertable<WebhookDeliveryTable>[]): Promise<void> {
+/** A new delivery as the fan-out writes it: pending, not yet attempted, no lease. */
+export type NewFannedOutDelivery = Pick<
+  WebhookDeliveryRow,
+  | 'delivery_id'
+  | 'sub_id'
+  | 'config_id'
+  | 'event_id'
+  | 'event_name'
+  | 'package_id'
+  | 'sequence'
+  | 'occurred_at'
+  | 'next_attempt_at'
+  | 'created_at'
+>
+
+/**
+ * Inserts the fan-out's deliveries, all of them as ONE parameter (a JSON array): a statement with
+ * a parameter per value stops at 65,535 of them (about 4,700 deliveries), and a fan-out that
+ * overflowed it failed on every pass for every subscription (issue 26).
+ */
+export async function insertDeliveries(trx: Executor, rows: NewFannedOutDelivery[]): Promise<void> {
   if (rows.length === 0) return
   // A configuration already holding this event (a fan-out repeated after a crash) keeps its delivery.
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['config_id', 'event_id']).doNothing())
-    .execute()
+  await sql`
+    insert into webhook_deliveries (delivery_id, sub_id, config_id, event_id, event_name, package_id, sequence,
+      occurred_at, status, attempts, next_attempt_at, give_up_at, created_at, updated_at)
+    select v.delivery_id, v.sub_id, v.config_id, v.event_id, v.event_name, v.package_id, v.sequence,
+      v.occurred_at, 'pending', 0, v.next_attempt_at, null, v.created_at, v.created_at
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(delivery_id text, sub_id text, config_id text,
+      event_id text, event_name text, package_id text, sequence int, occurred_at timestamptz,
+      next_attempt_at timestamptz, created_at timestamptz)
+    on conflict (config_id, event_id) do nothing`.execute(trx)
 }
 
 export interface DeliveryOutcome {
