@@ -72,6 +72,8 @@ describe('rendering at send time has a budget', () => {
     recipientName: 'Ada',
     count: parcels,
     one: parcels === 1,
+    aParcel: 'A parcel',
+    parcels: 'parcels',
     packages: Array.from({ length: parcels }, (_, i) => ({
       trackingNumber: `1Z${i}`,
       carrier: 'UPS',

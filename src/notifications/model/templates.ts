@@ -170,6 +170,8 @@ function sampleView(parcels: number): TemplateView {
     recipientName: name,
     count: parcels,
     one: parcels === 1,
+    aParcel: 'A parcel',
+    parcels: 'parcels',
     packages: Array.from({ length: parcels }, (_, i) => ({
       trackingNumber: `1Z999AA1012345678${i}`,
       carrier: 'United Parcel Service',
