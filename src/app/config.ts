@@ -103,6 +103,25 @@ export const EnvSchema = Type.Object({
   }),
   TOKEN_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
   TOKEN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  PASSWORD_HASH_CONCURRENCY: Type.Integer({
+    minimum: 0,
+    maximum: 64,
+    default: 0,
+    description:
+      'password hashes computed at once (0: half the cores, at least 1); the rest wait in PASSWORD_HASH_QUEUE',
+  }),
+  PASSWORD_HASH_QUEUE: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 32,
+    description: 'password hashes that may wait for a turn; past it sign-ins and password changes get 429',
+  }),
+  PASSWORD_HASHES_PER_KEY: Type.Integer({
+    minimum: 1,
+    maximum: 1_000,
+    default: 4,
+    description: 'password hashes running or waiting for one address, or for one subscription; past it 429',
+  }),
   PICKUP_CODE_FAILURE_LIMIT: Type.Integer({
     minimum: 1,
     default: 10,
@@ -348,6 +367,7 @@ export interface Config {
   tokenFailureWindowSeconds: number
   /** Wrong pickup codes per API client and window (pickups/service.ts); 3× per subscription. */
   pickupCodeFailureLimit: number
+  passwordHashing: { concurrency: number; maxWaiting: number; perKey: number }
   pickupCodeFailureWindowSeconds: number
   shutdownGraceSeconds: number
   webhooks: WebhooksOptions
@@ -558,6 +578,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tokenFailureLimit: env.TOKEN_FAILURE_LIMIT,
     tokenFailureWindowSeconds: env.TOKEN_FAILURE_WINDOW_SECONDS,
     pickupCodeFailureLimit: env.PICKUP_CODE_FAILURE_LIMIT,
+    passwordHashing: {
+      concurrency: env.PASSWORD_HASH_CONCURRENCY || Math.max(1, Math.floor(availableParallelism() / 2)),
+      maxWaiting: env.PASSWORD_HASH_QUEUE,
+      perKey: env.PASSWORD_HASHES_PER_KEY,
+    },
     pickupCodeFailureWindowSeconds: env.PICKUP_CODE_FAILURE_WINDOW_SECONDS,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     webhooks: {
