@@ -71,6 +71,8 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
+  /** Every password hash of the process (sign-in, password changes and resets), bounded. */
+  passwords: PasswordPool
   /** Cache invalidation across the deployment's processes; `listen()` where caches must follow other processes' writes. */
   invalidations: Invalidations
   secrets: {
@@ -80,6 +82,7 @@ export interface AppContext {
     trackingKey: Buffer
     idempotencyKey: Buffer
     unsubscribeKey: Buffer
+    deviceKey: Buffer
   }
   webhooks: Webhooks
   /** Recipient emails: settings, the outbox and its worker (started where the webhook worker runs). */
@@ -315,6 +318,7 @@ export function createContext(input: {
     clients,
     tokens,
     tokenLimiter,
+    passwords,
     invalidations,
     secrets,
     webhooks,

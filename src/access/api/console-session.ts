@@ -34,7 +34,7 @@ const INVALID = 'Wrong email or password.'
 const SIGNED_OUT = 'Not signed in, or the session has expired: sign in again.'
 const COOKIE_NAMES =
   'the session cookie (`__Host-mailroom_session` over HTTPS, `mailroom_session` over plain HTTP, where browsers refuse the `__Host-` prefix)'
-/** The sign-in throttle (issue 26.4–6), as docs/security.md explains it. */
+/** The sign-in throttle (issue 26.4–6), as docs/guessing-limits.md explains it. */
 const GUESSING_POLICY = [
   'Guessing is limited per attempt, each counted before the password is checked (a burst of concurrent wrong attempts gets at most the limit checked, the rest 429): per email from one address (`TOKEN_FAILURE_LIMIT` failures per `TOKEN_FAILURE_WINDOW_SECONDS`), per address across emails (5 times that), and per email from everywhere (100 times that). Past a limit, 429 with Retry-After, even for the right password; each further lock of a key lasts twice the one before.',
   'A successful sign-in also sets a device cookie (`mailroom_device`, `__Secure-mailroom_device` over HTTPS; HttpOnly, SameSite=Strict, Path=/console/api/session, 180 days), signed for that email. A sign-in that presents it counts its failures on that browser alone, so failures of others, from any number of addresses, never lock the user out of a browser they signed in from before.',
