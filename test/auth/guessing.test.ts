@@ -107,3 +107,21 @@ describe('failures from many addresses', () => {
     expect((await hooks('198.51.100.20')).statusCode).toBe(200)
   })
 })
+
+describe('a limit too large for a 32-bit counter', () => {
+  // limit × 100 past 2^31 - 1 overflowed the shared counters' integer column: every failure was a 500.
+  const t = useTestApp({ TOKEN_FAILURE_LIMIT: '21474837' })
+  const admin = useClient(t)
+
+  it('is taken as it is: a failed sign-in or token request is a 401, not a 500', async () => {
+    await createUser(t, admin, { email: 'huge@example.com', role: 'clerk' })
+    expect((await signInAs(t, 'huge@example.com', 'wrong password!', '192.0.2.60')).statusCode).toBe(401)
+    const token = await t.inject({
+      method: 'POST',
+      url: '/auth/api/v1/token',
+      headers: { authorization: basic(admin.clientId, 'not-the-secret') },
+      remoteAddress: '192.0.2.60',
+    })
+    expect(token.statusCode).toBe(401)
+  })
+})
