@@ -181,7 +181,7 @@ describe('POST /api/v1/pickups', () => {
     expect(fieldsOf(res)).toEqual(['packageIds[1]', 'packageIds[2]', 'packageIds[3]', 'packageIds[4]'])
     const [d1, d2, d3, d4] = res.json().errors.map((e: { errorDescription: string }) => e.errorDescription)
     expect(d1).toContain('DELIVERED')
-    expect(d2).toContain("not waiting under this pickup code")
+    expect(d2).toContain('not waiting under this pickup code')
     expect(d2).not.toContain(r.code)
     expect(d3).toContain('No package')
     expect(d4).toContain('twice')
