@@ -48,7 +48,9 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token (OAuth2 client credentials)
-         * @description HTTP Basic with the client id and secret (`client_secret_basic`), or `client_id` and `client_secret` in the body (`client_secret_post`). The body may be empty, JSON `{"grant_type":"client_credentials"}` or a form `grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. A request without valid credentials is a 401 whatever its content type. Repeated failures for one client id or address are refused with 429 and `Retry-After`.
+         * @description HTTP Basic with the client id and secret (`client_secret_basic`), or `client_id` and `client_secret` in the body (`client_secret_post`). The body may be empty, JSON `{"grant_type":"client_credentials"}` or a form `grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. A request without valid credentials is a 401 whatever its content type.
+         *
+         *     Guessing is limited per attempt, each counted before the secret is checked (a burst of concurrent wrong attempts gets at most the limit checked, the rest 429 with `Retry-After`): per client id from one address (`TOKEN_FAILURE_LIMIT` failures per `TOKEN_FAILURE_WINDOW_SECONDS`), per address across client ids (5 times that), and per client id from everywhere (100 times that). An address the client id got a token from in the last 30 days passes that last, global limit: failures of others cannot lock a client out of the addresses it uses. HTTP Basic on the webhook interfaces counts in the same limits.
          */
         post: operations["postAuthToken"];
         delete?: never;
@@ -1485,7 +1487,13 @@ export interface paths {
          * Sign in to the console
          * @description Email and password → the session cookie (`__Host-mailroom_session` over HTTPS, `mailroom_session` over plain HTTP, where browsers refuse the `__Host-` prefix): HttpOnly, SameSite=Strict, Path=/, no Domain, Secure over HTTPS; and the CSRF token to send as `X-CSRF-Token` on writes.
          *
-         *     A wrong email, a wrong password and a disabled user get the same 401. Failures are counted per email and per address: past the limit, 429 with Retry-After, even for the right password.
+         *     A wrong email, a wrong password and a disabled user get the same 401.
+         *
+         *     Guessing is limited per attempt, each counted before the password is checked (a burst of concurrent wrong attempts gets at most the limit checked, the rest 429): per email from one address (`TOKEN_FAILURE_LIMIT` failures per `TOKEN_FAILURE_WINDOW_SECONDS`), per address across emails (5 times that), and per email from everywhere (100 times that). Past a limit, 429 with Retry-After, even for the right password; each further lock of a key lasts twice the one before.
+         *
+         *     A successful sign-in also sets a device cookie (`mailroom_device`, `__Secure-mailroom_device` over HTTPS; HttpOnly, SameSite=Strict, Path=/console/api/session, 180 days), signed for that email. A sign-in that presents it counts its failures on that browser alone, so failures of others, from any number of addresses, never lock the user out of a browser they signed in from before.
+         *
+         *     Password checks run in a bounded pool with a share per address and per subscription: past it, 429 with `Retry-After: 1` before anything is counted.
          */
         post: operations["postConsoleSession"];
         /**
@@ -11978,7 +11986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many failed sign-ins; see Retry-After. */
+            /** @description Too many failed sign-ins, or too many password checks in progress; see Retry-After. */
             429: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { FailureLimiter } from './model/failure-limiter.js'
+import { deviceOf, withDevice } from './model/device-cookie.js'
+import type { Attempt, FailureLimiter, Ticket } from './model/failure-limiter.js'
+import type { PasswordPool } from './model/password-pool.js'
 import type { Db } from '../platform/db/database.js'
 import { inTransaction } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
@@ -32,7 +34,7 @@ export interface ActiveSession {
 }
 
 export type SignIn =
-  | { outcome: 'ok'; session: ActiveSession; cookieValue: string }
+  | { outcome: 'ok'; session: ActiveSession; cookieValue: string; deviceCookie: string }
   | { outcome: 'limited'; retryAfterSeconds: number }
   | { outcome: 'invalid' }
 
@@ -54,6 +56,10 @@ export interface SessionsServiceDeps {
   clock: Clock
   /** The token endpoint's: one count of guesses per address whatever the door (see credential-check.ts). */
   limiter: FailureLimiter
+  /** Where every password hash runs: bounded, per address and per subscription. */
+  passwords: PasswordPool
+  /** Signs the device cookies that let a browser signed in before pass the email's global throttle. */
+  deviceKey: Buffer
   idleMinutes: number
   maxHours: number
 }
@@ -66,6 +72,8 @@ const USER_AGENT_MAX = 256
 const hashOf = (cookieValue: string) => createHash('sha256').update(cookieValue, 'utf8').digest('hex')
 // The limiter counts client ids; emails are keyed apart (an email holds '@', a client id never does).
 const limiterKey = (email: string) => `user:${email.trim().toLowerCase()}`
+// The pool's keys: a flood from one address, or against one subscription's users, takes only its own places.
+const poolKeys = (address: string, subId: string | undefined) => [`address:${address}`, `sub:${subId ?? '(unknown)'}`]
 
 /** The synchronizer token of a session against the X-CSRF-Token header, in constant time. */
 export function csrfMatches(expected: string, given: unknown): boolean {
@@ -89,6 +97,16 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   // Sliding the idle window costs a write; one per minute (or tenth of the window) is precise enough.
   const touchEveryMs = Math.min(60_000, idleMs / 10)
 
+  /** A password check in the pool; refused there (429), the admitted attempt goes back uncounted. */
+  async function checkPassword(ticket: Ticket, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await deps.passwords.run(keys, check)
+    } catch (e) {
+      await limiter.release(ticket)
+      throw e
+    }
+  }
+
   const userOf = (u: repo.UserRecord): SessionUser => ({
     userId: u.user_id,
     email: u.email,
@@ -105,27 +123,33 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   return {
     /**
      * Email and password → a new session. Unknown email, wrong password and disabled user are one
-     * answer, in the same time; failures count per email and per address in the shared limiter.
+     * answer, in the same time. Each attempt is counted before the password is checked (limiter),
+     * per email and address, per address and per email everywhere; a browser holding a device cookie
+     * of an earlier sign-in of this email counts on that device alone (device-cookie.ts). The hash
+     * runs in the bounded pool (password-pool.ts): past its bounds, 429 before anything is counted.
      */
     async signIn(
       email: string,
       password: string,
-      from: { address: string; userAgent?: string; previousCookie?: string },
+      from: { address: string; userAgent?: string; previousCookie?: string; deviceCookie?: string },
     ): Promise<SignIn> {
       const { address } = from
-      const key = limiterKey(email)
-      const wait = await limiter.retryAfter(key, address)
-      if (wait > 0) return { outcome: 'limited', retryAfterSeconds: wait }
+      const now = clock.now()
+      const device = deviceOf(deps.deviceKey, from.deviceCookie, email, now.getTime())
       const row = await repo.findForSignIn(db, email.trim())
-      const matches = await verifyPassword(row?.password_hash, password)
+      const keys = poolKeys(address, row?.sub_id)
+      // A flood is refused here, before it is counted or costs a hash.
+      deps.passwords.refuseIfFull(keys)
+      const admission = await limiter.admit({ identity: limiterKey(email), address, device })
+      if (!admission.admitted) return { outcome: 'limited', retryAfterSeconds: admission.retryAfterSeconds }
+      const matches = await checkPassword(admission.ticket, keys, () => verifyPassword(row?.password_hash, password))
       if (!row || !matches || row.status !== 'active') {
-        await limiter.recordFailure(key, address)
+        await limiter.failed(admission.ticket)
         return { outcome: 'invalid' }
       }
-      await limiter.recordSuccess(key, address)
+      await limiter.succeeded(admission.ticket)
       // A sign-in over an open session replaces it: one browser, one session.
       if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
-      const now = clock.now()
       // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
       await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
       const cookieValue = randomToken(32)
@@ -143,6 +167,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
       return {
         outcome: 'ok',
         cookieValue,
+        deviceCookie: withDevice(deps.deviceKey, from.deviceCookie, email, now.getTime()),
         session: activeOf(row, session),
       }
     },
@@ -215,22 +240,24 @@ export function createSessionsService(deps: SessionsServiceDeps) {
       session: ActiveSession,
       input: { currentPassword: string; newPassword: string; address: string },
     ): Promise<void> {
-      const key = limiterKey(session.user.email)
-      const wait = await limiter.retryAfter(key, input.address)
-      if (wait > 0)
+      const attempt: Attempt = { identity: limiterKey(session.user.email), address: input.address }
+      const keys = poolKeys(input.address, session.user.subId)
+      deps.passwords.refuseIfFull(keys)
+      const admission = await limiter.admit(attempt)
+      if (!admission.admitted)
         throw new AppError('RATE_LIMITED', {
-          description: `Too many wrong passwords; retry in ${wait} s.`,
-          headers: { 'retry-after': String(wait) },
+          description: `Too many wrong passwords; retry in ${admission.retryAfterSeconds} s.`,
+          headers: { 'retry-after': String(admission.retryAfterSeconds) },
         })
       const stored = await repo.findPasswordHash(db, session.user.userId)
-      if (!(await verifyPassword(stored, input.currentPassword))) {
-        await limiter.recordFailure(key, input.address)
+      if (!(await checkPassword(admission.ticket, keys, () => verifyPassword(stored, input.currentPassword)))) {
+        await limiter.failed(admission.ticket)
         throw invalid('currentPassword', 'currentPassword is not the password of the signed-in user')
       }
-      await limiter.recordSuccess(key, input.address)
+      await limiter.succeeded(admission.ticket)
       if (input.newPassword === input.currentPassword)
         throw invalid('newPassword', 'newPassword must differ from the current password')
-      const password_hash = await hashPassword(input.newPassword)
+      const password_hash = await deps.passwords.run(keys, () => hashPassword(input.newPassword))
       await inTransaction(db, async (trx) => {
         await repo.updateUser(trx, session.user.subId, session.user.userId, { password_hash, updated_at: clock.now() })
         await repo.deleteOtherSessions(trx, session.user.userId, hashOf(cookieValue))

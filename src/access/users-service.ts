@@ -4,6 +4,7 @@ import { inTransaction } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { AppError, invalid } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
+import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { USER_ERRORS } from './model/user-errors.js'
 import * as repo from './store/users.js'
@@ -15,6 +16,8 @@ export interface UsersServiceDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
+  /** Hashes run in the bounded pool, per subscription: an admin resetting passwords in a loop gets 429s, not the pool. */
+  passwords: PasswordPool
   /** Which of `siteIds` are live sites of the subscription (the sites domain answers). */
   existingSiteIds(subId: string, siteIds: string[]): Promise<Set<string>>
   /** The subscription of this name, created when new (the auth domain owns subscriptions). */
@@ -57,7 +60,7 @@ export function createUsersService(deps: UsersServiceDeps) {
         name: input.name?.trim() || null,
         role: input.role,
         site_id: input.siteId ?? null,
-        password_hash: await hashPassword(input.password ?? generated!),
+        password_hash: await deps.passwords.run([`sub:${subId}`], () => hashPassword(input.password ?? generated!)),
         created_at: now,
         updated_at: now,
       }
@@ -109,7 +112,7 @@ export function createUsersService(deps: UsersServiceDeps) {
      */
     async resetPassword(subId: string, userId: string, password?: string): Promise<{ password?: string }> {
       const generated = password === undefined ? generatePassword() : undefined
-      const password_hash = await hashPassword(password ?? generated!)
+      const password_hash = await deps.passwords.run([`sub:${subId}`], () => hashPassword(password ?? generated!))
       const found = await inTransaction(db, async (trx) => {
         const row = await repo.updateUser(trx, subId, userId, { password_hash, updated_at: clock.now() })
         if (row) await repo.deleteSessionsOf(trx, userId)

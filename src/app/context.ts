@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import { createClientsService, type ClientsService } from '../access/index.js'
-import { DatabaseFailureLimiter, MemoryFailureLimiter, type FailureLimiter } from '../access/index.js'
+import { DatabaseFailureLimiter, MemoryFailureLimiter, PasswordPool, type FailureLimiter } from '../access/index.js'
 import { KeyStore } from '../access/index.js'
 import { createTokensService, type TokensService } from '../access/index.js'
 import { issuerAcceptor, issuerOf, type Config } from './config.js'
@@ -71,6 +71,8 @@ export interface AppContext {
   clients: ClientsService
   tokens: TokensService
   tokenLimiter: FailureLimiter
+  /** Every password hash of the process (sign-in, password changes and resets), bounded. */
+  passwords: PasswordPool
   /** Cache invalidation across the deployment's processes; `listen()` where caches must follow other processes' writes. */
   invalidations: Invalidations
   secrets: {
@@ -80,6 +82,7 @@ export interface AppContext {
     trackingKey: Buffer
     idempotencyKey: Buffer
     unsubscribeKey: Buffer
+    deviceKey: Buffer
   }
   webhooks: Webhooks
   /** Recipient emails: settings, the outbox and its worker (started where the webhook worker runs). */
@@ -119,6 +122,8 @@ export function createContext(input: {
     trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
     // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
     idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
+    // Signs the console's device cookies (access/model/device-cookie.ts).
+    deviceKey: deriveKey(masterSecret, 'console-device-cookie'),
     // Signs the unsubscribe links of notification emails.
     unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
   }
@@ -145,7 +150,12 @@ export function createContext(input: {
   })
   const tokens = createTokensService({ keys, clients, clock, issuer, acceptsIssuer: issuerAcceptor(config) })
   // Guesses through every process of the deployment count together (PGlite is one process).
-  const failurePolicy = { limit: config.tokenFailureLimit, windowSeconds: config.tokenFailureWindowSeconds }
+  // A client's id is passed by the addresses it already succeeded from (issue 26.5): no one else's failures lock it out of them.
+  const failurePolicy = {
+    limit: config.tokenFailureLimit,
+    windowSeconds: config.tokenFailureWindowSeconds,
+    trustKnownPairs: true,
+  }
   const tokenLimiter: FailureLimiter =
     database.engine === 'postgres'
       ? new DatabaseFailureLimiter(db, clock, failurePolicy)
@@ -273,10 +283,13 @@ export function createContext(input: {
 
   // People: console users live in a subscription and may be limited to a site of it; their sign-in
   // failures count in the token endpoint's limiter (one count of guesses per address, whatever the door).
+  // Every password hash of the process, bounded (access/model/password-pool.ts).
+  const passwords = new PasswordPool(config.passwordHashing)
   const users = createUsersService({
     db,
     clock,
     ids,
+    passwords,
     existingSiteIds: async (subId, siteIds) =>
       new Set(
         [...(await sites.getInfos(subId, siteIds)).values()].filter((s) => !s.deleted).map((s) => s.inboundSiteId),
@@ -287,6 +300,8 @@ export function createContext(input: {
     db,
     clock,
     limiter: tokenLimiter,
+    passwords,
+    deviceKey: secrets.deviceKey,
     idleMinutes: config.consoleSessions.idleMinutes,
     maxHours: config.consoleSessions.maxHours,
   })
@@ -303,6 +318,7 @@ export function createContext(input: {
     clients,
     tokens,
     tokenLimiter,
+    passwords,
     invalidations,
     secrets,
     webhooks,

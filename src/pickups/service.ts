@@ -70,12 +70,6 @@ const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pi
 export function createPickupsService(deps: PickupsServiceDeps) {
   const { db, ids, packages, contacts, codeLimiter } = deps
 
-  /** A code that selects nothing: counted against guessing, then a 400 naming it. */
-  async function wrongCode(actor: Actor, description: string): Promise<never> {
-    await codeLimiter.recordFailure(...codeLimiterKeys(actor))
-    throw invalid('pickupCode', description)
-  }
-
   /**
    * Runs `check` (the limit, the look-up, the count of a wrong code) holding the subscription's
    * check slot: every process's checks of one subscription run one after the other, so each one
@@ -105,25 +99,34 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     return oneCheckAtATime(actor.subId, () => checkCode(actor, typed))
   }
 
+  /**
+   * The limit, the look-up, the count: the attempt is counted before the code is looked up (one
+   * atomic step in the limiter, on top of the slot), and given back when the code was right. No
+   * description names the code: it is a secret, and descriptions reach the log (issue 26.9).
+   */
   async function checkCode(actor: Actor, typed: string): Promise<Selection> {
-    const wait = await codeLimiter.retryAfter(...codeLimiterKeys(actor))
-    if (wait > 0)
+    const [identity, address] = codeLimiterKeys(actor)
+    const admission = await codeLimiter.admit({ identity, address })
+    if (!admission.admitted)
       throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
         field: 'pickupCode',
-        description: `Too many wrong pickup codes; retry in ${wait} s (or hand over by contactId).`,
-        headers: { 'Retry-After': String(wait) },
+        description: `Too many wrong pickup codes; retry in ${admission.retryAfterSeconds} s (or hand over by contactId).`,
+        headers: { 'Retry-After': String(admission.retryAfterSeconds) },
       })
+    const wrong = async (description: string): Promise<never> => {
+      await codeLimiter.failed(admission.ticket)
+      throw invalid('pickupCode', description)
+    }
     const code = normalizePickupCode(typed)
-    if (!code)
-      return wrongCode(actor, `Not a pickup code: ${PICKUP_CODE_LENGTH} characters of ${PICKUP_CODE_ALPHABET}.`)
+    if (!code) return wrong(`Not a pickup code: ${PICKUP_CODE_LENGTH} characters of ${PICKUP_CODE_ALPHABET}.`)
     const waiting = await packages.waitingPackages(actor.subId, { code })
     if (waiting.length === 0)
-      return wrongCode(
-        actor,
+      return wrong(
         (await packages.pickupCodeIssued(actor.subId, code))
-          ? `Pickup code ${code} has already been used: nothing is waiting under it.`
-          : `No pickup code ${code}.`,
+          ? 'This pickup code has already been used: nothing is waiting under it.'
+          : 'No such pickup code.',
       )
+    await codeLimiter.succeeded(admission.ticket)
     return {
       code,
       contactId: waiting[0]!.receiver_id ?? undefined,
@@ -157,7 +160,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
       seen.add(id)
       if (selected.has(id)) continue
       const row = await packages.rowById(actor.subId, id)
-      const under = selection.code ? `under pickup code ${selection.code}` : `for contact ${selection.contactId}`
+      const under = selection.code ? 'under this pickup code' : `for contact ${selection.contactId}`
       problems.push({
         field,
         description: !row

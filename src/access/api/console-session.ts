@@ -7,7 +7,9 @@ import {
   clearSessionCookie,
   CSRF_HEADER,
   CSRF_MESSAGE,
+  deviceCookieOf,
   sessionCookieOf,
+  setDeviceCookie,
   setSessionCookie,
 } from '../model/session-cookie.js'
 import {
@@ -32,6 +34,12 @@ const INVALID = 'Wrong email or password.'
 const SIGNED_OUT = 'Not signed in, or the session has expired: sign in again.'
 const COOKIE_NAMES =
   'the session cookie (`__Host-mailroom_session` over HTTPS, `mailroom_session` over plain HTTP, where browsers refuse the `__Host-` prefix)'
+/** The sign-in throttle (issue 26.4–6), as docs/guessing-limits.md explains it. */
+const GUESSING_POLICY = [
+  'Guessing is limited per attempt, each counted before the password is checked (a burst of concurrent wrong attempts gets at most the limit checked, the rest 429): per email from one address (`TOKEN_FAILURE_LIMIT` failures per `TOKEN_FAILURE_WINDOW_SECONDS`), per address across emails (5 times that), and per email from everywhere (100 times that). Past a limit, 429 with Retry-After, even for the right password; each further lock of a key lasts twice the one before.',
+  'A successful sign-in also sets a device cookie (`mailroom_device`, `__Secure-mailroom_device` over HTTPS; HttpOnly, SameSite=Strict, Path=/console/api/session, 180 days), signed for that email. A sign-in that presents it counts its failures on that browser alone, so failures of others, from any number of addresses, never lock the user out of a browser they signed in from before.',
+  'Password checks run in a bounded pool with a share per address and per subscription: past it, 429 with `Retry-After: 1` before anything is counted.',
+].join('\n\n')
 const errorBody = (description: string) => Type.Ref('ErrorBody', { description })
 const signedOut = Type.Ref('Unauthorized', { description: SIGNED_OUT })
 const csrfRefused = Type.Ref('Unauthorized', { description: 'X-CSRF-Token is missing or is not the session’s.' })
@@ -95,7 +103,8 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
         summary: 'Sign in to the console',
         description: [
           `Email and password → ${COOKIE_NAMES}: HttpOnly, SameSite=Strict, Path=/, no Domain, Secure over HTTPS; and the CSRF token to send as \`X-CSRF-Token\` on writes.`,
-          'A wrong email, a wrong password and a disabled user get the same 401. Failures are counted per email and per address: past the limit, 429 with Retry-After, even for the right password.',
+          'A wrong email, a wrong password and a disabled user get the same 401.',
+          GUESSING_POLICY,
         ].join('\n\n'),
         body: SignInSchema,
         response: {
@@ -103,7 +112,7 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
           401: Type.Ref('Unauthorized', { description: 'Wrong email or password.' }),
           400: errorBody('A missing or malformed field, named.'),
           415: errorBody('Not JSON.'),
-          429: errorBody('Too many failed sign-ins; see Retry-After.'),
+          429: errorBody('Too many failed sign-ins, or too many password checks in progress; see Retry-After.'),
         },
       },
     },
@@ -112,10 +121,12 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
         address: request.ip,
         userAgent: request.headers['user-agent'],
         previousCookie: sessionCookieOf(request, publicUrl),
+        deviceCookie: deviceCookieOf(request, publicUrl),
       })
       switch (result.outcome) {
         case 'ok':
           setSessionCookie(reply, request, publicUrl, result.cookieValue)
+          setDeviceCookie(reply, request, publicUrl, result.deviceCookie)
           return reply.header('cache-control', 'no-store').send(bodyOf(result.session))
         case 'limited':
           reply.header('retry-after', String(result.retryAfterSeconds))

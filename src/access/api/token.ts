@@ -172,7 +172,13 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (app, o
           'HTTP Basic with the client id and secret (`client_secret_basic`), or `client_id` and `client_secret` in the body ' +
           '(`client_secret_post`). The body may be empty, JSON `{"grant_type":"client_credentials"}` or a form ' +
           '`grant_type=client_credentials&scope=psapi`. Tokens last 4 hours. A request without valid credentials is a 401 whatever ' +
-          'its content type. Repeated failures for one client id or address are refused with 429 and `Retry-After`.',
+          'its content type.\n\n' +
+          'Guessing is limited per attempt, each counted before the secret is checked (a burst of concurrent wrong attempts ' +
+          'gets at most the limit checked, the rest 429 with `Retry-After`): per client id from one address (`TOKEN_FAILURE_LIMIT` ' +
+          'failures per `TOKEN_FAILURE_WINDOW_SECONDS`), per address across client ids (5 times that), and per client id from ' +
+          'everywhere (100 times that). An address the client id got a token from in the last 30 days passes that last, global ' +
+          'limit: failures of others cannot lock a client out of the addresses it uses. HTTP Basic on the webhook interfaces counts ' +
+          'in the same limits.',
         security: [{ basicAuth: [] }, {}],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TokenBodySchema,

@@ -1,264 +1,165 @@
-import { createHash } from 'node:crypto'
-import type { Db } from '../../platform/db/database.js'
 import type { Clock } from '../../platform/kit/clock.js'
-import * as failures from '../store/failures.js'
+import { admitted, counted, failed, keysOf, limitsOf, tookBack, type Entry, type Limits } from './failure-steps.js'
 
 type Awaitable<T> = T | Promise<T>
 
 /**
- * Failed client authentications, counted so that guessing a secret is bounded without letting
- * whoever knows a client id lock the real client out. Narrow on purpose: a store shared by
- * processes can implement it with three keyed counters.
+ * One guess at a secret (a client secret, a password, a pickup code), as the limiter sees it: who
+ * is guessed (`identity`), from where (`address`), and a proven factor if the caller has one.
+ */
+export interface Attempt {
+  identity?: string
+  address: string
+  /**
+   * A device proven by a signed cookie from an earlier successful sign-in (OWASP's device cookie):
+   * its attempts count on the device alone, so no one else's failures can lock it out.
+   */
+  device?: string
+}
+
+/** The keys an admitted attempt was counted on, handed back with its outcome. */
+export interface Ticket {
+  /** Each counted key, and whether this attempt's count reached its limit (its failure then locks it). */
+  counted: Array<{ key: string; reached: boolean }>
+  /** Keys a success forgets (the pair, the device); the others only get this attempt's count back. */
+  forget: string[]
+  /** The pair to remember as known on success (trustKnownPairs). */
+  pair?: string
+}
+
+export type Admission = { admitted: true; ticket: Ticket } | { admitted: false; retryAfterSeconds: number }
+
+/**
+ * Guessing limits, one atomic check-and-count per attempt: `admit` counts the attempt before the
+ * secret is checked (so N concurrent wrong guesses get at most the limit checked, the rest refused),
+ * then the caller reports the outcome: `failed` keeps the count (and locks a key it filled),
+ * `succeeded` takes the count back (the right answer is not a failure).
  */
 export interface FailureLimiter {
-  /** Seconds until `clientId` may be tried from `address`, or 0 when it may be tried now. */
-  retryAfter(clientId: string | undefined, address: string): Awaitable<number>
-  recordFailure(clientId: string | undefined, address: string): Awaitable<void>
-  recordSuccess(clientId: string, address: string): Awaitable<void>
+  admit(attempt: Attempt): Awaitable<Admission>
+  failed(ticket: Ticket): Awaitable<void>
+  succeeded(ticket: Ticket): Awaitable<void>
+  /** The attempt was never checked (refused further on, or the check could not run): its counts go back, nothing else changes. */
+  release(ticket: Ticket): Awaitable<void>
 }
 
 export interface FailurePolicy {
-  /** Failures of one client id from one address before that pair is locked. */
+  /** Failures of one identity from one address (or of one device) before that key is locked. */
   limit: number
   windowSeconds: number
-  /** One address may fail this many times `limit`, across client ids (a NAT of several integrations). */
+  /** One address may fail this many times `limit`, across identities (a NAT of several integrations). */
   addressFactor?: number
-  /** One client id may fail this many times `limit` from everywhere: the ceiling on distributed guessing. */
+  /** One identity may fail this many times `limit` from everywhere: the ceiling on distributed guessing. */
   clientFactor?: number
   /** Each lock of a key lasts twice the one before, up to this many windows. */
   maxBackoffFactor?: number
   /** Entries kept per counter; the least recently failed go first. */
   maxKeys?: number
+  /**
+   * A pair (identity, address) that succeeded before passes the identity's global ceiling: an
+   * attacker's distributed failures cannot lock a client out of the addresses it already uses.
+   * Off where the identity's ceiling is the point (pickup codes: the subscription as a whole).
+   */
+  trustKnownPairs?: boolean
+  /** How long a pair stays known after its last success. */
+  knownPairDays?: number
 }
 
-interface Entry {
-  count: number
-  windowEnd: number
-  lockedUntil: number
-  /** Locks so far: the next lasts window × 2^strikes. */
-  strikes: number
-  /** Quiet until then and the key starts afresh (strikes included). */
-  forgetAt: number
-}
+const secondsUntil = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000))
 
 /**
- * Fixed windows per key with exponential back-off, in three counters: (client id, address) with
- * the small `limit`, the address with a larger one, the client id with a much larger ceiling. A
- * stranger's failures for a client id lock only the stranger's own pair and address, never the
- * real client's address, until a distributed attack reaches the ceiling. A locked key refuses
- * even the right secret, else a guesser would learn it from the first success.
- *
- * Memory is bounded (maxKeys entries per counter) and every call is O(1): each counter is a Map
- * kept in order of last failure, so eviction takes the first entry and expiry is checked on a
- * couple of the oldest per write, never by a scan. Kept per process: for one process (PGlite);
- * behind several processes the DatabaseFailureLimiter below counts for all of them.
+ * Per process, for one process (PGlite): every step is synchronous, so check-and-count is atomic by
+ * construction. Memory is bounded (maxKeys entries, in order of last count, oldest evicted first).
+ * Behind several processes the DatabaseFailureLimiter (shared-failure-limiter.ts) counts for all.
  */
 export class MemoryFailureLimiter implements FailureLimiter {
-  readonly #pairs: Counter
-  readonly #addresses: Counter
-  readonly #clients: Counter
+  readonly #entries = new Map<string, Entry>()
+  readonly #known = new Map<string, number>()
+  readonly #limits: Limits
 
   constructor(
     private readonly clock: Clock,
-    policy: FailurePolicy,
+    private readonly policy: FailurePolicy,
   ) {
-    const windowMs = policy.windowSeconds * 1000
-    const maxLockMs = windowMs * (policy.maxBackoffFactor ?? 64)
-    const maxKeys = policy.maxKeys ?? 100_000
-    this.#pairs = new Counter(policy.limit, windowMs, maxLockMs, maxKeys)
-    this.#addresses = new Counter(policy.limit * (policy.addressFactor ?? 5), windowMs, maxLockMs, maxKeys)
-    this.#clients = new Counter(policy.limit * (policy.clientFactor ?? 100), windowMs, maxLockMs, maxKeys)
+    this.#limits = limitsOf(policy)
   }
 
-  retryAfter(clientId: string | undefined, address: string): number {
+  admit(attempt: Attempt): Admission {
     const now = this.clock.now().getTime()
-    let until = this.#addresses.lockedUntil(address, now)
-    if (clientId !== undefined)
-      until = Math.max(
-        until,
-        this.#pairs.lockedUntil(pairKey(clientId, address), now),
-        this.#clients.lockedUntil(idKey(clientId), now),
-      )
-    return until > now ? Math.ceil((until - now) / 1000) : 0
+    const { keys, identityKey, pair } = keysOf(attempt, this.#limits)
+    const states = keys.map((k) => ({ k, step: admitted(this.#entries.get(k.key), now, k.max, this.#limits.windowMs) }))
+    let refused = states.filter((s) => s.step.refusedUntil !== undefined)
+    // Refused only by the identity's ceiling, from a pair that succeeded before: it passes.
+    if (refused.length === 1 && refused[0]!.k.key === identityKey && pair && this.#isKnown(pair, now)) refused = []
+    if (refused.length > 0)
+      return {
+        admitted: false,
+        retryAfterSeconds: secondsUntil(Math.max(...refused.map((s) => s.step.refusedUntil!)), now),
+      }
+    const ticket: Ticket = { counted: [], forget: [], pair: this.policy.trustKnownPairs ? pair : undefined }
+    for (const { k, step } of states) {
+      if (step.refusedUntil !== undefined) continue // the identity passed by a known pair: not counted
+      this.#put(k.key, step.entry!, now)
+      ticket.counted.push({ key: k.key, reached: step.entry!.count >= k.max })
+      if (k.forgetOnSuccess) ticket.forget.push(k.key)
+    }
+    return { admitted: true, ticket }
   }
 
-  recordFailure(clientId: string | undefined, address: string): void {
+  failed(ticket: Ticket): void {
     const now = this.clock.now().getTime()
-    this.#addresses.fail(address, now)
-    if (clientId === undefined) return
-    this.#pairs.fail(pairKey(clientId, address), now)
-    this.#clients.fail(idKey(clientId), now)
+    for (const c of ticket.counted) {
+      if (!c.reached) continue
+      const e = this.#entries.get(c.key)
+      if (e) this.#entries.set(c.key, failed(e, now, this.#maxOf(c.key), this.#limits))
+    }
   }
 
-  /** The pair starts afresh; the address and the client id keep their counts (a guesser's own client must not wash them). */
-  recordSuccess(clientId: string, address: string): void {
-    this.#pairs.forget(pairKey(clientId, address))
+  succeeded(ticket: Ticket): void {
+    for (const c of ticket.counted) {
+      if (ticket.forget.includes(c.key)) this.#entries.delete(c.key)
+      else {
+        const e = this.#entries.get(c.key)
+        if (e) this.#entries.set(c.key, tookBack(e))
+      }
+    }
+    if (ticket.pair) {
+      this.#known.delete(ticket.pair)
+      this.#known.set(ticket.pair, this.clock.now().getTime() + this.#limits.knownMs)
+      if (this.#known.size > this.#limits.maxKeys) this.#known.delete(this.#known.keys().next().value!)
+    }
   }
 
-  /** Entries held, per counter (for tests and the bench). */
-  sizes(): { pairs: number; addresses: number; clients: number } {
-    return { pairs: this.#pairs.size, addresses: this.#addresses.size, clients: this.#clients.size }
+  release(ticket: Ticket): void {
+    for (const c of ticket.counted) {
+      const e = this.#entries.get(c.key)
+      if (e) this.#entries.set(c.key, tookBack(e))
+    }
   }
-}
 
-// Header values reach 16 KiB: long ids are hashed so that maxKeys bounds the bytes too. So are ids
-// holding a NUL, which PostgreSQL text cannot store (the shared limiter's keys are text).
-const idKey = (clientId: string) =>
-  clientId.length <= 128 && !clientId.includes('\u0000')
-    ? clientId
-    : `#${createHash('sha256').update(clientId).digest('base64url')}`
-const pairKey = (clientId: string, address: string) => `${idKey(clientId)}\n${address}`
-
-/**
- * One more failure on a key: a key forgotten (or new) starts afresh, an ended window starts a new
- * one, and the failure that reaches `limit` locks the key for window × 2^strikes (at most maxLockMs).
- * access/store/failures.ts does the same step in SQL.
- */
-function failed(previous: Entry | undefined, now: number, limit: number, windowMs: number, maxLockMs: number): Entry {
-  let e: Entry
-  if (!previous || previous.forgetAt <= now)
-    e = { count: 0, windowEnd: now + windowMs, lockedUntil: 0, strikes: 0, forgetAt: 0 }
-  else if (previous.windowEnd <= now) e = { ...previous, count: 0, windowEnd: now + windowMs }
-  else e = { ...previous }
-  e.count++
-  if (e.count >= limit) {
-    const lockMs = Math.min(windowMs * 2 ** e.strikes, maxLockMs)
-    Object.assign(e, {
-      count: 0,
-      strikes: e.strikes + 1,
-      lockedUntil: now + lockMs,
-      windowEnd: now + lockMs + windowMs,
-    })
-    e.forgetAt = now + 2 * lockMs
-  }
-  e.forgetAt = Math.max(e.forgetAt, e.windowEnd)
-  return e
-}
-
-class Counter {
-  readonly #entries = new Map<string, Entry>()
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly maxLockMs: number,
-    private readonly maxKeys: number,
-  ) {}
-
+  /** Entries held (for tests and the bench). */
   get size(): number {
     return this.#entries.size
   }
 
-  lockedUntil(key: string, now: number): number {
-    const e = this.#entries.get(key)
-    return e && e.forgetAt > now ? e.lockedUntil : 0
+  #isKnown(pair: string, now: number): boolean {
+    return (this.#known.get(pair) ?? 0) > now
   }
 
-  fail(key: string, now: number): void {
-    const e = this.#entries.get(key)
-    if (e) this.#entries.delete(key) // re-inserted below: the Map stays in order of last failure
-    this.#entries.set(key, failed(e, now, this.limit, this.windowMs, this.maxLockMs))
-    this.#trim(now)
+  #maxOf(key: string): number {
+    return counted(key, this.#limits)
   }
 
-  forget(key: string): void {
-    this.#entries.delete(key)
-  }
-
-  /** The oldest entries go when they are forgotten anyway or when the counter is full: two looks, never a scan. */
-  #trim(now: number): void {
+  #put(key: string, e: Entry, now: number): void {
+    this.#entries.delete(key) // re-inserted: the Map stays in order of last count
+    this.#entries.set(key, e)
+    // The oldest entries go when they are forgotten anyway or when the counter is full: two looks, never a scan.
     for (let i = 0; i < 2; i++) {
       const first = this.#entries.entries().next()
       if (first.done) return
-      const [key, e] = first.value
-      if (e.forgetAt > now && this.#entries.size <= this.maxKeys) return
-      this.#entries.delete(key)
+      const [k, old] = first.value
+      if (old.forgetAt > now && this.#entries.size <= this.#limits.maxKeys) return
+      this.#entries.delete(k)
     }
-  }
-}
-
-/**
- * The same three counters in the database (table auth_failures), shared by every process of a
- * deployment: guessing through N processes is limited as through one (issue 16.2). PostgreSQL
- * rather than Redis: the deployment already shares it, failures are rare (a locked key is refused
- * before it costs a write), and one more service to run and secure would buy nothing here.
- *
- * Per credential check: one indexed read of at most three rows (retryAfter); a failure adds one
- * atomic upsert of three rows; a success deletes its pair only when the pair was seen failing
- * (remembered here in a bounded Map), so a client that never fails costs no write. Forgotten keys
- * are swept every `sweepEvery` failures; the table holds no more than the keys failing lately.
- */
-export class DatabaseFailureLimiter implements FailureLimiter {
-  readonly #windowMs: number
-  readonly #maxLockMs: number
-  readonly #limits: { pair: number; address: number; client: number }
-  readonly #maxKeys: number
-  /** Pairs known to have a row: a success must delete it. */
-  readonly #failingPairs = new Set<string>()
-  #sinceSweep = 0
-
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    policy: FailurePolicy,
-    private readonly sweepEvery = 1_000,
-  ) {
-    this.#windowMs = policy.windowSeconds * 1000
-    this.#maxLockMs = this.#windowMs * (policy.maxBackoffFactor ?? 64)
-    this.#limits = {
-      pair: policy.limit,
-      address: policy.limit * (policy.addressFactor ?? 5),
-      client: policy.limit * (policy.clientFactor ?? 100),
-    }
-    this.#maxKeys = policy.maxKeys ?? 100_000
-  }
-
-  async retryAfter(clientId: string | undefined, address: string): Promise<number> {
-    const now = this.clock.now().getTime()
-    const pair = clientId === undefined ? undefined : `p:${pairKey(clientId, address)}`
-    const keys = pair === undefined ? [`a:${address}`] : [`a:${address}`, pair, `c:${idKey(clientId!)}`]
-    const { lockedUntil, pairKnown } = await failures.lockOf(this.db, keys, pair, now)
-    if (pair !== undefined && pairKnown) this.#remember(pair)
-    return lockedUntil > now ? Math.ceil((lockedUntil - now) / 1000) : 0
-  }
-
-  async recordFailure(clientId: string | undefined, address: string): Promise<void> {
-    const now = this.clock.now().getTime()
-    const key = (k: string, maxFailures: number): failures.FailureKey => {
-      const fresh = failed(undefined, now, maxFailures, this.#windowMs, this.#maxLockMs)
-      return {
-        key: k,
-        maxFailures,
-        fresh: {
-          failures: fresh.count,
-          windowEndsAt: fresh.windowEnd,
-          lockedUntil: fresh.lockedUntil,
-          strikes: fresh.strikes,
-          forgetAt: fresh.forgetAt,
-        },
-      }
-    }
-    const keys = [key(`a:${address}`, this.#limits.address)]
-    if (clientId !== undefined) {
-      const pair = `p:${pairKey(clientId, address)}`
-      keys.push(key(pair, this.#limits.pair), key(`c:${idKey(clientId)}`, this.#limits.client))
-      this.#remember(pair)
-    }
-    if (++this.#sinceSweep >= this.sweepEvery) {
-      this.#sinceSweep = 0
-      void failures.deleteForgotten(this.db, now).catch(() => {})
-    }
-    await failures.recordFailures(this.db, keys, now, this.#windowMs, this.#maxLockMs)
-  }
-
-  async recordSuccess(clientId: string, address: string): Promise<void> {
-    const pair = `p:${pairKey(clientId, address)}`
-    if (!this.#failingPairs.delete(pair)) return
-    await failures.forget(this.db, pair)
-  }
-
-  #remember(pair: string): void {
-    if (this.#failingPairs.size >= this.#maxKeys) this.#failingPairs.delete(this.#failingPairs.values().next().value!)
-    this.#failingPairs.add(pair)
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CookieSerializeOptions } from '@fastify/cookie'
+import { DEVICE_COOKIE_DAYS } from './device-cookie.js'
 
 /** The session cookie's name over plain HTTP (browsers refuse a `__Host-` cookie that is not Secure). */
 export const SESSION_COOKIE = 'mailroom_session'
@@ -49,3 +50,28 @@ export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest,
 export const sessionCookieOf = (request: FastifyRequest, publicUrl: string): string | undefined =>
   request.cookies[SECURE_SESSION_COOKIE] ??
   (overHttps(request, publicUrl) ? undefined : request.cookies[SESSION_COOKIE])
+
+/**
+ * The device cookie (device-cookie.ts): sent only to the sign-in route, kept across sign-outs for
+ * DEVICE_COOKIE_DAYS. `__Secure-` over HTTPS (the browser keeps it only when Secure; `__Host-`
+ * would need Path=/, and no other route needs it).
+ */
+const DEVICE_COOKIE = 'mailroom_device'
+const DEVICE_PATH = '/console/api/session'
+
+function deviceCookieName(request: FastifyRequest, publicUrl: string): string {
+  return overHttps(request, publicUrl) ? `__Secure-${DEVICE_COOKIE}` : DEVICE_COOKIE
+}
+
+export function setDeviceCookie(reply: FastifyReply, request: FastifyRequest, publicUrl: string, value: string) {
+  reply.setCookie(deviceCookieName(request, publicUrl), value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: DEVICE_PATH,
+    secure: overHttps(request, publicUrl),
+    maxAge: DEVICE_COOKIE_DAYS * 86_400,
+  })
+}
+
+export const deviceCookieOf = (request: FastifyRequest, publicUrl: string): string | undefined =>
+  request.cookies[deviceCookieName(request, publicUrl)]

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { int, oneOf, section } from './define.js'
 import type { Env } from './index.js'
 
@@ -53,6 +54,25 @@ export const accessSettings = section({
       default: 900,
       description: 'the window of PICKUP_CODE_FAILURE_LIMIT; each further lock doubles, at most 4 windows',
     }),
+    PASSWORD_HASH_CONCURRENCY: int({
+      minimum: 0,
+      maximum: 64,
+      default: 0,
+      description:
+        'password hashes computed at once (0: half the cores, at least 1); the rest wait in PASSWORD_HASH_QUEUE',
+    }),
+    PASSWORD_HASH_QUEUE: int({
+      minimum: 0,
+      maximum: 10_000,
+      default: 32,
+      description: 'password hashes that may wait for a turn; past it sign-ins and password changes get 429',
+    }),
+    PASSWORD_HASHES_PER_KEY: int({
+      minimum: 1,
+      maximum: 1_000,
+      default: 4,
+      description: 'password hashes running or waiting for one address, or for one subscription; past it 429',
+    }),
     CONSOLE_SESSION_IDLE_MINUTES: int({
       minimum: 1,
       maximum: 1440,
@@ -80,6 +100,8 @@ export interface AccessConfig {
   pickupCodeFailureWindowSeconds: number
   /** Console sign-in sessions: idle (sliding) and absolute lifetimes. */
   consoleSessions: { idleMinutes: number; maxHours: number }
+  /** The bounded pool every password hash runs in (access/model/password-pool.ts). */
+  passwordHashing: { concurrency: number; maxWaiting: number; perKey: number }
 }
 
 export function accessConfig(env: Env): AccessConfig {
@@ -93,5 +115,10 @@ export function accessConfig(env: Env): AccessConfig {
     pickupCodeFailureLimit: env.PICKUP_CODE_FAILURE_LIMIT,
     pickupCodeFailureWindowSeconds: env.PICKUP_CODE_FAILURE_WINDOW_SECONDS,
     consoleSessions: { idleMinutes: env.CONSOLE_SESSION_IDLE_MINUTES, maxHours: env.CONSOLE_SESSION_MAX_HOURS },
+    passwordHashing: {
+      concurrency: env.PASSWORD_HASH_CONCURRENCY || Math.max(1, Math.floor(availableParallelism() / 2)),
+      maxWaiting: env.PASSWORD_HASH_QUEUE,
+      perKey: env.PASSWORD_HASHES_PER_KEY,
+    },
   }
 }
