@@ -96,7 +96,10 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     // it twice and a margin, taken afresh just before the send (renewLease).
     leaseMs: leaseMs(settings.sendTimeoutMs),
     concurrency: CONCURRENCY,
-    pollMs: deps.pollMs ?? 250,
+    // A nudge (something was written here) is answered within 250 ms; an idle worker backs off to
+    // deps.pollMs (PGlite: every write is in this process and nudges it).
+    pollMs: 250,
+    idlePollMs: deps.pollMs ?? 250,
     random: Math.random,
     // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
     log: deps.log ?? processLog('error'),

@@ -49,6 +49,8 @@ export interface NotificationWorkerDeps {
   /** Emails in flight at once, at most (also the most a crash can send twice). */
   concurrency: number
   pollMs: number
+  /** Longest sleep of a worker that keeps finding nothing (RunnerOptions.idlePollMs); a nudge cuts it to pollMs. */
+  idlePollMs?: number
   random: () => number
   log: WorkerLog
   /** The reminder job (notifications/jobs/reminders.ts), run every `remindersEveryMs` by the loop. */
@@ -218,7 +220,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       },
       run: ({ n, reads }) => handle(n, tally ?? emptyStep(), reads),
     },
-    { concurrency: deps.concurrency, pollMs: deps.pollMs, log, name: 'notifications' },
+    { concurrency: deps.concurrency, pollMs: deps.pollMs, idlePollMs: deps.idlePollMs, log, name: 'notifications' },
   )
 
   return {
