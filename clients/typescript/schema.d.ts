@@ -1091,11 +1091,11 @@ export interface paths {
          *
          *     Notifications: `POST <url>` with the configured auth, `Content-Type: application/json`, Standard Webhooks headers `webhook-id` (the eventId: the same on every retry, dedupe on it), `webhook-timestamp` (of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the signing secret; during 24 h after a rotation two signatures, space-separated).
          *
-         *     Body `{eventId, eventName, type, occurredAt, subId, webHookConfigID, data}`; `data.sequence` orders the events of one package.
+         *     Body `{eventId, eventName, type, occurredAt, subId, webHookConfigID, data}`; `data.sequence` numbers the events of one package (1, 2, 3, … in the order they happened).
          *
-         *     Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours from its first attempt (an event waiting behind an earlier one of its package starts its window when it is first sent), or after the receiver's `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`: a success ends a failure streak, and so does having nothing left to retry); their pending deliveries are failed and can be retried once the configuration is active again.
+         *     Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours from its first attempt , or after the receiver's `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`: a success ends a failure streak, and so does having nothing left to retry); their pending deliveries are failed and can be retried once the configuration is active again.
          *
-         *     Order per package: an event of a package is not sent to a configuration while an earlier event of the same package to the same configuration is still pending; a delivery that finally fails no longer holds the later ones back.
+         *     Delivery is unordered, as with Svix and Stripe: every delivery is independent, so a receiver that fails one event (retried for up to 72 h) still gets the later ones; a retry may arrive after a later event of the same package, and an event may arrive twice. Receiver recipe: deduplicate on `webhook-id`, and keep per package the highest `data.sequence` seen; an event whose `sequence` is not above it is older news: ignore it (or fetch the package for its current state).
          *
          *     A configuration receives the events that occur after it was created. Updates (url, auth, timeOut, events, status) apply to the next notification; an event no longer subscribed is not sent. A deleted configuration gets nothing more; its pending deliveries are cancelled.
          *
@@ -1326,11 +1326,11 @@ export interface paths {
          *
          *     Notifications: `POST <url>` with the configured auth, `Content-Type: application/json`, Standard Webhooks headers `webhook-id` (the eventId: the same on every retry, dedupe on it), `webhook-timestamp` (of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the signing secret; during 24 h after a rotation two signatures, space-separated).
          *
-         *     Body `{eventId, eventName, type, occurredAt, subId, webHookConfigID, data}`; `data.sequence` orders the events of one package.
+         *     Body `{eventId, eventName, type, occurredAt, subId, webHookConfigID, data}`; `data.sequence` numbers the events of one package (1, 2, 3, … in the order they happened).
          *
-         *     Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours from its first attempt (an event waiting behind an earlier one of its package starts its window when it is first sent), or after the receiver's `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`: a success ends a failure streak, and so does having nothing left to retry); their pending deliveries are failed and can be retried once the configuration is active again.
+         *     Delivery is at least once. A 2xx within `timeOut` seconds is delivered; anything else (3xx included: redirects are not followed) is retried with exponential backoff and full jitter (5 s doubling up to 6 h) for at least 72 hours from its first attempt , or after the receiver's `Retry-After` (seconds or HTTP date, at most 6 h). 410 Gone sets the configuration in-active (`disabledReason: gone`), and so do 5 days of continuous failure (`failing`: a success ends a failure streak, and so does having nothing left to retry); their pending deliveries are failed and can be retried once the configuration is active again.
          *
-         *     Order per package: an event of a package is not sent to a configuration while an earlier event of the same package to the same configuration is still pending; a delivery that finally fails no longer holds the later ones back.
+         *     Delivery is unordered, as with Svix and Stripe: every delivery is independent, so a receiver that fails one event (retried for up to 72 h) still gets the later ones; a retry may arrive after a later event of the same package, and an event may arrive twice. Receiver recipe: deduplicate on `webhook-id`, and keep per package the highest `data.sequence` seen; an event whose `sequence` is not above it is older news: ignore it (or fetch the package for its current state).
          *
          *     A configuration receives the events that occur after it was created. Updates (url, auth, timeOut, events, status) apply to the next notification; an event no longer subscribed is not sent. A deleted configuration gets nothing more; its pending deliveries are cancelled.
          *
@@ -9956,6 +9956,7 @@ export interface operations {
                         /** Format: date-time */
                         deliveredAt?: string;
                         packageId?: string;
+                        /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                         sequence?: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -10086,6 +10087,7 @@ export interface operations {
                             /** Format: date-time */
                             deliveredAt?: string;
                             packageId?: string;
+                            /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                             sequence?: number;
                             /** Format: date-time */
                             createdAt: string;
@@ -10192,6 +10194,7 @@ export interface operations {
                         /** Format: date-time */
                         deliveredAt?: string;
                         packageId?: string;
+                        /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                         sequence?: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -11437,6 +11440,7 @@ export interface operations {
                         /** Format: date-time */
                         deliveredAt?: string;
                         packageId?: string;
+                        /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                         sequence?: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -11567,6 +11571,7 @@ export interface operations {
                             /** Format: date-time */
                             deliveredAt?: string;
                             packageId?: string;
+                            /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                             sequence?: number;
                             /** Format: date-time */
                             createdAt: string;
@@ -11673,6 +11678,7 @@ export interface operations {
                         /** Format: date-time */
                         deliveredAt?: string;
                         packageId?: string;
+                        /** @description The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package. */
                         sequence?: number;
                         /** Format: date-time */
                         createdAt: string;

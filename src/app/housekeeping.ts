@@ -4,6 +4,7 @@ import type { ImagesService } from '../images/index.js'
 import { purgePickupCodes } from '../pickups/index.js'
 import { foldTallies } from '../search/index.js'
 import type { Clock } from '../platform/kit/clock.js'
+import { startScheduler } from '../platform/jobs/scheduler.js'
 
 export interface HousekeepingDeps {
   db: Db
@@ -30,39 +31,29 @@ export async function runHousekeeping(
 }
 
 /**
- * Runs the housekeeping pass now and then every `everyMs` (10 minutes), and folds search-tally
- * deltas every `foldEveryMs`, in every process that serves or works: each pass deletes what is
- * due, and two processes at once only share the work. Returns a stop function that waits for a
- * pass in progress.
+ * Registers the housekeeping pass (every `everyMs`, 10 minutes) and the search-tally fold (every
+ * `foldEveryMs`) with the one scheduler (platform/jobs), in every process that serves or works:
+ * each pass deletes what is due, and two processes at once only share the work. Returns a stop
+ * function that waits for a pass in progress.
  */
 export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve()
-  const pass = () => {
-    running = runHousekeeping(deps).then(
-      (done) => {
-        if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
+  const log = {
+    error: (obj: { err?: unknown; task?: string }, msg: string) =>
+      deps.log(msg, { err: obj.err instanceof Error ? obj.err.message : String(obj.err) }),
+  }
+  return startScheduler(
+    [
+      {
+        name: 'housekeeping',
+        everyMs: deps.everyMs ?? 10 * 60_000,
+        run: async () => {
+          const done = await runHousekeeping(deps)
+          if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
+        },
       },
-      (err: unknown) => deps.log('housekeeping failed', { err: err instanceof Error ? err.message : String(err) }),
-    )
-  }
-  const timer = setInterval(pass, deps.everyMs ?? 10 * 60_000)
-  timer.unref()
-  pass()
-  // Folding is cheap and keeps counts cheap; one fold at a time per process.
-  let folding: Promise<void> | undefined
-  const fold = () => {
-    folding ??= foldTallies(deps.db)
-      .then(
-        () => undefined,
-        (err: unknown) => deps.log('tally fold failed', { err: err instanceof Error ? err.message : String(err) }),
-      )
-      .finally(() => (folding = undefined))
-  }
-  const foldTimer = setInterval(fold, deps.foldEveryMs ?? 2_000)
-  foldTimer.unref()
-  return async () => {
-    clearInterval(timer)
-    clearInterval(foldTimer)
-    await Promise.all([running, folding])
-  }
+      // Folding is cheap and keeps counts cheap.
+      { name: 'tally fold', everyMs: deps.foldEveryMs ?? 2_000, run: () => foldTallies(deps.db) },
+    ],
+    log,
+  )
 }

@@ -11,6 +11,7 @@ import { createNotificationWorker, type RecipientContact, type WorkerLog, type W
 import { createObserver, type ObservedEvent } from './model/observe.js'
 import { createReminderJob } from './jobs/reminders.js'
 import { unsubscribeToken } from './model/unsubscribe.js'
+import { leaseMs } from '../platform/jobs/lease.js'
 import './store/tables.js'
 
 export { notificationsRoutes, unsubscribeRoutes } from './api/routes.js'
@@ -59,8 +60,8 @@ export interface Notifications {
   close(): void
 }
 
-/** SMTP connections per process. */
-const SMTP_CONNECTIONS = 5
+/** Emails in flight per process, and as many SMTP connections: a send never waits for one. */
+const CONCURRENCY = 10
 
 export function createNotifications(deps: NotificationsDeps): Notifications {
   const { db, clock, ids, config } = deps
@@ -72,7 +73,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
           url: settings.smtpUrl,
           from: settings.mailFrom,
           timeoutMs: settings.sendTimeoutMs,
-          connections: SMTP_CONNECTIONS,
+          connections: CONCURRENCY,
         })
       : undefined)
   const unsubscribeBase = `${config.publicUrl}/notifications/unsubscribe?t=`
@@ -91,14 +92,14 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     messageIdDomain: new URL(config.publicUrl).hostname || 'mailroom',
     retryBaseMs: settings.retryBaseMs,
     maxAttempts: settings.maxAttempts,
-    // One send is bounded by the transport's timeouts (connect, greeting, socket): twice that and a margin.
-    leaseMs: settings.sendTimeoutMs * 2 + 5_000,
-    // Claims more than the pool sends at once, so one slow send does not hold the others back. A
-    // claimed row that waits in line longer than its lease is leased afresh just before its send, and
-    // skipped if another worker claimed it meanwhile (renewLease).
-    batchSize: 50,
-    concurrency: 10,
-    pollMs: deps.pollMs ?? 250,
+    // One send is bounded by the transport's timeouts (connect, greeting, socket): the lease covers
+    // it twice and a margin, taken afresh just before the send (renewLease).
+    leaseMs: leaseMs(settings.sendTimeoutMs),
+    concurrency: CONCURRENCY,
+    // A nudge (something was written here) is answered within 250 ms; an idle worker backs off to
+    // deps.pollMs (PGlite: every write is in this process and nudges it).
+    pollMs: 250,
+    idlePollMs: deps.pollMs ?? 250,
     random: Math.random,
     // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
     log: deps.log ?? processLog('error'),

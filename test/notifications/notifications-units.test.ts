@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { composeEmail, type PackageView } from '../../src/notifications/model/compose.js'
 import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/model/kinds.js'
-import { retryDelayMs } from '../../src/notifications/jobs/worker.js'
 import { planNotifications } from '../../src/notifications/model/observe.js'
 import { checkSettings, DEFAULT_SETTINGS } from '../../src/notifications/model/settings.js'
 import {
@@ -132,12 +131,6 @@ describe('unsubscribe tokens', () => {
 })
 
 describe('worker rules', () => {
-  it('backs off exponentially with jitter, capped at six hours', () => {
-    expect(retryDelayMs(1, 30_000, () => 0)).toBe(15_000)
-    expect(retryDelayMs(1, 30_000, () => 0.999999)).toBe(30_000)
-    expect(retryDelayMs(3, 30_000, () => 0.999999)).toBe(120_000)
-    expect(retryDelayMs(40, 30_000, () => 0.5)).toBe(0.75 * 6 * 3600_000)
-  })
   it('publishes every kind as a tracking webhook event of the catalogue', () => {
     for (const kind of NOTIFICATION_KINDS) expect(eventNames('tracking')).toContain(webhookEventOf(kind))
   })

@@ -1,18 +1,20 @@
 import type { Db } from '../../platform/db/database.js'
-import { inTransaction } from '../../platform/db/transaction.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
-import { enqueueUnsequenced } from '../../events/outbox.js'
 import { gatherArrivals } from '../model/arrivals.js'
 import { composeEmail, type PackageView } from '../model/compose.js'
 import { isOneOf, NOT_WAITING } from '../../packages/index.js'
-import { webhookEventOf, type NotificationStatus } from '../model/kinds.js'
-import type { Mailer } from '../delivery/mailer.js'
-import { claimDue, recordOutcome, renewLease } from '../store/claim.js'
-import { collectorsOf, openingHoursAt, packageIdsOf, type Collector } from '../store/notifications.js'
+import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
+import { claimDue, renewLease } from '../store/claim.js'
+import { createJobRunner } from '../../platform/jobs/runner.js'
+import { startScheduler } from '../../platform/jobs/scheduler.js'
+import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
+import { createOutcomes, type CollectedBy } from './outcome.js'
+
+export type { CollectedBy }
 
 export interface RecipientContact {
   contactId: string
@@ -22,14 +24,6 @@ export interface RecipientContact {
   notify: boolean
   /** The language of its emails; absent: the subscription's. */
   language?: string
-}
-
-/** Who collected the parcels of a PICKED_UP receipt (in its webhook events as `notification.collectedBy`). */
-export interface CollectedBy {
-  name: string
-  contactId?: string
-  /** The recipient, when someone else collected on their behalf. */
-  onBehalfOf?: { contactId: string; name?: string }
 }
 
 export interface WorkerLog {
@@ -50,10 +44,13 @@ export interface NotificationWorkerDeps {
   messageIdDomain: string
   retryBaseMs: number
   maxAttempts: number
+  /** One send's lease (platform/jobs/lease.ts of the send timeout). */
   leaseMs: number
-  batchSize: number
+  /** Emails in flight at once, at most (also the most a crash can send twice). */
   concurrency: number
   pollMs: number
+  /** Longest sleep of a worker that keeps finding nothing (RunnerOptions.idlePollMs); a nudge cuts it to pollMs. */
+  idlePollMs?: number
   random: () => number
   log: WorkerLog
   /** The reminder job (notifications/jobs/reminders.ts), run every `remindersEveryMs` by the loop. */
@@ -65,18 +62,12 @@ export interface NotificationWorkerDeps {
 
 export interface WorkerStep {
   sent: number
-  /** Claimed, but taken by another worker (or settled) before its turn came: not sent. */
+  /** Claimed, but taken by another worker (or settled) before its send: not sent. */
   skipped: number
   suppressed: number
   failed: number
   retrying: number
   reminders: number
-}
-
-/** Retry delay ceilings double per failed attempt (full jitter), at most six hours. */
-export function retryDelayMs(attempts: number, baseMs: number, random: () => number): number {
-  const ceiling = Math.min(6 * 3600_000, baseMs * 2 ** Math.max(0, attempts - 1))
-  return Math.max(1000, Math.round(ceiling * (0.5 + random() / 2)))
 }
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 500)
@@ -89,108 +80,10 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
  */
 export function createNotificationWorker(deps: NotificationWorkerDeps) {
   const { db, clock, ids, workerId, mailer, log } = deps
-  let nextRemindersAt = 0
-  let wake: (() => void) | undefined
-  let nudged = false
+  // What runOnce counts while it drains; the background loop counts nothing.
+  let tally: WorkerStep | undefined
 
-  async function settle(
-    n: NotificationRow,
-    status: Exclude<NotificationStatus, 'pending'>,
-    packages: PackageView[],
-    contact: RecipientContact | undefined,
-    lastError: string | null,
-    collector?: CollectedBy,
-  ): Promise<boolean> {
-    const now = clock.now()
-    // The address mailed, or that would have been: the contact's at this moment, not the row's.
-    const to = contact?.email ?? n.to_address
-    const held = await inTransaction(db, async (trx) => {
-      const ok = await recordOutcome(
-        trx,
-        { notificationId: n.notification_id, workerId, attempts: n.attempts },
-        { status, lastError, sentAt: status === 'sent' ? now : null, now, to },
-      )
-      if (!ok) return false
-      const notification = {
-        notificationId: n.notification_id,
-        kind: n.kind,
-        channel: n.channel,
-        status,
-        step: n.step || undefined,
-        to: to || undefined,
-        packageIds: packages.map((p) => p.packageId),
-        contact: contact
-          ? { contactId: contact.contactId, name: contact.name, email: contact.email, phone: contact.phone }
-          : { contactId: n.contact_id },
-        ...(collector ? { collectedBy: collector } : {}),
-      }
-      await enqueueUnsequenced(
-        trx,
-        packages.map((p) => ({
-          eventId: ids('evt_'),
-          subId: n.sub_id,
-          packageId: p.packageId,
-          variant: 'tracking' as const,
-          eventName: webhookEventOf(n.kind),
-          occurredAt: now,
-          data: {
-            packageId: p.packageId,
-            trackingNumber: p.trackingNumber,
-            currentStatus: p.currentStatus,
-            previousStatus: p.currentStatus,
-            currentLocation: p.currentLocation ?? null,
-            notification,
-          },
-        })),
-      )
-      return true
-    })
-    if (held && packages.length > 0) deps.onEventsCommitted?.()
-    return held
-  }
-
-  /**
-   * PICKED_UP: who collected. A one-step pickup records it (a name given at the desk, another
-   * contact); otherwise the packages' givenTo. `onBehalfOf` names the recipient when someone else
-   * collected for them.
-   */
-  async function collectedBy(
-    n: NotificationRow,
-    packages: PackageView[],
-    contact: RecipientContact | undefined,
-  ): Promise<CollectedBy | undefined> {
-    if (n.kind !== 'PICKED_UP' || packages.length === 0) return undefined
-    const pickups = await collectorsOf(
-      db,
-      n.sub_id,
-      packages.map((p) => p.packageId),
-    )
-    const picked: Collector | undefined = packages.map((p) => pickups.get(p.packageId)).find(Boolean)
-    const given = packages.find((p) => p.givenTo)?.givenTo
-    const who = picked ? { name: picked.name, contactId: picked.contactId } : given
-    if (!who) return undefined
-    const self = who.contactId !== undefined && who.contactId === n.contact_id
-    return {
-      name: who.name,
-      ...(who.contactId ? { contactId: who.contactId } : {}),
-      ...(self ? {} : { onBehalfOf: { contactId: n.contact_id, ...(contact ? { name: contact.name } : {}) } }),
-    }
-  }
-
-  async function retryLater(n: NotificationRow, lastError: string): Promise<void> {
-    const now = clock.now()
-    await recordOutcome(
-      db,
-      { notificationId: n.notification_id, workerId, attempts: n.attempts },
-      {
-        status: 'pending',
-        lastError,
-        sentAt: null,
-        now,
-        retryAt: new Date(now.getTime() + retryDelayMs(n.attempts, deps.retryBaseMs, deps.random)),
-      },
-    )
-  }
+  const { settle, collectedBy, retryLater } = createOutcomes(deps)
 
   /** Why this notification is not sent, or undefined: it goes. */
   function suppression(
@@ -250,7 +143,8 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         ...(openingHours ? { openingHours } : {}),
         ...(contact!.language ? { language: contact!.language } : {}),
       })
-      // The claim covered the whole batch; this row may have waited in line past its lease.
+      // Fenced: the lease is taken afresh just before the send (rendering and reads took time), and
+      // only while the row is still this claim's; another worker's claim means it is not sent here.
       const ours = await renewLease(
         db,
         { notificationId: n.notification_id, workerId, attempts: n.attempts },
@@ -263,6 +157,12 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       try {
         await mailer!.send(message)
       } catch (e) {
+        if (e instanceof UnconfirmedSend) {
+          // The server has the whole message but its answer never came: it may well have delivered
+          // it, and sending again would be a duplicate (RFC 5321 §4.5.3.2.6). Recorded as sent, with why.
+          if (await settle(n, 'sent', packages, contact, errorText(e), collector)) step.sent++
+          return
+        }
         if (n.attempts >= deps.maxAttempts) {
           if (await settle(n, 'failed', packages, contact, errorText(e), collector)) step.failed++
         } else {
@@ -286,93 +186,69 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     }
   }
 
-  async function sendDue(step: WorkerStep): Promise<number> {
-    // The queued arrivals into their batches (arrivals.ts), then claim. A gathering that fails (a
-    // statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
-    try {
-      await gatherArrivals({ db, clock, ids })
-    } catch (e) {
-      log.error({ err: e }, 'gathering queued arrivals failed; claiming what is due all the same')
-    }
-    const claimed = await claimDue(db, {
-      now: clock.now(),
-      limit: deps.batchSize,
-      workerId,
-      leaseMs: deps.leaseMs,
-    })
-    if (claimed.length === 0) return 0
-    const reads: PassReads = {
-      settings: new Map(),
-      packageIds: await packageIdsOf(
-        db,
-        claimed.map((n) => n.notification_id),
-      ),
-    }
-    let next = 0
-    await Promise.all(
-      Array.from({ length: Math.min(deps.concurrency, claimed.length) }, async () => {
-        while (next < claimed.length) await handle(claimed[next++]!, step, reads)
-      }),
-    )
-    return claimed.length
-  }
-
-  async function maybeReminders(step: WorkerStep, force: boolean): Promise<void> {
-    const now = clock.now().getTime()
-    if (!force && now < nextRemindersAt) return
-    nextRemindersAt = now + deps.remindersEveryMs
-    step.reminders += await deps.reminders.run()
+  /** A claimed notification, with what its claim read once for all (settings per subscription, its packages). */
+  interface Job {
+    n: NotificationRow
+    reads: PassReads
   }
 
   const emptyStep = (): WorkerStep => ({ sent: 0, skipped: 0, suppressed: 0, failed: 0, retrying: 0, reminders: 0 })
+
+  const runner = createJobRunner<Job>(
+    {
+      // The queued arrivals into their batches (arrivals.ts), then claim. A gathering that fails (a
+      // statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
+      prepare: async () => {
+        try {
+          await gatherArrivals({ db, clock, ids })
+        } catch (e) {
+          log.error({ err: e }, 'gathering queued arrivals failed; claiming what is due all the same')
+        }
+        return 0
+      },
+      claim: async (limit) => {
+        const claimed = await claimDue(db, { now: clock.now(), limit, workerId, leaseMs: deps.leaseMs })
+        if (claimed.length === 0) return []
+        const reads: PassReads = {
+          settings: new Map(),
+          packageIds: await packageIdsOf(
+            db,
+            claimed.map((n) => n.notification_id),
+          ),
+        }
+        return claimed.map((n) => ({ n, reads }))
+      },
+      run: ({ n, reads }) => handle(n, tally ?? emptyStep(), reads),
+    },
+    { concurrency: deps.concurrency, pollMs: deps.pollMs, idlePollMs: deps.idlePollMs, log, name: 'notifications' },
+  )
 
   return {
     /** One deterministic pass at the clock's now: the reminder job, then every due notification. */
     async runOnce(): Promise<WorkerStep> {
       const step = emptyStep()
-      await maybeReminders(step, true)
-      while ((await sendDue(step)) === deps.batchSize);
+      step.reminders += await deps.reminders.run()
+      tally = step
+      try {
+        await runner.drain()
+      } finally {
+        tally = undefined
+      }
       return step
     },
 
     /** Something was just written: look now rather than at the next poll. */
-    nudge(): void {
-      nudged = true
-      wake?.()
-    },
+    nudge: () => runner.nudge(),
 
-    /** The loop; the returned stop lets in-flight sends finish and record (the mailer stays open: close it apart). */
+    /** The runner's loop and the reminder job; the returned stop lets in-flight sends finish and record (close the mailer apart). */
     start(): () => Promise<void> {
-      let stopping = false
-      const loop = (async () => {
-        while (!stopping) {
-          const step = emptyStep()
-          let claimed = 0
-          try {
-            await maybeReminders(step, false)
-            claimed = await sendDue(step)
-          } catch (e) {
-            log.error({ err: e }, 'notification worker pass failed')
-          }
-          if (claimed === deps.batchSize || stopping) continue
-          if (nudged) {
-            nudged = false
-            continue
-          }
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, deps.pollMs)
-            wake = () => {
-              clearTimeout(t)
-              resolve()
-            }
-          })
-          wake = undefined
-        }
-      })()
+      const stopRunner = runner.start()
+      const stopTasks = startScheduler(
+        [{ name: 'notification reminders', everyMs: deps.remindersEveryMs, run: () => deps.reminders.run() }],
+        log,
+      )
       return async () => {
-        stopping = true
-        wake?.()
-        await loop
+        await Promise.all([stopTasks(), stopRunner()])
       }
     },
   }

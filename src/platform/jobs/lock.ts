@@ -1,7 +1,10 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/transaction.js'
 
-/** One holder at a time across every process, for the rest of the transaction; false: someone else runs it. */
+/**
+ * One holder at a time across every process, for the rest of the transaction; false: someone else
+ * runs it. The key keeps its first prefix, so that processes of an older version exclude these too.
+ */
 export async function tryJobLock(trx: Executor, job: string): Promise<boolean> {
   const { rows } = await sql<{
     ok: boolean

@@ -143,7 +143,12 @@ export const DeliverySchema = Type.Object({
   nextAttemptAt: Type.Optional(DateTime),
   deliveredAt: Type.Optional(DateTime),
   packageId: Type.Optional(Type.String()),
-  sequence: Type.Optional(Type.Integer()),
+  sequence: Type.Optional(
+    Type.Integer({
+      description:
+        "The event's place among its package's events (`data.sequence`): deliveries are unordered, a receiver ignores a sequence not above the last it saw for the package.",
+    }),
+  ),
   createdAt: DateTime,
 })
 export type DeliveryView = Static<typeof DeliverySchema>

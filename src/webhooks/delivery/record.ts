@@ -6,13 +6,7 @@ import type { IdGenerator } from '../../platform/kit/ids.js'
 import { insertAttempts } from '../store/attempts.js'
 import { disableConfigs, endIdleStreaks, lockStreaks, updateStreaks, type StreakUpdate } from '../store/configs.js'
 import type { ClaimedDelivery } from '../store/deliveries-claim.js'
-import {
-  failPendingOf,
-  recordOutcomes,
-  releaseDeliveries,
-  type DeliveryOutcome,
-  type DeliveryRelease,
-} from '../store/deliveries.js'
+import { failPendingOf, recordOutcomes, type DeliveryOutcome } from '../store/deliveries.js'
 import type { WebhookAttemptTable } from '../store/tables.js'
 import type { AttemptResult } from './deliver.js'
 import { batchStreak, failingTooLong, planRetry, type RetrySchedule } from './retry.js'
@@ -20,6 +14,10 @@ import type { Completion } from './runs.js'
 
 // What the worker writes once attempts are made: the attempt log, each delivery's next state, and
 // what the answers say about each receiver (failure streaks, configurations disabled).
+
+/** Answers arriving within this long of each other are recorded in one transaction, not many. */
+const FLUSH_COALESCE_MS = 10
+const FLUSH_BATCH = 500
 
 const DISABLED_WHY = {
   gone: 'configuration disabled: the receiver answered 410 Gone',
@@ -64,7 +62,6 @@ export function createRecorder(deps: {
     const now = clock.now()
     const attempts: Insertable<WebhookAttemptTable>[] = []
     const outcomes: DeliveryOutcome[] = []
-    const releases: DeliveryRelease[] = []
     const answers = new Map<string, { successes: Date[]; failures: Date[] }>()
     const gone = new Set<string>()
     const gaveUp = new Set<string>()
@@ -80,10 +77,6 @@ export function createRecorder(deps: {
           error_class: 'lease_expired',
           error: 'the worker making this attempt stopped before recording its outcome; the receiver may have got it',
         })
-      }
-      if (!r) {
-        releases.push({ delivery_id: d.delivery_id, give_up_at: d.prev_give_up_at })
-        continue
       }
       attempts.push({
         ...row,
@@ -117,7 +110,6 @@ export function createRecorder(deps: {
       )
       await insertAttempts(trx, attempts)
       await recordOutcomes(trx, workerId, now, outcomes)
-      await releaseDeliveries(trx, workerId, releases)
       const failing = await updateStreaks(trx, streaks)
       const disables = [
         ...[...gone].map((configId) => ({ configId, reason: 'gone' as const })),
@@ -138,5 +130,43 @@ export function createRecorder(deps: {
     })
   }
 
-  return { complete }
+  const queue: Array<{ c: Completion; settled: (err?: Error) => void }> = []
+  let flushing: Promise<void> | undefined
+
+  function flush(): Promise<void> {
+    flushing ??= (async () => {
+      await new Promise((r) => setTimeout(r, FLUSH_COALESCE_MS))
+      while (queue.length > 0) {
+        const batch = queue.splice(0, FLUSH_BATCH)
+        try {
+          await complete(batch.map((x) => x.c))
+          for (const x of batch) x.settled()
+        } catch (err) {
+          // The leases run out and the deliveries are sent again: at least once, never lost.
+          const e = err instanceof Error ? err : new Error('recording webhook attempts failed')
+          for (const x of batch) x.settled(e)
+        }
+      }
+    })().finally(() => {
+      flushing = undefined
+      if (queue.length > 0) void flush()
+    })
+    return flushing
+  }
+
+  /**
+   * Records one attempt as soon as its answer is in: resolves once it is committed (rejects when it
+   * could not be). Answers that arrive together share one transaction.
+   */
+  function record(c: Completion): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      queue.push({
+        c,
+        settled: (err) => (err === undefined ? resolve() : reject(err)),
+      })
+      void flush()
+    })
+  }
+
+  return { record }
 }

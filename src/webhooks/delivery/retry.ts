@@ -1,18 +1,18 @@
+import { backoffCeiling as ceilingOf, backoffDelay, MIN_DELAY_MS } from '../../platform/jobs/backoff.js'
+
+export { MIN_DELAY_MS }
+
 /**
  * The retry schedule: pure functions of the attempt number, the time and a random number, so it is
  * tested exhaustively and the worker stays deterministic under an injected clock and random.
  *
- * Exponential backoff with full jitter (the delay is uniform in [0, ceiling], AWS Architecture
- * Blog, "Exponential Backoff And Jitter"), so a receiver coming back after an outage is not hit by
- * every sender's retries at the same instant. Retries continue until at least the window (default RETRY_WINDOW_MS) after
+ * The back-off is the one of every job (platform/jobs/backoff.ts: exponential, full jitter). Retries continue until at least the window (default RETRY_WINDOW_MS) after
  * the delivery's first attempt (longer than Stripe's 3 days with no fixed attempt count: a jittered
  * schedule guarantees a duration, not a number of tries).
  */
 export const RETRY_WINDOW_MS = 72 * 3600_000
 export const BASE_DELAY_MS = 5_000
 export const MAX_DELAY_MS = 6 * 3600_000
-/** A floor so a jitter of ~0 never makes a hot loop against a failing receiver. */
-export const MIN_DELAY_MS = 1_000
 /** A receiver's Retry-After is honoured up to this much (the same bound, named for its use). @alias */
 export const RETRY_AFTER_CAP_MS = MAX_DELAY_MS
 /** Continuous failure for this long disables the configuration. */
@@ -36,10 +36,7 @@ export const DEFAULT_RETRY_SCHEDULE: Readonly<RetrySchedule> = Object.freeze({
 
 /** The upper bound of the delay after failed attempt number `attempt` (1-based). */
 export function backoffCeiling(attempt: number, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): number {
-  if (!Number.isInteger(attempt) || attempt < 1)
-    throw new RangeError(`attempt must be a positive integer, got ${attempt}`)
-  // 2^(attempt-1) overflows nothing below the cap: past 2^30 the cap applies anyway.
-  return Math.min(schedule.maxDelayMs, schedule.baseDelayMs * 2 ** Math.min(attempt - 1, 30))
+  return ceilingOf(attempt, { baseMs: schedule.baseDelayMs, maxMs: schedule.maxDelayMs })
 }
 
 /** The jittered delay after failed attempt `attempt`, with `random` in [0, 1). */
@@ -48,8 +45,7 @@ export function jitteredDelay(
   random: number,
   schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE,
 ): number {
-  if (!(random >= 0 && random < 1)) throw new RangeError(`random must be in [0, 1), got ${random}`)
-  return Math.max(MIN_DELAY_MS, Math.floor(random * backoffCeiling(attempt, schedule)))
+  return backoffDelay(attempt, random, { baseMs: schedule.baseDelayMs, maxMs: schedule.maxDelayMs })
 }
 
 /**

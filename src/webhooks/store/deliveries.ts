@@ -124,22 +124,6 @@ export interface DeliveryOutcome {
   last_error: string | null
 }
 
-/** A delivery claimed but not sent (its run stopped before it): as it was before the claim, and due. */
-export interface DeliveryRelease {
-  delivery_id: string
-  give_up_at: Date | null
-}
-
-/** Gives back deliveries this worker claimed and did not send: the claim's attempt and window are undone. */
-export async function releaseDeliveries(trx: Executor, workerId: string, releases: DeliveryRelease[]): Promise<void> {
-  if (releases.length === 0) return
-  await sql`
-    update webhook_deliveries d
-    set attempts = d.attempts - 1, give_up_at = v.give_up_at, locked_until = null, locked_by = null
-    from jsonb_to_recordset(${JSON.stringify(releases)}::jsonb) as v(delivery_id text, give_up_at timestamptz)
-    where d.delivery_id = v.delivery_id and d.locked_by = ${workerId} and d.status = 'pending'`.execute(trx)
-}
-
 /**
  * Records the outcome of each delivery in one statement. Only a delivery this worker still holds
  * and that is still pending changes: a cancelled one stays cancelled, and one whose lease another

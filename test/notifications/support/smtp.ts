@@ -11,10 +11,14 @@ export interface ReceivedMail {
 /**
  * A real SMTP server on a free local port that keeps what it accepts (parsed with mailparser).
  * `hold` (when set) is awaited before a message is accepted: a test can keep a send in flight.
+ * `overlaps` counts messages whose DATA arrived while the same Message-ID was still held: the same
+ * email sent by two workers at once.
  */
 export class TestSmtpServer {
   readonly received: ReceivedMail[] = []
-  hold: (() => Promise<void>) | undefined
+  hold: ((mail: ParsedMail) => Promise<void>) | undefined
+  overlaps = 0
+  #held = new Set<string>()
   /** Messages whose DATA arrived (accepted or still held). */
   dataStarted = 0
   #server: SMTPServer | undefined
@@ -31,7 +35,14 @@ export class TestSmtpServer {
         this.dataStarted++
         simpleParser(stream)
           .then(async (mail) => {
-            if (this.hold) await this.hold()
+            const id = mail.messageId ?? ''
+            if (this.#held.has(id)) this.overlaps++
+            this.#held.add(id)
+            try {
+              if (this.hold) await this.hold(mail)
+            } finally {
+              this.#held.delete(id)
+            }
             this.received.push({ mail, receivedAt: Date.now(), messageId: mail.messageId ?? '' })
             for (const w of this.#waiters.splice(0)) w()
             cb()

@@ -135,4 +135,50 @@ describe('a worker killed while an email is in flight', () => {
     expect(await second.stop('SIGTERM')).toBe(0)
     running.splice(running.indexOf(second), 1)
   }, 150_000)
+
+  // Issue 24's fault trial: a worker killed with many sends in flight. It claims no more than it
+  // sends at once (its concurrency, 10), so the kill leaves at most those to be sent again.
+  it('re-sends at most its concurrency when killed with every send held', async () => {
+    const count = 16
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    smtp.hold = () => held
+    smtp.clear()
+    const started = smtp.dataStarted
+    const first = await startService(env)
+    running.push(first)
+    const call = await client(first.baseUrl)
+    const before = ((await call('GET', '/api/v1/notifications?limit=100')).notifications as unknown[]).length
+    for (let i = 0; i < count; i++) {
+      const contactId = (
+        await call('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: `K${i}`, email: `k${i}@example.com` })
+      ).contactId as string
+      await call('POST', '/api/v1/packages', {
+        package: { trackingNumber: `1ZKILLB${Date.now()}${i}`, receiver: { contactId } },
+      })
+    }
+    await expect.poll(() => smtp.dataStarted - started, { timeout: 30_000, interval: 200 }).toBe(10)
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(smtp.dataStarted - started).toBe(10)
+    await first.stop('SIGKILL')
+    running.splice(running.indexOf(first), 1)
+    // The server accepts what it held, as a real one would: those ten reached the recipients.
+    smtp.hold = undefined
+    release()
+
+    const second = await startService(env)
+    running.push(second)
+    const call2 = await client(second.baseUrl)
+    const sent = async () =>
+      ((await call2('GET', '/api/v1/notifications?limit=100')).notifications as Array<{ status: string }>).filter(
+        (n) => n.status === 'sent',
+      ).length
+    await expect.poll(sent, { timeout: 90_000, interval: 500 }).toBe(before + count)
+    const ids = smtp.received.map((m) => m.messageId)
+    expect(new Set(ids).size).toBe(count)
+    // Every email arrived; the copies are the sends in flight at the kill, at most the concurrency.
+    expect(ids.length - count).toBeLessThanOrEqual(10)
+    expect(await second.stop('SIGTERM')).toBe(0)
+    running.splice(running.indexOf(second), 1)
+  }, 150_000)
 })
