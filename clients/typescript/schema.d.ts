@@ -1938,6 +1938,13 @@ export interface components {
             primary: boolean;
             /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
             openingHours?: string;
+            /**
+             * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`. Omitted when unset.
+             * @enum {string}
+             */
+            signatureRule?: "required" | "optional" | "off";
+            /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. Omitted when unset. */
+            photoProofAllowed?: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5201,6 +5208,13 @@ export interface operations {
                     status?: "active" | "inactive";
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
                     openingHours?: string;
+                    /**
+                     * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`.
+                     * @enum {string}
+                     */
+                    signatureRule?: "required" | "optional" | "off";
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
+                    photoProofAllowed?: boolean;
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -5210,6 +5224,13 @@ export interface operations {
                     status?: "active" | "inactive";
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
                     openingHours?: string;
+                    /**
+                     * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`.
+                     * @enum {string}
+                     */
+                    signatureRule?: "required" | "optional" | "off";
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
+                    photoProofAllowed?: boolean;
                 };
             };
         };
@@ -5319,6 +5340,10 @@ export interface operations {
                     parent?: string;
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. null removes them. */
                     openingHours?: string | null;
+                    /** @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`. null: inherit again. */
+                    signatureRule?: ("required" | "optional" | "off") | null;
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. null: inherit again. */
+                    photoProofAllowed?: boolean | null;
                 };
             };
         };
