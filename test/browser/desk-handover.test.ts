@@ -14,6 +14,7 @@ let client: TestClient
 let a: ReturnType<typeof api>
 let m: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
 const clerk = { email: 'clerk@handover.example', password: 'clerk password 123' }
+const admin = { email: 'admin@handover.example', password: 'admin password 123' }
 const PHONE = { width: 390, height: 844 }
 
 beforeAll(async () => {
@@ -21,6 +22,7 @@ beforeAll(async () => {
   a = api(h.t, client)
   m = await a.mailroom()
   await createUser(h.t, client, { ...clerk, role: 'clerk' })
+  await createUser(h.t, client, { ...admin, role: 'admin' })
 })
 
 const focusedId = (page: Page) => page.evaluate<string>("document.activeElement?.id ?? ''")
@@ -35,6 +37,10 @@ const detailed = (id: string) => a.ok('GET', `/api/v1/packages/${id}?type=DETAIL
 const deliveredOf = async (id: string) =>
   (await a.ok('GET', `/api/v1/packages/${id}?type=ACTIVITIES`)).activities.find(
     (x: { status: string }) => x.status === 'DELIVERED',
+  )
+const siteOf = async (id: string) =>
+  (await a.ok('GET', '/api/v1/inboundsites?limit=200')).inboundSites.find(
+    (x: { inboundSiteId: string }) => x.inboundSiteId === id,
   )
 const pickupOf = (id: string) => a.ok('GET', `/api/v1/pickups/${id}`)
 
@@ -140,6 +146,33 @@ describe('hand-over for everyone', () => {
     const freePickup = (await deliveredOf(free)).pickupId
     expect((await pickupOf(freePickup)).images).toEqual([])
     await a.ok('PUT', `/api/v1/inboundsites/${m.buildingId}`, { signatureRule: null }, 200)
+    await context.close()
+  })
+
+  it("an admin sets a site's signature rule, photo proof and opening hours in the console; the API shows them", async () => {
+    const { context, page } = await h.open(PHONE)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/admin/sites')
+    await page.getByRole('button', { name: 'Edit Building A' }).click()
+    const edit = page.getByRole('form', { name: 'Edit site Building A' })
+    await edit.getByLabel('Signature at hand-over').selectOption('optional')
+    await edit.getByLabel('Photo of the collector or their ID instead of a signature').selectOption('true')
+    await edit.getByLabel('Opening hours').fill('Mon–Fri 9:00–17:00')
+    await expectAccessible(page, 'admin sites (hand-over rule, phone)')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Site Building A saved.').waitFor()
+    const site = await siteOf(m.buildingId)
+    expect(site).toMatchObject({
+      signatureRule: 'optional',
+      photoProofAllowed: true,
+      openingHours: 'Mon–Fri 9:00–17:00',
+    })
+    await page.getByRole('button', { name: 'Edit Building A' }).click()
+    await edit.getByLabel('Signature at hand-over').selectOption('')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Site Building A saved.').waitFor()
+    expect(await siteOf(m.buildingId)).not.toHaveProperty('signatureRule')
     await context.close()
   })
 })
