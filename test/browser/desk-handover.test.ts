@@ -130,7 +130,7 @@ describe('hand-over for everyone', () => {
     const delivered = await deliveredOf(id)
     expect(delivered.comment).toContain('Signature typed by the collector: Kay Board')
     expect((await pickupOf(delivered.pickupId)).images).toEqual([expect.objectContaining({ imageType: 'SIGNATURE' })])
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
     await expectAccessible(page, 'hand over (phone)')
     await screenshot(page, 'hand-over-phone')
 
@@ -159,7 +159,7 @@ describe('hand-over for everyone', () => {
     await edit.getByLabel('Photo of the collector or their ID instead of a signature').selectOption('true')
     await edit.getByLabel('Opening hours').fill('Mon–Fri 9:00–17:00')
     await expectAccessible(page, 'admin sites (hand-over rule, phone)')
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
     await edit.getByRole('button', { name: 'Save changes' }).click()
     await page.getByText('Site Building A saved.').waitFor()
     const site = await siteOf(m.buildingId)

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../platform/http/schemas.js'
+import { FORM_PAGE_HELMET } from '../../platform/http/security-headers.js'
 import {
   ListNotificationsQuerySchema,
   NotificationIdParams,
@@ -123,7 +124,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncTypebox<{ notifications: Notif
       ...errorResponses(400, 429),
     },
   }
-  const config = { rateLimit: UNSUBSCRIBE_LIMIT }
+  const config = { rateLimit: UNSUBSCRIBE_LIMIT, helmet: FORM_PAGE_HELMET }
   app.get(
     '/notifications/unsubscribe',
     { config, schema: { ...schema, summary: 'Unsubscribe page (confirms, then POSTs)' } },
