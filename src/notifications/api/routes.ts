@@ -90,7 +90,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 const page = (body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`
 
 /**
  * The unsubscribe routes take no token and write: a limit of their own per client address, far
