@@ -92,7 +92,7 @@ export function RosterImport({ onImported }) {
     <${Alert} kind="info" messages=${[...warnings, ...(notice ? [notice] : [])]} />
     ${
       rows.length > 0 &&
-      html`<div class="table-wrap">
+      html`<div class="table-wrap" tabindex="0" role="region" aria-label="Roster rows">
           <table aria-label="Roster preview">
             <thead>
               <tr>

@@ -37,6 +37,7 @@ export function Contacts() {
         <label for="contacts-q">Search contacts</label>
         <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} />
       </div>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Contacts list">
       <table>
         <thead>
           <tr>
@@ -67,6 +68,7 @@ export function Contacts() {
           )}
         </tbody>
       </table>
+      </div>
       ${confirm.dialog}
     </section>
     ${

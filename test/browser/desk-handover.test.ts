@@ -175,4 +175,31 @@ describe('hand-over for everyone', () => {
     expect(await siteOf(m.buildingId)).not.toHaveProperty('signatureRule')
     await context.close()
   })
+
+  it('a roster imported twice through the console: the second import changes nothing (the API shows it)', async () => {
+    const { context, page } = await h.open(PHONE)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/admin/contacts')
+    const roster =
+      'Full Name;E-mail;Student ID;Room\r\nRosa Twice;rosa@example.com;R-1;12\r\nOtto Twice;otto@example.com;R-2;14\r\n'
+    const importOnce = async () => {
+      await page
+        .getByLabel('Roster file')
+        .setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(roster) })
+      await page.getByRole('table', { name: 'Roster preview' }).waitFor()
+      await page.getByText('Column "Room" is not a contact field: ignored.').waitFor()
+      await page.getByRole('button', { name: 'Import 2 rows' }).click()
+      await page.getByText(/^Imported:/).waitFor()
+      return (await page.getByText(/^Imported:/).textContent()) ?? ''
+    }
+    expect(await importOnce()).toBe('Imported: 2 created, 0 updated, 0 unchanged.')
+    const before = (await a.ok('GET', '/api/v1/contacts?query=R-&limit=50')).contacts
+    expect(before.map((x: { name: string }) => x.name).sort()).toEqual(['Otto Twice', 'Rosa Twice'])
+    await expectAccessible(page, 'admin contacts (roster, phone)')
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
+    await page.reload()
+    expect(await importOnce()).toBe('Imported: 0 created, 0 updated, 2 unchanged.')
+    expect((await a.ok('GET', '/api/v1/contacts?query=R-&limit=50')).contacts).toEqual(before)
+    await context.close()
+  })
 })
