@@ -70,3 +70,41 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
     <button type="button" class="secondary" onClick=${() => padRef.current?.clear()}>Clear signature</button>
   </div>`
 }
+
+/** A typed signature as an image: the collector's full name, written across a pad-sized canvas. */
+export function typedSignatureBlob(name) {
+  const c = document.createElement('canvas')
+  c.width = 600
+  c.height = 200
+  const ctx = c.getContext('2d')
+  ctx.fillStyle = '#fff'
+  ctx.fillRect(0, 0, c.width, c.height)
+  ctx.fillStyle = '#111'
+  ctx.font = 'italic 44px serif'
+  ctx.textBaseline = 'middle'
+  ctx.fillText(name, 24, 90, c.width - 48)
+  ctx.font = '16px sans-serif'
+  ctx.fillText('Signature typed by the collector', 24, 170)
+  return new Promise((resolve) => c.toBlob(resolve, 'image/png'))
+}
+
+const STRICTNESS = { off: 0, optional: 1, required: 2 }
+
+/**
+ * The proof a hand-over of these parcels needs: each parcel's site says (its own rule, else its
+ * nearest ancestor's; at the top, required and no photo); the strictest rule of them all wins,
+ * and a photo may replace the signature only where every site allows it.
+ */
+export function proofRule(parcels, sitesById) {
+  let rule = 'off'
+  let photo = parcels.length > 0
+  for (const p of parcels) {
+    const loc = p.currentLocation
+    const chain = loc ? [loc.inboundSiteId, ...[...(loc.ancestorlist ?? [])].reverse()] : []
+    const own = (key) => chain.map((id) => sitesById.get(id)?.[key]).find((v) => v !== undefined && v !== null)
+    const r = own('signatureRule') ?? 'required'
+    if (STRICTNESS[r] > STRICTNESS[rule]) rule = r
+    if (own('photoProofAllowed') !== true) photo = false
+  }
+  return { rule: parcels.length ? rule : 'required', photo }
+}

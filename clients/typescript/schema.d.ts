@@ -151,6 +151,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/import/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a roster file
+         * @description Reads a CSV roster and answers its rows and what importing them would do (the report of a dry run). Writes nothing.
+         *
+         *     The separator is the one of `,`, `;` and tab that splits the header line into most cells. Headers match ignoring case, spaces and punctuation, with common synonyms: `Full name`, `First name` + `Last name`, `E-mail address`, `Student ID` / `Employee ID` / `External ID` (→ personalId), `Department` (→ company), `Mobile` (→ phone), `Type`, `Language`. Other columns are ignored, each with a warning.
+         *
+         *     A file csv-parse cannot read (an unclosed quote) is 400 naming `csv`.
+         */
+        post: operations["postContactsImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import roster rows (upsert)
+         * @description A row is the contact whose `personalId` (the roster's external id) it names, else the contact with its `email` (both ignoring case), else, for a row with neither, the one contact of its name that has neither, else a new contact. A row whose id and email name two different contacts, whose id or email several contacts share, or that repeats an earlier row's email or id is invalid: an import never merges people by accident.
+         *
+         *     A matched contact gets the non-empty cells that differ; one with nothing different is left untouched (`unchanged`), so importing the same file twice changes nothing the second time. A new contact is active, notified, RECEIVER unless the row says otherwise.
+         *
+         *     With `dryRun: true` the answer says row by row what would happen and nothing is written. Otherwise all rows or none: an invalid row is a 400 whose errors name `rows[i].field`, and no row is written.
+         */
+        post: operations["postContactsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Every live contact as RFC 4180 CSV (CRLF) with the header `name,email,company,phone,personalId,contactType,language`, in id order: the import reads it back as it is, unchanged. Cells a spreadsheet would run as formulas start with an apostrophe, which the import removes.
+         */
+        get: operations["getContactsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contacts": {
         parameters: {
             query?: never;
@@ -170,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Create a contact
-         * @description Text fields are trimmed; an empty optional field is the same as an absent one. `email` must look like local@domain.tld.
+         * @description Text fields are trimmed; an empty optional field is the same as an absent one. `email` must be one plain address (RFC 5322 addr-spec `local@domain.tld`: no display name, angle brackets, comments or list), else 400 naming `email`.
          *
          *     `location` and `mailStopLocation` must be live inbound sites of the subscription (400 naming `location.inboundSiteId` / `mailStopLocation.inboundSiteId` otherwise).
          *
@@ -1880,6 +1948,13 @@ export interface components {
             primary: boolean;
             /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
             openingHours?: string;
+            /**
+             * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`. Omitted when unset.
+             * @enum {string}
+             */
+            signatureRule?: "required" | "optional" | "off";
+            /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. Omitted when unset. */
+            photoProofAllowed?: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2572,6 +2647,326 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    postContactsImportCsv: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The file as text: comma, semicolon or tab separated (the header line decides), RFC 4180 quoting. */
+                    csv: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The separator found: ",", ";" or a tab. */
+                        delimiter: string;
+                        columns: {
+                            header: string;
+                            /** @description The field it fills; null: ignored. */
+                            field: string | null;
+                        }[];
+                        /** @description Ignored columns, a missing name column, an empty file. */
+                        warnings: string[];
+                        rows: {
+                            /** @description The file's line the row ends on (the header is line 1). */
+                            line: number;
+                            /** @description One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact. */
+                            row: {
+                                name?: string;
+                                email?: string;
+                                company?: string;
+                                phone?: string;
+                                personalId?: string;
+                                contactType?: string;
+                                language?: string;
+                            };
+                        }[];
+                        report: {
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            invalid: number;
+                            /** @description One per row, in order. */
+                            rows: {
+                                /**
+                                 * @description With dryRun, what importing the row would do.
+                                 * @enum {string}
+                                 */
+                                outcome: "created" | "updated" | "unchanged" | "invalid";
+                                /** @description The contact created, updated or matched. */
+                                contactId?: string;
+                                /** @description The fields an update changes. */
+                                changes?: string[];
+                                errors: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postContactsImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rows: {
+                        name?: string;
+                        email?: string;
+                        company?: string;
+                        phone?: string;
+                        personalId?: string;
+                        contactType?: string;
+                        language?: string;
+                    }[];
+                    /** @description true: answer what the import would do, row by row, and write nothing. */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: number;
+                        updated: number;
+                        unchanged: number;
+                        invalid: number;
+                        /** @description One per row, in order. */
+                        rows: {
+                            /**
+                             * @description With dryRun, what importing the row would do.
+                             * @enum {string}
+                             */
+                            outcome: "created" | "updated" | "unchanged" | "invalid";
+                            /** @description The contact created, updated or matched. */
+                            contactId?: string;
+                            /** @description The fields an update changes. */
+                            changes?: string[];
+                            errors: {
+                                field: string;
+                                message: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getContactsExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="contacts.csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getContacts: {
         parameters: {
             query?: {
@@ -2676,7 +3071,7 @@ export interface operations {
                     contactType: "SENDER" | "RECEIVER" | "ALL";
                     name: string;
                     company?: string;
-                    /** @description An address of the form local@domain.tld. */
+                    /** @description One plain address (RFC 5322 addr-spec, `local@domain.tld`): no display name, angle brackets, comments or list. */
                     email?: string;
                     phone?: string;
                     /** @description Employee, student or resident number. */
@@ -4823,6 +5218,13 @@ export interface operations {
                     status?: "active" | "inactive";
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
                     openingHours?: string;
+                    /**
+                     * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`.
+                     * @enum {string}
+                     */
+                    signatureRule?: "required" | "optional" | "off";
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
+                    photoProofAllowed?: boolean;
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -4832,6 +5234,13 @@ export interface operations {
                     status?: "active" | "inactive";
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. */
                     openingHours?: string;
+                    /**
+                     * @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`.
+                     * @enum {string}
+                     */
+                    signatureRule?: "required" | "optional" | "off";
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
+                    photoProofAllowed?: boolean;
                 };
             };
         };
@@ -4941,6 +5350,10 @@ export interface operations {
                     parent?: string;
                     /** @description An extension to the vendor contract: when recipients can collect parcels here, free text (e.g. "Mon–Fri 8:00–18:00", at most 200 characters). Arrival and reminder emails show the opening hours of the site a parcel waits at, or of its nearest ancestor that has them. Optional; omitted when unset. null removes them. */
                     openingHours?: string | null;
+                    /** @description An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`. null: inherit again. */
+                    signatureRule?: ("required" | "optional" | "off") | null;
+                    /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. null: inherit again. */
+                    photoProofAllowed?: boolean | null;
                 };
             };
         };

@@ -1,9 +1,9 @@
 // Admin › Contacts: search, each contact with Edit and Delete, a new contact, and a CSV roster
 // import with a preview and per-row errors.
 import { useState } from 'preact/hooks'
-import { get, post, put, del, ApiError, qs } from '../api.js'
+import { get, post, put, del, qs } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
-import { parseCsv, rosterRows } from '../csv.js'
+import { RosterImport } from '../csv.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 
@@ -14,8 +14,6 @@ const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType'
 export function Contacts() {
   const [query, setQuery] = useState('')
   const contacts = useList(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
-  const [rows, setRows] = useState([])
-  const [importing, setImporting] = useState(false)
   const action = useAction()
   const edit = useEditing(contacts.reload, action)
   const confirm = useConfirm()
@@ -31,36 +29,7 @@ export function Contacts() {
     },
     FIELDS,
   )
-  const preview = async (e) => {
-    const file = e.target.files?.[0]
-    if (!file) return
-    setRows(rosterRows(parseCsv(await file.text())))
-  }
-  const runImport = async () => {
-    setImporting(true)
-    const next = []
-    for (const r of rows) {
-      if (r.errors.length > 0 || r.result) {
-        next.push(r)
-        continue
-      }
-      try {
-        const res = await post('/api/v1/contacts', r.contact)
-        next.push({ ...r, result: `Created ${res.contactId}` })
-      } catch (err) {
-        const items =
-          err instanceof ApiError
-            ? err.items.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
-            : [err.message]
-        next.push({ ...r, errors: items.length ? items : [err.message] })
-      }
-    }
-    setRows(next)
-    setImporting(false)
-    await contacts.reload()
-  }
   if (contacts.error) return html`<${Alert} messages=${[refusal(contacts.error)]} />`
-  const ready = rows.filter((r) => r.errors.length === 0 && !r.result).length
   return html`<section class="card" aria-labelledby="contacts-title">
       <h2 id="contacts-title">Contacts</h2>
       ${action.messages}
@@ -68,6 +37,7 @@ export function Contacts() {
         <label for="contacts-q">Search contacts</label>
         <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} />
       </div>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Contacts list">
       <table>
         <thead>
           <tr>
@@ -98,6 +68,7 @@ export function Contacts() {
           )}
         </tbody>
       </table>
+      </div>
       ${confirm.dialog}
     </section>
     ${
@@ -120,43 +91,7 @@ export function Contacts() {
       <${TypeField} form=${form} id="contact-type" />
       <button type="submit" disabled=${form.busy}>Create contact</button>
     </form>
-    <section class="card" aria-labelledby="roster-title">
-      <h2 id="roster-title">Import a roster (CSV)</h2>
-      <p class="hint">
-        Columns: name (required), email, company, phone, personalId, contactType (RECEIVER, SENDER or ALL).
-      </p>
-      <div class="field">
-        <label for="roster-file">Roster file</label
-        ><input id="roster-file" type="file" accept=".csv,text/csv" onChange=${preview} />
-      </div>
-      ${
-        rows.length > 0 &&
-        html`<table aria-label="Roster preview">
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map(
-                (r) =>
-                  html`<tr class=${r.errors.length ? 'bad' : ''}>
-                    <td>${r.line}</td>
-                    <td>${r.contact.name ?? ''}</td>
-                    <td>${r.contact.email ?? ''}</td>
-                    <td>${r.errors.length ? r.errors.join('; ') : (r.result ?? 'Ready')}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-          <button type="button" onClick=${runImport} disabled=${importing || ready === 0}>
-            Import ${ready} contact${ready === 1 ? '' : 's'}
-          </button>`
-      }
-    </section>`
+    <${RosterImport} onImported=${contacts.reload} />`
 }
 
 function TypeField({ form, id }) {

@@ -125,7 +125,15 @@ const moveTargets = (site, sites) =>
 function EditSite({ site, sites, onDone, onCancel }) {
   const top = site.type === 'site'
   const form = useForm(
-    { name: site.name, status: site.status ?? 'active', parent: site.parent ?? '', primary: Boolean(site.primary) },
+    {
+      name: site.name,
+      status: site.status ?? 'active',
+      parent: site.parent ?? '',
+      primary: Boolean(site.primary),
+      openingHours: site.openingHours ?? '',
+      signatureRule: site.signatureRule ?? '',
+      photoProofAllowed: site.photoProofAllowed === undefined ? '' : String(site.photoProofAllowed),
+    },
     async (v) => {
       // Only what changed: a PUT merges, and a move or a primary flag has effects beyond this site.
       const body = {
@@ -133,11 +141,17 @@ function EditSite({ site, sites, onDone, onCancel }) {
         ...(v.status !== (site.status ?? 'active') ? { status: v.status } : {}),
         ...(!top && v.parent !== (site.parent ?? '') ? { parent: v.parent } : {}),
         ...(top && v.primary !== Boolean(site.primary) ? { primary: v.primary } : {}),
+        ...(v.openingHours.trim() !== (site.openingHours ?? '') ? { openingHours: v.openingHours.trim() || null } : {}),
+        // "" is "as the site above says" (null on the wire).
+        ...(v.signatureRule !== (site.signatureRule ?? '') ? { signatureRule: v.signatureRule || null } : {}),
+        ...(v.photoProofAllowed !== (site.photoProofAllowed === undefined ? '' : String(site.photoProofAllowed))
+          ? { photoProofAllowed: v.photoProofAllowed === '' ? null : v.photoProofAllowed === 'true' }
+          : {}),
       }
       if (Object.keys(body).length > 0) await put(`/api/v1/inboundsites/${site.inboundSiteId}`, body)
       await onDone(`Site ${v.name} saved.`)
     },
-    ['name', 'status', 'parent', 'primary'],
+    ['name', 'status', 'parent', 'primary', 'openingHours', 'signatureRule', 'photoProofAllowed'],
   )
   return html`<${EditCard}
     titleId="edit-site"
@@ -160,5 +174,23 @@ function EditSite({ site, sites, onDone, onCancel }) {
               ${moveTargets(site, sites).map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
             </select>`}</${Field}>`
     }
+    <${Field} label="Opening hours" id="edit-site-hours" hint="Shown in arrival emails, e.g. Mon–Fri 8:00–18:00." errors=${form.errorsOf('openingHours')}>${(
+      a,
+    ) => html`<input ...${a} ...${form.bind('openingHours')} />`}</${Field}>
+    <${Field} label="Signature at hand-over" id="edit-site-signature" errors=${form.errorsOf('signatureRule')}>${(a) =>
+      html`<select ...${a} ...${form.pick('signatureRule')}>
+        <option value="">As the site above (required at the top)</option>
+        <option value="required">Required</option>
+        <option value="optional">Optional</option>
+        <option value="off">Off</option>
+      </select>`}</${Field}>
+    <${Field} label="Photo of the collector or their ID instead of a signature" id="edit-site-photo" errors=${form.errorsOf('photoProofAllowed')}>${(
+      a,
+    ) =>
+      html`<select ...${a} ...${form.pick('photoProofAllowed')}>
+        <option value="">As the site above (not allowed at the top)</option>
+        <option value="true">Allowed</option>
+        <option value="false">Not allowed</option>
+      </select>`}</${Field}>
   </${EditCard}>`
 }

@@ -1,12 +1,12 @@
 // Hand over: find what waits under a pickup code or for a recipient, tick the parcels, who
 // collects them, their signature; "Hand over" is one pickup (POST /api/v1/pickups): every ticked
 // parcel DELIVERED in one transaction, the signature attached to the hand-over.
-import { useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, ApiError, qs } from '../api.js'
 import { html, Alert, Link, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
-import { SignaturePad } from '../signature.js'
-import { uploadImage } from '../data.js'
+import { SignaturePad, proofRule, typedSignatureBlob } from '../signature.js'
+import { loadSites, uploadImage } from '../data.js'
 import { WAITING, statusFilter } from '../statuses.js'
 
 /** A pickup code as the arrival email shows it: 6 of Crockford's base 32 without 0 and 1, any case, spaces and hyphens ignored. */
@@ -18,6 +18,20 @@ export const asPickupCode = (text) => {
 
 const waiting = async (search, extra = {}) =>
   (await get(`/api/v1/packages?${qs({ search, status: statusFilter(WAITING), size: 100, ...extra })}`)).packages
+
+const when = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/**
+ * A code with nothing waiting: a code already used says when and to whom (the clerk can tell the
+ * collector), any other is unknown. The code itself is never repeated back.
+ */
+async function codeRefusal(code) {
+  const used = (await get(`/api/v1/packages?${qs({ search: `pickupCode:${code}`, size: 5 })}`)).packages
+  const done = used.find((p) => p.deliveryTime)
+  if (done)
+    return `This pickup code was already used: handed over on ${when(done.deliveryTime)} to ${done.givenTo?.name ?? 'the recipient'}.`
+  return 'No parcel has this pickup code. Check the code with the collector, or search by their name.'
+}
 
 /** Fields of the pickup's errors[] and the control that shows them. */
 const FIND = ['pickupCode', 'contactId', 'packageIds']
@@ -35,8 +49,21 @@ export function Pickup() {
   const [unsigned, setUnsigned] = useState(null)
   const [done, setDone] = useState(null)
   const [busy, setBusy] = useState(false)
+  const [typed, setTyped] = useState('')
+  const [photo, setPhoto] = useState(null)
+  const [sites, setSites] = useState(new Map())
+  // Each hand-over starts a new round: the find field is rebuilt empty (it keeps its own text).
+  const [round, setRound] = useState(0)
   const pad = useRef(null)
   const findRef = useRef(null)
+  const photoRef = useRef(null)
+  // The desk starts here (a scanner or a typed code), and comes back here after each hand-over.
+  useEffect(() => findRef.current?.focus(), [round])
+  useEffect(() => {
+    loadSites()
+      .then((list) => setSites(new Map(list.map((x) => [x.inboundSiteId, x]))))
+      .catch(() => {})
+  }, [])
 
   const show = (sel, list) => {
     setUnsigned(null) // another collector: nothing of the last one's hand-over stays
@@ -72,6 +99,8 @@ export function Pickup() {
       if (code) {
         const list = await waiting(`pickupCode:${code}`)
         if (list.length > 0) return show({ pickupCode: code }, list)
+        show(null, [])
+        return setError(new Error(await codeRefusal(code)))
       }
       const list = await waiting(`trackingNumber:${text.replace(/\s+/g, '')}`, { searchPosition: 'ends' })
       const receiver = list[0]?.receiver?.contactId
@@ -90,25 +119,52 @@ export function Pickup() {
     setError(null)
     const chosen = packages.filter((p) => ticked.has(p.packageId))
     const noParcel = !selector || chosen.length === 0
-    const noSignature = !pad.current || pad.current.isEmpty()
-    setUnsigned(noSignature ? 'Signature required: the collector signs in the Signature box.' : null)
+    const drawn = pad.current && !pad.current.isEmpty()
+    const typedName = typed.trim()
+    const proofGiven = drawn || typedName || (proof.photo && photo)
+    const noSignature = proof.rule === 'required' && !proofGiven
+    setUnsigned(
+      noSignature
+        ? `Signature required: the collector signs in the Signature box. Their full name typed below counts too${proof.photo ? ', as does a photo' : ''}.`
+        : null,
+    )
     if (noParcel) setError(new Error('Tick at least one parcel.'))
     if (noParcel || noSignature) return
     setBusy(true)
     try {
-      const signature = await uploadImage(post, await pad.current.toBlob())
+      const images = []
+      if (drawn && proof.rule !== 'off') images.push({ imageType: 'SIGNATURE', blob: await pad.current.toBlob() })
+      else if (typedName && proof.rule !== 'off')
+        images.push({ imageType: 'SIGNATURE', blob: await typedSignatureBlob(typedName) })
+      if (photo && proof.photo) images.push({ imageType: 'PHOTO', blob: photo })
+      const uploaded = []
+      for (const i of images)
+        uploaded.push({ imageType: i.imageType, tempURL: (await uploadImage(post, i.blob)).tempURL })
       const name = collectorName.trim()
       const pickup = await post('/api/v1/pickups', {
         ...selector,
         packageIds: chosen.map((p) => p.packageId),
         ...(collector ? { givenTo: { contactId: collector.id } } : name ? { givenTo: { name } } : {}),
-        images: [{ imageType: 'SIGNATURE', tempURL: signature.tempURL }],
+        ...(uploaded.length ? { images: uploaded } : {}),
+        // A typed signature is recorded as such: the activity's comment says who typed it.
+        ...(!drawn && typedName && proof.rule !== 'off'
+          ? { comment: `Signature typed by the collector: ${typedName}` }
+          : {}),
       })
       setDone({ pickup, parcels: chosen })
-      setPackages(packages.filter((p) => !ticked.has(p.packageId)))
+      // The next collector starts from a clean form, in the find field.
+      setWho(null)
+      setSelector(null)
+      setPackages([])
       setTicked(new Set())
+      setCollector(null)
       setCollectorName('')
+      setTyped('')
+      setPhoto(null)
+      if (photoRef.current) photoRef.current.value = ''
       pad.current.clear()
+      setUnsigned(null)
+      setRound(round + 1)
     } catch (err) {
       setError(err)
     } finally {
@@ -118,9 +174,14 @@ export function Pickup() {
 
   const err = error instanceof ApiError ? error : null
   const known = [...FIND, 'givenTo', 'images']
+  const proof = proofRule(
+    packages.filter((p) => ticked.has(p.packageId)),
+    sites,
+  )
   return html`<main id="main" class="pickup">
     <h1>Hand over</h1>
     <${Combobox}
+      key=${round}
       label="Pickup code or recipient"
       id="pickup-find"
       value=${who}
@@ -172,16 +233,49 @@ export function Pickup() {
           ${err?.forField('givenTo').length > 0 && html`<p class="field-error" role="alert">${err.forField('givenTo').join(' ')}</p>`}
         </div>`
       }
-      <${SignaturePad}
-        padRef=${pad}
-        errors=${[...(unsigned ? [unsigned] : []), ...(err?.forField('images') ?? [])]}
-        onChange=${(empty) => {
-          // A stroke answers "sign first" (and a refused signature image): the message goes with it.
-          if (empty) return
-          setUnsigned(null)
-          if (err?.forField('images').length > 0) setError(null)
-        }}
-      />
+      ${proof.rule === 'off' && html`<p class="muted">No signature needed here.</p>`}
+      <div hidden=${proof.rule === 'off'}>
+        <${SignaturePad}
+          padRef=${pad}
+          errors=${[...(unsigned ? [unsigned] : []), ...(err?.forField('images') ?? [])]}
+          onChange=${(empty) => {
+            // A stroke answers "sign first" (and a refused signature image): the message goes with it.
+            if (empty) return
+            setUnsigned(null)
+            if (err?.forField('images').length > 0) setError(null)
+          }}
+        />
+        <div class="field">
+          <label for="pickup-typed">Or type the collector's full name as their signature</label>
+          <input
+            id="pickup-typed"
+            autocomplete="off"
+            value=${typed}
+            onInput=${(e) => {
+              setTyped(e.target.value)
+              if (e.target.value.trim()) setUnsigned(null)
+            }}
+          />
+        </div>
+        ${
+          proof.photo &&
+          html`<div class="field">
+            <label for="pickup-photo">Or a photo of the collector or their ID</label>
+            <input
+              id="pickup-photo"
+              ref=${photoRef}
+              type="file"
+              accept="image/*"
+              capture="user"
+              onChange=${(e) => {
+                setPhoto(e.target.files?.[0] ?? null)
+                if (e.target.files?.[0]) setUnsigned(null)
+              }}
+            />
+          </div>`
+        }
+        ${proof.rule === 'optional' && html`<p class="muted">Signature optional at this site.</p>`}
+      </div>
       <${Alert} messages=${error ? (err ? err.unclaimed(known) : [error.message]) : []} />
       <button type="submit" disabled=${busy}>Hand over</button>
     </form>

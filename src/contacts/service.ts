@@ -14,6 +14,8 @@ import type {
   UpdateContact,
 } from './api/schemas.js'
 import { normalizeForMatch } from './model/normalize.js'
+import { createRosterOperations } from './roster.js'
+import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
 
 export { normalizeForMatch } from './model/normalize.js'
@@ -53,8 +55,6 @@ export interface ContactsServiceDeps {
   sites: ContactSites
 }
 
-// Pragmatic, not RFC 5322: one @, no spaces, a dot in the domain, no empty labels.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
 /** Most contacts a decode match returns; more means the name is too common to pick from. */
 const MAX_MATCHES = 20
 
@@ -110,8 +110,8 @@ export function createContactsService(deps: ContactsServiceDeps) {
     v: { email: string | null; location?: string | null; mailStop?: string | null },
   ): Promise<void> {
     const problems: Array<{ field: string; description: string }> = []
-    if (v.email !== null && !EMAIL.test(v.email))
-      problems.push({ field: 'email', description: 'email is not a valid address (expected local@domain.tld)' })
+    if (v.email !== null && !isPlainAddress(v.email))
+      problems.push({ field: 'email', description: `email must be ${PLAIN_ADDRESS_RULE}` })
     const links: Array<[string, string]> = []
     if (v.location) links.push(['location.inboundSiteId', v.location])
     if (v.mailStop) links.push(['mailStopLocation.inboundSiteId', v.mailStop])
@@ -139,6 +139,8 @@ export function createContactsService(deps: ContactsServiceDeps) {
   })
 
   return {
+    ...createRosterOperations({ db, clock, ids }),
+
     async createContact(subId: string, input: CreateContact, outcome?: RecordOutcome<Contact>): Promise<Contact> {
       const name = input.name.trim()
       const company = text(input.company)

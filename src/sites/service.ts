@@ -75,6 +75,8 @@ function toSite(r: repo.SiteRow): Site {
     status: r.status,
     primary: r.is_primary,
     ...(r.opening_hours ? { openingHours: r.opening_hours } : {}),
+    ...(r.signature_rule ? { signatureRule: r.signature_rule } : {}),
+    ...(r.photo_proof_allowed !== null ? { photoProofAllowed: r.photo_proof_allowed } : {}),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }
@@ -139,6 +141,8 @@ export function createSitesService(deps: SitesServiceDeps) {
                 status: input.status ?? 'active',
                 is_primary: input.primary ?? false,
                 opening_hours: input.openingHours?.trim() ?? null,
+                signature_rule: input.signatureRule ?? null,
+                photo_proof_allowed: input.photoProofAllowed ?? null,
                 at,
               })
               return outcome?.(trx, { inboundSiteId: siteId })
@@ -157,6 +161,8 @@ export function createSitesService(deps: SitesServiceDeps) {
               status: input.status ?? 'active',
               is_primary: false,
               opening_hours: input.openingHours?.trim() ?? null,
+              signature_rule: input.signatureRule ?? null,
+              photo_proof_allowed: input.photoProofAllowed ?? null,
               at,
             })
             await outcome?.(trx, { inboundSiteId: siteId })
@@ -209,6 +215,8 @@ export function createSitesService(deps: SitesServiceDeps) {
               ancestor_ids: ancestors,
               path_names: pathNames,
               ...(input.openingHours !== undefined ? { opening_hours: input.openingHours?.trim() ?? null } : {}),
+              ...(input.signatureRule !== undefined ? { signature_rule: input.signatureRule } : {}),
+              ...(input.photoProofAllowed !== undefined ? { photo_proof_allowed: input.photoProofAllowed } : {}),
               updated_at: at,
             })
             const structural = name !== site.name || parentId !== site.parent_id

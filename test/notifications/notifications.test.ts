@@ -458,6 +458,11 @@ describe('notification emails through a real SMTP server', () => {
     expect(page.statusCode).toBe(200)
     expect(page.headers['content-type']).toMatch(/^text\/html/)
     expect(page.body).toContain('<form method="post"')
+    // The page's own form may post (a browser enforces form-action); nothing else loads or frames it.
+    const csp = String(page.headers['content-security-policy'])
+    expect(csp).toContain("form-action 'self'")
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
     expect((await a.ok('GET', `/api/v1/contacts/${una}`)).notify).toBe(true)
     const forged = await t.inject({
       method: 'POST',

@@ -198,6 +198,35 @@ describe('inbound sites', () => {
     expect(await site(hq)).not.toHaveProperty('openingHours')
   })
 
+  it('keeps the hand-over proof rule (an extension): omitted when unset, set on create or update, null inherits again', async () => {
+    const locationId = await a.location()
+    const hq = await a.site({ type: 'site', name: 'Proof HQ', locationId, signatureRule: 'optional' })
+    const shelf = await a.site({ type: 'shelf', name: 'Proof shelf', parent: hq, photoProofAllowed: true })
+    expect(await site(hq)).toMatchObject({ signatureRule: 'optional' })
+    expect(await site(hq)).not.toHaveProperty('photoProofAllowed')
+    expect(await site(shelf)).toMatchObject({ photoProofAllowed: true })
+    expect(await site(shelf)).not.toHaveProperty('signatureRule')
+    for (const body of [
+      { type: 'site', name: 'Bad rule', locationId, signatureRule: 'sometimes' },
+      { type: 'room', name: 'Bad photo', parent: hq, photoProofAllowed: 'yes' },
+    ]) {
+      const res = await a.call('POST', '/api/v1/inboundsites', body)
+      expect(res.statusCode).toBe(400)
+      const named = res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)
+      expect(named.some((f: string) => f === 'signatureRule' || f === 'photoProofAllowed')).toBe(true)
+    }
+    const bad = await a.call('PUT', `/api/v1/inboundsites/${hq}`, { signatureRule: 'never' })
+    expect(bad.statusCode).toBe(400)
+    expect(await site(hq)).toMatchObject({ signatureRule: 'optional' })
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { signatureRule: 'off', photoProofAllowed: false }, 200)
+    expect(await site(hq)).toMatchObject({ signatureRule: 'off', photoProofAllowed: false })
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { name: 'Proof HQ 2' }, 200)
+    expect(await site(hq)).toMatchObject({ signatureRule: 'off', photoProofAllowed: false })
+    await a.ok('PUT', `/api/v1/inboundsites/${hq}`, { signatureRule: null, photoProofAllowed: null }, 200)
+    expect(await site(hq)).not.toHaveProperty('signatureRule')
+    expect(await site(hq)).not.toHaveProperty('photoProofAllowed')
+  })
+
   it('refuses to delete a site with active children, then deletes softly', async () => {
     const locationId = await a.location()
     const root = await a.site({ type: 'site', name: 'Del', locationId })

@@ -10,6 +10,7 @@ import {
   UpdateContactSchema,
 } from './schemas.js'
 import type { ContactsService } from '../service.js'
+import { rosterRoutes } from './roster-routes.js'
 import { outcomeOf } from '../../platform/idempotency/hooks.js'
 
 const tags = ['contacts']
@@ -17,6 +18,7 @@ const security = [{ bearerAuth: [] }]
 
 /** CONTRACT §5: senders and receivers of packages, per subscription. */
 export const contactsRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService }> = async (app, { contacts }) => {
+  await rosterRoutes(app, { contacts })
   app.post(
     '/api/v1/contacts',
     {
@@ -25,7 +27,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsServi
         security,
         summary: 'Create a contact',
         description: [
-          'Text fields are trimmed; an empty optional field is the same as an absent one. `email` must look like local@domain.tld.',
+          'Text fields are trimmed; an empty optional field is the same as an absent one. `email` must be one plain address (RFC 5322 addr-spec `local@domain.tld`: no display name, angle brackets, comments or list), else 400 naming `email`.',
           '`location` and `mailStopLocation` must be live inbound sites of the subscription (400 naming `location.inboundSiteId` / `mailStopLocation.inboundSiteId` otherwise).',
           'Names are not unique: two people may share one. Decoding a label links its ship-to name to a RECEIVER or ALL contact whose name matches ignoring case, accents, punctuation and spacing.',
         ].join('\n\n'),

@@ -18,7 +18,11 @@ const SiteLink = Type.Object({ inboundSiteId: Id }, { additionalProperties: fals
 
 const optionalText = {
   company: Type.String({ maxLength: 200 }),
-  email: Type.String({ maxLength: 254, description: 'An address of the form local@domain.tld.' }),
+  email: Type.String({
+    maxLength: 254,
+    description:
+      'One plain address (RFC 5322 addr-spec, `local@domain.tld`): no display name, angle brackets, comments or list.',
+  }),
   phone: Type.String({ maxLength: 50 }),
   personalId: Type.String({ maxLength: 100, description: 'Employee, student or resident number.' }),
 }

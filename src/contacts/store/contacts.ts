@@ -153,3 +153,86 @@ export async function findReceiversByMatchCompany(
     .limit(max)
     .execute()
 }
+
+// Rows per INSERT and values per IN list: far below PostgreSQL's 65,535 bind parameters.
+const CHUNK = 1000
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
+  return out
+}
+
+export async function insertContacts(db: Executor, rows: readonly NewContactRow[]): Promise<void> {
+  for (const part of chunks(rows)) await db.insertInto('contacts').values(part).execute()
+}
+
+/** Live contacts whose email is one of `emails` (already lower-cased), compared ignoring case. */
+export async function findLiveByEmails(db: Executor, subId: string, emails: readonly string[]): Promise<ContactRow[]> {
+  const out: ContactRow[] = []
+  for (const part of chunks(emails))
+    out.push(
+      ...(await db
+        .selectFrom('contacts')
+        .select(COLUMNS)
+        .where('sub_id', '=', subId)
+        .where(sql`lower(email)`, 'in', part)
+        .where('deleted_at', 'is', null)
+        .execute()),
+    )
+  return out
+}
+
+/** Live contacts whose personal id is one of `personalIds` (already lower-cased), ignoring case. */
+export async function findLiveByPersonalIds(
+  db: Executor,
+  subId: string,
+  personalIds: readonly string[],
+): Promise<ContactRow[]> {
+  const out: ContactRow[] = []
+  for (const part of chunks(personalIds))
+    out.push(
+      ...(await db
+        .selectFrom('contacts')
+        .select(COLUMNS)
+        .where('sub_id', '=', subId)
+        .where(sql`lower(personal_id)`, 'in', part)
+        .where('deleted_at', 'is', null)
+        .execute()),
+    )
+  return out
+}
+
+/** One page of live contacts in id order after `after` (keyset: the export walks them all). */
+export async function pageLiveContacts(
+  db: Executor,
+  subId: string,
+  after: string | null,
+  limit: number,
+): Promise<ContactRow[]> {
+  let q = db.selectFrom('contacts').select(COLUMNS).where('sub_id', '=', subId).where('deleted_at', 'is', null)
+  if (after !== null) q = q.where('contact_id', '>', after)
+  return q.orderBy('contact_id').limit(limit).execute()
+}
+
+/** Live contacts with no email and no personal id whose normalised name is one of `matchNames`. */
+export async function findLiveUnkeyedByMatchNames(
+  db: Executor,
+  subId: string,
+  matchNames: readonly string[],
+): Promise<ContactRow[]> {
+  const out: ContactRow[] = []
+  for (const part of chunks(matchNames))
+    out.push(
+      ...(await db
+        .selectFrom('contacts')
+        .select(COLUMNS)
+        .where('sub_id', '=', subId)
+        .where('match_name', 'in', part)
+        .where('email', 'is', null)
+        .where('personal_id', 'is', null)
+        .where('deleted_at', 'is', null)
+        .execute()),
+    )
+  return out
+}

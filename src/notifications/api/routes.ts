@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../platform/http/schemas.js'
+import { FORM_PAGE_HELMET } from '../../platform/http/security-headers.js'
 import {
   ListNotificationsQuerySchema,
   NotificationIdParams,
@@ -90,7 +91,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 const page = (body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`
 
 /**
  * The unsubscribe routes take no token and write: a limit of their own per client address, far
@@ -124,7 +125,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncTypebox<{ notifications: Notif
       ...errorResponses(400, 429),
     },
   }
-  const config = { rateLimit: UNSUBSCRIBE_LIMIT }
+  const config = { rateLimit: UNSUBSCRIBE_LIMIT, helmet: FORM_PAGE_HELMET }
   app.get(
     '/notifications/unsubscribe',
     { config, schema: { ...schema, summary: 'Unsubscribe page (confirms, then POSTs)' } },

@@ -66,6 +66,13 @@ const ROUTE_HEADERS: Array<{
       },
     },
   },
+  // contacts/api/roster-routes.ts: the roster export is a CSV file.
+  {
+    methods: ['get'],
+    path: /\/api\/v1\/contacts\/export$/,
+    response: { 'Content-Disposition': header('`attachment; filename="contacts.csv"`.', { type: 'string' }) },
+    produces: ['text/csv'],
+  },
   // access/api/token.ts: an empty body is a valid token request (CONTRACT §2).
   { methods: ['post'], path: /\/api\/v1\/token$/, optionalBody: true },
   // packages/api/routes.ts: archive without a body archives (`archived` defaults to true).

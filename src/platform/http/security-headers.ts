@@ -5,6 +5,24 @@ import type { FastifyInstance } from 'fastify'
 const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] }
 
 /**
+ * A small HTML page of the server's own with a form that posts back to it (the unsubscribe page):
+ * nothing loads or runs, its inline style attributes apply, and its form may submit to this origin
+ * only. The API's `form-action 'none'` made the page's button do nothing in a browser (issue 25).
+ */
+export const FORM_PAGE_HELMET = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      styleSrc: ["'unsafe-inline'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+  },
+}
+
+/**
  * The docs page: swagger-ui's scripts and styles come from this server (the installed package),
  * its logo and icons are data: URLs, "try it out" calls this server and the public URL, and it
  * uses inline style attributes. No other origin, no inline script, no framing.

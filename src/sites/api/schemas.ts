@@ -15,6 +15,19 @@ const OpeningHours = Type.String({
   description: OPENING_HOURS_DESCRIPTION,
 })
 
+export const SIGNATURE_RULES = ['required', 'optional', 'off'] as const
+const SIGNATURE_RULE_DESCRIPTION =
+  "An extension to the vendor contract: the collector's signature a hand-over of a parcel waiting here needs: `required`, `optional` or `off`. Unset: the nearest ancestor's; at the top, `required`. Where required, a signature typed by the collector (their full name) counts, and a photo counts where `photoProofAllowed`."
+const PHOTO_PROOF_DESCRIPTION =
+  'An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false.'
+const SignatureRule = Type.Unsafe<(typeof SIGNATURE_RULES)[number]>({
+  type: 'string',
+  enum: [...SIGNATURE_RULES],
+  description: SIGNATURE_RULE_DESCRIPTION,
+})
+const PhotoProof = Type.Boolean({ description: PHOTO_PROOF_DESCRIPTION })
+const handOverFields = { signatureRule: Type.Optional(SignatureRule), photoProofAllowed: Type.Optional(PhotoProof) }
+
 export const SiteRefSchema = Type.Object(
   {
     inboundSiteId: Type.String(),
@@ -41,6 +54,10 @@ export const SiteSchema = Type.Object(
     status: Status,
     primary: Type.Boolean(),
     openingHours: Type.Optional(Type.String({ description: OPENING_HOURS_DESCRIPTION })),
+    signatureRule: Type.Optional(
+      Type.String({ enum: [...SIGNATURE_RULES], description: `${SIGNATURE_RULE_DESCRIPTION} Omitted when unset.` }),
+    ),
+    photoProofAllowed: Type.Optional(Type.Boolean({ description: `${PHOTO_PROOF_DESCRIPTION} Omitted when unset.` })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -57,6 +74,7 @@ const TopTierSite = Type.Object(
     primary: Type.Optional(Type.Boolean()),
     status: Type.Optional(Status),
     openingHours: Type.Optional(OpeningHours),
+    ...handOverFields,
   },
   { additionalProperties: false, title: 'TopTierSite' },
 )
@@ -67,6 +85,7 @@ const ChildSite = Type.Object(
     parent: Id,
     status: Type.Optional(Status),
     openingHours: Type.Optional(OpeningHours),
+    ...handOverFields,
   },
   { additionalProperties: false, title: 'ChildSite' },
 )
@@ -87,6 +106,12 @@ export const UpdateSiteSchema = Type.Object(
     parent: Type.Optional(Id),
     openingHours: Type.Optional(
       Type.Union([OpeningHours, Type.Null()], { description: `${OPENING_HOURS_DESCRIPTION} null removes them.` }),
+    ),
+    signatureRule: Type.Optional(
+      Type.Union([SignatureRule, Type.Null()], { description: `${SIGNATURE_RULE_DESCRIPTION} null: inherit again.` }),
+    ),
+    photoProofAllowed: Type.Optional(
+      Type.Union([PhotoProof, Type.Null()], { description: `${PHOTO_PROOF_DESCRIPTION} null: inherit again.` }),
     ),
   },
   { additionalProperties: false },

@@ -20,6 +20,8 @@ export type SiteRow = Pick<
   | 'updated_at'
   | 'deleted_at'
   | 'opening_hours'
+  | 'signature_rule'
+  | 'photo_proof_allowed'
 >
 const COLUMNS = [
   'site_id',
@@ -36,6 +38,8 @@ const COLUMNS = [
   'updated_at',
   'deleted_at',
   'opening_hours',
+  'signature_rule',
+  'photo_proof_allowed',
 ] as const
 
 export async function findSite(
@@ -74,6 +78,8 @@ export async function insertSite(
     status: 'active' | 'inactive'
     is_primary: boolean
     opening_hours: string | null
+    signature_rule?: 'required' | 'optional' | 'off' | null
+    photo_proof_allowed?: boolean | null
     at: Date
   },
 ): Promise<void> {
@@ -109,6 +115,8 @@ export async function updateSiteRow(
       | 'path_names'
       | 'deleted_at'
       | 'opening_hours'
+      | 'signature_rule'
+      | 'photo_proof_allowed'
     >
   > & { updated_at: Date },
 ): Promise<void> {

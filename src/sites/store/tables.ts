@@ -4,6 +4,10 @@ declare module '../../platform/db/tables.js' {
   interface InboundSiteTable {
     /** Free text shown in arrival emails ("Mon–Fri 8:00–18:00"); null: none set. */
     opening_hours: string | null
+    /** Migration 0039: the signature a hand-over here needs; null: the nearest ancestor's. */
+    signature_rule: 'required' | 'optional' | 'off' | null
+    /** Migration 0039: a photo of the collector or their ID may replace the signature; null: inherited. */
+    photo_proof_allowed: boolean | null
   }
 }
 
