@@ -12,9 +12,7 @@ import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
-import { createOutcomes, type CollectedBy } from './outcome.js'
-
-export type { CollectedBy }
+import { createOutcomes } from './outcome.js'
 
 export interface RecipientContact {
   contactId: string
