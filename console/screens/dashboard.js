@@ -13,6 +13,46 @@ function startOfToday() {
   return d.toISOString()
 }
 
+const PAGE = 25
+
+/**
+ * Every parcel waiting longer than `days`, oldest first, a page at a time. Waiting parcels are read in
+ * arrival order, so the ones past the cutoff are exactly the first of the list: a page ends the list
+ * once it reaches a parcel that arrived after the cutoff.
+ */
+function Unclaimed({ days }) {
+  const [page, setPage] = useState(1)
+  const [result, setResult] = useState(null)
+  const [error, setError] = useState(null)
+  useEffect(() => setPage(1), [days])
+  useEffect(() => {
+    const params = { status: statusFilter(WAITING), size: PAGE, page, sort: 'insertTimestamp,ASC' }
+    post(`/api/v1/packages/search?${qs(params)}`, {}).then(setResult, setError)
+  }, [page])
+  if (error) return html`<${Alert} messages=${[error.message]} />`
+  if (!result) return null
+  const cutoff = Date.now() - days * 86_400_000
+  const rows = result.packages.filter((p) => Date.parse(p.insertTimestamp) < cutoff)
+  const more = rows.length === result.packages.length && result.totalCount > page * PAGE
+  return html`<ul aria-live="polite">
+      ${rows.map(
+        (p) =>
+          html`<li><${Link} to=${`/packages/${p.packageId}`}>${p.trackingNumber}</${Link}> · ${p.receiver?.name ?? ''} · ${siteName(p.currentLocation)} · since ${fmtTime(p.insertTimestamp)}</li>`,
+      )}
+    </ul>
+    ${rows.length === 0 && html`<p>None.</p>`}
+    ${
+      (page > 1 || more) &&
+      html`<nav class="pager" aria-label="Pages of unclaimed parcels">
+        <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => setPage(page - 1)}>
+          Previous page
+        </button>
+        <span>Page ${page}</span>
+        <button type="button" class="secondary" disabled=${!more} onClick=${() => setPage(page + 1)}>Next page</button>
+      </nav>`
+    }`
+}
+
 export function Dashboard() {
   const [days, setDays] = useState(3)
   const [data, setData] = useState(null)
@@ -32,15 +72,10 @@ export function Dashboard() {
         {},
       )
       const handed = await count({ status: HANDED_OVER_FILTER, startDate: today })
-      const oldest = await post(
-        `/api/v1/packages/search?${qs({ status: statusFilter(WAITING), size: 10, sort: 'insertTimestamp,ASC' })}`,
-        {},
-      )
       const receivedToday = received.packages.filter((p) => p.insertTimestamp >= today).length
-      setData({ waiting, perSite, receivedToday, more: received.totalCount > 200, handed, oldest: oldest.packages })
+      setData({ waiting, perSite, receivedToday, more: received.totalCount > 200, handed })
     })().catch(setError)
   }, [])
-  const cutoff = Date.now() - days * 86_400_000
   return html`<main id="main" class="dashboard">
     <h1>Dashboard</h1>
     <${Alert} messages=${error ? [error.message] : []} />
@@ -94,14 +129,7 @@ export function Dashboard() {
             />
             days</label
           >
-          <ul>
-            ${data.oldest
-              .filter((p) => Date.parse(p.insertTimestamp) < cutoff)
-              .map(
-                (p) =>
-                  html`<li><${Link} to=${`/packages/${p.packageId}`}>${p.trackingNumber}</${Link}> · ${p.receiver?.name ?? ''} · ${siteName(p.currentLocation)} · since ${fmtTime(p.insertTimestamp)}</li>`,
-              )}
-          </ul>
+          <${Unclaimed} days=${days} />
         </section>`
     }
   </main>`

@@ -150,7 +150,7 @@ describe('pickup codes, kept then purged', () => {
     expect(await registered(used)).toBe(false)
     const forgotten = await pickup(used)
     expect(forgotten.statusCode).toBe(400)
-    expect(forgotten.json().errors[0].errorDescription).toMatch(/^No pickup code/)
+    expect(forgotten.json().errors[0].errorDescription).toBe('No such pickup code.')
     // A code with a parcel still waiting, or announced and coming back with it, is kept.
     expect(await registered(waiting)).toBe(true)
     expect(await registered(transitCode)).toBe(true)

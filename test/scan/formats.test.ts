@@ -37,7 +37,7 @@ describe('decode over HTTP: human-readable forms read as the bare number', () =>
         '42090210-1234 9400111201080805483016',
       ],
     ],
-    ['9205590164917312751089', ['420 02115 9205 5901 6491 7312 7510 89', '9205.5901.6491.7312.7510.89']],
+    ['9205590164917312751089', ['9205.5901.6491.7312.7510.89']],
     ['986578788855', ['9865 7878 8855', '9865-7878-8855']],
     ['RB123456785DE', ['rb 123 456 785 de', 'RB-123456785-DE']],
     ['C11031500001879', ['C 110 31 500 00187 9', 'c1103-1500-0018-79']],
@@ -109,5 +109,15 @@ describe('decode over HTTP: human-readable forms read as the bare number', () =>
       'CANADA_POST',
       'ROYAL_MAIL',
     ])
+  })
+
+  // A bare 92 number may be a consolidator's (decodedCarriers lists them, no carrier is stated); the
+  // same number behind a GS1 420 ship-to ZIP is an IMpb, which only USPS prints (issue 25, item 2).
+  it('reads 420 + ZIP + a 92 number as USPS with certainty', async () => {
+    const bare = essence(await decode('9205590164917312751089'))
+    expect(bare.carrier).toBeUndefined()
+    const got = essence(await decode('420 02115 9205 5901 6491 7312 7510 89'))
+    expect(got.trackingNumber).toBe(bare.trackingNumber)
+    expect(got.carrier).toMatchObject({ carrierId: 'USPS' })
   })
 })

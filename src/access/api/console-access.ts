@@ -46,6 +46,8 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'PUT /api/v1/customfields/:customFieldId',
   'DELETE /api/v1/customfields/:customFieldId',
   'DELETE /api/v1/contacts/:contactId',
+  'POST /api/v1/contacts/import/csv',
+  'POST /api/v1/contacts/import',
   // Webhook configurations, reads included: their delivery logs show where data goes.
   // Recipient emails: whether and when they go, and what they say.
   'PUT /api/v1/notifications/settings',
