@@ -29,6 +29,9 @@ export interface Ticket {
 
 export type Admission = { admitted: true; ticket: Ticket } | { admitted: false; retryAfterSeconds: number }
 
+/** Whether a right answer may pass now; `forget`: the keys a pass clears (they hold earlier failures). */
+export type Gate = { open: true; forget: string[] } | { open: false; retryAfterSeconds: number }
+
 /**
  * Guessing limits, one atomic check-and-count per attempt: `admit` counts the attempt before the
  * secret is checked (so N concurrent wrong guesses get at most the limit checked, the rest refused),
@@ -41,6 +44,14 @@ export interface FailureLimiter {
   succeeded(ticket: Ticket): Awaitable<void>
   /** The attempt was never checked (refused further on, or the check could not run): its counts go back, nothing else changes. */
   release(ticket: Ticket): Awaitable<void>
+  /**
+   * For secrets nobody can guess (client secrets: 256 random bits), checked first: may a right
+   * answer pass now? Read-only: closed while a key is locked (the identity's ceiling passed by a
+   * known pair). Wrong answers still go through admit/failed, so at most the limit of them is told.
+   */
+  gate(attempt: Attempt): Awaitable<Gate>
+  /** A right answer let through by gate(): clears `forget`, marks the pair known; writes only what changes. */
+  passed(attempt: Attempt, forget: string[]): Awaitable<void>
 }
 
 export interface FailurePolicy {
@@ -128,6 +139,23 @@ export class MemoryFailureLimiter implements FailureLimiter {
       this.#known.set(ticket.pair, this.clock.now().getTime() + this.#limits.knownMs)
       if (this.#known.size > this.#limits.maxKeys) this.#known.delete(this.#known.keys().next().value!)
     }
+  }
+
+  gate(attempt: Attempt): Gate {
+    const now = this.clock.now().getTime()
+    const { keys, identityKey, pair } = keysOf(attempt, this.#limits)
+    const live = keys.map((k) => ({ k, e: this.#entries.get(k.key) })).filter(({ e }) => e && e.forgetAt > now)
+    let locked = live.filter(({ e }) => e!.lockedUntil > now)
+    if (locked.length === 1 && locked[0]!.k.key === identityKey && pair && this.#isKnown(pair, now)) locked = []
+    if (locked.length > 0)
+      return { open: false, retryAfterSeconds: secondsUntil(Math.max(...locked.map(({ e }) => e!.lockedUntil)), now) }
+    return { open: true, forget: live.filter(({ k }) => k.forgetOnSuccess).map(({ k }) => k.key) }
+  }
+
+  passed(attempt: Attempt, forget: string[]): void {
+    for (const key of forget) this.#entries.delete(key)
+    const { pair } = keysOf(attempt, this.#limits)
+    if (pair && this.policy.trustKnownPairs) this.succeeded({ counted: [], forget: [], pair })
   }
 
   release(ticket: Ticket): void {

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/database.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import * as failures from '../store/failures.js'
-import type { Admission, Attempt, FailureLimiter, FailurePolicy, Ticket } from './failure-limiter.js'
+import type { Admission, Attempt, FailureLimiter, FailurePolicy, Gate, Ticket } from './failure-limiter.js'
 import { keysOf, limitsOf, type Limits } from './failure-steps.js'
 
 /**
@@ -77,6 +77,41 @@ export class DatabaseFailureLimiter implements FailureLimiter {
       this.#remember(this.#known, ticket.pair, known.until)
     }
     await failures.succeed(this.db, forget, giveBack, known)
+  }
+
+  async gate(attempt: Attempt): Promise<Gate> {
+    const now = this.clock.now().getTime()
+    const { keys, identityKey, pair } = keysOf(attempt, this.#limits)
+    const cachedLock = Math.max(0, ...keys.filter((k) => k.key !== identityKey).map((k) => this.#locks.get(k.key) ?? 0))
+    if (cachedLock > now) return { open: false, retryAfterSeconds: Math.ceil((cachedLock - now) / 1000) }
+    const rows = await failures.refusalOf(
+      this.db,
+      keys.map((k) => k.key),
+      now,
+    )
+    let locked = rows.filter((r) => r.lockedUntil > now)
+    if (locked.length === 1 && locked[0]!.key === identityKey && pair && this.policy.trustKnownPairs)
+      if ((await this.#knownUntil(pair, now)) > now) locked = []
+    if (locked.length > 0)
+      return {
+        open: false,
+        retryAfterSeconds: await this.#retryAfter(
+          locked.map((r) => r.key),
+          now,
+        ),
+      }
+    const forgettable = new Set(keys.filter((k) => k.forgetOnSuccess).map((k) => k.key))
+    return { open: true, forget: rows.filter((r) => forgettable.has(r.key)).map((r) => r.key) }
+  }
+
+  async passed(attempt: Attempt, forget: string[]): Promise<void> {
+    const { pair } = keysOf(attempt, this.#limits)
+    const ticket: Ticket = { counted: [], forget: [], pair: this.policy.trustKnownPairs ? pair : undefined }
+    const now = this.clock.now().getTime()
+    // Nothing to clear and the pair's mark fresh: a right answer writes nothing.
+    const stale = ticket.pair && (this.#known.get(ticket.pair) ?? 0) < now + this.#limits.knownMs - 86_400_000
+    if (forget.length === 0 && !stale) return
+    await this.succeeded({ ...ticket, counted: forget.map((key) => ({ key, reached: false })), forget })
   }
 
   async release(ticket: Ticket): Promise<void> {
