@@ -167,41 +167,34 @@ export async function insertContacts(db: Executor, rows: readonly NewContactRow[
   for (const part of chunks(rows)) await db.insertInto('contacts').values(part).execute()
 }
 
-/** Live contacts whose email is one of `emails` (already lower-cased), compared ignoring case. */
-export async function findLiveByEmails(db: Executor, subId: string, emails: readonly string[]): Promise<ContactRow[]> {
+/** Live contacts whose `column`, lower-cased, is one of `values` (already lower-cased). */
+async function findLiveByLower(
+  db: Executor,
+  subId: string,
+  column: 'email' | 'personal_id',
+  values: readonly string[],
+): Promise<ContactRow[]> {
   const out: ContactRow[] = []
-  for (const part of chunks(emails))
+  for (const part of chunks(values))
     out.push(
       ...(await db
         .selectFrom('contacts')
         .select(COLUMNS)
         .where('sub_id', '=', subId)
-        .where(sql`lower(email)`, 'in', part)
+        .where(sql`lower(${sql.ref(column)})`, 'in', part)
         .where('deleted_at', 'is', null)
         .execute()),
     )
   return out
 }
 
+/** Live contacts whose email is one of `emails` (already lower-cased), compared ignoring case. */
+export const findLiveByEmails = (db: Executor, subId: string, emails: readonly string[]) =>
+  findLiveByLower(db, subId, 'email', emails)
+
 /** Live contacts whose personal id is one of `personalIds` (already lower-cased), ignoring case. */
-export async function findLiveByPersonalIds(
-  db: Executor,
-  subId: string,
-  personalIds: readonly string[],
-): Promise<ContactRow[]> {
-  const out: ContactRow[] = []
-  for (const part of chunks(personalIds))
-    out.push(
-      ...(await db
-        .selectFrom('contacts')
-        .select(COLUMNS)
-        .where('sub_id', '=', subId)
-        .where(sql`lower(personal_id)`, 'in', part)
-        .where('deleted_at', 'is', null)
-        .execute()),
-    )
-  return out
-}
+export const findLiveByPersonalIds = (db: Executor, subId: string, personalIds: readonly string[]) =>
+  findLiveByLower(db, subId, 'personal_id', personalIds)
 
 /** One page of live contacts in id order after `after` (keyset: the export walks them all). */
 export async function pageLiveContacts(
