@@ -16,13 +16,7 @@ import {
   type NewPackage,
   type PackageRow,
 } from './columns.js'
-import {
-  CODE_CHOICE,
-  insertWithCodes,
-  settleCodes,
-  shareCandidates,
-  type CodeOutcome,
-} from './pickup-codes.js'
+import { CODE_CHOICE, insertWithCodes, settleCodes, shareCandidates, type CodeOutcome } from './pickup-codes.js'
 import { NOT_WAITING } from '../model/statuses.js'
 
 export type { ActivityRow, NewPackage, PackageRow } from './columns.js'
