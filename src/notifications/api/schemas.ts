@@ -16,7 +16,7 @@ const Template = Type.Object(
   {
     additionalProperties: false,
     description: [
-      'Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. See the README for the variables.',
+      'Mustache templates ({{variable}} is HTML-escaped, {{#packages}}…{{/packages}} repeats per parcel); an absent part uses the shipped default. docs/notifications.md lists the variables.',
       `Limits, checked when saved (400 naming the template and the limit): sections nest at most ${TEMPLATE_LIMITS.sectionDepth} deep; \`{{#packages}}\` is never inside another \`{{#packages}}\`; each template is test-rendered with a sample of 1 and of ${TEMPLATE_LIMITS.sampleParcels} parcels and must render within ${TEMPLATE_LIMITS.renderedChars.subject} characters (subject), ${TEMPLATE_LIMITS.renderedChars.text} (text), ${TEMPLATE_LIMITS.renderedChars.html} (html), ${TEMPLATE_LIMITS.steps} steps and ${TEMPLATE_LIMITS.renderMs} ms.`,
       'The same budget applies when an email is sent: one that exceeds it (more parcels than the sample) fails like a refused send, with the reason in `lastError`.',
     ].join(' '),

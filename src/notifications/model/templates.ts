@@ -25,7 +25,7 @@ export interface Template {
 }
 export type TemplateOverride = Partial<Template>
 
-/** What every template can use (see the README's list of variables). */
+/** What every template can use (docs/notifications.md lists them). */
 export interface TemplateView {
   recipientName: string
   count: number

@@ -34,7 +34,7 @@ interface Bucket {
  * WorkSlots bounds how many heavy statements run at once, and TenantGate how many of them one
  * subscription runs. A subscription running searches back to back still keeps a slot busy all the
  * time, that is a database core, and everyone else's light requests share what is left: on two cores
- * that was half the machine, and a quiet tenant's latency doubled (measured, README "Limits").
+ * that was half the machine, and a quiet tenant's latency doubled (measured, docs/limits.md).
  *
  * So heavy work is also accounted in time, as a token bucket (cgroups' cpu quota, in slot-time):
  * credit comes back at `share` of the process's slots and drains by one per slot the subscription
