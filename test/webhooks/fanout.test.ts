@@ -50,7 +50,7 @@ describe('fan-out', () => {
 
   // Two fan-outs at once need two connections: PostgreSQL only (PGlite runs one transaction at a time).
   it.runIf(!!process.env.TEST_DATABASE_URL)(
-    'waits for an earlier event another fan-out holds, then sends both in order',
+    'waits for an earlier event another fan-out holds, then sends both, each once',
     async () => {
       const client = await t.newClient()
       await hooks(t, client).create(configBody(rx.url('/held'), { events: ['Received', 'Delivered'] }))
@@ -78,7 +78,13 @@ describe('fan-out', () => {
       release()
       await holder
       await t.ctx.webhooks.runOnce()
-      expect(rx.at('/held').map((r) => JSON.parse(r.body).data.sequence)).toEqual([1, 2])
+      // Delivery is unordered (docs/jobs.md): each event once, in whatever order the sends finish.
+      expect(
+        rx
+          .at('/held')
+          .map((r) => JSON.parse(r.body).data.sequence as number)
+          .sort(),
+      ).toEqual([1, 2])
     },
   )
 })
