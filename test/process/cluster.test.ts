@@ -262,7 +262,7 @@ describe.skipIf(!hasPostgres)(
       ).toBeLessThan(1000)
     })
 
-    it('delivers through the worker the events written through both processes, in order per package', async () => {
+    it('delivers through the worker the events written through both processes, each once, their sequences in write order', async () => {
       const client = newClient('events')
       const token = await tokenOf(a, client)
       const [onA, onB] = [api(a, token), api(b, token)]
@@ -300,7 +300,10 @@ describe.skipIf(!hasPostgres)(
         'twenty events delivered',
       )
       for (const packageId of packages) {
-        const mine = received.filter((r) => r.data.packageId === packageId)
+        // Delivery is unordered (docs/jobs.md): the receiver orders a package's events by their sequence.
+        const mine = received
+          .filter((r) => r.data.packageId === packageId)
+          .sort((x, y) => Number(x.data.sequence) - Number(y.data.sequence))
         expect(mine.map((r) => r.eventName)).toEqual(['Received', 'OutForDelivery'])
         expect(mine[0]!.data.sequence).toBeLessThan(mine[1]!.data.sequence)
       }
