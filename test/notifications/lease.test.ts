@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { api, trackingNumber } from '../support/factories.js'
+import { api } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
+import { arrivalsFor } from './support/arrivals.js'
 import { TestSmtpServer } from './support/smtp.js'
 
 // A worker claims no more than it sends at once (its concurrency, ten, and as many SMTP
@@ -17,22 +18,8 @@ const client = useClient(t)
 
 it('claims only what it sends at once, and sends nothing another worker took', async () => {
   const a = api(t, client)
-  const room = await a.mailroom()
-  await a.ok('PUT', '/api/v1/notifications/settings', {
-    enabled: true,
-    arrivalBatchSeconds: 0,
-    reminderAfterHours: [],
-    finalNoticeAfterHours: null,
-    templates: {},
-  })
   const count = 12
-  for (let i = 0; i < count; i++) {
-    const who = await a.contact('RECEIVER', `Lena Lease ${i}`, { email: `lena${i}@example.com` })
-    await a.ok('POST', '/api/v1/packages', {
-      package: { trackingNumber: trackingNumber('1ZLEASE'), receiver: { contactId: who } },
-      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: room.shelfId } },
-    })
-  }
+  await arrivalsFor(a, count, { name: 'Lena Lease', mailbox: 'lena', prefix: '1ZLEASE' })
   // The server holds every message until released: the first sends stay in flight.
   let release!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createContext } from '../../src/app/context.js'
 import { TEST_SECRET } from '../support/build-test-app.js'
-import { api, trackingNumber } from '../support/factories.js'
+import { api } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
+import { arrivalsFor } from './support/arrivals.js'
 import { TestSmtpServer } from './support/smtp.js'
 
 // A slow SMTP server (issue 24's fault trial: DATA held 15 s, send timeout 10 s; here 1.5 s and 1 s)
@@ -24,22 +25,8 @@ const client = useClient(t)
 
 it('sends each email once when the server holds DATA beyond the send timeout, with two workers', async () => {
   const a = api(t, client)
-  const room = await a.mailroom()
-  await a.ok('PUT', '/api/v1/notifications/settings', {
-    enabled: true,
-    arrivalBatchSeconds: 0,
-    reminderAfterHours: [],
-    finalNoticeAfterHours: null,
-    templates: {},
-  })
   const count = 14
-  for (let i = 0; i < count; i++) {
-    const who = await a.contact('RECEIVER', `Sam Slow ${i}`, { email: `sam${i}@example.com` })
-    await a.ok('POST', '/api/v1/packages', {
-      package: { trackingNumber: trackingNumber('1ZSLOW'), receiver: { contactId: who } },
-      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: room.shelfId } },
-    })
-  }
+  await arrivalsFor(a, count, { name: 'Sam Slow', mailbox: 'sam', prefix: '1ZSLOW' })
   smtp.clear()
   smtp.hold = () => new Promise((resolve) => setTimeout(resolve, 1_500))
   const other = createContext({ config: t.config, database: t.ctx.database, masterSecret: TEST_SECRET, clock: t.clock })
