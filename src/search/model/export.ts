@@ -7,6 +7,7 @@ import { FIELD_ENTRIES } from '../../packages/index.js'
 import { csvCell, valueAt, type Column } from './mapping.js'
 import type { ListFilter, Sort } from './parse.js'
 import * as repo from '../store/search.js'
+import * as references from '../store/export-references.js'
 
 /** Contacts kept between batches of one export; past this, the cache starts over. */
 const CONTACT_CACHE = 50_000
@@ -28,7 +29,7 @@ export async function* exportRows(
   batchSize: number,
   columns?: readonly (keyof Row)[],
 ): AsyncGenerator<{ rows: Row[]; ctx: RecordContext }> {
-  const refs = await repo.exportReferences(db, subId)
+  const refs = await references.exportReferences(db, subId)
   const ctx: RecordContext = {
     sites: new Map(),
     contacts: new Map(),
@@ -54,7 +55,7 @@ export async function* exportRows(
     for (const r of rows)
       for (const id of [r.sender_id, r.receiver_id, r.given_to_id]) if (id && !ctx.contacts.has(id)) missing.add(id)
     if (ctx.contacts.size + missing.size > CONTACT_CACHE) ctx.contacts.clear()
-    for (const c of await repo.exportContacts(db, subId, [...missing])) {
+    for (const c of await references.exportContacts(db, subId, [...missing])) {
       const contact: ContactLike = {
         contactId: c.contact_id,
         contactType: c.contact_type,
