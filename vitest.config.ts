@@ -1,4 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { configDefaults, defineConfig } from 'vitest/config'
+
+/** Test files that replace a module (`vi.mock`): they run isolated (see the everyday project). */
+const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter(
+    (f) =>
+      f.endsWith('.test.ts') &&
+      !/^(process|browser)\//.test(f) &&
+      /\bvi\.(do)?mock\(/.test(readFileSync(path.join('test', f), 'utf8')),
+  )
+  .map((f) => path.join('test', f))
 
 export default defineConfig({
   test: {
@@ -16,11 +28,21 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // One module graph per worker, reused file after file (isolate: false): importing the service
+        // afresh for each of 150 files was half the suite's CPU. Each file still gets a database and an
+        // app of its own (test/support/build-test-app.ts); nothing under src/ keeps state in a module
+        // that a test could see from another file, apart from the mocks below.
         test: {
           name: 'everyday',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/process/**', 'test/browser/**'],
+          exclude: [...configDefaults.exclude, 'test/process/**', 'test/browser/**', ...MOCKING],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        // Files that replace a module (vi.mock): a mock applies only to a fresh module graph.
+        test: { name: 'everyday-mocks', include: MOCKING },
       },
       {
         extends: true,

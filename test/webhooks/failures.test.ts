@@ -185,7 +185,8 @@ describe('failed attempts', () => {
     const classOf = async (s: Awaited<ReturnType<typeof setup>>) =>
       (await s.h.attempts(s.id, (await s.one()).deliveryId as string))[0]!
     expect(await classOf(slow)).toMatchObject({ errorClass: 'timeout', latencyMs: expect.any(Number) })
-    expect((await classOf(slow)).latencyMs as number).toBeLessThan(3000)
+    // It had its whole second before the timeout (a lower bound: a loaded machine only adds to it).
+    expect((await classOf(slow)).latencyMs as number).toBeGreaterThanOrEqual(1000)
     expect((await classOf(big)).responseBody as string).toHaveLength(4096)
     expect(await classOf(closed)).toMatchObject({
       errorClass: 'connect',
