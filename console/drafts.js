@@ -17,8 +17,45 @@ function controls() {
   )
 }
 
+const entryOf = (el) => ({
+  id: el.id,
+  check: el.type === 'checkbox' || el.type === 'radio',
+  value: el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value,
+  picked: false,
+})
+
+/**
+ * The last lookup sent on the screen: a form with no submit button, sent by Enter in its field (the
+ * Scan field, a code). Its screen empties the field and shows what it found (the decoded parcel);
+ * sending it again brings that back. A form with a submit button acts (saves) and is never replayed.
+ */
+let lookup = null
+window.addEventListener(
+  'submit',
+  (e) => {
+    const form = e.target
+    if (!document.getElementById('main')?.contains(form)) return
+    if (form.querySelector('button[type=submit], button:not([type]), input[type=submit]')) {
+      lookup = null
+      return
+    }
+    lookup = {
+      path: window.location.pathname,
+      fields: [...form.elements].filter((el) => el.id && !SKIPPED.has(el.type)).map(entryOf),
+    }
+  },
+  true,
+)
+
 /** Keeps the screen's controls for `path` and `userId`; nothing when nothing was typed. */
 export function saveDraft(path, userId) {
+  // The lookup still shows (its fields were emptied by the screen, not by the clerk starting over).
+  const replay =
+    lookup &&
+    lookup.path === window.location.pathname &&
+    lookup.fields.some((f) => document.getElementById(f.id)?.value !== f.value)
+      ? lookup.fields
+      : []
   const entries = controls().map((el) => ({
     id: el.id,
     check: el.type === 'checkbox' || el.type === 'radio',
@@ -26,9 +63,9 @@ export function saveDraft(path, userId) {
     // A combobox whose text is a pick from its list (combobox.js marks it): picked again on restore.
     picked: el.getAttribute('role') === 'combobox' && el.dataset.picked === 'true',
   }))
-  if (!entries.some((e) => !e.check && String(e.value).trim() !== '')) return
+  if (![...entries, ...replay].some((e) => !e.check && String(e.value).trim() !== '')) return
   try {
-    window.sessionStorage.setItem(KEY, JSON.stringify({ path, userId, entries }))
+    window.sessionStorage.setItem(KEY, JSON.stringify({ path, userId, entries, replay }))
   } catch {
     // Storage full or refused (private mode): the work is lost as it was before drafts.
   }
@@ -103,7 +140,9 @@ async function apply(el, entry) {
         ),
       5000,
     )
-    option?.dispatchEvent(new window.MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+    if (option) option.dispatchEvent(new window.MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+    // No such option (a pickup code, not a name): Enter, as the clerk pressed.
+    else el.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }))
   }
 }
 
@@ -116,8 +155,18 @@ export async function restoreDraft(path, userId) {
   const draft = read()
   if (!draft || draft.path !== path || draft.userId !== userId) return false
   dropDraft()
+  // The lookup first (the Scan field and its Enter): what it found is where the other controls are.
+  const replayed = new Set()
+  for (const entry of draft.replay ?? []) {
+    const el = await waitFor(() => document.getElementById(entry.id), 5000)
+    if (!el) continue
+    await apply(el, entry)
+    replayed.add(entry.id)
+    if (replayed.size === draft.replay.length) el.form?.requestSubmit()
+  }
   let previous = null
   for (const entry of draft.entries) {
+    if (replayed.has(entry.id)) continue
     const find = () => document.getElementById(entry.id)
     let el = await waitFor(find, previous ? 800 : 5000)
     if (!el && previous?.form?.isConnected) {

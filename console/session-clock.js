@@ -4,7 +4,7 @@
 // that makes a request, for the absolute end with the time to expect. At the end the shell keeps
 // the screen's work (drafts.js) and asks to sign in, before a save could fail on it.
 import { useEffect, useState } from 'preact/hooks'
-import { get, lastActivity, SESSION_URL } from './api.js'
+import { get, lastActivity, SESSION_URL, ApiError } from './api.js'
 import { html } from './ui.js'
 
 const WARN_MS = 2 * 60_000
@@ -41,7 +41,9 @@ export function SessionClock({ idleSeconds, expiresInSeconds, onExpire }) {
       const s = await get(SESSION_URL)
       setAbsoluteAt(Date.now() + s.expiresInSeconds * 1000)
       setNow(Date.now())
-    } catch {
+    } catch (err) {
+      // Already over on the server: the work is kept and sign-in asked for now.
+      if (err instanceof ApiError && err.status === 401) return onExpire()
       setError('The server could not be reached: your session may end; your unsaved work will be kept.')
     }
   }

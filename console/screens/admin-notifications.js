@@ -201,8 +201,10 @@ export function NotificationSettings() {
         <p><strong>Subject:</strong> <span class="preview-subject">${preview.subject}</span></p>
         <h3>Plain text</h3>
         <pre class="preview-text">${preview.text}</pre>
-        <h3>HTML</h3>
-        <iframe class="preview-html" title="HTML email preview" sandbox="" srcdoc=${preview.html}></iframe>
+        <details>
+          <summary>HTML part (source)</summary>
+          <pre class="preview-html">${preview.html}</pre>
+        </details>
       </section>`
     }`
 }
