@@ -57,7 +57,10 @@ function focusMain() {
   if (!main || main.contains(document.activeElement)) return
   const target =
     main.querySelector('[data-main-control]') ??
-    [...main.querySelectorAll('input:not([type=hidden]), select, textarea')].find((el) => el.offsetParent !== null) ??
+    // A field below the fold is not the screen's main control: focusing it would scroll the page away.
+    [...main.querySelectorAll('input:not([type=hidden]), select, textarea')].find(
+      (el) => el.offsetParent !== null && el.getBoundingClientRect().bottom <= window.innerHeight,
+    ) ??
     main.querySelector('h1')
   if (target?.tagName === 'H1' && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1')
   target?.focus()

@@ -45,7 +45,7 @@ export function Admin({ section, user }) {
   if (user.role !== 'admin')
     return html`<main id="main" class="admin">
       <h1 tabindex="-1">Not allowed</h1>
-      <${Alert} messages=${['Not allowed: the admin pages are for administrators. Ask an administrator to make this change.']} />
+      <${Alert} messages=${['The admin pages are for administrators. Your role does not allow this: ask an administrator.']} />
       <p><${Link} to="/">Back to the dashboard</${Link}></p>
     </main>`
   const title = SECTIONS.find(([k]) => k === section)?.[1]

@@ -49,21 +49,16 @@ beforeAll(async () => {
 
 /** Nothing wider than the window: no sideways scroll of the page. */
 const sideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')
 
 /** The visible controls a finger must hit that are smaller than 24×24 px (WCAG 2.5.8), named. */
 const tooSmall = (page: Page) =>
-  page.evaluate(() =>
-    [
-      ...document.querySelectorAll(
-        'main button, main input, main select, main textarea, header a, header button, nav a',
-      ),
-    ]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.height < 24 || box.width < 24)
-      .map(({ el }) => `${el.tagName.toLowerCase()} ${el.id || el.textContent?.trim().slice(0, 30)}`),
-  )
+  page.evaluate<
+    string[]
+  >(`[...document.querySelectorAll('main button, main input, main select, main textarea, header a, header button, nav a')]
+    .filter((el) => el.offsetParent !== null)
+    .filter((el) => { const box = el.getBoundingClientRect(); return box.height < 24 || box.width < 24 })
+    .map((el) => el.tagName.toLowerCase() + ' ' + (el.id || el.textContent.trim().slice(0, 30)))`)
 
 async function check(page: Page, screen: string, phone: boolean) {
   await expectAccessible(page, screen)
@@ -120,7 +115,9 @@ describe.each([
       await page.getByRole('link', { name: link, exact: true }).click()
       await page.getByRole('heading', { name: heading, exact: true }).waitFor()
       await expect
-        .poll(() => page.evaluate(() => document.getElementById('main')?.contains(document.activeElement) ?? false))
+        .poll(() =>
+          page.evaluate<boolean>("document.getElementById('main')?.contains(document.activeElement) ?? false"),
+        )
         .toBe(true)
     }
   })
