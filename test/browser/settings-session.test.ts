@@ -12,6 +12,7 @@ import { DESKTOP, expectAccessible, screenshot, signIn, useConsole } from './sup
 
 const h = useConsole()
 let client: TestClient
+let hq: string
 const clerk = { email: 'clerk@session.example', password: 'clerk password 123' }
 const UPS = '1Z999AA10123456784'
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   client = await h.t.newClient('settings-session')
   const a = api(h.t, client)
   const locationId = await a.location('Campus')
-  await a.site({ type: 'site', name: 'HQ', locationId, primary: true })
+  hq = await a.site({ type: 'site', name: 'HQ', locationId, primary: true })
   await a.ok('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'Ada Lovelace', email: 'ada@example.org' })
   await createUser(h.t, client, { ...clerk, role: 'clerk' })
 })
@@ -146,6 +147,44 @@ describe('the session in the console', () => {
     const record = res.json()
     expect(JSON.stringify(record)).toContain('Ada Lovelace')
     expect(JSON.stringify(record)).toContain('B-2')
+    expect(h.pageErrors).toEqual([])
+  })
+
+  it('keeps the hand-over’s recipient and typed signature through the end of the session', async () => {
+    const a = api(h.t, await h.t.refresh(client))
+    const kay = await a.ok('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'Kay Board' })
+    const parcel = await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: '1ZHANDDRAFT0001', receiver: { contactId: kay.contactId } },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: hq } },
+    })
+    const { page } = await h.open(DESKTOP)
+    await page.clock.install()
+    await signIn(page, clerk.email, clerk.password)
+    await page.goto('/console/pickup')
+    const find = page.getByRole('combobox', { name: 'Pickup code or recipient' })
+    await find.fill('Kay Bo')
+    await page.getByRole('option', { name: /Kay Board/ }).waitFor()
+    await find.press('Enter')
+    await page.getByRole('checkbox', { name: /1ZHANDDRAFT0001/ }).waitFor()
+    await page.locator('#pickup-typed').fill('Kay Board')
+
+    await page.clock.fastForward('27:30')
+    await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
+    h.t.clock.advance(31 * 60_000)
+    await page.clock.fastForward('02:00')
+    await page.getByRole('heading', { name: 'Sign in to mailroom' }).waitFor()
+    await signInByHand(page, clerk.email, clerk.password)
+    await page.getByRole('heading', { name: 'Hand over' }).waitFor()
+    await expect.poll(() => find.inputValue()).toBe('Kay Board')
+    await page.getByRole('checkbox', { name: /1ZHANDDRAFT0001/ }).waitFor()
+    await expect.poll(() => page.locator('#pickup-typed').inputValue()).toBe('Kay Board')
+
+    await page.getByRole('button', { name: 'Hand over' }).click()
+    await page.getByText('Handed over 1 parcel to Kay Board').waitFor()
+    const fresh = api(h.t, await h.t.refresh(client))
+    const { activities } = await fresh.ok('GET', `/api/v1/packages/${parcel.packageId}?type=ACTIVITIES`)
+    const delivered = activities.find((x: { status: string }) => x.status === 'DELIVERED')
+    expect(delivered.comment).toContain('Signature typed by the collector: Kay Board')
     expect(h.pageErrors).toEqual([])
   })
 })
