@@ -77,11 +77,12 @@ function App() {
   const expired = () => {
     const s = live.current
     if (s.state !== 'signed-in') return
-    saveDraft(currentPath(), s.user.userId)
+    const kept = saveDraft(currentPath(), s.user.userId)
     setCsrfToken('')
+    setRestored(false)
     setSession({
       state: 'signed-out',
-      notice: 'Your session has expired: sign in again. What you typed on this screen is kept.',
+      notice: `Your session has expired: sign in again.${kept ? ' What you typed on this screen is kept.' : ''}`,
     })
   }
   useEffect(() => {

@@ -47,7 +47,7 @@ window.addEventListener(
   true,
 )
 
-/** Keeps the screen's controls for `path` and `userId`; nothing when nothing was typed. */
+/** Keeps the screen's controls for `path` and `userId`; says whether it kept anything (nothing typed: nothing). */
 export function saveDraft(path, userId) {
   // The lookup still shows (its fields were emptied by the screen, not by the clerk starting over).
   const replay =
@@ -63,18 +63,14 @@ export function saveDraft(path, userId) {
     // A combobox whose text is a pick from its list (combobox.js marks it): picked again on restore.
     picked: el.getAttribute('role') === 'combobox' && el.dataset.picked === 'true',
   }))
-  if (![...entries, ...replay].some((e) => !e.check && String(e.value).trim() !== '')) return
+  if (![...entries, ...replay].some((e) => !e.check && String(e.value).trim() !== '')) return false
   try {
     window.sessionStorage.setItem(KEY, JSON.stringify({ path, userId, entries, replay }))
+    return true
   } catch {
     // Storage full or refused (private mode): the work is lost as it was before drafts.
+    return false
   }
-}
-
-/** Whether a draft waits for this screen and person. */
-export function hasDraft(path, userId) {
-  const d = read()
-  return Boolean(d && d.path === path && d.userId === userId)
 }
 
 function read() {
