@@ -10,6 +10,10 @@ export const apiUrl = (path) => `${API}/${path}`.replace(/\/{2,}/g, '/')
 
 let csrfToken = ''
 let onExpired = () => {}
+let lastAnswer = Date.now()
+
+/** When the server last answered a call of this session (each one renews its idle window). */
+export const lastActivity = () => lastAnswer
 
 export function setCsrfToken(token) {
   csrfToken = token ?? ''
@@ -75,6 +79,7 @@ export async function call(method, path, body, opts = {}) {
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
     res = await send()
   }
+  if (res.status !== 401) lastAnswer = Date.now()
   if (res.status === 204) return undefined
   const text = await res.text()
   const type = res.headers.get('content-type') ?? ''

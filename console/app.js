@@ -1,6 +1,6 @@
 // The console: who is signed in, the navigation, and which screen the address shows.
 import { render } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, del, SESSION_URL, setCsrfToken, whenExpired } from './api.js'
 import { html, Link, navigate, onNavigate, BASE } from './ui.js'
 import { SignIn } from './screens/signin.js'
@@ -11,6 +11,9 @@ import { PackageDetail } from './screens/package.js'
 import { Dashboard } from './screens/dashboard.js'
 import { Admin } from './screens/admin.js'
 import { Account } from './screens/account.js'
+import { PasswordFirst } from './screens/password-first.js'
+import { SessionClock } from './session-clock.js'
+import { restoreDraft, saveDraft } from './drafts.js'
 
 const NAV = [
   ['/', 'Dashboard'],
@@ -44,15 +47,47 @@ function route(path, user) {
 
 const currentPath = () => location.pathname.slice(BASE.length) || '/'
 
+/**
+ * The screen's main control after a navigation (issue 25.9): one the screen marks
+ * (data-main-control), else its first field, else its heading; unless the screen already put the
+ * focus in itself (Receive's Scan, Hand over's code).
+ */
+function focusMain() {
+  const main = document.getElementById('main')
+  if (!main || main.contains(document.activeElement)) return
+  const target =
+    main.querySelector('[data-main-control]') ??
+    // A field below the fold is not the screen's main control: focusing it would scroll the page away.
+    [...main.querySelectorAll('input:not([type=hidden]), select, textarea')].find(
+      (el) => el.offsetParent !== null && el.getBoundingClientRect().bottom <= window.innerHeight,
+    ) ??
+    main.querySelector('h1')
+  if (target?.tagName === 'H1' && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1')
+  target?.focus()
+}
+
 function App() {
   const [session, setSession] = useState({ state: 'loading' })
   const [path, setPath] = useState(currentPath())
+  const [restored, setRestored] = useState(false)
+  // The session as the expiry handlers see it when they run (they are registered once).
+  const live = useRef(session)
+  live.current = session
+  /** The session ended under the clerk: the screen's work is kept for after the next sign-in. */
+  const expired = () => {
+    const s = live.current
+    if (s.state !== 'signed-in') return
+    const kept = saveDraft(currentPath(), s.user.userId)
+    setCsrfToken('')
+    setRestored(false)
+    setSession({
+      state: 'signed-out',
+      notice: `Your session has expired: sign in again.${kept ? ' What you typed on this screen is kept.' : ''}`,
+    })
+  }
   useEffect(() => {
     onNavigate(() => setPath(currentPath()))
-    whenExpired(() => {
-      setCsrfToken('')
-      setSession({ state: 'signed-out', notice: 'Your session has expired: sign in again.' })
-    })
+    whenExpired(expired)
     get(SESSION_URL)
       .then((s) => signedIn(s))
       .catch(() => setSession({ state: 'signed-out' }))
@@ -62,9 +97,31 @@ function App() {
     const h1 = document.querySelector('h1')
     document.title = `${h1?.textContent ?? 'Console'} · mailroom`
   })
+  const ready = session.state === 'signed-in' && !session.mustChangePassword
+  // On each navigation (not the first screen, whose own autofocus stands) the focus goes to the new screen.
+  const firstPath = useRef(true)
+  useEffect(() => {
+    if (!ready) return
+    if (firstPath.current) {
+      firstPath.current = false
+      return
+    }
+    window.requestAnimationFrame(focusMain)
+  }, [path, ready])
+  // After a sign-in, the work the last session left on this screen comes back.
+  useEffect(() => {
+    if (!ready) return
+    restoreDraft(currentPath(), session.user.userId).then((done) => setRestored(done))
+  }, [ready, session.user?.userId])
   const signedIn = (s) => {
     setCsrfToken(s.csrfToken)
-    setSession({ state: 'signed-in', user: s.user })
+    setSession({
+      state: 'signed-in',
+      user: s.user,
+      mustChangePassword: s.mustChangePassword,
+      idleSeconds: s.idleSeconds,
+      expiresInSeconds: s.expiresInSeconds,
+    })
   }
   const signOut = async () => {
     try {
@@ -79,6 +136,12 @@ function App() {
   if (session.state === 'loading') return html`<p class="loading">Loading the console…</p>`
   if (session.state === 'signed-out') return html`<${SignIn} notice=${session.notice} onSignedIn=${signedIn} />`
   const { user } = session
+  if (session.mustChangePassword)
+    return html`<${PasswordFirst}
+      user=${user}
+      onSignOut=${signOut}
+      onChanged=${() => get(SESSION_URL).then(signedIn)}
+    />`
   const here = (to) => (to === '/' ? path === '/' : path.startsWith(to))
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>
@@ -100,6 +163,12 @@ function App() {
       <${Link} to="/account" class="account-link" aria-current=${here('/account') ? 'page' : undefined}>Account</${Link}>
       <button type="button" class="secondary" onClick=${signOut}>Sign out</button>
     </header>
+    <${SessionClock}
+      idleSeconds=${session.idleSeconds}
+      expiresInSeconds=${session.expiresInSeconds}
+      onExpire=${expired}
+    />
+    ${restored && html`<p class="sr" role="status">Your unsaved work on this screen was restored.</p>`}
     ${route(path, user)}
   </div>`
 }

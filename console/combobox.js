@@ -74,6 +74,7 @@ export function Combobox({
           aria-expanded=${open ? 'true' : 'false'}
           aria-controls=${listId}
           aria-activedescendant=${open && active >= 0 ? `${id}-opt-${active}` : undefined}
+          data-picked=${value ? 'true' : undefined}
           value=${text}
           onKeyDown=${keyDown}
           onBlur=${() => setTimeout(() => setOpen(false), 150)}

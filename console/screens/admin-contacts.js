@@ -9,7 +9,7 @@ import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 
 /** How the desk says each contact type; a type the server adds shows under its own name. */
 const TYPE_LABELS = { RECEIVER: 'Recipient', SENDER: 'Sender', ALL: 'Both' }
-const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType', 'status', 'notify']
+const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType', 'status', 'notify', 'language']
 
 export function Contacts() {
   const [query, setQuery] = useState('')
@@ -20,7 +20,7 @@ export function Contacts() {
   const remove = deleter({ confirm, action, reload: contacts.reload })
   // One contact at a time (a new resident at the desk); the API's errors show under their field.
   const form = useForm(
-    { name: '', email: '', company: '', phone: '', contactType: 'RECEIVER' },
+    { name: '', email: '', company: '', phone: '', contactType: 'RECEIVER', language: '' },
     async (v) => {
       const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x.trim() !== ''))
       await post('/api/v1/contacts', body)
@@ -45,6 +45,7 @@ export function Contacts() {
             <th scope="col">Email</th>
             <th scope="col">Company</th>
             <th scope="col">Type</th>
+            <th scope="col">Language</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -56,6 +57,7 @@ export function Contacts() {
                 <td>${c.email ?? ''}</td>
                 <td>${c.company ?? ''}</td>
                 <td>${c.contactType}${c.status === 'inactive' ? ' (inactive)' : ''}</td>
+                <td>${c.language ?? ''}</td>
                 <td>
                   <${RowActions}
                     name=${c.name}
@@ -89,6 +91,7 @@ export function Contacts() {
       <${Field} label="Company" id="contact-company" errors=${form.errorsOf('company')}>${(a) => html`<input ...${a} ...${form.bind('company')} />`}</${Field}>
       <${Field} label="Phone" id="contact-phone" errors=${form.errorsOf('phone')}>${(a) => html`<input ...${a} type="tel" ...${form.bind('phone')} />`}</${Field}>
       <${TypeField} form=${form} id="contact-type" />
+      <${LanguageField} form=${form} id="contact-language" />
       <button type="submit" disabled=${form.busy}>Create contact</button>
     </form>
     <${RosterImport} onImported=${contacts.reload} />`
@@ -99,6 +102,16 @@ function TypeField({ form, id }) {
     html`<select ...${a} ...${form.pick('contactType')}>
       ${CONTACT_TYPES.map((t) => html`<option value=${t}>${TYPE_LABELS[t] ?? t}</option>`)}
     </select>`}</${Field}>`
+}
+
+/** The language of the contact's emails: a tag the API checks (its refusal shows here); empty is the subscription's. */
+function LanguageField({ form, id }) {
+  return html`<${Field}
+    label="Email language"
+    id=${id}
+    hint="A language tag such as en, fr or pt-BR; leave empty for the language of the notification settings."
+    errors=${form.errorsOf('language')}
+    >${(a) => html`<input ...${a} autocomplete="off" spellcheck="false" ...${form.bind('language')} />`}</${Field}>`
 }
 
 /** PUT merges: every field is sent, an emptied optional one as null (cleared). */
@@ -114,6 +127,7 @@ function EditContact({ contact, onDone, onCancel }) {
       contactType: contact.contactType,
       status: contact.status,
       notify: contact.notify,
+      language: text('language'),
     },
     async (v) => {
       const optional = (k) => (v[k].trim() === '' ? null : v[k].trim())
@@ -126,6 +140,7 @@ function EditContact({ contact, onDone, onCancel }) {
         contactType: v.contactType,
         status: v.status,
         notify: v.notify,
+        language: optional('language'),
       })
       await onDone(`Contact ${v.name} saved.`)
     },
@@ -149,6 +164,7 @@ function EditContact({ contact, onDone, onCancel }) {
       html`<select ...${a} ...${form.pick('status')}>
         ${CONTACT_STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
       </select>`}</${Field}>
+    <${LanguageField} form=${form} id="edit-contact-language" />
     <label class="check"><input type="checkbox" ...${form.check('notify')} /> Sends notification emails</label>
   </${EditCard}>`
 }

@@ -1,6 +1,6 @@
 // Admin: sites tree, users, contacts (with a CSV roster import), custom fields, carriers, API
-// clients, webhooks. Every call is refused by the server (403) for a clerk; the navigation only
-// hides what would be refused. Each section is its own module; users are here.
+// clients, webhooks, notification emails. Every call is refused by the server (403) for a clerk,
+// who sees "not allowed" here and no form. Each section is its own module; users are here.
 import { useState } from 'preact/hooks'
 import { get, post, patch } from '../api.js'
 import { html, Field, Alert, Link, refusal, siteName } from '../ui.js'
@@ -13,6 +13,7 @@ import { CustomFields } from './admin-customfields.js'
 import { Carriers } from './admin-carriers.js'
 import { ApiClients } from './admin-clients.js'
 import { Webhooks } from './webhooks.js'
+import { NotificationSettings } from './admin-notifications.js'
 
 const SECTIONS = [
   ['sites', 'Sites'],
@@ -22,33 +23,45 @@ const SECTIONS = [
   ['carriers', 'Carriers'],
   ['clients', 'API clients'],
   ['webhooks', 'Webhooks'],
+  ['notifications', 'Notifications'],
 ]
 
+const SCREENS = {
+  sites: () => html`<${Sites} />`,
+  users: () => html`<${Users} />`,
+  contacts: () => html`<${Contacts} />`,
+  customfields: () => html`<${CustomFields} />`,
+  carriers: () => html`<${Carriers} />`,
+  clients: () => html`<${ApiClients} />`,
+  webhooks: () => html`<${Webhooks} />`,
+  notifications: () => html`<${NotificationSettings} />`,
+}
+
+/**
+ * A clerk sees that the page is not theirs and no form (the server would refuse every change
+ * anyway); a section that does not exist is a not-found page, not the sites screen.
+ */
 export function Admin({ section, user }) {
-  const title = SECTIONS.find(([k]) => k === section)?.[1] ?? 'Sites'
+  if (user.role !== 'admin')
+    return html`<main id="main" class="admin">
+      <h1 tabindex="-1">Not allowed</h1>
+      <${Alert} messages=${['The admin pages are for administrators. Your role does not allow this: ask an administrator.']} />
+      <p><${Link} to="/">Back to the dashboard</${Link}></p>
+    </main>`
+  const title = SECTIONS.find(([k]) => k === section)?.[1]
+  if (!title)
+    return html`<main id="main" class="admin">
+      <h1 tabindex="-1">Not found</h1>
+      <p>There is no admin section “${section}”. <${Link} to="/admin">Admin: Sites</${Link}></p>
+    </main>`
   return html`<main id="main" class="admin">
-    <h1>Admin: ${title}</h1>
-    ${user.role !== 'admin' && html`<${Alert} messages=${['This page is for administrators: the server refuses its changes to your account.']} />`}
+    <h1 tabindex="-1">Admin: ${title}</h1>
     <nav aria-label="Admin sections" class="tabs">
       <ul>
         ${SECTIONS.map(([k, l]) => html`<li><${Link} to=${`/admin/${k}`} aria-current=${k === section ? 'page' : undefined}>${l}</${Link}></li>`)}
       </ul>
     </nav>
-    ${
-      section === 'users'
-        ? html`<${Users} />`
-        : section === 'contacts'
-          ? html`<${Contacts} />`
-          : section === 'customfields'
-            ? html`<${CustomFields} />`
-            : section === 'carriers'
-              ? html`<${Carriers} />`
-              : section === 'webhooks'
-                ? html`<${Webhooks} />`
-                : section === 'clients'
-                  ? html`<${ApiClients} />`
-                  : html`<${Sites} />`
-    }
+    ${SCREENS[section]()}
   </main>`
 }
 

@@ -23,6 +23,8 @@ export interface SessionUser {
   subId: string
   /** A clerk limited to this site and the sites below it; null: the whole subscription. */
   siteId: string | null
+  /** A generated password not yet changed: the session may only change it or sign out. */
+  mustChangePassword: boolean
 }
 
 export interface ActiveSession {
@@ -114,6 +116,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
     role: u.role,
     subId: u.sub_id,
     siteId: u.site_id,
+    mustChangePassword: u.must_change_password,
   })
   const activeOf = (
     u: repo.UserRecord,
@@ -121,6 +124,12 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   ): ActiveSession => ({ user: userOf(u), sessionId: s.session_id, csrfToken: s.csrf_token, expiresAt: s.expires_at })
 
   return {
+    /** The idle window (the console warns before it closes). */
+    idleSeconds: deps.idleMinutes * 60,
+    /** Seconds left before the session's absolute end, by the service's clock. */
+    expiresInSeconds: (s: ActiveSession) =>
+      Math.max(0, Math.floor((s.expiresAt.getTime() - clock.now().getTime()) / 1000)),
+
     /**
      * Email and password → a new session. Unknown email, wrong password and disabled user are one
      * answer, in the same time. Each attempt is counted before the password is checked (limiter),
@@ -259,7 +268,11 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         throw invalid('newPassword', 'newPassword must differ from the current password')
       const password_hash = await deps.passwords.run(keys, () => hashPassword(input.newPassword))
       await inTransaction(db, async (trx) => {
-        await repo.updateUser(trx, session.user.subId, session.user.userId, { password_hash, updated_at: clock.now() })
+        await repo.updateUser(trx, session.user.subId, session.user.userId, {
+          password_hash,
+          must_change_password: false,
+          updated_at: clock.now(),
+        })
         await repo.deleteOtherSessions(trx, session.user.userId, hashOf(cookieValue))
       })
     },

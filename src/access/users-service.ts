@@ -34,6 +34,7 @@ export const detailOf = (u: repo.UserRecord): UserDetail => ({
   subscription: u.sub_id,
   ...(u.site_id !== null ? { siteId: u.site_id } : {}),
   status: u.status,
+  ...(u.must_change_password ? { mustChangePassword: true } : {}),
   createdAt: u.created_at.toISOString(),
   updatedAt: u.updated_at.toISOString(),
 })
@@ -61,6 +62,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         role: input.role,
         site_id: input.siteId ?? null,
         password_hash: await deps.passwords.run([`sub:${subId}`], () => hashPassword(input.password ?? generated!)),
+        // A generated password was read off the admin's screen: the user chooses their own at first sign-in.
+        must_change_password: generated !== undefined,
         created_at: now,
         updated_at: now,
       }
@@ -114,7 +117,11 @@ export function createUsersService(deps: UsersServiceDeps) {
       const generated = password === undefined ? generatePassword() : undefined
       const password_hash = await deps.passwords.run([`sub:${subId}`], () => hashPassword(password ?? generated!))
       const found = await inTransaction(db, async (trx) => {
-        const row = await repo.updateUser(trx, subId, userId, { password_hash, updated_at: clock.now() })
+        const row = await repo.updateUser(trx, subId, userId, {
+          password_hash,
+          must_change_password: generated !== undefined,
+          updated_at: clock.now(),
+        })
         if (row) await repo.deleteSessionsOf(trx, userId)
         return row
       })

@@ -22,7 +22,7 @@ import { customFieldsRoutes } from '../customfields/index.js'
 import { healthRoutes } from '../platform/http/health.js'
 import { imagesRoutes } from '../images/index.js'
 import { locationsRoutes } from '../locations/index.js'
-import { notificationsRoutes, unsubscribeRoutes } from '../notifications/index.js'
+import { notificationsPreviewRoutes, notificationsRoutes, unsubscribeRoutes } from '../notifications/index.js'
 import { packagesRoutes, trackingNumbersRoutes } from '../packages/index.js'
 import { pickupsRoutes } from '../pickups/index.js'
 import { scanRoutes } from '../scan/index.js'
@@ -262,6 +262,7 @@ function routePlugins(
       mount(usersRoutes, { users: ctx.users }),
       mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),
+      mount(notificationsPreviewRoutes, {}),
     ],
     webhooks: (variant) => [
       mount(sessionRoutes, { tag: `${variant} webhooks` }),

@@ -2,3 +2,4 @@
 export type { PackageView } from './model/compose.js'
 export { createNotifications, notificationsRoutes, unsubscribeRoutes } from './module.js'
 export type { Notifications, NotificationsOptions } from './module.js'
+export { notificationsPreviewRoutes } from './api/preview-routes.js'

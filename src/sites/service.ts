@@ -1,46 +1,16 @@
 import type { Db } from '../platform/db/database.js'
 import { inTransaction, type Trx } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { AppError, invalid, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
+import { AppError, invalid, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { Invalidations } from '../platform/cache/invalidations.js'
 import { SubscriptionCache } from '../platform/cache/subscription-cache.js'
 import * as repo from './store/sites.js'
-import {
-  SITE_SORT_FIELDS,
-  type CreateSite,
-  type ListSitesQuery,
-  type Site,
-  type SiteRef,
-  type UpdateSite,
-} from './api/schemas.js'
+import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type UpdateSite } from './api/schemas.js'
+import { SITE_ERRORS } from './model/errors.js'
+import { toSite, toSiteRef, type SiteInfo } from './model/view.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
-
-export const SITE_ERRORS = registerErrors({
-  SITE_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'SIT-4040', message: 'No such inbound site.' },
-  SITE_NAME_TAKEN: {
-    status: 409,
-    errorCode: 'already_exists',
-    additionalCode: 'SIT-4090',
-    message: 'A sibling site already has this name.',
-  },
-  SITE_HAS_CHILDREN: {
-    status: 409,
-    errorCode: 'validation_error',
-    additionalCode: 'SIT-4091',
-    message: 'The site has active child sites; delete or deactivate them first.',
-  },
-})
-
-const EMPTY_SITE = { inboundSiteId: 'EMPTY_SITE', name: 'EMPTY_SITE' }
-
-/** A site as packages and contacts show it, with what the services need beside the SiteRef. */
-export interface SiteInfo extends SiteRef {
-  locationId: string | null
-  status: 'active' | 'inactive'
-  deleted: boolean
-}
 
 export interface SitesServiceDeps {
   db: Db
@@ -52,34 +22,6 @@ export interface SitesServiceDeps {
   cacheMs?: number
   /** Tells the other processes of the deployment that a subscription's tree changed. */
   invalidations: Invalidations
-}
-
-export function toSiteRef(
-  r: Pick<repo.SiteRow, 'site_id' | 'name' | 'type' | 'parent_id' | 'ancestor_ids' | 'path_names'>,
-): SiteRef {
-  return {
-    inboundSiteId: r.site_id,
-    name: r.name,
-    type: r.type,
-    parent: r.parent_id,
-    locationHierarchy: r.path_names.join('| '),
-    ancestorlist: r.ancestor_ids,
-    topTier: r.ancestor_ids.length === 0 ? EMPTY_SITE : { inboundSiteId: r.ancestor_ids[0]!, name: r.path_names[0]! },
-  }
-}
-
-function toSite(r: repo.SiteRow): Site {
-  return {
-    ...toSiteRef(r),
-    locationId: r.location_id,
-    status: r.status,
-    primary: r.is_primary,
-    ...(r.opening_hours ? { openingHours: r.opening_hours } : {}),
-    ...(r.signature_rule ? { signatureRule: r.signature_rule } : {}),
-    ...(r.photo_proof_allowed !== null ? { photoProofAllowed: r.photo_proof_allowed } : {}),
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  }
 }
 
 export type SitesService = ReturnType<typeof createSitesService>

@@ -281,10 +281,15 @@ describe('the desk journey', () => {
       await screenshot(page, `admin-${section}`)
     }
 
-    // The new clerk signs in.
+    // The new clerk signs in with the one-time password, and must choose their own first (issue 25.6).
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByText('You are signed out.').waitFor()
     await signIn(page, 'new.clerk@desk.example', newClerkPassword)
+    await page.getByRole('heading', { name: 'Choose your password' }).waitFor()
+    await page.getByLabel('Generated password').fill(newClerkPassword)
+    await page.getByLabel('New password', { exact: true }).fill('the new clerk chose this')
+    await page.getByLabel('New password again').fill('the new clerk chose this')
+    await page.getByRole('button', { name: 'Set my password' }).click()
     await page.getByText('new.clerk@desk.example (clerk)').waitFor()
     expect(h.elsewhere).toEqual([])
     expect(h.pageErrors).toEqual([])

@@ -22,6 +22,10 @@ describe('signing in and out', () => {
     expect(res.json()).toEqual({
       user: { userId, email: e, name: 'Casey Clerk', role: 'clerk', subscription: admin.subId },
       csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      // A password the user was given (not generated): nothing to change; 30 idle minutes, 12 hours at most.
+      mustChangePassword: false,
+      idleSeconds: 1800,
+      expiresInSeconds: 12 * 3600,
     })
     const setCookie = String(res.headers['set-cookie'])
     expect(setCookie).toMatch(/^mailroom_session=[A-Za-z0-9_-]{43}; /)
@@ -48,7 +52,13 @@ describe('signing in and out', () => {
     const s = await signIn(t, e)
     const res = await t.inject({ method: 'GET', url: '/console/api/session', cookies: s.cookies })
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ user: s.user, csrfToken: s.csrfToken })
+    expect(res.json()).toEqual({
+      user: s.user,
+      csrfToken: s.csrfToken,
+      mustChangePassword: false,
+      idleSeconds: 1800,
+      expiresInSeconds: 12 * 3600,
+    })
     expect(s.user.role).toBe('admin')
     const none = await t.inject({ method: 'GET', url: '/console/api/session' })
     expect(none.statusCode).toBe(401)

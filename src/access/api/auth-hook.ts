@@ -7,7 +7,7 @@ import { parseBasicAuth } from '../model/basic-auth.js'
 import { sendError } from '../../platform/http/error-handler.js'
 import { isSafeMethod } from '../../platform/http/safe-methods.js'
 import { csrfMatches, type SessionsService, type SessionUser } from '../sessions-service.js'
-import { CSRF_HEADER, CSRF_MESSAGE, sessionCookieOf } from '../model/session-cookie.js'
+import { CSRF_HEADER, CSRF_MESSAGE, PASSWORD_CHANGE_REQUIRED, sessionCookieOf } from '../model/session-cookie.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -134,6 +134,8 @@ async function authenticateSession(
   // Every write with cookie auth needs the session's X-CSRF-Token (synchronizer token).
   if (!isSafeMethod(request.method) && !csrfMatches(session.csrfToken, request.headers[CSRF_HEADER]))
     return reply.code(403).send({ message: CSRF_MESSAGE })
+  // A generated password not yet changed: authenticated, but allowed nothing until the user chooses their own.
+  if (session.user.mustChangePassword) return reply.code(403).send({ message: PASSWORD_CHANGE_REQUIRED })
   request.user = session.user
   request.tenant = {
     clientId: session.user.userId,

@@ -51,6 +51,7 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   // Webhook configurations, reads included: their delivery logs show where data goes.
   // Recipient emails: whether and when they go, and what they say.
   'PUT /api/v1/notifications/settings',
+  'POST /api/v1/notifications/settings/preview',
   'POST /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig/:webHookConfigID',

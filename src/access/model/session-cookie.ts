@@ -13,6 +13,9 @@ export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
 export const CSRF_HEADER = 'x-csrf-token'
 export const CSRF_MESSAGE =
   'Missing or wrong X-CSRF-Token header: a write made with the session cookie must send the csrfToken of GET /console/api/session.'
+/** The 403 of every request of a session whose generated password has not been changed yet (issue 25.6). */
+export const PASSWORD_CHANGE_REQUIRED =
+  'Choose your own password first: the one you signed in with was generated. POST /console/api/session/password changes it.'
 
 /** Whether the service is reached over HTTPS: its public URL says so, or this request came over TLS (directly or through a trusted proxy). */
 const overHttps = (request: FastifyRequest, publicUrl: string) =>

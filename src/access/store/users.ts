@@ -14,6 +14,7 @@ const USER_COLUMNS = [
   'users.created_at',
   'users.updated_at',
   'users.disabled_at',
+  'users.must_change_password',
 ] as const
 
 export type UserRecord = Omit<UserRow, 'password_hash'>
@@ -71,6 +72,7 @@ export async function updateUser(
       'created_at',
       'updated_at',
       'disabled_at',
+      'must_change_password',
     ])
     .executeTakeFirst()
 }
