@@ -44,7 +44,10 @@ export const discard = (seq) => inStore('readwrite', (s) => s.delete(seq))
  * Queues one parcel: its scan, its decoded body when the server could decode it (else it is decoded
  * when sent), its recipient and location, and its own Idempotency-Key.
  */
-export function enqueue(owner, { raw, trackingNumber, body, recipient, location, internal = false, again = false }) {
+export function enqueue(
+  owner,
+  { raw, trackingNumber, body, recipient, location, internal = false, again = false, customFields = [] },
+) {
   return put({
     owner,
     key: crypto.randomUUID(),
@@ -55,6 +58,7 @@ export function enqueue(owner, { raw, trackingNumber, body, recipient, location,
     location,
     internal,
     again,
+    customFields,
     state: 'waiting',
     at: Date.now(),
   })
@@ -74,7 +78,7 @@ async function bodyOf(entry) {
   if (item.unknownFormat && !entry.internal) return { problem: 'unknown-format', trackingNumber: item.trackingNumber }
   if (item.finished && !entry.again) return { problem: 'handed-over', trackingNumber: item.trackingNumber }
   const carrier = entry.internal ? { carrier: { carrierId: 'MAILROOM' } } : {}
-  const body = packageBody(item, entry.recipient ?? item.receiver, entry.location)
+  const body = packageBody(item, entry.recipient ?? item.receiver, entry.location, entry.customFields ?? [])
   return { ...body, package: { ...body.package, ...carrier } }
 }
 
