@@ -188,7 +188,9 @@ export function Pickup() {
       onPick=${choose}
       onEnterWithoutList=${byText}
     />
-    ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+    <div aria-live="polite">
+      ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+    </div>
     <form onSubmit=${handOver} aria-label="Hand over parcels">
       <fieldset>
         <legend>Parcels waiting</legend>

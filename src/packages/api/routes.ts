@@ -67,6 +67,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
           "Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription's active packages: 409 already_exists otherwise.",
           'Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.',
           "Optional header `X-User-Name` names the clerk (default: the API client id): recorded as the activity's `reportedBy` and as receiveClerk/deliveryClerk, while `userName` is always the authenticated client id. `Idempotency-Key` makes retries safe.",
+          '`package.customFields`: values for the subscription’s custom fields (`/api/v1/customfields`). Every ACTIVE field marked `required` needs a value on every Add, from any client (CONTRACT §3: package values are validated against the definitions): 400 naming `package.customFields` and the field otherwise. A subscription that defines no required field (the Pitney Bowes default) is unaffected; marking one required is the admin’s choice for every client.',
         ].join('\n\n'),
         body: AddPackageSchema,
         response: { 201: WriteResponseSchema, ...errorResponses(400, 409) },
