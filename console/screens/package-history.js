@@ -20,6 +20,9 @@ async function pickupsOf(activities) {
   return new Map(found.filter(Boolean).map((p) => [p.pickupId, p]))
 }
 
+/** The clerk by name (reportedBy), with the account or API client that wrote it (userName) beside it. */
+const clerkOf = (a) => (a.reportedBy && a.reportedBy !== a.userName ? `${a.reportedBy} (${a.userName})` : a.userName)
+
 function emailLine(n) {
   const what = `${KIND[n.kind] ?? n.kind}${n.step && n.kind === 'REMINDER' ? ` ${n.step}` : ''}`
   const why = n.status === 'failed' && n.lastError ? ` (${n.lastError})` : ''
@@ -77,7 +80,7 @@ export function History({ pkg, activities, reloadKey }) {
         a
           ? html`<li key=${key} data-testid="history-activity">
               <strong>${a.status}</strong> · <time datetime=${at}>${fmtTime(at)}</time>
-              · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.reportedBy ?? a.userName}
+              · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${clerkOf(a)}
               ${a.pickupId && pickups.get(a.pickupId) && html`<p data-testid="history-pickup">${pickupLine(pickups.get(a.pickupId))}</p>`}
               ${a.comment && html`<p>${a.comment}</p>`}
               ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${apiUrl(i.tempURL)} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
