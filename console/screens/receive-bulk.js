@@ -19,7 +19,7 @@ function note(b, onAgain) {
       </span>`
   if (b.error) return b.error
   if (b.held) return 'Already held'
-  if (b.again) return `${b.finished.text} Received again as a new arrival.`
+  if (b.again) return `${b.finished.text} Saved as a new arrival by Save all.`
   if (b.offline) return 'Sent when the server answers'
   return ''
 }

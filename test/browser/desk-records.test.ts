@@ -214,6 +214,26 @@ describe("the desk's records", () => {
     const archivedAgain = await record(archived)
     expect(archivedAgain).toMatchObject({ currentStatus: 'RECEIVED', archived: false })
     expect(archivedAgain.packageId).not.toBe(archivedId)
+
+    // In bulk mode, the row says it; Save all leaves it until the clerk chooses.
+    const inBulk = ups('2000003')
+    const inBulkId = await received(inBulk)
+    await a.ok('POST', '/api/v1/pickups', { contactId: ids.ada, typedSignature: 'Ada Lovelace' }, 201)
+    await page.getByLabel('Bulk mode').check()
+    await scan(page, inBulk)
+    const row = page.getByRole('row').filter({ hasText: inBulk })
+    await row.filter({ hasText: /Handed over to Ada Lovelace at \d\d:\d\d today\./ }).waitFor()
+    await page.getByLabel('Department (required)').fill('Returns')
+    await page.getByRole('button', { name: 'Save all' }).click()
+    await row.filter({ hasText: 'Open it, or receive it again as a new arrival.' }).waitFor()
+    expect((await record(inBulk)).packageId).toBe(inBulkId)
+    await row.getByRole('button', { name: `Receive ${inBulk} again as a new arrival` }).click()
+    await row.filter({ hasText: 'Saved as a new arrival by Save all.' }).waitFor()
+    await page.getByRole('button', { name: 'Save all' }).click()
+    await page.getByRole('link', { name: inBulk }).waitFor({ timeout: 15_000 })
+    const bulkAgain = await record(inBulk)
+    expect(bulkAgain).toMatchObject({ currentStatus: 'RECEIVED', archived: false })
+    expect(bulkAgain.packageId).not.toBe(inBulkId)
   }, 90_000)
 
   it('the package screen: damaged with a photo, History with comments, the clerk by name, emails and pickups, a resend', async () => {
