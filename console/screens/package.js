@@ -101,6 +101,11 @@ export function PackageDetail({ id }) {
           html`<dt>Pickup code</dt>
             <dd>${pkg.pickupCode}</dd>`
         }
+        ${(pkg.customFields ?? []).map(
+          (f) =>
+            html`<dt>${f.name}</dt>
+              <dd data-testid="custom-field">${f.value}</dd>`,
+        )}
         <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
         ${
           pkg.givenTo &&

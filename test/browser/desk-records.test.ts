@@ -244,6 +244,8 @@ describe("the desk's records", () => {
     await page.goto(`/console/packages/${id}`)
     await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe(`Package ${n}`)
 
+    // The parcel's custom field values are part of its details.
+    await page.getByTestId('custom-field').filter({ hasText: 'Maths' }).waitFor()
     await page.getByLabel('Photo of the damage').setInputFiles({ name: 'dent.png', mimeType: 'image/png', buffer: PNG })
     await page.getByLabel('What is damaged (optional)').fill('Corner crushed')
     await page.getByRole('button', { name: 'Mark damaged' }).click()
