@@ -3,7 +3,7 @@
 // body from its first attempt to its last, so a retry after a lost answer is the server's replay of
 // the first save ("Saved"), never a second package nor "already exists". The raw IndexedDB API in
 // one module: four calls do not need a library.
-import { get, post, unreachable } from './api.js'
+import { get, patch, post, unreachable } from './api.js'
 import { fromDecode, packageBody, UNKNOWN_FORMAT } from './receiving.js'
 
 const DB_NAME = 'mailroom-console'
@@ -44,7 +44,10 @@ export const discard = (seq) => inStore('readwrite', (s) => s.delete(seq))
  * Queues one parcel: its scan, its decoded body when the server could decode it (else it is decoded
  * when sent), its recipient and location, and its own Idempotency-Key.
  */
-export function enqueue(owner, { raw, trackingNumber, body, recipient, location, internal = false, again = false }) {
+export function enqueue(
+  owner,
+  { raw, trackingNumber, body, recipient, location, internal = false, again = false, customFields = [] },
+) {
   return put({
     owner,
     key: crypto.randomUUID(),
@@ -55,6 +58,7 @@ export function enqueue(owner, { raw, trackingNumber, body, recipient, location,
     location,
     internal,
     again,
+    customFields,
     state: 'waiting',
     at: Date.now(),
   })
@@ -73,8 +77,11 @@ async function bodyOf(entry) {
   const item = fromDecode(entry.raw, d)
   if (item.unknownFormat && !entry.internal) return { problem: 'unknown-format', trackingNumber: item.trackingNumber }
   if (item.finished && !entry.again) return { problem: 'handed-over', trackingNumber: item.trackingNumber }
+  // Received again: the earlier package, finished with but not archived, still holds the number.
+  if (item.finished?.needsArchive)
+    await patch(`/api/v1/packages/${item.finished.packageId}/archive`, { archived: true })
   const carrier = entry.internal ? { carrier: { carrierId: 'MAILROOM' } } : {}
-  const body = packageBody(item, entry.recipient ?? item.receiver, entry.location)
+  const body = packageBody(item, entry.recipient ?? item.receiver, entry.location, entry.customFields ?? [])
   return { ...body, package: { ...body.package, ...carrier } }
 }
 

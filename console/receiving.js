@@ -37,6 +37,13 @@ export function fromDecode(raw, d) {
   const stated = p.carrier ? { carrierId: p.carrier.carrierId, name: p.carrier.name } : undefined
   const receiver = p.receiver?.contactId ? { id: p.receiver.contactId, label: p.receiver.name ?? '' } : null
   const finished = p.packageId && FINISHED.includes(p.currentStatus)
+  const prior = finished
+    ? {
+        packageId: p.packageId,
+        text: `Already handed over${p.givenTo?.name ? ` to ${p.givenTo.name}` : ''}.`,
+        needsArchive: true,
+      }
+    : null
   return {
     raw,
     trackingNumber,
@@ -47,8 +54,11 @@ export function fromDecode(raw, d) {
     service: p.service?.name ?? candidates[0]?.service,
     receiver,
     labelName: p.receiver?.name,
+    packageId: p.packageId,
+    // The decode's match of the label's name alone (a package on file names its own receiver instead).
+    labelMatch: p.packageId ? null : receiver,
     held: p.packageId && !finished ? { packageId: p.packageId, status: p.currentStatus } : null,
-    finished: finished ? { packageId: p.packageId, status: p.currentStatus, givenTo: p.givenTo?.name ?? '' } : null,
+    finished: prior,
   }
 }
 
@@ -59,12 +69,14 @@ export function undecoded(raw) {
   return { raw, trackingNumber: shown, candidates: [], offline: true, receiver: null }
 }
 
-export function packageBody(item, recipient, location) {
+/** The Add body of a parcel; `customFields`: package.customFields as the API takes them (none: left out). */
+export function packageBody(item, recipient, location, customFields = []) {
   return {
     package: {
       trackingNumber: item.trackingNumber,
       ...(item.carrier?.carrierId ? { carrier: { carrierId: item.carrier.carrierId } } : {}),
       ...(recipient ? { receiver: { contactId: recipient.id } } : {}),
+      ...(customFields.length ? { customFields } : {}),
     },
     lastActivity: {
       status: 'RECEIVED',
@@ -85,3 +97,39 @@ export const withCarrier = (item, carrierId) =>
   carrierId === INTERNAL.carrierId
     ? { ...item, carrier: INTERNAL, unknownFormat: false, internal: true }
     : { ...item, carrier: item.candidates.find((c) => c.carrierId === carrierId) ?? item.carrier }
+
+const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const day = (iso) => new Date(iso).toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' })
+const isToday = (iso, now) => new Date(iso).toDateString() === now.toDateString()
+
+/**
+ * The earlier package under a scanned number, finished with (handed over, returned, archived):
+ * what the desk says of it ("Handed over to Ada Lovelace at 09:12 today") and whether receiving
+ * the number again must first archive it (a package not archived keeps its number taken).
+ * Undefined for one archived before today: carriers reuse numbers, and an old archived package
+ * blocks nothing, so the scan is simply a new arrival.
+ */
+export function priorOf(record, now = new Date()) {
+  const archived = record.archived === true
+  if (!archived && !FINISHED.includes(record.currentStatus)) return undefined
+  const at = (!archived && record.deliveryTime) || record.updateTimestamp
+  const today = isToday(at, now)
+  if (archived && !today) return undefined
+  const when = today ? `at ${clock(at)} today` : `on ${day(at)}`
+  const what = archived
+    ? 'Archived'
+    : record.currentStatus === 'RETURNED_TO_SENDER'
+      ? 'Returned to sender'
+      : `Handed over${record.givenTo?.name ? ` to ${record.givenTo.name}` : ''}`
+  return { packageId: record.packageId, text: `${what} ${when}.`, today, needsArchive: !archived }
+}
+
+/** A decoded scan with what the package on file says (its DETAILED record): still held, or finished with. */
+export function withRecord(item, record, now = new Date()) {
+  const prior = priorOf(record, now)
+  if (prior) return { ...item, held: null, finished: prior }
+  const done = record.archived || FINISHED.includes(record.currentStatus)
+  // Archived before today: a new arrival under a reused number (its old receiver is no guide).
+  if (done) return { ...item, held: null, finished: null, receiver: item.labelMatch ?? null }
+  return { ...item, held: { packageId: record.packageId, status: record.currentStatus }, finished: null }
+}

@@ -71,23 +71,6 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
   </div>`
 }
 
-/** A typed signature as an image: the collector's full name, written across a pad-sized canvas. */
-export function typedSignatureBlob(name) {
-  const c = document.createElement('canvas')
-  c.width = 600
-  c.height = 200
-  const ctx = c.getContext('2d')
-  ctx.fillStyle = '#fff'
-  ctx.fillRect(0, 0, c.width, c.height)
-  ctx.fillStyle = '#111'
-  ctx.font = 'italic 44px serif'
-  ctx.textBaseline = 'middle'
-  ctx.fillText(name, 24, 90, c.width - 48)
-  ctx.font = '16px sans-serif'
-  ctx.fillText('Signature typed by the collector', 24, 170)
-  return new Promise((resolve) => c.toBlob(resolve, 'image/png'))
-}
-
 const STRICTNESS = { off: 0, optional: 1, required: 2 }
 
 /**

@@ -633,6 +633,8 @@ export interface paths {
          *     Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.
          *
          *     Optional header `X-User-Name` names the clerk (default: the API client id): recorded as the activity's `reportedBy` and as receiveClerk/deliveryClerk, while `userName` is always the authenticated client id. `Idempotency-Key` makes retries safe.
+         *
+         *     `package.customFields`: values for the subscription’s custom fields (`/api/v1/customfields`). Every ACTIVE field marked `required` needs a value on every Add, from any client (CONTRACT §3: package values are validated against the definitions): 400 naming `package.customFields` and the field otherwise. A subscription that defines no required field (the Pitney Bowes default) is unaffected; marking one required is the admin’s choice for every client.
          */
         post: operations["postPackages"];
         delete?: never;
@@ -652,7 +654,7 @@ export interface paths {
         get: operations["getPackagesByPackageId"];
         /**
          * Update a package (appends one activity)
-         * @description Same envelope as Add; `package` required. Fields given replace, absent stay, `null` clears an optional field. `If-Match: <version>` makes the update conditional (412 when stale). An archived package cannot be updated (409).
+         * @description Same envelope as Add; `package` required. Fields given replace, absent stay, `null` clears an optional field. `If-Match: <version>` makes the update conditional (412 when stale). An archived package cannot be updated (409). A status of `DELIVERED` or `PICKED_UP` here follows the vendor contract (CONTRACT §3: a `givenTo`, from the body or the receiver) and does not apply the sites' `signatureRule`: Pitney Bowes clients send these updates without proof images, and refusing them would break drop-in compatibility. The desk's own hand-over, `POST /api/v1/pickups`, is where the rule is enforced.
          */
         put: operations["putPackagesByPackageId"];
         post?: never;
@@ -722,6 +724,8 @@ export interface paths {
          *     Every selected package becomes DELIVERED in ONE transaction, by the same rules as an Update to DELIVERED: deliveryTime, deliveryClerk, givenTo, one activity each (its comment and `pickupId` name this pickup) and the usual webhook events (`Delivered`, and `PickedUp` for the locker variant when it leaves a locker). All or nothing: a package that cannot be handed over is a 400 naming it (`packageIds[i]`, else the field that selected it) and nothing is written.
          *
          *     `givenTo`: `{contactId}` (recorded as each package’s givenTo) or `{name}` (someone collecting on the receiver’s behalf: recorded in the pickup and the activity comment; the package’s givenTo stays its receiver); absent, the receiver collects. A package without a receiver needs `givenTo.contactId`.
+         *
+         *     The proof the packages' sites ask for (each site's `signatureRule`, else its nearest ancestor's; unset at the top: `required`) is enforced here: where any selected package's site requires a signature, the pickup needs a `SIGNATURE` image, a `typedSignature` (the collector's full name typed by them, recorded as typed), or a `PHOTO` of the collector or their ID where every site allows photos (`photoProofAllowed`); otherwise 400 naming `images`, and nothing is handed over. `optional` and `off` take the pickup with or without proof.
          *
          *     `images`: signature or photo uploads (POST /api/v1/packages/images → tempURL), attached at level ACTIVITY to the first package's DELIVERED activity (GET …?type=IMAGES of that package) and listed in the pickup.
          *
@@ -6435,7 +6439,7 @@ export interface operations {
                             damaged: boolean;
                             comment?: string;
                             userName: string;
-                            /** @description X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id. */
+                            /** @description X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id. For a signed-in console user: the name of their account, when it has one (userName is their email). */
                             reportedBy?: string;
                             /** @description The one-step pickup (GET /api/v1/pickups/{pickupId}) that delivered the package with this activity. */
                             pickupId?: string;
@@ -7158,6 +7162,8 @@ export interface operations {
                                 tempURL: string;
                             }[];
                             comment?: string;
+                            /** @description The collector's full name typed as their signature, when they typed one. */
+                            typedSignature?: string;
                             /** @description The API client that made the pickup. */
                             userName: string;
                             /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
@@ -7247,6 +7253,8 @@ export interface operations {
                         tempURL: string;
                         contentType?: string;
                     }[];
+                    /** @description The collector's full name, typed by them as their signature (a keyboard user's way to sign): recorded as typed in the pickup and in each DELIVERED activity's comment. Counts as the signature a site's `signatureRule: required` asks for. */
+                    typedSignature?: string;
                     comment?: string;
                 };
             };
@@ -7295,6 +7303,8 @@ export interface operations {
                             tempURL: string;
                         }[];
                         comment?: string;
+                        /** @description The collector's full name typed as their signature, when they typed one. */
+                        typedSignature?: string;
                         /** @description The API client that made the pickup. */
                         userName: string;
                         /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
@@ -7427,6 +7437,8 @@ export interface operations {
                             tempURL: string;
                         }[];
                         comment?: string;
+                        /** @description The collector's full name typed as their signature, when they typed one. */
+                        typedSignature?: string;
                         /** @description The API client that made the pickup. */
                         userName: string;
                         /** @description The clerk who handed the packages over (X-User-Name, else the client id). */

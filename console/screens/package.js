@@ -1,8 +1,10 @@
-// One package: its details, the "History" timeline (every activity with clerk, site, time and
-// images), and edit (recipient, comment), move (site, shelf), archive.
-import { useEffect, useState } from 'preact/hooks'
-import { get, put, patch, apiUrl, ApiError } from '../api.js'
+// One package: its details, the "History" timeline (package-history.js: activities, emails, pickups),
+// and edit (recipient, comment), move (site, shelf), mark damaged (package-damage.js), archive.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { get, put, patch, ApiError } from '../api.js'
 import { html, Field, Alert, fmtTime, siteName } from '../ui.js'
+import { History } from './package-history.js'
+import { MarkDamaged } from './package-damage.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { loadSites } from '../data.js'
 import { WAITING } from '../statuses.js'
@@ -19,6 +21,8 @@ export function PackageDetail({ id }) {
   const [recipient, setRecipient] = useState(null)
   const [comment, setComment] = useState('')
   const [move, setMove] = useState({ inboundSiteId: '', packageLocation: '' })
+  const [loads, setLoads] = useState(0)
+  const heading = useRef(null)
 
   const load = async () => {
     try {
@@ -31,6 +35,7 @@ export function PackageDetail({ id }) {
       setRecipient(p.receiver?.contactId ? { id: p.receiver.contactId, label: p.receiver.name } : null)
       setComment(p.comment ?? '')
       setMove({ inboundSiteId: p.currentLocation?.inboundSiteId ?? '', packageLocation: p.packageLocation ?? '' })
+      setLoads((n) => n + 1)
     } catch (err) {
       setError(err)
     }
@@ -39,6 +44,9 @@ export function PackageDetail({ id }) {
     void load()
     loadSites().then(setSites, () => {})
   }, [id])
+  // On arrival the screen's title has the focus (the page is read from its name), once it is there.
+  const shown = Boolean(pkg)
+  useEffect(() => heading.current?.focus(), [id, shown])
 
   const act = (what, fn) => async (e) => {
     e?.preventDefault()
@@ -78,13 +86,13 @@ export function PackageDetail({ id }) {
       <${Alert} messages=${error ? [error.message] : []} />${!error && html`<p>Loading…</p>`}
     </main>`
   return html`<main id="main" class="package">
-    <h1>Package ${pkg.trackingNumber}</h1>
-    <${Alert} kind="info" messages=${notice ? [notice] : []} />
+    <h1 ref=${heading} tabindex="-1">Package ${pkg.trackingNumber}</h1>
+    <div aria-live="polite"><${Alert} kind="info" messages=${notice ? [notice] : []} /></div>
     <${Alert} messages=${error ? (err ? err.unclaimed(['package.receiver', 'package.comment', 'lastActivity.location']) : [error.message]) : []} />
     <section class="card" aria-labelledby="details-title">
       <h2 id="details-title">Details</h2>
       <dl class="facts">
-        <dt>Status</dt><dd data-testid="package-status">${pkg.currentStatus}${pkg.archived ? ' (archived)' : ''}</dd>
+        <dt>Status</dt><dd data-testid="package-status">${pkg.currentStatus}${pkg.archived ? ' (archived)' : ''}${pkg.damaged && pkg.currentStatus !== 'DAMAGED' ? ' (damaged)' : ''}</dd>
         <dt>Carrier</dt><dd>${pkg.carrier?.name ?? ''}</dd>
         <dt>Recipient</dt><dd>${pkg.receiver?.name ?? ''}</dd>
         <dt>Site</dt><dd>${siteName(pkg.currentLocation)} ${pkg.packageLocation ?? ''}</dd>
@@ -93,6 +101,11 @@ export function PackageDetail({ id }) {
           html`<dt>Pickup code</dt>
             <dd>${pkg.pickupCode}</dd>`
         }
+        ${(pkg.customFields ?? []).map(
+          (f) =>
+            html`<dt>${f.name}</dt>
+              <dd data-testid="custom-field">${f.value}</dd>`,
+        )}
         <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
         ${
           pkg.givenTo &&
@@ -106,20 +119,7 @@ export function PackageDetail({ id }) {
         }
       </dl>
     </section>
-    <section class="card" aria-labelledby="history-title">
-      <h2 id="history-title">History</h2>
-      <ol class="timeline" aria-labelledby="history-title">
-        ${history.map(
-          (a) =>
-            html`<li>
-              <strong>${a.status}</strong> · <time datetime=${a.occurredAt}>${fmtTime(a.occurredAt)}</time>
-              · ${siteName(a.location)} ${a.packageLocation ?? ''} · by ${a.userName}
-              ${a.pickupId && html`<p>Pickup ${a.pickupId}</p>`} ${a.comment && html`<p>${a.comment}</p>`}
-              ${a.images.length > 0 && html`<div class="thumbs">${a.images.map((i) => html`<img src=${apiUrl(i.tempURL)} alt=${`${i.imageType.toLowerCase()} image`} />`)}</div>`}
-            </li>`,
-        )}
-      </ol>
-    </section>
+    <${History} pkg=${pkg} activities=${history} reloadKey=${loads} />
     <form class="card" novalidate onSubmit=${saveEdit} aria-labelledby="edit-title">
       <h2 id="edit-title">Edit</h2>
       <${Combobox} label="Recipient" id="pkg-recipient" value=${recipient} search=${(q) => searchContacts(get, q)}
@@ -147,6 +147,11 @@ export function PackageDetail({ id }) {
       </${Field}>
       <button type="submit" disabled=${!move.inboundSiteId}>Move</button>
     </form>
+    <${MarkDamaged} pkg=${pkg} onDone=${async (what) => {
+      setError(null)
+      setNotice(what)
+      await load()
+    }} />
     <div class="card">
       <h2>Archive</h2>
       <button type="button" class="secondary" onClick=${archive}>${pkg.archived ? 'Unarchive' : 'Archive'}</button>

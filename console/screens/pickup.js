@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, ApiError, qs } from '../api.js'
 import { html, Alert, Link, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
-import { SignaturePad, proofRule, typedSignatureBlob } from '../signature.js'
+import { SignaturePad, proofRule } from '../signature.js'
 import { loadSites, uploadImage } from '../data.js'
 import { WAITING, statusFilter } from '../statuses.js'
 
@@ -134,8 +134,6 @@ export function Pickup() {
     try {
       const images = []
       if (drawn && proof.rule !== 'off') images.push({ imageType: 'SIGNATURE', blob: await pad.current.toBlob() })
-      else if (typedName && proof.rule !== 'off')
-        images.push({ imageType: 'SIGNATURE', blob: await typedSignatureBlob(typedName) })
       if (photo && proof.photo) images.push({ imageType: 'PHOTO', blob: photo })
       const uploaded = []
       for (const i of images)
@@ -146,10 +144,8 @@ export function Pickup() {
         packageIds: chosen.map((p) => p.packageId),
         ...(collector ? { givenTo: { contactId: collector.id } } : name ? { givenTo: { name } } : {}),
         ...(uploaded.length ? { images: uploaded } : {}),
-        // A typed signature is recorded as such: the activity's comment says who typed it.
-        ...(!drawn && typedName && proof.rule !== 'off'
-          ? { comment: `Signature typed by the collector: ${typedName}` }
-          : {}),
+        // A typed signature is sent as typed: the server records it so (pickup and activity comment).
+        ...(!drawn && typedName && proof.rule !== 'off' ? { typedSignature: typedName } : {}),
       })
       setDone({ pickup, parcels: chosen })
       // The next collector starts from a clean form, in the find field.
@@ -173,7 +169,7 @@ export function Pickup() {
   }
 
   const err = error instanceof ApiError ? error : null
-  const known = [...FIND, 'givenTo', 'images']
+  const known = [...FIND, 'givenTo', 'images', 'typedSignature']
   const proof = proofRule(
     packages.filter((p) => ticked.has(p.packageId)),
     sites,
@@ -192,7 +188,9 @@ export function Pickup() {
       onPick=${choose}
       onEnterWithoutList=${byText}
     />
-    ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+    <div aria-live="polite">
+      ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+    </div>
     <form onSubmit=${handOver} aria-label="Hand over parcels">
       <fieldset>
         <legend>Parcels waiting</legend>
@@ -250,6 +248,7 @@ export function Pickup() {
           <input
             id="pickup-typed"
             autocomplete="off"
+            aria-invalid=${err?.forField('typedSignature').length ? 'true' : undefined}
             value=${typed}
             onInput=${(e) => {
               setTyped(e.target.value)

@@ -1,20 +1,30 @@
 // Receive in bulk: the scanned parcels, each with its own "Recipient" (a 2D label's match, or one
 // picked with type-ahead) and its carrier (the best reading, the others one key away), saved
-// together into the one location chosen above.
-import { html } from '../ui.js'
+// together into the one location chosen above, with one set of custom field values for the list
+// (a bulk list is one kind of delivery; a parcel that differs is received on its own).
+import { html, Link } from '../ui.js'
 import { Combobox } from '../combobox.js'
 import { withCarrier, INTERNAL, UNKNOWN_FORMAT } from '../receiving.js'
 import { CarrierChoice } from './receive-item.js'
+import { CustomFieldInputs } from './receive-fields.js'
 
-function note(b) {
+function note(b, onAgain) {
+  if (b.finished && !b.again)
+    return html`${b.error ?? b.finished.text}
+      <span class="row-actions">
+        <${Link} to=${`/packages/${b.finished.packageId}`}>Open it</${Link}>
+        <button type="button" class="secondary" onClick=${() => onAgain(b)} aria-label=${`Receive ${b.trackingNumber} again as a new arrival`}>
+          Receive again
+        </button>
+      </span>`
   if (b.error) return b.error
   if (b.held) return 'Already held'
-  if (b.finished) return 'Already handed over: saving receives it again'
+  if (b.again) return `${b.finished.text} Saved as a new arrival by Save all.`
   if (b.offline) return 'Sent when the server answers'
   return ''
 }
 
-export function BulkList({ batch, setBatch, busy, onSaveAll, backToScan, search }) {
+export function BulkList({ batch, setBatch, busy, onSaveAll, backToScan, search, onAgain, fields }) {
   const change = (key, f) => setBatch((rows) => rows.map((r) => (r.key === key ? { ...f(r), error: undefined } : r)))
   return html`<section class="card bulk" aria-labelledby="bulk-title">
     <h2 id="bulk-title">Scanned (${batch.length})</h2>
@@ -64,7 +74,7 @@ export function BulkList({ batch, setBatch, busy, onSaveAll, backToScan, search 
                     onEnterWithoutList=${backToScan}
                   />
                 </td>
-                <td>${note(b)}</td>
+                <td>${note(b, onAgain)}</td>
                 <td>
                   <button
                     type="button"
@@ -80,6 +90,15 @@ export function BulkList({ batch, setBatch, busy, onSaveAll, backToScan, search 
         </tbody>
       </table>
     </div>
+    <${CustomFieldInputs}
+      defs=${fields.defs}
+      values=${fields.values}
+      onChange=${fields.setValues}
+      errors=${fields.errors}
+      serverErrors=${fields.serverErrors}
+      prefix="bulk-cf"
+      legend="For every parcel of this list"
+    />
     <button type="button" disabled=${busy || batch.length === 0} onClick=${onSaveAll}>Save all</button>
   </section>`
 }

@@ -1,7 +1,19 @@
 // The decoded parcel on Receive: what the scan says (tracking number, carrier, service, label name),
 // with the carrier's other readings one key away, and the sentence a screen reader announces.
 import { html, Field, Link } from '../ui.js'
-import { UNKNOWN_FORMAT } from '../receiving.js'
+import { get } from '../api.js'
+import { fromDecode, withRecord, UNKNOWN_FORMAT } from '../receiving.js'
+
+/**
+ * A scan as the server decodes it. `editflow`: archived packages count too, and a number on file
+ * is read whole (DETAILED), so a parcel handed over or archived today is said so (issue 25 item 3).
+ */
+export async function decodeScan(raw) {
+  const q = `editflow=true&trackingNumber=${encodeURIComponent(raw)}`
+  const decoded = fromDecode(raw, await get(`/api/v1/packages/tracking/decode?${q}`, { timeoutMs: 10_000 }))
+  if (!decoded.packageId) return decoded
+  return withRecord(decoded, await get(`/api/v1/packages/${encodeURIComponent(decoded.packageId)}?type=DETAILED`))
+}
 
 /** What a scan decoded to, in one sentence for the live region. */
 export function describeScan(item) {
@@ -16,7 +28,11 @@ export function describeScan(item) {
           .join(', ')})`
       : ''
   const who = item.receiver ? ` for ${item.receiver.label}` : ''
-  const state = item.held ? ' Already held.' : item.finished ? ' Already handed over.' : ''
+  const state = item.held
+    ? ' Already held.'
+    : item.finished && !item.again
+      ? ` ${item.finished.text} Open it, or receive it again as a new arrival.`
+      : ''
   return `Decoded${carrier}${more} ${item.trackingNumber}${who}.${state}`
 }
 
@@ -38,7 +54,7 @@ export function CarrierChoice({ item, id, onCarrier, label = 'Carrier' }) {
   </select>`
 }
 
-export function DecodedFacts({ item, onCarrier }) {
+export function DecodedFacts({ item, onCarrier, onAgain }) {
   return html`<dl class="facts">
       <dt>Tracking number</dt>
       <dd data-testid="decoded-tracking">${item.trackingNumber}</dd>
@@ -62,12 +78,7 @@ export function DecodedFacts({ item, onCarrier }) {
       html`<div class="alert warning" role="alert"><p>Already held (${item.held.status}): this tracking number is on
         the shelf. <${Link} to=${`/packages/${item.held.packageId}`}>Open the package</${Link}> instead of saving it again.</p></div>`
     }
-    ${
-      item.finished &&
-      html`<div class="alert warning" role="alert"><p>Already handed over (${item.finished.status})${item.finished.givenTo && ` to ${item.finished.givenTo}`}.
-        <${Link} to=${`/packages/${item.finished.packageId}`}>Open the package</${Link}>, or save to receive it again
-        if it came back.</p></div>`
-    }`
+    ${item.finished && html`<${Prior} item=${item} onAgain=${onAgain} />`}`
 }
 
 /** The site and shelf every parcel of this desk goes to (kept between scans and page loads). */
@@ -101,5 +112,23 @@ export function UnknownFormat({ onConfirm }) {
   return html`<div class="alert warning" role="alert">
     <p>${UNKNOWN_FORMAT}</p>
     <button type="button" onClick=${onConfirm}>Receive as internal item</button>
+  </div>`
+}
+
+/**
+ * The number was received before and is finished with (issue 25 item 3): when and to whom, and
+ * the two next steps, open the earlier package or receive this one as a new arrival. Once the
+ * clerk chose the latter, it says so instead.
+ */
+export function Prior({ item, onAgain }) {
+  const { finished } = item
+  if (item.again)
+    return html`<p class="alert info" role="status">${finished.text} Receiving it again as a new arrival.</p>`
+  return html`<div class="alert warning" role="alert">
+    <p>${finished.text}</p>
+    <p class="row-actions">
+      <${Link} to=${`/packages/${finished.packageId}`}>Open it</${Link}>
+      <button type="button" class="secondary" onClick=${onAgain}>Receive again as a new arrival</button>
+    </p>
   </div>`
 }

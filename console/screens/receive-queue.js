@@ -1,6 +1,6 @@
 // Receive's outbox as the clerk sees it: "N waiting to send" while the server does not answer, and
 // each refused row (not a carrier's number, already handed over, already held) to settle by hand.
-import { html } from '../ui.js'
+import { html, Link } from '../ui.js'
 
 const ACTION = {
   'unknown-format': ['Receive as internal item', { internal: true }],
@@ -43,5 +43,18 @@ export function QueuePanel({ entries, onSettle, onDiscard, onSendNow }) {
         })}
       </ul>`
     }
+  </section>`
+}
+
+/** What the outbox sent and the server holds, newest first; each links to its package. */
+export function SavedList({ saved }) {
+  return html`<section aria-labelledby="saved-title" class="saved">
+    <h2 id="saved-title">Saved</h2>
+    <ul>
+      ${saved.map(
+        (s) =>
+          html`<li key=${s.packageId}>Saved <${Link} to=${`/packages/${s.packageId}`}>${s.trackingNumber}</${Link}>${s.recipient && ` for ${s.recipient}`}</li>`,
+      )}
+    </ul>
   </section>`
 }

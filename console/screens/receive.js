@@ -1,31 +1,30 @@
 // Receive: scan (keyboard wedge: text + Enter, or the camera), check the decode, pick the
 // recipient, save, and the cursor is back in "Scan" for the next parcel. Every save goes through
 // the outbox (../outbox.js): written in the browser first, then sent, so a network drop costs no
-// scan. Bulk mode keeps a list (receive-bulk.js), each row with its own recipient.
+// scan. One parcel at a time is receive-single.js; bulk mode keeps a list (receive-bulk.js).
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { get, post, ApiError, unreachable } from '../api.js'
-import { remember, searchRecipients } from '../recipients.js'
-import { html, Field, Alert, Link, newId } from '../ui.js'
-import { Combobox } from '../combobox.js'
-import { AddContact } from '../add-contact.js'
+import { patch, post, ApiError, unreachable } from '../api.js'
+import { html, Field, Alert, newId } from '../ui.js'
 import { discard, enqueue, queued, sendQueued, settle } from '../outbox.js'
-import { fromDecode, packageBody, undecoded, withCarrier, INTERNAL, UNKNOWN_FORMAT } from '../receiving.js'
+import { packageBody, undecoded, UNKNOWN_FORMAT } from '../receiving.js'
+import { searchRecipients } from '../recipients.js'
 import { BulkList } from './receive-bulk.js'
-import { QueuePanel } from './receive-queue.js'
-import { DecodedFacts, UnknownFormat, WhereItGoes, describeScan } from './receive-item.js'
+import { QueuePanel, SavedList } from './receive-queue.js'
+import { SingleItem } from './receive-single.js'
+import { useCameraScan } from './receive-camera.js'
+import { WhereItGoes, decodeScan, describeScan } from './receive-item.js'
+import { blankValues, customFieldsBody, loadCustomFields, refuseMissing } from './receive-fields.js'
 import { loadSites, rememberedLocation, rememberLocation, uploadImage } from '../data.js'
 
-const FIELDS = ['package.trackingNumber', 'package.receiver', 'lastActivity.location', 'images']
+const FIELDS = ['package.trackingNumber', 'package.receiver', 'package.customFields', 'lastActivity.location', 'images']
 /** How often a queue that is waiting tries the server again (and at once when the browser is back online). */
 const RETRY_MS = 5_000
+const mustChoose = (it) => `${it.trackingNumber}: ${it.finished.text} Open it, or receive it again as a new arrival.`
 
 export function Receive({ user }) {
   const owner = user?.userId ?? user?.email ?? 'clerk'
   const scanRef = useRef(null)
-  const recipientRef = useRef(null)
-  const saveRef = useRef(null)
-  const photoRef = useRef(null)
-  const videoRef = useRef(null)
+  const refs = { recipient: useRef(null), save: useRef(null), photo: useRef(null) }
   const [scan, setScan] = useState('')
   const [item, setItem] = useState(null)
   const [recipient, setRecipient] = useState(null)
@@ -33,15 +32,22 @@ export function Receive({ user }) {
   const [adding, setAdding] = useState(null)
   const [location, setLocation] = useState(rememberedLocation())
   const [sites, setSites] = useState([])
+  const [defs, setDefs] = useState([])
+  const [values, setValues] = useState({})
+  const [fieldErrors, setFieldErrors] = useState({})
   const [error, setError] = useState(null)
   const [saved, setSaved] = useState([])
   const [queue, setQueue] = useState([])
-  const [said, setSaid] = useState('')
+  const [said, say] = useState('')
   const [busy, setBusy] = useState(false)
   const [bulk, setBulk] = useState(false)
   const [batch, setBatch] = useState([])
-  const [camera, setCamera] = useState(null)
+  const { camera, videoRef, openCamera } = useCameraScan({ scanRef, setScan, setError })
   const focusScan = () => setTimeout(() => scanRef.current?.focus(), 0)
+  const fresh = () => {
+    setValues(blankValues(defs))
+    setFieldErrors({})
+  }
 
   const refresh = async () => setQueue(await queued(owner))
   const onSaved = (res, entry) => {
@@ -49,7 +55,7 @@ export function Receive({ user }) {
     setSaved((s) =>
       [{ packageId: res.packageId, trackingNumber: tn, recipient: entry.recipient?.label ?? '' }, ...s].slice(0, 20),
     )
-    setSaid(`Saved ${tn}.`)
+    say(`Saved ${tn}.`)
   }
   const flush = async () => {
     await sendQueued(owner, onSaved).catch(() => false)
@@ -58,6 +64,10 @@ export function Receive({ user }) {
 
   useEffect(() => {
     loadSites().then(setSites, (e) => setError(e))
+    loadCustomFields().then((d) => {
+      setDefs(d)
+      setValues(blankValues(d))
+    }, setError)
     scanRef.current?.focus()
     // What an earlier page (or an earlier browser) left unsent goes first.
     void flush()
@@ -71,13 +81,6 @@ export function Receive({ user }) {
   }, [])
   useEffect(() => rememberLocation(location), [location.inboundSiteId, location.packageLocation])
 
-  const decode = async (raw) => {
-    const d = await get(`/api/v1/packages/tracking/decode?trackingNumber=${encodeURIComponent(raw)}`, {
-      timeoutMs: 10_000,
-    })
-    return fromDecode(raw, d)
-  }
-
   const onScan = async (e) => {
     e.preventDefault()
     const raw = scan
@@ -88,11 +91,11 @@ export function Receive({ user }) {
     setBusy(true)
     let decoded
     try {
-      decoded = await decode(raw)
+      decoded = await decodeScan(raw)
     } catch (err) {
       if (!unreachable(err)) {
         setError(err)
-        setSaid(err.message)
+        say(err.message)
         setItem(null)
         setBusy(false)
         return focusScan()
@@ -100,45 +103,71 @@ export function Receive({ user }) {
       decoded = undecoded(raw)
     }
     setBusy(false)
-    setSaid(describeScan(decoded))
+    say(describeScan(decoded))
     if (bulk) {
       setBatch((b) => [...b, { key: newId('b'), ...decoded }])
       return focusScan()
     }
-    // Each scan is a new form (its own Recipient box): nothing typed for the last parcel carries over.
+    // Each scan is a new form (its own Recipient box and fields): nothing typed for the last parcel carries over.
     setItem({ ...decoded, key: newId('scan') })
     setRecipient(decoded.receiver)
     setTyped('')
     setAdding(null)
-    // Not a carrier's number: the focus stays in Scan, so the next scan's Enter never confirms it.
-    if (decoded.unknownFormat) return focusScan()
+    fresh()
+    // Not a carrier's number, or a number finished with: the focus stays in Scan, so the next scan's Enter never confirms it.
+    if (decoded.unknownFormat || decoded.finished) return focusScan()
     // The next key the clerk presses: Enter to save when the label named the recipient, else the name.
-    setTimeout(() => (decoded.receiver ? saveRef.current : recipientRef.current)?.focus(), 0)
+    setTimeout(() => (decoded.receiver ? refs.save.current : refs.recipient.current)?.focus(), 0)
+  }
+
+  /** "Receive again as a new arrival": the earlier package, if not archived yet, is archived first (it holds the number). */
+  const again = async (it, update) => {
+    setError(null)
+    try {
+      if (it.finished.needsArchive) await patch(`/api/v1/packages/${it.finished.packageId}/archive`, { archived: true })
+      update({ ...it, again: true })
+      say(`${it.trackingNumber}: receiving it again as a new arrival.`)
+    } catch (err) {
+      setError(err)
+    }
+  }
+
+  /** The console's own check of the required custom fields (the server's is the same): false when one is empty. */
+  const requiredGiven = (given, setErrors, prefix) => {
+    const missing = refuseMissing(defs, given, prefix)
+    setErrors(missing)
+    if (Object.keys(missing).length) setError(new Error(`Required: ${Object.values(missing).join(' ')}`))
+    return Object.keys(missing).length === 0
   }
 
   const save = async (e) => {
     e?.preventDefault()
     if (!item || adding) return
     if (item.unknownFormat) return setError(new Error(UNKNOWN_FORMAT))
+    if (item.finished && !item.again) return setError(new Error(mustChoose(item)))
     if (typed.trim() && !recipient) {
       setError(new Error(`No match for "${typed.trim()}": pick a recipient from the list or add the contact.`))
-      return recipientRef.current?.focus()
+      return refs.recipient.current?.focus()
     }
+    if (!requiredGiven(values, setFieldErrors, 'receive-cf')) return
     setBusy(true)
     setError(null)
     try {
-      const photo = photoRef.current?.files?.[0]
-      const body = item.offline ? undefined : packageBody(item, recipient, location)
+      const photo = refs.photo.current?.files?.[0]
+      const customFields = customFieldsBody(defs, values)
+      const body = item.offline ? undefined : packageBody(item, recipient, location, customFields)
       if (photo && body) {
         const image = await uploadImage(post, photo)
         body.images = [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: image.tempURL }]
       }
       const { raw, trackingNumber, internal = false } = item
-      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again: Boolean(item.finished) })
+      const again = Boolean(item.again)
+      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again, customFields })
       setItem(null)
       setRecipient(null)
       setTyped('')
-      if (photoRef.current) photoRef.current.value = ''
+      fresh()
+      if (refs.photo.current) refs.photo.current.value = ''
       focusScan()
       await refresh()
       void flush()
@@ -149,18 +178,24 @@ export function Receive({ user }) {
     }
   }
 
+  const [batchValues, setBatchValues] = useState({})
+  const [batchErrors, setBatchErrors] = useState({})
   const saveAll = async () => {
+    const given = { ...blankValues(defs), ...batchValues }
+    if (!requiredGiven(given, setBatchErrors, 'bulk-cf')) return
     setBusy(true)
     setError(null)
     const left = []
+    const customFields = customFieldsBody(defs, given)
     for (const b of batch) {
-      if (b.unknownFormat) {
-        left.push({ ...b, error: UNKNOWN_FORMAT })
+      if (b.unknownFormat || (b.finished && !b.again)) {
+        left.push({ ...b, error: b.unknownFormat ? UNKNOWN_FORMAT : mustChoose(b) })
         continue
       }
-      const body = b.offline ? undefined : packageBody(b, b.receiver, location)
+      const body = b.offline ? undefined : packageBody(b, b.receiver, location, customFields)
       const { raw, trackingNumber, receiver: recipient, internal = false } = b
-      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again: Boolean(b.finished) })
+      const again = Boolean(b.again)
+      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again, customFields })
     }
     // Sent before the list empties: "Saved" is then what the server holds (or the queue says why not).
     await flush()
@@ -169,31 +204,9 @@ export function Receive({ user }) {
     focusScan()
   }
 
-  const openCamera = async () => {
-    const { scanFromCamera, cameraAvailable } = await import('../camera.js')
-    if (!cameraAvailable()) return setError(new Error('No camera is available in this browser.'))
-    const controller = new AbortController()
-    setCamera(controller)
-    try {
-      await new Promise((r) => setTimeout(r, 0))
-      const text = await scanFromCamera(videoRef.current, controller.signal)
-      if (text) {
-        setScan(text)
-        setTimeout(() => scanRef.current?.form?.requestSubmit(), 0)
-      }
-    } catch (err) {
-      setError(new Error(`The camera could not be used: ${err.message}`))
-    } finally {
-      setCamera(null)
-    }
-  }
-
   const err = error instanceof ApiError ? error : null
-  const noMatch = (text) =>
-    html`<p class="no-match" role="status">
-      No match for “${text}”.
-      <button type="button" class="secondary" onClick=${() => setAdding(text)}>Add contact</button>
-    </p>`
+  const single = { item, setItem, recipient, setRecipient, adding, setAdding, setTyped, sites, say }
+  Object.assign(single, { defs, values, setValues, fieldErrors })
   return html`<main id="main" class="receive">
     <h1>Receive</h1>
     <p class="sr" role="status" aria-live="polite" data-testid="announce">${said}</p>
@@ -241,54 +254,22 @@ export function Receive({ user }) {
     ${
       !bulk &&
       item &&
-      html`<form key=${item.key} class="decoded card" onSubmit=${save} aria-label="Package to save">
-        <${DecodedFacts} item=${item} onCarrier=${(id) => setItem(withCarrier(item, id))} />
-        ${
-          item.unknownFormat
-            ? html`<${UnknownFormat}
-                onConfirm=${() => {
-                  setItem(withCarrier(item, INTERNAL.carrierId))
-                  setTimeout(() => recipientRef.current?.focus(), 0)
-                }}
-              />`
-            : html`
-      <${Combobox} label="Recipient" id="receive-recipient" value=${recipient} inputRef=${recipientRef}
-        search=${searchRecipients} errors=${err?.forField('package.receiver') ?? []}
-        noMatch=${noMatch} onText=${setTyped}
-        onPick=${(o) => {
-          setRecipient(o)
-          if (o) setTimeout(() => saveRef.current?.focus(), 0)
-        }} onEnterWithoutList=${() => saveRef.current?.focus()} />
-      ${
-        adding !== null &&
-        html`<${AddContact}
-          name=${adding}
-          sites=${sites}
-          onAdded=${(c) => {
-            remember(c)
-            setRecipient(c)
-            setAdding(null)
-            setSaid(`${c.label} added.`)
-            setTimeout(() => saveRef.current?.focus(), 0)
-          }}
-          onCancel=${() => {
-            setAdding(null)
-            recipientRef.current?.focus()
-          }}
-        />`
-      }
-      <${Field} label="Photo (optional)" id="receive-photo" errors=${err?.forField('images') ?? []}>
-        ${(a) => html`<input ...${a} ref=${photoRef} type="file" accept="image/*" capture="environment" />`}
-      </${Field}>
-      <div class="actions">
-        <button type="submit" id="save-package" ref=${saveRef} disabled=${busy || adding !== null}>Save package</button>
-        <button type="button" class="secondary" onClick=${() => {
+      html`<${SingleItem}
+        s=${single}
+        refs=${refs}
+        err=${err}
+        busy=${busy}
+        onSave=${save}
+        onAgain=${() =>
+          again(item, (it) => {
+            setItem(it)
+            setTimeout(() => (recipient ? refs.save.current : refs.recipient.current)?.focus(), 0)
+          })}
+        onCancel=${() => {
           setItem(null)
           scanRef.current?.focus()
-        }}>Cancel</button>
-      </div>`
-        }
-      </form>`
+        }}
+      />`
     }
 
     ${
@@ -300,17 +281,17 @@ export function Receive({ user }) {
         onSaveAll=${saveAll}
         search=${searchRecipients}
         backToScan=${() => scanRef.current?.focus()}
+        onAgain=${(b) => again(b, (it) => setBatch((rows) => rows.map((r) => (r.key === b.key ? { ...it, error: undefined } : r))))}
+        fields=${{
+          defs,
+          values: { ...blankValues(defs), ...batchValues },
+          setValues: setBatchValues,
+          errors: batchErrors,
+          serverErrors: err?.forField('package.customFields') ?? [],
+        }}
       />`
     }
 
-    <section aria-labelledby="saved-title" class="saved">
-      <h2 id="saved-title">Saved</h2>
-      <ul>
-        ${saved.map(
-          (s) =>
-            html`<li key=${s.packageId}>Saved <${Link} to=${`/packages/${s.packageId}`}>${s.trackingNumber}</${Link}>${s.recipient && ` for ${s.recipient}`}</li>`,
-        )}
-      </ul>
-    </section>
+    <${SavedList} saved=${saved} />
   </main>`
 }

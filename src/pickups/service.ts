@@ -1,49 +1,19 @@
-import type { FailureLimiter } from '../access/index.js'
-import type { Db } from '../platform/db/database.js'
+import type { Executor } from '../platform/db/transaction.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
-import type { ContactLike } from '../packages/index.js'
 import type { Actor, PackagesService } from '../packages/index.js'
-import { isOneOf, NOT_WAITING } from '../packages/index.js'
-import { AppError, invalid, ValidationErrors } from '../platform/kit/errors.js'
-import type { IdGenerator } from '../platform/kit/ids.js'
-import { normalizePickupCode, PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from './model/pickup-code.js'
+import { AppError, invalid } from '../platform/kit/errors.js'
 import { PICKUP_ERRORS } from './model/errors.js'
+import { checkProof, proofNeeded } from './model/proof.js'
+import { createSelection, type SelectionDeps } from './selection.js'
 import * as repo from './store/pickups.js'
+import { proofChains } from './store/site-proof.js'
 import type { CreatePickup, ListPickupsQuery, Pickup } from './api/schemas.js'
 
-export interface PickupsServiceDeps {
-  db: Db
-  ids: IdGenerator
-  packages: Pick<PackagesService, 'deliverTogether' | 'waitingPackages' | 'pickupCodeIssued' | 'rowById'>
-  contacts: { getByIds(subId: string, ids: string[]): Promise<Map<string, ContactLike>> }
-  /** Wrong codes, counted per API client and per subscription (see codeLimiterKeys). */
-  codeLimiter: FailureLimiter
-}
-
-/**
- * The limiter's keys for a pickup by code. The limiter counts a (key, address) pair with the small
- * limit, the address with `addressFactor` times it and the key with `clientFactor` times it: here
- * the address is the API client and the key the subscription, so one client is stopped after the
- * limit and the subscription as a whole (every desk of it) after its multiple. Prefixed so that
- * they never meet the token endpoint's keys in the shared table.
- */
-const codeLimiterKeys = (actor: Actor) => [`pickup:${actor.subId}`, `pickup-client:${actor.userName}`] as const
-
-/** Who the pickup resolved: its packages, the code or contact it was made with, the receiver. */
-interface Selection {
-  code?: string
-  contactId?: string
-  packageIds: string[]
-  /** The request field a package problem names when the request listed no packageIds. */
-  field: 'pickupCode' | 'contactId'
-  belongs: (row: { pickup_code: string | null; receiver_id: string | null }) => boolean
+export interface PickupsServiceDeps extends SelectionDeps {
+  packages: SelectionDeps['packages'] & Pick<PackagesService, 'deliverTogether'>
 }
 
 export type PickupsService = ReturnType<typeof createPickupsService>
-
-/** How long a check may wait for the slot before a 429, and how long a hold lasts when its process dies. */
-const SLOT_WAIT_MS = 5_000
-const SLOT_HOLD_MS = 10_000
 
 const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pickup => ({
   pickupId: row.pickup_id,
@@ -57,6 +27,7 @@ const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pi
   },
   images: row.images,
   ...(row.comment ? { comment: row.comment } : {}),
+  ...(row.typed_signature ? { typedSignature: row.typed_signature } : {}),
   userName: row.user_name,
   clerk: row.clerk,
   inboundSites,
@@ -64,114 +35,20 @@ const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pi
 
 /**
  * One-step pickup (issue 17.4): resolve the waiting packages (by code or contact, optionally a
- * subset) → check who collects → deliver them all in one transaction through the packages domain
+ * subset) → check who collects and the proof their sites need → deliver them all in one transaction through the packages domain
  * (deliverTogether), which writes this pickup's row with them.
  */
 export function createPickupsService(deps: PickupsServiceDeps) {
-  const { db, ids, packages, contacts, codeLimiter } = deps
+  const { db, ids, packages, contacts } = deps
+  const { selectByCode, selectByContact, subset } = createSelection(deps)
 
-  /**
-   * Runs `check` (the limit, the look-up, the count of a wrong code) holding the subscription's
-   * check slot: every process's checks of one subscription run one after the other, so each one
-   * sees the failures counted before it and a parallel burst of wrong codes cannot all pass the
-   * limit before any is counted. The slot covers the look-up only, not the hand-over.
-   */
-  async function oneCheckAtATime<T>(subId: string, check: () => Promise<T>): Promise<T> {
-    const holder = ids('chk_')
-    const giveUpAt = Date.now() + SLOT_WAIT_MS
-    for (let pause = 2; !(await repo.takeCheckSlot(db, subId, holder, SLOT_HOLD_MS)); pause = Math.min(pause * 2, 50)) {
-      if (Date.now() > giveUpAt)
-        throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
-          field: 'pickupCode',
-          description: 'Too many pickup codes being checked at once; retry in 1 s (or hand over by contactId).',
-          headers: { 'Retry-After': '1' },
-        })
-      await new Promise((resolve) => setTimeout(resolve, pause))
-    }
-    try {
-      return await check()
-    } finally {
-      await repo.releaseCheckSlot(db, subId, holder)
-    }
-  }
-
-  async function selectByCode(actor: Actor, typed: string): Promise<Selection> {
-    return oneCheckAtATime(actor.subId, () => checkCode(actor, typed))
-  }
-
-  /**
-   * The limit, the look-up, the count: the attempt is counted before the code is looked up (one
-   * atomic step in the limiter, on top of the slot), and given back when the code was right. No
-   * description names the code: it is a secret, and descriptions reach the log (issue 26.9).
-   */
-  async function checkCode(actor: Actor, typed: string): Promise<Selection> {
-    const [identity, address] = codeLimiterKeys(actor)
-    const admission = await codeLimiter.admit({ identity, address })
-    if (!admission.admitted)
-      throw new AppError(PICKUP_ERRORS.PICKUP_CODE_GUESSING, {
-        field: 'pickupCode',
-        description: `Too many wrong pickup codes; retry in ${admission.retryAfterSeconds} s (or hand over by contactId).`,
-        headers: { 'Retry-After': String(admission.retryAfterSeconds) },
-      })
-    const wrong = async (description: string): Promise<never> => {
-      await codeLimiter.failed(admission.ticket)
-      throw invalid('pickupCode', description)
-    }
-    const code = normalizePickupCode(typed)
-    if (!code) return wrong(`Not a pickup code: ${PICKUP_CODE_LENGTH} characters of ${PICKUP_CODE_ALPHABET}.`)
-    const waiting = await packages.waitingPackages(actor.subId, { code })
-    if (waiting.length === 0)
-      return wrong(
-        (await packages.pickupCodeIssued(actor.subId, code))
-          ? 'This pickup code has already been used: nothing is waiting under it.'
-          : 'No such pickup code.',
-      )
-    await codeLimiter.succeeded(admission.ticket)
-    return {
-      code,
-      contactId: waiting[0]!.receiver_id ?? undefined,
-      packageIds: waiting.map((p) => p.package_id),
-      field: 'pickupCode',
-      belongs: (row) => row.pickup_code === code,
-    }
-  }
-
-  async function selectByContact(actor: Actor, contactId: string): Promise<Selection> {
-    const contact = (await contacts.getByIds(actor.subId, [contactId])).get(contactId)
-    if (!contact || contact.deleted) throw invalid('contactId', `No contact ${contactId}.`)
-    const waiting = await packages.waitingPackages(actor.subId, { receiverId: contactId })
-    if (waiting.length === 0) throw invalid('contactId', `Nothing is waiting for contact ${contactId}.`)
-    return {
-      contactId,
-      packageIds: waiting.map((p) => p.package_id),
-      field: 'contactId',
-      belongs: (row) => row.receiver_id === contactId,
-    }
-  }
-
-  /** The subset the request lists: each one of the selection, each once; every problem at once. */
-  async function subset(actor: Actor, selection: Selection, listed: string[]): Promise<string[]> {
-    const selected = new Set(selection.packageIds)
-    const seen = new Set<string>()
-    const problems: Array<{ field: string; description: string }> = []
-    for (const [i, id] of listed.entries()) {
-      const field = `packageIds[${i}]`
-      if (seen.has(id)) problems.push({ field, description: `Package ${id} is listed twice.` })
-      seen.add(id)
-      if (selected.has(id)) continue
-      const row = await packages.rowById(actor.subId, id)
-      const under = selection.code ? 'under this pickup code' : `for contact ${selection.contactId}`
-      problems.push({
-        field,
-        description: !row
-          ? `No package ${id}.`
-          : row.archived || isOneOf(NOT_WAITING, row.current_status)
-            ? `Package ${id} is ${row.archived ? 'archived' : row.current_status}: it is not waiting to be collected.`
-            : `Package ${id} is not waiting ${under}.`,
-      })
-    }
-    if (problems.length) throw new ValidationErrors(problems)
-    return listed
+  /** The signature rule of the packages' sites (issue 25 item 4): refused before anything is written. */
+  async function checkSignature(ex: Executor, actor: Actor, packageIds: string[], body: CreatePickup): Promise<void> {
+    const chains = await proofChains(ex, actor.subId, packageIds)
+    checkProof(proofNeeded([...chains.values()]), {
+      imageTypes: (body.images ?? []).map((i) => i.imageType),
+      typedSignature: body.typedSignature,
+    })
   }
 
   /** Who collects, by name, and whether on someone else's behalf. */
@@ -226,9 +103,12 @@ export function createPickupsService(deps: PickupsServiceDeps) {
           : await selectByContact(actor, body.contactId!)
       const packageIds = body.packageIds ? await subset(actor, selection, body.packageIds) : selection.packageIds
       const who = await collector(actor, body, selection.contactId)
+      const typed = body.typedSignature?.trim()
       const pickupId = ids('pku_')
       const note = [
         `Pickup ${pickupId}: collected by ${who.name || 'the receiver'}${who.onBehalf ? ` on behalf of ${who.onBehalf}` : ''}.`,
+        // A typed signature is recorded as typed, never passed off as drawn.
+        typed ? `Signature typed by the collector: ${typed}.` : undefined,
         body.comment,
       ]
         .filter(Boolean)
@@ -243,6 +123,8 @@ export function createPickupsService(deps: PickupsServiceDeps) {
         pickupId,
         images: body.images,
         belongs: selection.belongs,
+        // After the packages' own checks (waiting, the clerk's sites), as the rows are under their locks.
+        verify: (trx) => checkSignature(trx, actor, packageIds, body),
         within: async (trx, done) => {
           const pickup: Pickup = {
             pickupId,
@@ -261,6 +143,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
               tempURL: i.tempURL,
             })),
             ...(body.comment ? { comment: body.comment } : {}),
+            ...(typed ? { typedSignature: typed } : {}),
             userName: actor.userName,
             clerk: actor.clerk,
             // The DELIVERED activities are written by now, in this transaction.
@@ -276,6 +159,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             package_ids: pickup.packageIds,
             images: JSON.stringify(pickup.images),
             comment: body.comment ?? null,
+            typed_signature: typed ?? null,
             user_name: actor.userName,
             clerk: actor.clerk,
             created_at: done.at,

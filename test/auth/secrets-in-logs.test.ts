@@ -37,7 +37,7 @@ describe('secrets in logs', () => {
       await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber(), receiver: { contactId } } })
     ).packageId
     const myCode = (await a.ok('GET', `/api/v1/packages/${mine}?type=DETAILED`)).pickupCode as string
-    expect((await a.call('POST', '/api/v1/pickups', { pickupCode: myCode })).statusCode).toBe(201)
+    expect((await a.call('POST', '/api/v1/pickups', { pickupCode: myCode, typedSignature: 'Me' })).statusCode).toBe(201)
     const wrong = ['ZZZZZZ', 'YYYYYY'].find((c) => c !== myCode && c !== theirCode)!
     const text = await logged(async () => {
       for (const code of [wrong, theirCode, myCode]) {

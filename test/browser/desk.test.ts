@@ -224,7 +224,8 @@ describe('the desk journey', () => {
         return img.complete ? (img.naturalWidth ?? 0) : 0
       })
     await expect.poll(loadedWidth, { timeout: 5000 }).toBeGreaterThan(0)
-    expect(await timeline.textContent()).toContain(`by ${clerk.email}`)
+    // The clerk by name (issue 25 item 5), with the account that wrote it.
+    expect(await timeline.textContent()).toContain(`by Desk Clerk (${clerk.email})`)
     expect(await timeline.textContent()).toContain(`Pickup ${delivered[0]!.pickupId}`)
     await expectAccessible(page, 'package')
     await screenshot(page, 'package')

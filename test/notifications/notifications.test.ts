@@ -261,7 +261,12 @@ describe('notification emails through a real SMTP server', () => {
           .executeTakeFirstOrThrow()
       ).data as { notification: Record<string, unknown> }
 
-    await a.ok('POST', '/api/v1/pickups', { contactId: ben, packageIds: [first], givenTo: { name: 'Gus Guest' } }, 201)
+    await a.ok(
+      'POST',
+      '/api/v1/pickups',
+      { contactId: ben, packageIds: [first], givenTo: { name: 'Gus Guest' }, typedSignature: 'Gus Guest' },
+      201,
+    )
     const byName = await receipt()
     expect(byName.text).toContain('collected by Gus Guest on your behalf')
     expect(byName.html).toContain('by <strong>Gus Guest</strong> on your behalf')
@@ -271,7 +276,12 @@ describe('notification emails through a real SMTP server', () => {
       onBehalfOf: { contactId: ben, name: 'Ben Behalf' },
     })
 
-    await a.ok('POST', '/api/v1/pickups', { contactId: ben, givenTo: { contactId: neighbour } }, 201)
+    await a.ok(
+      'POST',
+      '/api/v1/pickups',
+      { contactId: ben, givenTo: { contactId: neighbour }, typedSignature: 'Nora Neighbour' },
+      201,
+    )
     const byContact = await receipt()
     expect(byContact.text).toContain('collected by Nora Neighbour on your behalf')
     expect((await event(second)).notification.collectedBy).toEqual({
@@ -350,7 +360,7 @@ describe('notification emails through a real SMTP server', () => {
       expect(arrival!.mail.html).toContain('Bonjour Flo French')
       expect(arrival!.mail.html).toContain('Se désabonner')
       smtp.clear()
-      await a.ok('POST', '/api/v1/pickups', { contactId: flo }, 201)
+      await a.ok('POST', '/api/v1/pickups', { contactId: flo, typedSignature: 'Flo French' }, 201)
       await t.ctx.notifications.runOnce()
       const [receipt] = await smtp.waitFor(1)
       expect(receipt!.mail.subject).toBe('Votre colis a été retiré')

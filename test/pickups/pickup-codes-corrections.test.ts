@@ -25,7 +25,8 @@ const codeOf = async (id: string): Promise<string | undefined> =>
   (await a.ok('GET', `/api/v1/packages/${id}?type=DETAILED`)).pickupCode
 const put = (id: string, body: Record<string, unknown>) => a.ok('PUT', `/api/v1/packages/${id}`, body, 200)
 const receive = (id: string) => put(id, { package: {}, lastActivity: { status: 'RECEIVED', location: {} } })
-const pickup = (pickupCode: string) => a.call('POST', '/api/v1/pickups', { pickupCode, givenTo: { name: 'Desk test' } })
+const pickup = (pickupCode: string) =>
+  a.call('POST', '/api/v1/pickups', { pickupCode, givenTo: { name: 'Desk test' }, typedSignature: 'Desk test' })
 const person = (name: string) => a.contact('RECEIVER', name)
 
 describe('pickup codes after corrections', () => {

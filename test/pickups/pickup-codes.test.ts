@@ -118,7 +118,7 @@ describe('pickup codes on packages', () => {
 describe('pickup codes, kept then purged', () => {
   const DAY = 86_400_000
   const housekeeping = () => runHousekeeping({ db: t.ctx.db, clock: t.clock, images: t.ctx.receiving.images })
-  const pickup = (code: string) => a.call('POST', '/api/v1/pickups', { pickupCode: code })
+  const pickup = (code: string) => a.call('POST', '/api/v1/pickups', { pickupCode: code, typedSignature: 'Dana Done' })
   const refresh = async () => {
     a = api(t, await t.refresh(me))
   }

@@ -24,7 +24,9 @@ const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
 /**
  * userName is always the authenticated client id. `X-User-Name`, when a console acts for a named
  * clerk, is only what the client claims: recorded as the activity's reportedBy and as the clerk.
- * A signed-in console user is the clerk and the userName, whatever the request says (issue 18.2).
+ * A signed-in console user is the clerk and the userName, whatever the request says (issue 18.2);
+ * their account's name, when it has one, is the activity's reportedBy, so History names the clerk
+ * by name (issue 25 item 5) while receiveClerk and userName stay the account's email.
  */
 export function actorOf(request: FastifyRequest): Actor {
   const { subId, clientId } = request.tenant
@@ -32,7 +34,8 @@ export function actorOf(request: FastifyRequest): Actor {
   if (user) {
     // A site limits clerks only: an admin's siteId is where they usually work, not a fence.
     const siteScope = user.role === 'clerk' && user.siteId !== null ? { siteScope: user.siteId } : {}
-    return { subId, userName: user.email, clerk: user.email, ...siteScope }
+    const named = user.name?.trim() ? { reportedBy: user.name.trim() } : {}
+    return { subId, userName: user.email, clerk: user.email, ...named, ...siteScope }
   }
   const header = request.headers['x-user-name']
   if (header === undefined) return { subId, userName: clientId, clerk: clientId }
@@ -64,6 +67,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
           "Tracking numbers are normalised (spaces removed, upper case) and unique among the subscription's active packages: 409 already_exists otherwise.",
           'Status IN_TRANSIT announces an expected package (webhook `Manifest`); `receiveClerk` is set when it first reaches a site (`Acceptance`). `carrier.carrierId` takes our id or the names Pitney Bowes clients use (`FedEx`, `DHL`…); the record shows our id.',
           "Optional header `X-User-Name` names the clerk (default: the API client id): recorded as the activity's `reportedBy` and as receiveClerk/deliveryClerk, while `userName` is always the authenticated client id. `Idempotency-Key` makes retries safe.",
+          '`package.customFields`: values for the subscription’s custom fields (`/api/v1/customfields`). Every ACTIVE field marked `required` needs a value on every Add, from any client (CONTRACT §3: package values are validated against the definitions): 400 naming `package.customFields` and the field otherwise. A subscription that defines no required field (the Pitney Bowes default) is unaffected; marking one required is the admin’s choice for every client.',
         ].join('\n\n'),
         body: AddPackageSchema,
         response: { 201: WriteResponseSchema, ...errorResponses(400, 409) },
@@ -105,7 +109,7 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
         security,
         summary: 'Update a package (appends one activity)',
         description:
-          'Same envelope as Add; `package` required. Fields given replace, absent stay, `null` clears an optional field. `If-Match: <version>` makes the update conditional (412 when stale). An archived package cannot be updated (409).',
+          "Same envelope as Add; `package` required. Fields given replace, absent stay, `null` clears an optional field. `If-Match: <version>` makes the update conditional (412 when stale). An archived package cannot be updated (409). A status of `DELIVERED` or `PICKED_UP` here follows the vendor contract (CONTRACT §3: a `givenTo`, from the body or the receiver) and does not apply the sites' `signatureRule`: Pitney Bowes clients send these updates without proof images, and refusing them would break drop-in compatibility. The desk's own hand-over, `POST /api/v1/pickups`, is where the rule is enforced.",
         params: PackageIdParams,
         body: UpdatePackageSchema,
         response: { 200: WriteResponseSchema, ...errorResponses(400, 404, 409, 412) },

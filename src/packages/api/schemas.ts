@@ -138,7 +138,7 @@ export const ActivitiesResponseSchema = Type.Object({
       reportedBy: Type.Optional(
         Type.String({
           description:
-            'X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id.',
+            'X-User-Name as the client sent it: a claim, not verified; userName is the authenticated client id. For a signed-in console user: the name of their account, when it has one (userName is their email).',
         }),
       ),
       pickupId: Type.Optional(

@@ -73,6 +73,15 @@ export const CreatePickupSchema = Type.Object(
         },
       ),
     ),
+    typedSignature: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '\\S',
+        description:
+          "The collector's full name, typed by them as their signature (a keyboard user's way to sign): recorded as typed in the pickup and in each DELIVERED activity's comment. Counts as the signature a site's `signatureRule: required` asks for.",
+      }),
+    ),
     comment: Type.Optional(Text(1000)),
   },
   { additionalProperties: false },
@@ -113,6 +122,9 @@ export const PickupSchema = Type.Object(
       }),
     ),
     comment: Type.Optional(Type.String()),
+    typedSignature: Type.Optional(
+      Type.String({ description: "The collector's full name typed as their signature, when they typed one." }),
+    ),
     userName: Type.String({ description: 'The API client that made the pickup.' }),
     clerk: Type.String({ description: 'The clerk who handed the packages over (X-User-Name, else the client id).' }),
   },

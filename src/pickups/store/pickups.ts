@@ -1,6 +1,7 @@
 import { sql, type ColumnType, type Insertable, type Selectable } from 'kysely'
 import type { PickupTable } from '../../platform/db/tables.js'
 import type { Executor } from '../../platform/db/transaction.js'
+import './tables.js'
 
 export type PickupRow = Selectable<PickupTable>
 
@@ -20,6 +21,7 @@ const COLUMNS = [
   'package_ids',
   'images',
   'comment',
+  'typed_signature',
   'user_name',
   'clerk',
   'created_at',
