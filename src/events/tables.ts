@@ -22,3 +22,18 @@ declare module '../platform/db/tables.js' {
     package_events: PackageEventTable
   }
 }
+
+/** Consumer cursors (migration 0040): each consumer's position in the outbox, moved in its own transactions. */
+export interface EventCursorTable {
+  consumer: string
+  /** xid8, as text. */
+  tx_id: string
+  event_id: string
+  updated_at: Timestamp
+}
+
+declare module '../platform/db/tables.js' {
+  interface Database {
+    event_cursors: EventCursorTable
+  }
+}

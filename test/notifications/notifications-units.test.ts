@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { composeEmail, type PackageView } from '../../src/notifications/model/compose.js'
 import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/model/kinds.js'
-import { planNotifications } from '../../src/notifications/model/observe.js'
+import { planNotifications } from '../../src/notifications/model/plan.js'
 import { checkSettings, DEFAULT_SETTINGS } from '../../src/notifications/model/settings.js'
 import {
   DEFAULT_TEMPLATES,

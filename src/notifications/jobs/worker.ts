@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db/database.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
-import { gatherArrivals } from '../model/arrivals.js'
-import { composeEmail, type PackageView } from '../model/compose.js'
-import { isOneOf, NOT_WAITING } from '../../packages/index.js'
+import { consumePackageEvents } from './consume.js'
+import { composeEmail, viewOf, type PackageView } from '../model/compose.js'
+import { isOneOf, NOT_WAITING, type PackagesService } from '../../packages/index.js'
 import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
 import { claimDue, renewLease } from '../store/claim.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
@@ -36,7 +36,8 @@ export interface NotificationWorkerDeps {
   workerId: string
   /** Absent: no SMTP configured, every notification is recorded as suppressed. */
   mailer: Mailer | undefined
-  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  /** The packages domain's records: what an email shows is read when it is sent. */
+  packages: Pick<PackagesService, 'recordsByIds'>
   contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
   unsubscribeUrl(subId: string, contactId: string): string
   messageIdDomain: string
@@ -113,7 +114,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       }
       const settings = await settingsRead
       const packageIds = reads.packageIds.get(n.notification_id) ?? []
-      let packages = await deps.records(n.sub_id, packageIds)
+      let packages = (await deps.packages.recordsByIds(n.sub_id, packageIds)).map(viewOf)
       // An arrival or a reminder is about what still waits: a parcel collected (or returned) since the
       // row was written is left out, and with nothing left the email is not sent (suppressed).
       if (n.kind !== 'PICKED_UP') packages = packages.filter((p) => !isOneOf(NOT_WAITING, p.currentStatus))
@@ -194,13 +195,13 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
 
   const runner = createJobRunner<Job>(
     {
-      // The queued arrivals into their batches (arrivals.ts), then claim. A gathering that fails (a
-      // statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
+      // The outbox's new arrivals and pickups into notifications (consume.ts), then claim. A read that
+      // fails (a statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
       prepare: async () => {
         try {
-          await gatherArrivals({ db, clock, ids })
+          await consumePackageEvents({ db, clock, ids })
         } catch (e) {
-          log.error({ err: e }, 'gathering queued arrivals failed; claiming what is due all the same')
+          log.error({ err: e }, 'consuming package events failed; claiming what is due all the same')
         }
         return 0
       },

@@ -1,4 +1,6 @@
 import QRCode from 'qrcode'
+import type { PackageRecord } from '../../packages/index.js'
+import type { SiteRef } from '../../sites/index.js'
 import type { NotificationKind } from './kinds.js'
 import type { MailMessage } from '../delivery/mailer.js'
 import type { NotificationSettings } from '../api/schemas.js'
@@ -23,6 +25,18 @@ export interface PackageView {
   insertTimestamp?: string
   updateTimestamp?: string
   pickupCode?: string
+}
+
+/**
+ * A package record as an email reads it. The record's `currentLocation` is a schema reference
+ * (`SiteRef`, typed unknown by TypeBox): taken when it is a site, else the parcel has no place.
+ */
+export function viewOf(record: PackageRecord): PackageView {
+  const at = record.currentLocation as Partial<SiteRef> | null | undefined
+  const { currentLocation: _, ...rest } = record
+  return typeof at?.inboundSiteId === 'string' && typeof at.name === 'string'
+    ? { ...rest, currentLocation: at as SiteRef }
+    : rest
 }
 
 /**
