@@ -15,25 +15,14 @@ export interface PackageEventTable {
   occurred_at: Timestamp
   data: Json<Record<string, unknown>>
   dispatched_at: Timestamp | null
+  /** Migration 0040: the writing transaction (xid8 as text), set by the column's default. */
+  tx_id: ColumnType<string, never, never>
+  /** Migration 0040: consumed by the notifications (events/cursors.ts). */
+  notified_at: ColumnType<Date | null, Date | string | undefined, Date | string | null>
 }
 
 declare module '../platform/db/tables.js' {
   interface Database {
     package_events: PackageEventTable
-  }
-}
-
-/** Consumer cursors (migration 0040): each consumer's position in the outbox, moved in its own transactions. */
-export interface EventCursorTable {
-  consumer: string
-  /** xid8, as text. */
-  tx_id: string
-  event_id: string
-  updated_at: Timestamp
-}
-
-declare module '../platform/db/tables.js' {
-  interface Database {
-    event_cursors: EventCursorTable
   }
 }

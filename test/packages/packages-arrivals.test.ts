@@ -24,13 +24,14 @@ const arrivalsOf = async (contactId: string): Promise<Listed[]> =>
   ((await a.ok('GET', `/api/v1/notifications?contactId=${contactId}`)).notifications as Listed[]).filter(
     (n) => n.kind === 'ARRIVAL',
   )
-/** Arrivals in the outbox that the notifications' cursor has not passed yet. */
+/** Arrivals in the outbox that the notifications have not consumed yet. */
 const queued = async () =>
   Number(
     (
       await sql<{ n: string }>`
-        select count(*) as n from package_events e join event_cursors c on c.consumer = 'notifications'
-        where e.event_name = 'Acceptance' and (e.tx_id, e.event_id) > (c.tx_id, c.event_id)`.execute(t.ctx.db)
+        select count(*) as n from package_events where event_name = 'Acceptance' and notified_at is null`.execute(
+        t.ctx.db,
+      )
     ).rows[0]!.n,
   )
 const settings = (over: Record<string, unknown>) =>

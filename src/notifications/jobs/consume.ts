@@ -5,7 +5,7 @@ import type { IdGenerator } from '../../platform/kit/ids.js'
 import { consumeEvents, type ConsumedEvent } from '../../events/cursors.js'
 import { joinArrivalBatches, type Arrival, type BatchWanted } from '../store/arrivals.js'
 import * as repo from '../store/notifications.js'
-import { planNotifications, ARRIVAL_EVENT, PICKUP_EVENTS } from '../model/plan.js'
+import { planNotifications } from '../model/plan.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
 
@@ -14,7 +14,7 @@ import { findSettings } from '../store/settings.js'
 // moves past them in the same transaction (a crash repeats nothing and loses nothing).
 
 /** The cursor's name. */
-export const CONSUMER = 'notifications'
+export const CONSUMER = 'notifications' as const
 /** Events read per transaction (then the rest of the last write's). */
 const TAKE = 1000
 /** Reads per pass, at most: a backlog after downtime is consumed over a few passes, with sends in between. */
@@ -125,10 +125,9 @@ async function handle(trx: Trx, ids: IdGenerator, now: Date, events: ConsumedEve
  */
 export async function consumePackageEvents(deps: { db: Db; clock: Clock; ids: IdGenerator }): Promise<number> {
   const { db, clock, ids } = deps
-  const wanted = { variant: 'tracking' as const, eventNames: [ARRIVAL_EVENT, ...PICKUP_EVENTS] }
   let total = 0
   for (let round = 0; round < ROUNDS; round++) {
-    const read = await consumeEvents(db, CONSUMER, { limit: TAKE, wanted }, (trx, events) =>
+    const read = await consumeEvents(db, CONSUMER, { limit: TAKE, now: clock.now() }, (trx, events) =>
       handle(trx, ids, clock.now(), events),
     )
     if (read === undefined) return total
