@@ -29,6 +29,7 @@ import * as m0032 from './0032_contact_language.js'
 import * as m0033 from './0033_pending_events_by_sub.js'
 import * as m0039 from './0039_site_handover_proof.js'
 import * as m0040 from './0040_notified_events.js'
+import * as m0041 from './0041_batch_reminders.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0033_pending_events_by_sub': m0033,
   '0039_site_handover_proof': m0039,
   '0040_notified_events': m0040,
+  '0041_batch_reminders': m0041,
 }
