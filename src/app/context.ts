@@ -159,6 +159,8 @@ export function createContext(input: {
     log,
     packages: receiving.packages,
     contacts: companions.contacts,
+    sites,
+    locations: companions.locations,
     onEventsCommitted: () => events.committed(),
     // As for webhooks: on PGlite every write is in this process and nudges the worker, so polls can be rarer.
     pollMs: database.engine === 'pglite' ? 1_000 : undefined,

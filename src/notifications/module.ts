@@ -9,6 +9,7 @@ import { createSmtpMailer, type Mailer } from './delivery/mailer.js'
 import { createNotificationsService, type NotificationsService } from './service.js'
 import { createNotificationWorker, type RecipientContact, type WorkerLog, type WorkerStep } from './jobs/worker.js'
 import { createReminderJob } from './jobs/reminders.js'
+import { createPlaces, type PlaceReaders } from './jobs/places.js'
 import { unsubscribeToken } from './model/unsubscribe.js'
 import { leaseMs } from '../platform/jobs/lease.js'
 import './store/tables.js'
@@ -23,6 +24,8 @@ export interface NotificationsOptions {
   retryBaseMs: number
   maxAttempts: number
   sendTimeoutMs: number
+  /** NOTIFY_TIME_ZONE: the IANA zone of times in emails about a place with no location above it. */
+  timeZone: string
 }
 
 export interface NotificationsDeps {
@@ -33,6 +36,9 @@ export interface NotificationsDeps {
   unsubscribeKey: Buffer
   /** The packages domain, read when an email is composed (the outbox's events only say what to tell). */
   packages: Pick<PackagesService, 'recordsByIds'>
+  /** Where parcels wait, as emails say it: the sites' names and types, and their locations' time zones. */
+  sites: PlaceReaders['sites']
+  locations: PlaceReaders['locations']
   contacts: {
     getByIds(subId: string, ids: string[]): Promise<Map<string, RecipientContact & { deleted: boolean }>>
     setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean>
@@ -81,6 +87,8 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     mailer,
     packages: deps.packages,
+    placesOf: createPlaces({ sites: deps.sites, locations: deps.locations, defaultTimeZone: settings.timeZone }),
+    timeZone: settings.timeZone,
     contact: async (subId, contactId) => {
       const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
       return c && !c.deleted ? c : undefined

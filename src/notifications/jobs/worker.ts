@@ -12,6 +12,7 @@ import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
+import type { Place } from '../model/place.js'
 import { createOutcomes } from './outcome.js'
 
 export interface RecipientContact {
@@ -38,6 +39,10 @@ export interface NotificationWorkerDeps {
   mailer: Mailer | undefined
   /** The packages domain's records: what an email shows is read when it is sent. */
   packages: Pick<PackagesService, 'recordsByIds'>
+  /** The places of sites, as emails write them, with their time zones (jobs/places.ts). */
+  placesOf(subId: string, siteIds: readonly string[]): Promise<ReadonlyMap<string, Place>>
+  /** NOTIFY_TIME_ZONE: the zone of times when no parcel has a place. */
+  timeZone: string
   contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
   unsubscribeUrl(subId: string, contactId: string): string
   messageIdDomain: string
@@ -126,6 +131,10 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         return
       }
       const siteId = packages.find((p) => p.currentLocation)?.currentLocation?.inboundSiteId
+      const places = await deps.placesOf(
+        n.sub_id,
+        packages.flatMap((p) => (p.currentLocation ? [p.currentLocation.inboundSiteId] : [])),
+      )
       const openingHours = n.kind !== 'PICKED_UP' && siteId ? await openingHoursAt(db, n.sub_id, siteId) : undefined
       const message = await composeEmail({
         notificationId: n.notification_id,
@@ -140,6 +149,8 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         now: clock.now(),
         ...(collector ? { collector: { name: collector.name, onBehalf: collector.onBehalfOf !== undefined } } : {}),
         ...(openingHours ? { openingHours } : {}),
+        places,
+        timeZone: deps.timeZone,
         ...(contact!.language ? { language: contact!.language } : {}),
       })
       // Fenced: the lease is taken afresh just before the send (rendering and reads took time), and
