@@ -5,7 +5,7 @@ import type { IdGenerator } from '../../platform/kit/ids.js'
 import { consumeEvents, type ConsumedEvent } from '../../events/cursors.js'
 import { joinArrivalBatches, type Arrival, type BatchWanted } from '../store/arrivals.js'
 import * as repo from '../store/notifications.js'
-import { planNotifications } from '../model/plan.js'
+import { ARRIVAL_EVENT, planNotifications } from '../model/plan.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
 
@@ -99,7 +99,9 @@ async function handle(trx: Trx, ids: IdGenerator, now: Date, events: ConsumedEve
   for (const subId of new Set(events.map((e) => e.sub_id)))
     settings.set(subId, effectiveSettings(await findSettings(trx, subId)))
   const enabled = events.filter((e) => settings.get(e.sub_id)!.enabled)
-  const arrivedAt = new Map(enabled.map((e) => [`${e.sub_id}/${e.package_id}`, e.occurred_at]))
+  const arrivedAt = new Map(
+    enabled.filter((e) => e.event_name === ARRIVAL_EVENT).map((e) => [`${e.sub_id}/${e.package_id}`, e.occurred_at]),
+  )
   const arrivals: Arrival[] = []
   // A write is one transaction: its pickups for one recipient make one receipt (a pickup of three
   // parcels is one email), whatever else the read holds.
