@@ -4,7 +4,7 @@ import { deploymentConfig, deploymentProblems, type DeploymentConfig } from './s
 import { imagesConfig, imagesProblems, type ImagesConfig } from './settings/images.js'
 import { EnvSchema, type Env } from './settings/index.js'
 import { limitsConfig, limitsProblems, type LimitsConfig } from './settings/limits.js'
-import { notificationsConfig } from './settings/notifications.js'
+import { notificationsConfig, notificationsProblems } from './settings/notifications.js'
 import { serverConfig, serverProblems, type ServerConfig } from './settings/server.js'
 import { webhooksConfig, webhooksProblems } from './settings/webhooks.js'
 
@@ -34,6 +34,7 @@ const crossKeyProblems = (env: Env): string[] => [
   ...serverProblems(env),
   ...imagesProblems(env),
   ...webhooksProblems(env),
+  ...notificationsProblems(env),
   ...limitsProblems(env),
 ]
 

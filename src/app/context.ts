@@ -11,51 +11,14 @@ import { defaultIds, type IdGenerator } from '../platform/kit/ids.js'
 import { processLog } from '../platform/kit/process-log.js'
 import { localInvalidations, pgInvalidations, type Invalidations } from '../platform/cache/invalidations.js'
 import { createWebhooks, type Webhooks } from '../webhooks/index.js'
-import { createBlobStore } from '../images/index.js'
-import { createImagesService, type ImagesService } from '../images/index.js'
-import { createPackagesService, type PackagesService } from '../packages/index.js'
-import { newPickupCode } from '../pickups/index.js'
-import { createPickupsService, type PickupsService } from '../pickups/index.js'
-import { WindowQuota } from '../platform/fairness/quotas.js'
-import { WindowCounter } from '../platform/fairness/window-counter.js'
-import { heldPackagesFrom, siteRefsOf } from '../scan/index.js'
-import { createScanImageService } from '../scan/index.js'
-import { Presence } from '../platform/fairness/presence.js'
-import { createScanService, type ScanService } from '../scan/index.js'
-import { createSearchService, type SearchService } from '../search/index.js'
-import { createSitesService, type SitesService } from '../sites/index.js'
-import { createTrackingNumbersService, type TrackingNumbersService } from '../packages/index.js'
-import { createCarriersService, type CarriersService } from '../carriers/index.js'
-import { createContactsService, type ContactsService } from '../contacts/index.js'
-import { checkCustomFieldValues } from '../customfields/index.js'
-import { createCustomFieldsService, type CustomFieldsService } from '../customfields/index.js'
-import { createLocationsService, type LocationsService } from '../locations/index.js'
+import { createEventSignal } from '../events/signal.js'
+import type { Presence } from '../platform/fairness/presence.js'
 import { createSessionsService, type SessionsService } from '../access/index.js'
 import { createUsersService, type UsersService } from '../access/index.js'
 import { createNotifications, type Notifications } from '../notifications/index.js'
-import type { PackageView } from '../notifications/index.js'
+import { createCompanions, createReceiving, type Companions, type Receiving } from './receiving.js'
 
-/** The companion resources (CONTRACT §5): contacts, custom fields, locations, carriers. */
-export interface Companions {
-  contacts: ContactsService
-  customFields: CustomFieldsService
-  locations: LocationsService
-  carriers: CarriersService
-  /** Pure: merges and validates package custom field values against the definitions. */
-  checkCustomFieldValues: typeof checkCustomFieldValues
-}
-
-/** The receiving domains: sites, images, packages and what reads them (search, scan, tracking numbers). */
-export interface Receiving {
-  sites: SitesService
-  images: ImagesService
-  packages: PackagesService
-  trackingNumbers: TrackingNumbersService
-  scan: ScanService
-  search: SearchService
-  pickups: PickupsService
-  scanImage: ReturnType<typeof createScanImageService>
-}
+export type { Companions, Receiving } from './receiving.js'
 
 /** Everything the HTTP app, the CLI and the worker share: built once, here, from explicit parts. */
 export interface AppContext {
@@ -113,7 +76,6 @@ export function createContext(input: {
   const db = database.db
   const ids = input.ids ?? defaultIds
   const log = input.log ?? processLog(config.logLevel)
-  const cacheMs = config.referenceCacheSeconds * 1000
   const secrets = {
     pepper: deriveKey(masterSecret, 'client-secret-hash'),
     sealKey: deriveKey(masterSecret, 'signing-key-seal'),
@@ -161,6 +123,9 @@ export function createContext(input: {
       ? new DatabaseFailureLimiter(db, clock, failurePolicy)
       : new MemoryFailureLimiter(clock, failurePolicy)
 
+  // The outbox's consumers of this process look at once when a producer here commits events
+  // (events/signal.ts); producers know no consumer.
+  const events = createEventSignal()
   // Webhooks: configurations, the outbox and its worker. On PGlite every write is in this process and
   // nudges the worker, so an idle worker may sleep longer (each look costs the embedded engine's one
   // thread); PostgreSQL may have writers elsewhere.
@@ -173,49 +138,18 @@ export function createContext(input: {
     log,
     idlePollMs: database.engine === 'pglite' ? 2_000 : undefined,
   })
+  events.listen(() => webhooks.notify())
 
-  // Companions. Locations check carrier ids against the catalogue, and the catalogue answers "carriers
-  // at these locations": each reaches the other through a late-bound call, so neither imports the other.
-  const carriers: CarriersService = createCarriersService({
-    db,
-    clock,
-    ids,
-    cacheMs,
-    invalidations,
-    locations: {
-      getByIds: (subId, locationIds) => locations.getByIds(subId, locationIds),
-      forgetCarrier: (ex, subId, carrierId) => locations.forgetCarrier(ex, subId, carrierId),
-    },
+  const parts = { config, database, clock, ids, invalidations }
+  const { companions, sites } = createCompanions(parts)
+  const { receiving, presence } = createReceiving({
+    ...parts,
+    companions,
+    sites,
+    events,
+    trackingKey: secrets.trackingKey,
   })
-  const locations: LocationsService = createLocationsService({ db, clock, ids, carriers })
-  const customFields = createCustomFieldsService({ db, clock, ids, cacheMs, invalidations })
-  const sites = createSitesService({
-    db,
-    clock,
-    ids,
-    cacheMs,
-    invalidations,
-    existingLocationIds: async (subId, locationIds) => new Set((await locations.getByIds(subId, locationIds)).keys()),
-  })
-  const contacts = createContactsService({ db, clock, ids, sites })
-
-  // Receiving: images, then packages (which read every companion and the sites), then their readers.
-  const quota = config.limits.images
-  const windows = new WindowCounter(db, clock)
-  const images = createImagesService({
-    db,
-    clock,
-    ids,
-    blobs: createBlobStore({ config, db, engine: database.engine }),
-    maxBytes: config.imageMaxBytes,
-    quotas: {
-      uploads: new WindowQuota(windows, 'image uploads', quota.uploadsPerHour, 3600),
-      bytes: new WindowQuota(windows, 'bytes of image uploads', quota.bytesPerHour, 3600),
-      tempHeld: quota.tempHeld,
-    },
-  })
-  const readers = { sites, contacts, carriers, customFields, locations, checkCustomFieldValues }
-  // Notifications read package records through the packages service, built after them (a late-bound call).
+  // Notifications consume the outbox (their own cursor) and read packages through the packages service.
   const notifications = createNotifications({
     db,
     clock,
@@ -223,63 +157,15 @@ export function createContext(input: {
     config,
     unsubscribeKey: secrets.unsubscribeKey,
     log,
-    records: async (subId, packageIds) => (await packages.recordsByIds(subId, packageIds)) as unknown as PackageView[],
-    contacts,
-    onEventsCommitted: () => webhooks.notify(),
+    packages: receiving.packages,
+    contacts: companions.contacts,
+    sites,
+    locations: companions.locations,
+    onEventsCommitted: () => events.committed(),
     // As for webhooks: on PGlite every write is in this process and nudges the worker, so polls can be rarer.
     pollMs: database.engine === 'pglite' ? 1_000 : undefined,
   })
-  const packages: PackagesService = createPackagesService({
-    db,
-    clock,
-    ids,
-    images,
-    readers,
-    newPickupCode: () => newPickupCode(),
-    onEventsCommitted: () => {
-      webhooks.notify()
-      notifications.nudge()
-    },
-    observeEvents: (trx, events) => notifications.observeEvents(trx, events),
-  })
-  // Wrong pickup codes, counted for every process like the token endpoint's failures (one per API
-  // client, three times that per subscription; each further lock doubles, at most four windows).
-  const codePolicy = {
-    limit: config.pickupCodeFailureLimit,
-    windowSeconds: config.pickupCodeFailureWindowSeconds,
-    addressFactor: 1,
-    clientFactor: 3,
-    maxBackoffFactor: 4,
-  }
-  const pickups = createPickupsService({
-    db,
-    ids,
-    packages,
-    contacts,
-    codeLimiter:
-      database.engine === 'postgres'
-        ? new DatabaseFailureLimiter(db, clock, codePolicy)
-        : new MemoryFailureLimiter(clock, codePolicy),
-  })
-  const search = createSearchService({ db, records: (subId, packageIds) => packages.recordsByIds(subId, packageIds) })
-  const trackingNumbers = createTrackingNumbersService({ db, key: secrets.trackingKey })
-  const scan = createScanService({
-    findPackages: heldPackagesFrom((subId, number, includeArchived) =>
-      packages.findByTrackingNumber(subId, number, includeArchived),
-    ),
-    findContacts: (subId, name, company) => contacts.findMatches(subId, name, company),
-    findCompanyContacts: (subId, company) => contacts.findCompanyMatches(subId, company),
-    siteRefs: (subId, siteIds) => siteRefsOf(sites, subId, siteIds),
-  })
-  // Who is being served: the time shares of heavy work (heavy slots, decode threads) apply only when others are.
-  const presence = new Presence(undefined, config.limits.presence)
-  const scanImage = createScanImageService({
-    scan,
-    images,
-    decode: config.imageDecode,
-    share: config.limits.heavyShare,
-    presence,
-  })
+  events.listen(() => notifications.nudge())
 
   // People: console users live in a subscription and may be limited to a site of it; their sign-in
   // failures count in the token endpoint's limiter (one count of guesses per address, whatever the door).
@@ -323,8 +209,8 @@ export function createContext(input: {
     secrets,
     webhooks,
     notifications,
-    companions: { contacts, customFields, locations, carriers, checkCustomFieldValues },
-    receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage },
+    companions,
+    receiving,
     users,
     sessions,
     presence,

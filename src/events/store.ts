@@ -2,10 +2,9 @@ import { sql } from 'kysely'
 import type { Executor } from '../platform/db/transaction.js'
 import type { WebhookVariant } from './variants.js'
 
-// The package_events table (the outbox) as the worker and the jobs read it. The locker jobs also
-// read and update the packages table: they write events into the outbox, and a package's events
-// take their per-package `sequence` from packages.event_count under the package's row lock,
-// exactly as the packages service does.
+// The package_events table (the outbox) as the webhook worker and the jobs read it. The locker
+// jobs' events take their per-package `sequence` from the packages domain (packages.nextSequences)
+// under the package's row lock, exactly as the packages service does.
 
 export interface OutboxRow {
   event_id: string
@@ -126,16 +125,4 @@ export async function dueLockerStays(
     limit ${limit}
     for update of p`.execute(trx)
   return rows
-}
-
-/** Takes the next `count` event sequences of each package (their rows are locked by the caller); the first of them by package. */
-export async function nextSequences(trx: Executor, packageIds: string[], count = 1): Promise<Map<string, number>> {
-  if (packageIds.length === 0) return new Map()
-  const rows = await trx
-    .updateTable('packages')
-    .set((eb) => ({ event_count: eb('event_count', '+', count) }))
-    .where(sql<boolean>`package_id = any(${packageIds}::text[])`)
-    .returning(['package_id', 'event_count'])
-    .execute()
-  return new Map(rows.map((r) => [r.package_id, r.event_count - count + 1]))
 }

@@ -15,6 +15,10 @@ export interface PackageEventTable {
   occurred_at: Timestamp
   data: Json<Record<string, unknown>>
   dispatched_at: Timestamp | null
+  /** Migration 0040: the writing transaction (xid8 as text), set by the column's default. */
+  tx_id: ColumnType<string, never, never>
+  /** Migration 0040: consumed by the notifications (events/cursors.ts). */
+  notified_at: ColumnType<Date | null, Date | string | undefined, Date | string | null>
 }
 
 declare module '../platform/db/tables.js' {

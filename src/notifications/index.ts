@@ -1,5 +1,4 @@
 // The notifications domain's public face: what other domains may use of it (STYLE.md, Layout).
-export type { PackageView } from './model/compose.js'
 export { createNotifications, notificationsRoutes, unsubscribeRoutes } from './module.js'
 export type { Notifications, NotificationsOptions } from './module.js'
 export { notificationsPreviewRoutes } from './api/preview-routes.js'

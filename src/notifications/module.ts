@@ -4,12 +4,12 @@ import { hostname } from 'node:os'
 import type { Db } from '../platform/db/database.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
-import type { PackageView } from './model/compose.js'
+import type { PackagesService } from '../packages/index.js'
 import { createSmtpMailer, type Mailer } from './delivery/mailer.js'
 import { createNotificationsService, type NotificationsService } from './service.js'
 import { createNotificationWorker, type RecipientContact, type WorkerLog, type WorkerStep } from './jobs/worker.js'
-import { createObserver, type ObservedEvent } from './model/observe.js'
 import { createReminderJob } from './jobs/reminders.js'
+import { createPlaces, type PlaceReaders } from './jobs/places.js'
 import { unsubscribeToken } from './model/unsubscribe.js'
 import { leaseMs } from '../platform/jobs/lease.js'
 import './store/tables.js'
@@ -24,6 +24,8 @@ export interface NotificationsOptions {
   retryBaseMs: number
   maxAttempts: number
   sendTimeoutMs: number
+  /** NOTIFY_TIME_ZONE: the IANA zone of times in emails about a place with no location above it. */
+  timeZone: string
 }
 
 export interface NotificationsDeps {
@@ -32,13 +34,16 @@ export interface NotificationsDeps {
   ids: IdGenerator
   config: Readonly<{ publicUrl: string; notifications: NotificationsOptions }>
   unsubscribeKey: Buffer
-  /** The packages' records (packages.recordsByIds). */
-  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  /** The packages domain, read when an email is composed (the outbox's events only say what to tell). */
+  packages: Pick<PackagesService, 'recordsByIds'>
+  /** Where parcels wait, as emails say it: the sites' names and types, and their locations' time zones. */
+  sites: PlaceReaders['sites']
+  locations: PlaceReaders['locations']
   contacts: {
     getByIds(subId: string, ids: string[]): Promise<Map<string, RecipientContact & { deleted: boolean }>>
     setNotify(subId: string, contactId: string, notify: boolean): Promise<boolean>
   }
-  /** Webhook events were committed (the webhook worker looks at once). */
+  /** The outcome events were committed (events/signal.ts: the webhook worker looks at once). */
   onEventsCommitted?: () => void
   /** Tests: a mailer other than SMTP_URL's. */
   mailer?: Mailer
@@ -48,9 +53,7 @@ export interface NotificationsDeps {
 
 export interface Notifications {
   service: NotificationsService
-  /** The packages service's `observeEvents`: the notification rows of a change, in its transaction. */
-  observeEvents(trx: Parameters<ReturnType<typeof createObserver>>[0], events: readonly ObservedEvent[]): Promise<void>
-  /** Package changes were committed: the worker looks now. */
+  /** Events were committed to the outbox (events/signal.ts): the worker consumes them now. */
   nudge(): void
   /** The sending loop with the reminder job; the returned stop lets in-flight sends finish (then call close). */
   start(): () => Promise<void>
@@ -83,7 +86,9 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     ids,
     workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     mailer,
-    records: (subId, packageIds) => deps.records(subId, packageIds),
+    packages: deps.packages,
+    placesOf: createPlaces({ sites: deps.sites, locations: deps.locations, defaultTimeZone: settings.timeZone }),
+    timeZone: settings.timeZone,
     contact: async (subId, contactId) => {
       const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
       return c && !c.deleted ? c : undefined
@@ -118,7 +123,6 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
   nudge = () => worker.nudge()
   return {
     service,
-    observeEvents: createObserver({ clock, ids }),
     nudge: () => worker.nudge(),
     start: () => worker.start(),
     runOnce: () => worker.runOnce(),

@@ -15,7 +15,7 @@ import * as repo from './store/packages.js'
 import { resolveReferences, type Resolved } from './model/resolve.js'
 import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './model/rules.js'
 import type { AddPackage, UpdatePackage } from './api/schemas.js'
-import { createPackageWriter, type ObserveEvents } from './model/writes.js'
+import { createPackageWriter } from './model/writes.js'
 import { checkTrackingNumber } from './model/tracking-number.js'
 import { partiesOf, siteFieldOf, writeResult, type Attached, type WriteResult } from './model/write-input.js'
 
@@ -29,10 +29,8 @@ export interface PackagesServiceDeps {
   images: ImagesService
   /** A new random pickup code (pickups/pickup-code.ts), for a package that arrives waiting. */
   newPickupCode: () => string
-  /** Called once a change's outbox events are committed (the in-process webhook worker looks for them at once). */
+  /** Called once a change's outbox events are committed (events/signal.ts: this process's consumers look at once). */
   onEventsCommitted?: () => void
-  /** Sees each write's outbox events inside its transaction (the notifications outbox). */
-  observeEvents?: ObserveEvents
 }
 
 /** Optimistic tries of an update before it takes the row lock (a package rarely changes twice at once). */
@@ -53,7 +51,6 @@ export function createPackagesService(deps: PackagesServiceDeps) {
     db,
     images,
     newPickupCode: deps.newPickupCode,
-    observeEvents: deps.observeEvents,
   })
   const committed = () => deps.onEventsCommitted?.()
 

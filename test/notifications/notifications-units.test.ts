@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { composeEmail, type PackageView } from '../../src/notifications/model/compose.js'
 import { NOTIFICATION_KINDS, webhookEventOf } from '../../src/notifications/model/kinds.js'
-import { planNotifications } from '../../src/notifications/model/observe.js'
+import { planNotifications } from '../../src/notifications/model/plan.js'
+import { localTime, placeOf } from '../../src/notifications/model/place.js'
 import { checkSettings, DEFAULT_SETTINGS } from '../../src/notifications/model/settings.js'
 import {
   DEFAULT_TEMPLATES,
@@ -185,5 +186,24 @@ describe('composing', () => {
     const m = await composeEmail(input([pkg()]))
     expect(m.attachments).toEqual([])
     expect(m.text).not.toContain('pickup code')
+  })
+})
+
+describe('places and times as emails write them', () => {
+  const at = (type: string, name: string) => ({ type, name })
+  it('names the site and building, then the shelf with its kind, never a code', () => {
+    expect(placeOf([at('site', 'Mailroom 1'), at('building', 'Building 1'), at('shelf', 'A-3')], 'UTC')).toEqual({
+      where: 'Mailroom 1, Building 1',
+      place: 'Mailroom 1, Building 1 — shelf A-3',
+      timeZone: 'UTC',
+    })
+    expect(placeOf([at('site', 'HQ'), at('shelf', 'Shelf 12')], 'UTC').place).toBe('HQ — Shelf 12')
+    expect(placeOf([at('site', 'HQ'), at('mailstop', 'M-4')], 'UTC').place).toBe('HQ — mail stop M-4')
+    expect(placeOf([at('site', 'HQ'), at('building', 'East')], 'UTC').place).toBe('HQ, East')
+  })
+  it('writes a moment in the place’s time zone, UTC when the zone is unknown', () => {
+    const noon = new Date('2026-07-01T12:00:00Z')
+    expect(localTime(noon, 'America/New_York', 'en')).toBe('Wed, Jul 1, 2026, 8:00 AM EDT')
+    expect(localTime(noon, 'Nowhere/Else', 'en')).toBe('Wed, Jul 1, 2026, 12:00 PM UTC')
   })
 })

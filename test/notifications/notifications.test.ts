@@ -436,7 +436,7 @@ describe('notification emails through a real SMTP server', () => {
     // An inline part of the HTML (mailparser puts it in the HTML as a data: URI).
     expect(qr.related).toBe(true)
     expect(arrival.html).toContain(`alt="QR code of pickup code ${code}"`)
-    expect(arrival.text).toMatch(/Please collect them at HQ \d+\./)
+    expect(arrival.text).toMatch(/Please collect them at HQ \d+, Building A\./)
 
     smtp.clear()
     const signature = (await a.ok('POST', '/api/v1/packages/images', { base64: PNG_1PX }, 200)).tempURL as string

@@ -1,10 +1,12 @@
+import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
-// An add queues its arrival with the package (one row of its own: a recipient's adds do not wait
-// for each other); the notification worker gathers the queue into arrival batches. Each arrival
-// is gathered once, into its recipient's one open batch, however many workers gather at once.
+// An add writes its arrival event with the package (nothing shared: a recipient's adds do not wait
+// for each other); the notification worker consumes the outbox through its cursor into arrival
+// batches. Each arrival is taken once, into its recipient's one open batch, however many workers
+// consume at once.
 
 const t = useTestApp()
 const me = useClient(t)
@@ -22,14 +24,15 @@ const arrivalsOf = async (contactId: string): Promise<Listed[]> =>
   ((await a.ok('GET', `/api/v1/notifications?contactId=${contactId}`)).notifications as Listed[]).filter(
     (n) => n.kind === 'ARRIVAL',
   )
+/** Arrivals in the outbox that the notifications have not consumed yet. */
 const queued = async () =>
   Number(
     (
-      await t.ctx.db
-        .selectFrom('notification_arrivals' as never)
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
+      await sql<{ n: string }>`
+        select count(*) as n from package_events where event_name = 'Acceptance' and notified_at is null`.execute(
+        t.ctx.db,
+      )
+    ).rows[0]!.n,
   )
 const settings = (over: Record<string, unknown>) =>
   a.ok('PUT', '/api/v1/notifications/settings', {

@@ -36,6 +36,12 @@ export const notificationsSettings = section({
       description:
         'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
     }),
+    NOTIFY_TIME_ZONE: text({
+      pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+      default: 'UTC',
+      description:
+        "IANA time zone (e.g. Europe/London) of the times in emails about parcels whose site has no location above it; otherwise the location's time zone is used",
+    }),
   },
 })
 
@@ -47,6 +53,17 @@ export function notificationsConfig(env: Env): { notifications: NotificationsOpt
       retryBaseMs: env.NOTIFY_RETRY_BASE_SECONDS * 1000,
       maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
       sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_SECONDS * 1000,
+      timeZone: env.NOTIFY_TIME_ZONE,
     }),
+  }
+}
+
+/** A time zone the runtime does not know is refused at boot, not met in the first email. */
+export function notificationsProblems(env: Env): string[] {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: env.NOTIFY_TIME_ZONE })
+    return []
+  } catch {
+    return [`NOTIFY_TIME_ZONE=${JSON.stringify(env.NOTIFY_TIME_ZONE)}: is not an IANA time zone (e.g. Europe/London)`]
   }
 }

@@ -3,7 +3,7 @@ import { inTransaction } from '../../platform/db/transaction.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
 import { backoffDelay } from '../../platform/jobs/backoff.js'
-import { enqueueUnsequenced } from '../../events/outbox.js'
+import { appendPackageEvents } from '../../packages/index.js'
 import type { PackageView } from '../model/compose.js'
 import { webhookEventOf, type NotificationStatus } from '../model/kinds.js'
 import { recordOutcome } from '../store/claim.js'
@@ -13,7 +13,7 @@ import type { RecipientContact } from './worker.js'
 
 // What becomes of a claimed email, recorded as soon as it is known and only while the claim is
 // still this worker's: settled (sent, suppressed, failed; published as webhook events in the same
-// transaction) or pending again after the one back-off (platform/jobs/backoff.ts).
+// transaction, through the packages domain, which orders each package's events) or pending again after the one back-off (platform/jobs/backoff.ts).
 
 /** Who collected the parcels of a PICKED_UP receipt (in its webhook events as `notification.collectedBy`). */
 export interface CollectedBy {
@@ -68,7 +68,7 @@ export function createOutcomes(deps: {
           : { contactId: n.contact_id },
         ...(collector ? { collectedBy: collector } : {}),
       }
-      await enqueueUnsequenced(
+      await appendPackageEvents(
         trx,
         packages.map((p) => ({
           eventId: ids('evt_'),

@@ -12,13 +12,15 @@ const BATCH = 500
  * The reminder job. Durable: it keeps no state of its own and derives what is due from the
  * database, so a reminder missed while no worker ran is sent at the next run (only the latest
  * step that is due: after a long outage the recipient gets one reminder, not every step at once).
- * Safe across processes: a transaction-scoped advisory lock per run, and a unique index on
- * (package, kind, step) behind it, so no package is reminded twice of one step.
+ * Reminders follow the arrival email they remind of: each step is due its hours after that email
+ * was sent, and reminds of its parcels still waiting (none left: no reminder).
+ * Safe across processes: a transaction-scoped advisory lock per run, and unique indexes on
+ * (arrival email, kind, step) and (package, kind, step) behind it, so nothing is reminded twice of one step.
  */
 export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator }) {
   const { db, clock, ids } = deps
 
-  /** One step of one subscription: the due packages, one notification per recipient. */
+  /** One step of one subscription: one notification per arrival email due, about its parcels still waiting. */
   async function runStep(
     subId: string,
     kind: 'REMINDER' | 'FINAL_NOTICE',
@@ -37,35 +39,36 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
           cutoff: new Date(now.getTime() - afterHours * 3600_000),
           limit: BATCH,
         })
-        const byContact = new Map<string, typeof due>()
-        for (const d of due) byContact.set(d.contact_id, [...(byContact.get(d.contact_id) ?? []), d])
-        for (const [contactId, list] of byContact) {
-          const notificationId = ids('ntf_')
-          await insertNotifications(trx, [
-            {
-              notification_id: notificationId,
-              sub_id: subId,
-              kind,
-              contact_id: contactId,
-              to_address: list[0]!.to_address,
-              step,
-              status: 'pending',
-              next_attempt_at: now,
-              created_at: now,
-            },
-          ])
-          await linkPackages(
-            trx,
-            list.map((d) => ({
-              notification_id: notificationId,
-              package_id: d.package_id,
+        // One reminder per arrival email, to the address it went to, about its parcels still waiting.
+        const idOf = new Map(due.map((d) => [d.arrival_id, ids('ntf_')]))
+        await insertNotifications(
+          trx,
+          due.map((d) => ({
+            notification_id: idOf.get(d.arrival_id)!,
+            sub_id: subId,
+            kind,
+            contact_id: d.contact_id,
+            to_address: d.to_address,
+            step,
+            status: 'pending' as const,
+            next_attempt_at: now,
+            created_at: now,
+            reminds_id: d.arrival_id,
+          })),
+        )
+        await linkPackages(
+          trx,
+          due.flatMap((d) =>
+            d.package_ids.map((packageId) => ({
+              notification_id: idOf.get(d.arrival_id)!,
+              package_id: packageId,
               sub_id: subId,
               kind,
               step,
               created_at: now,
             })),
-          )
-        }
+          ),
+        )
         return due.length
       })
       if (n < 0) return written

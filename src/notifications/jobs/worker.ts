@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db/database.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
-import { gatherArrivals } from '../model/arrivals.js'
-import { composeEmail, type PackageView } from '../model/compose.js'
-import { isOneOf, NOT_WAITING } from '../../packages/index.js'
+import { consumePackageEvents } from './consume.js'
+import { composeEmail, viewOf, type PackageView } from '../model/compose.js'
+import { isOneOf, NOT_WAITING, type PackagesService } from '../../packages/index.js'
 import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
 import { claimDue, renewLease } from '../store/claim.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
@@ -12,6 +12,7 @@ import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
+import type { Place } from '../model/place.js'
 import { createOutcomes } from './outcome.js'
 
 export interface RecipientContact {
@@ -36,7 +37,12 @@ export interface NotificationWorkerDeps {
   workerId: string
   /** Absent: no SMTP configured, every notification is recorded as suppressed. */
   mailer: Mailer | undefined
-  records(subId: string, packageIds: string[]): Promise<PackageView[]>
+  /** The packages domain's records: what an email shows is read when it is sent. */
+  packages: Pick<PackagesService, 'recordsByIds'>
+  /** The places of sites, as emails write them, with their time zones (jobs/places.ts). */
+  placesOf(subId: string, siteIds: readonly string[]): Promise<ReadonlyMap<string, Place>>
+  /** NOTIFY_TIME_ZONE: the zone of times when no parcel has a place. */
+  timeZone: string
   contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
   unsubscribeUrl(subId: string, contactId: string): string
   messageIdDomain: string
@@ -113,7 +119,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       }
       const settings = await settingsRead
       const packageIds = reads.packageIds.get(n.notification_id) ?? []
-      let packages = await deps.records(n.sub_id, packageIds)
+      let packages = (await deps.packages.recordsByIds(n.sub_id, packageIds)).map(viewOf)
       // An arrival or a reminder is about what still waits: a parcel collected (or returned) since the
       // row was written is left out, and with nothing left the email is not sent (suppressed).
       if (n.kind !== 'PICKED_UP') packages = packages.filter((p) => !isOneOf(NOT_WAITING, p.currentStatus))
@@ -125,6 +131,10 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         return
       }
       const siteId = packages.find((p) => p.currentLocation)?.currentLocation?.inboundSiteId
+      const places = await deps.placesOf(
+        n.sub_id,
+        packages.flatMap((p) => (p.currentLocation ? [p.currentLocation.inboundSiteId] : [])),
+      )
       const openingHours = n.kind !== 'PICKED_UP' && siteId ? await openingHoursAt(db, n.sub_id, siteId) : undefined
       const message = await composeEmail({
         notificationId: n.notification_id,
@@ -139,6 +149,8 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         now: clock.now(),
         ...(collector ? { collector: { name: collector.name, onBehalf: collector.onBehalfOf !== undefined } } : {}),
         ...(openingHours ? { openingHours } : {}),
+        places,
+        timeZone: deps.timeZone,
         ...(contact!.language ? { language: contact!.language } : {}),
       })
       // Fenced: the lease is taken afresh just before the send (rendering and reads took time), and
@@ -194,13 +206,13 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
 
   const runner = createJobRunner<Job>(
     {
-      // The queued arrivals into their batches (arrivals.ts), then claim. A gathering that fails (a
-      // statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
+      // The outbox's new arrivals and pickups into notifications (consume.ts), then claim. A read that
+      // fails (a statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
       prepare: async () => {
         try {
-          await gatherArrivals({ db, clock, ids })
+          await consumePackageEvents({ db, clock, ids })
         } catch (e) {
-          log.error({ err: e }, 'gathering queued arrivals failed; claiming what is due all the same')
+          log.error({ err: e }, 'consuming package events failed; claiming what is due all the same')
         }
         return 0
       },

@@ -1,8 +1,11 @@
 import QRCode from 'qrcode'
+import type { PackageRecord } from '../../packages/index.js'
+import type { SiteRef } from '../../sites/index.js'
 import type { NotificationKind } from './kinds.js'
 import type { MailMessage } from '../delivery/mailer.js'
 import type { NotificationSettings } from '../api/schemas.js'
 import { renderEmail, type TemplateOverride, type TemplateView } from './templates.js'
+import { localTime, type Place } from './place.js'
 
 /** The members of a package record an email shows (the packages domain's record, read through its service). */
 export interface PackageView {
@@ -23,6 +26,18 @@ export interface PackageView {
   insertTimestamp?: string
   updateTimestamp?: string
   pickupCode?: string
+}
+
+/**
+ * A package record as an email reads it. The record's `currentLocation` is a schema reference
+ * (`SiteRef`, typed unknown by TypeBox): taken when it is a site, else the parcel has no place.
+ */
+export function viewOf(record: PackageRecord): PackageView {
+  const at = record.currentLocation as Partial<SiteRef> | null | undefined
+  const { currentLocation: _, ...rest } = record
+  return typeof at?.inboundSiteId === 'string' && typeof at.name === 'string'
+    ? { ...rest, currentLocation: at as SiteRef }
+    : rest
 }
 
 /**
@@ -78,6 +93,10 @@ export interface ComposeInput {
   openingHours?: string
   /** The recipient's own language, over the subscription's. */
   language?: string
+  /** The parcels' places by site id (jobs/places.ts); a site not in it shows the record's names. */
+  places?: ReadonlyMap<string, Place>
+  /** The time zone times are written in when no parcel has a place (NOTIFY_TIME_ZONE). */
+  timeZone?: string
 }
 
 /** One email: the view its template sees, rendered, with the QR code of the pickup code inline. */
@@ -87,6 +106,11 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
   // Parcels of one arrival share a code; when they do not, each line shows its own and no single code is offered.
   const pickupCode = codes.length === 1 ? codes[0]! : ''
   const site = packages.find((p) => p.currentLocation)?.currentLocation
+  const placeOf = (p: PackageView) =>
+    p.currentLocation ? input.places?.get(p.currentLocation.inboundSiteId) : undefined
+  const place = site ? input.places?.get(site.inboundSiteId) : undefined
+  const language = input.language ?? input.settings.language ?? 'en'
+  const timeZone = place?.timeZone ?? input.timeZone ?? 'UTC'
   const collected = packages.map((p) => p.deliveryTime ?? p.updateTimestamp).find(Boolean)
   const oldest = packages.map((p) => p.insertTimestamp).filter((t): t is string => !!t)
   const view: TemplateView = {
@@ -97,12 +121,14 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
       trackingNumber: p.trackingNumber,
       carrier: isInternal(p) ? '' : (p.carrier?.name ?? ''),
       sender: p.sender ? [p.sender.name, p.sender.company].filter(Boolean).join(', ') : '',
-      location: p.currentLocation?.locationHierarchy ?? p.currentLocation?.name ?? '',
+      location: placeOf(p)?.place ?? p.currentLocation?.locationHierarchy ?? p.currentLocation?.name ?? '',
       packageLocation: p.packageLocation ?? '',
       pickupCode: codes.length > 1 ? (pickupCodeOf(p) ?? '') : '',
     })),
-    // Where to collect: the site at the top of the shelf's hierarchy (the shelf itself is in each parcel's line).
-    siteName: site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : '',
+    // Where to collect: the building part of the place (the shelf itself is in each parcel's line).
+    siteName:
+      place?.where ??
+      (site ? (site.topTier && site.topTier.inboundSiteId !== 'EMPTY_SITE' ? site.topTier.name : site.name) : ''),
     openingHours: input.openingHours ?? '',
     pickupCode: kind === 'PICKED_UP' ? '' : pickupCode,
     qrCodeSrc: `cid:${QR_CID}`,
@@ -112,12 +138,12 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
       : '',
     collectedBy: input.collector?.name ?? packages.find((p) => p.givenTo)?.givenTo?.name ?? '',
     onBehalf: input.collector?.onBehalf ?? false,
-    collectedAt: collected ? new Date(collected).toUTCString() : input.now.toUTCString(),
+    // In the place's time zone, as the recipient's clock shows it.
+    collectedAt: localTime(collected ? new Date(collected) : input.now, timeZone, language),
     unsubscribeUrl: input.unsubscribeUrl,
     aParcel: packages.some(isInternal) ? 'An item' : 'A parcel',
     parcels: packages.some(isInternal) ? 'items' : 'parcels',
   }
-  const language = input.language ?? input.settings.language ?? 'en'
   const email = renderEmail(kind, templateOverride(input.settings, kind, language), view, language)
   const attachments: MailMessage['attachments'] = []
   if (view.pickupCode)

@@ -1,37 +1,14 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
 
-// The arrival queue (migration 0028): the adds append, the worker gathers into arrival batches.
+// Arrival batches: the arrivals the outbox hands the notifications (jobs/consume.ts) join their
+// recipient's open batch.
 
 export interface Arrival {
   sub_id: string
   package_id: string
   contact_id: string
   arrived_at: Date
-}
-
-/** Appends arrivals in the writing transaction: rows of their own, no lock on anything shared. */
-export async function queueArrivals(db: Executor, rows: readonly Arrival[]): Promise<void> {
-  if (rows.length === 0) return
-  await sql`
-    insert into notification_arrivals (sub_id, package_id, contact_id, arrived_at)
-    select * from unnest(${rows.map((r) => r.sub_id)}::text[], ${rows.map((r) => r.package_id)}::text[],
-                         ${rows.map((r) => r.contact_id)}::text[], ${rows.map((r) => r.arrived_at.toISOString())}::timestamptz[])
-    on conflict do nothing`.execute(db)
-}
-
-/**
- * Takes (deletes and returns) up to `limit` committed arrivals. Rows another gatherer holds are
- * skipped; a row is returned by one delete only, so each arrival is gathered once, and only if
- * the caller's transaction commits.
- */
-export async function takeArrivals(db: Executor, limit: number): Promise<Arrival[]> {
-  const { rows } = await sql<Arrival>`
-    delete from notification_arrivals a
-    using (select sub_id, package_id from notification_arrivals limit ${limit} for update skip locked) t
-    where a.sub_id = t.sub_id and a.package_id = t.package_id
-    returning a.sub_id, a.package_id, a.contact_id, a.arrived_at`.execute(db)
-  return rows
 }
 
 export interface BatchWanted {

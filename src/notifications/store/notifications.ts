@@ -25,6 +25,7 @@ const COLUMNS = [
   'sent_at',
   'created_at',
   'updated_at',
+  'reminds_id',
 ] as const
 
 export interface Recipient {
@@ -58,6 +59,8 @@ export interface NewNotification {
   status: NotificationStatus
   next_attempt_at: Date
   created_at: Date
+  /** A reminder's arrival email. */
+  reminds_id?: string
 }
 
 const rowOf = (n: NewNotification) => ({

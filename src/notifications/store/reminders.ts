@@ -10,34 +10,42 @@ export async function tryJobLock(trx: Executor, job: string): Promise<boolean> {
 }
 
 export interface DueReminder {
-  package_id: string
+  /** The arrival email reminded of. */
+  arrival_id: string
   contact_id: string
   to_address: string
+  /** Its parcels still waiting and not yet reminded of at this step or a later one. */
+  package_ids: string[]
 }
 
 /**
- * Packages of `subId` told of by an arrival email at or before `cutoff`, still waiting (a status
- * not in NOT_WAITING, not archived: the packages domain's one definition of waiting), with no reminder of this step or a later one (and, for
- * reminders, no final notice): the reminder job's candidates for `kind`/`step`. Reads the packages
- * table for the waiting status, as the webhook locker jobs do.
+ * The arrival emails of `subId` sent (or recorded suppressed) at or before `cutoff`, with no
+ * reminder of this step or a later one (and, for reminders, no final notice), and their parcels
+ * still waiting (a status not in NOT_WAITING, not archived: the packages domain's one definition of
+ * waiting); an email whose parcels were all collected is not among them. A parcel reminded of by a
+ * reminder of the former kind (one per parcel, before migration 0041) is left out. Reads the
+ * packages table for the waiting status, as the webhook locker jobs do.
  */
 export async function dueReminders(
   db: Executor,
   opts: { subId: string; kind: 'REMINDER' | 'FINAL_NOTICE'; step: number; cutoff: Date; limit: number },
 ): Promise<DueReminder[]> {
   const { subId, kind, step, cutoff, limit } = opts
+  const later = (r: string) =>
+    sql`((${sql.ref(`${r}.kind`)} = ${kind} and ${sql.ref(`${r}.step`)} >= ${step}) or ${sql.ref(`${r}.kind`)} = 'FINAL_NOTICE')`
   const { rows } = await sql<DueReminder>`
-    select distinct on (np.package_id) np.package_id, n.contact_id, n.to_address
-    from notification_packages np
-    join notifications n on n.notification_id = np.notification_id
+    select a.notification_id as arrival_id, a.contact_id, a.to_address,
+           array_agg(np.package_id order by np.created_at, np.package_id) as package_ids
+    from notifications a
+    join notification_packages np on np.notification_id = a.notification_id
     join packages p on p.package_id = np.package_id and p.sub_id = np.sub_id
-    where np.sub_id = ${subId} and np.kind = 'ARRIVAL' and n.status in ('sent', 'suppressed') and np.created_at <= ${cutoff}::timestamptz
+    where a.sub_id = ${subId} and a.kind = 'ARRIVAL' and a.status in ('sent', 'suppressed')
+      and coalesce(a.sent_at, a.updated_at) <= ${cutoff}::timestamptz
       and p.current_status not in (${sql.join(NOT_WAITING.map((s) => sql.lit(s)))}) and not p.archived
-      and not exists (
-        select 1 from notification_packages r
-        where r.package_id = np.package_id
-          and ((r.kind = ${kind} and r.step >= ${step}) or r.kind = 'FINAL_NOTICE'))
-    order by np.package_id, np.created_at
+      and not exists (select 1 from notifications r where r.reminds_id = a.notification_id and ${later('r')})
+      and not exists (select 1 from notification_packages r where r.package_id = np.package_id and ${later('r')})
+    group by a.notification_id, a.contact_id, a.to_address
+    order by min(coalesce(a.sent_at, a.updated_at)), a.notification_id
     limit ${limit}`.execute(db)
   return rows
 }

@@ -34,6 +34,8 @@ export interface NotificationTable {
   sent_at: Timestamp | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** Migration 0041: the arrival email a REMINDER or FINAL_NOTICE reminds of (null: others, and older reminders). */
+  reminds_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface NotificationPackageTable {

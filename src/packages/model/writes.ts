@@ -1,7 +1,5 @@
-import type { Insertable } from 'kysely'
 import type { Db } from '../../platform/db/database.js'
 import { isStatementError } from '../../platform/db/errors.js'
-import type { PackageEventTable } from '../../events/tables.js'
 import { inTransaction, type Executor } from '../../platform/db/transaction.js'
 import { isClaimLost, type RecordOutcome } from '../../platform/idempotency/outcome.js'
 import type { ImagesService } from '../../images/index.js'
@@ -16,53 +14,28 @@ export interface NewAdd<R> {
   result: R
 }
 
-/**
- * Sees the outbox events of every package write inside its transaction (the notifications domain
- * writes its own outbox rows there: they commit with the change, or not at all).
- */
-export type ObserveEvents = (trx: Executor, events: ReadonlyArray<Insertable<PackageEventTable>>) => Promise<void>
-
 /** How the commands write: concurrent writes together (one statement, one commit), or one change under its row lock. */
-export function createPackageWriter<R>(deps: {
-  db: Db
-  images: ImagesService
-  newPickupCode: () => string
-  observeEvents?: ObserveEvents
-}) {
-  const { db, images, newPickupCode, observeEvents } = deps
+export function createPackageWriter<R>(deps: { db: Db; images: ImagesService; newPickupCode: () => string }) {
+  const { db, images, newPickupCode } = deps
   /**
-   * A repo write, with its written packages' events shown to the observer in the same transaction.
-   * A write that chooses pickup codes (`choosesCodes`) needs one too: a receiver given a new code
-   * is checked under a lock held until commit (packages/store/packages.ts adoptCommittedCodes).
+   * A repo write (its events go to the outbox in its statement: consumers read them from there). A
+   * write that chooses pickup codes (`choosesCodes`) runs in a transaction: a receiver given a new
+   * code is checked under a lock held until commit (packages/store/packages.ts adoptCommittedCodes).
    */
-  const observed =
-    <T extends { package: { package_id: string }; events: Array<Insertable<PackageEventTable>> }>(
-      write: (ex: Executor, items: readonly T[]) => Promise<Set<string>>,
-      choosesCodes: (item: T) => boolean,
-    ) =>
-    (ex: Executor, items: readonly T[]): Promise<Set<string>> => {
-      if (!observeEvents && !items.some(choosesCodes)) return write(ex, items)
-      const run = async (trx: Executor) => {
-        const written = await write(trx, items)
-        if (observeEvents)
-          await observeEvents(
-            trx,
-            items.flatMap((i) => (written.has(i.package.package_id) ? i.events : [])),
-          )
-        return written
-      }
-      return ex.isTransaction ? run(ex) : inTransaction(db, run)
-    }
-  const writeChanges = observed(
+  const transactional =
+    <T>(write: (ex: Executor, items: readonly T[]) => Promise<Set<string>>, choosesCodes: (item: T) => boolean) =>
+    (ex: Executor, items: readonly T[]): Promise<Set<string>> =>
+      ex.isTransaction || !items.some(choosesCodes) ? write(ex, items) : inTransaction(db, (trx) => write(trx, items))
+  const writeChanges = transactional(
     (ex: Executor, changes: readonly repo.PackageChange[]) => repo.writeChanges(ex, changes, newPickupCode),
     (c) => Boolean(c.pickupCode),
   )
-  const insertNewPackages = observed(
+  const insertNewPackages = transactional(
     (ex: Executor, adds: readonly repo.NewPackage[]) => repo.insertNewPackages(ex, adds, newPickupCode),
     (a) => Boolean(a.package.pickup_code),
   )
   return {
-    /** repo.writeChanges and repo.insertNewPackages with the observer: every package write goes through these. */
+    /** repo.writeChanges and repo.insertNewPackages: every package write goes through these. */
     writeChanges,
     insertNewPackages,
 

@@ -28,6 +28,8 @@ import * as m0031 from './0031_client_secret_version.js'
 import * as m0032 from './0032_contact_language.js'
 import * as m0033 from './0033_pending_events_by_sub.js'
 import * as m0039 from './0039_site_handover_proof.js'
+import * as m0040 from './0040_notified_events.js'
+import * as m0041 from './0041_batch_reminders.js'
 import * as m0043 from './0043_pickup_typed_signature.js'
 import * as m0046 from './0046_password_change_required.js'
 
@@ -62,6 +64,8 @@ export const migrations: Record<string, Migration> = {
   '0032_contact_language': m0032,
   '0033_pending_events_by_sub': m0033,
   '0039_site_handover_proof': m0039,
+  '0040_notified_events': m0040,
+  '0041_batch_reminders': m0041,
   '0043_pickup_typed_signature': m0043,
   '0046_password_change_required': m0046,
 }
