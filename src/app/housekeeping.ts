@@ -4,7 +4,7 @@ import type { ImagesService } from '../images/index.js'
 import { purgePickupCodes } from '../pickups/index.js'
 import { foldTallies } from '../search/index.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { startScheduler } from '../platform/jobs/scheduler.js'
+import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 
 export interface HousekeepingDeps {
   db: Db
@@ -31,29 +31,21 @@ export async function runHousekeeping(
 }
 
 /**
- * Registers the housekeeping pass (every `everyMs`, 10 minutes) and the search-tally fold (every
- * `foldEveryMs`) with the one scheduler (platform/jobs), in every process that serves or works:
- * each pass deletes what is due, and two processes at once only share the work. Returns a stop
- * function that waits for a pass in progress.
+ * The housekeeping pass (every `everyMs`, 10 minutes) and the search-tally fold (every
+ * `foldEveryMs`), for the one scheduler (app/background.ts), in every process that serves or works:
+ * each pass deletes what is due, and two processes at once only share the work.
  */
-export function startHousekeeping(deps: HousekeepingDeps): () => Promise<void> {
-  const log = {
-    error: (obj: { err?: unknown; task?: string }, msg: string) =>
-      deps.log(msg, { err: obj.err instanceof Error ? obj.err.message : String(obj.err) }),
-  }
-  return startScheduler(
-    [
-      {
-        name: 'housekeeping',
-        everyMs: deps.everyMs ?? 10 * 60_000,
-        run: async () => {
-          const done = await runHousekeeping(deps)
-          if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
-        },
+export function housekeepingTasks(deps: HousekeepingDeps): PeriodicTask[] {
+  return [
+    {
+      name: 'housekeeping',
+      everyMs: deps.everyMs ?? 10 * 60_000,
+      run: async () => {
+        const done = await runHousekeeping(deps)
+        if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
       },
-      // Folding is cheap and keeps counts cheap.
-      { name: 'tally fold', everyMs: deps.foldEveryMs ?? 2_000, run: () => foldTallies(deps.db) },
-    ],
-    log,
-  )
+    },
+    // Folding is cheap and keeps counts cheap.
+    { name: 'tally fold', everyMs: deps.foldEveryMs ?? 2_000, run: () => foldTallies(deps.db) },
+  ]
 }

@@ -12,6 +12,7 @@ import { createReminderJob } from './jobs/reminders.js'
 import { createPlaces, type PlaceReaders } from './jobs/places.js'
 import { unsubscribeToken } from './model/unsubscribe.js'
 import { leaseMs } from '../platform/jobs/lease.js'
+import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 import './store/tables.js'
 
 export { notificationsRoutes, unsubscribeRoutes } from './api/routes.js'
@@ -55,8 +56,10 @@ export interface Notifications {
   service: NotificationsService
   /** Events were committed to the outbox (events/signal.ts): the worker consumes them now. */
   nudge(): void
-  /** The sending loop with the reminder job; the returned stop lets in-flight sends finish (then call close). */
+  /** The sending loop; the returned stop lets in-flight sends finish (then call close). */
   start(): () => Promise<void>
+  /** The reminder job, for the app's one scheduler. */
+  periodicTasks: readonly PeriodicTask[]
   /** One deterministic pass (reminders, then everything due at the clock's now). */
   runOnce(): Promise<WorkerStep>
   /** Closes the SMTP connection pool, after the worker stopped. */
@@ -125,6 +128,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     service,
     nudge: () => worker.nudge(),
     start: () => worker.start(),
+    periodicTasks: worker.periodicTasks,
     runOnce: () => worker.runOnce(),
     close: () => mailer?.close(),
   }

@@ -17,6 +17,7 @@ import { createWorker, type WorkerLog, type WorkerStep } from './delivery/worker
 import { WindowQuota } from '../platform/fairness/quotas.js'
 import { WindowCounter } from '../platform/fairness/window-counter.js'
 import type { WebhookVariant } from '../events/variants.js'
+import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 import './store/tables.js'
 
 // The webhooks domain's public face: its services, its routes for one variant's mount, and the
@@ -64,8 +65,10 @@ export interface WebhooksDeps {
 export interface Webhooks {
   configs: ConfigsService
   deliveries: DeliveriesService
-  /** Starts fan-out, delivery and the scheduled jobs; resolves the returned stop once in-flight sends end. */
+  /** Starts fan-out and delivery; resolves the returned stop once in-flight sends end. */
   start(): () => Promise<void>
+  /** The locker-event jobs, the sweep and the retention purge, for the app's one scheduler. */
+  periodicTasks: readonly PeriodicTask[]
   /** One deterministic step: jobs, fan-out, and every delivery due at the clock's now (tests drive the worker with it). */
   runOnce(): Promise<WorkerStep>
   /** Closes the outbound connection pool. */
@@ -128,6 +131,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
         await sender.close()
       }
     },
+    periodicTasks: worker.periodicTasks,
     runOnce: () => worker.runOnce(),
     close: () => sender.close(),
     notify: () => worker.nudge(),

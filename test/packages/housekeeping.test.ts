@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { runHousekeeping, startHousekeeping } from '../../src/app/housekeeping.js'
+import { housekeepingTasks, runHousekeeping } from '../../src/app/housekeeping.js'
+import { startScheduler } from '../../src/platform/jobs/scheduler.js'
 import { tallyDrift } from '../support/tallies.js'
 import type { TestClient } from '../support/build-test-app.js'
 import { useTestApp } from '../support/use-test-app.js'
@@ -125,7 +126,7 @@ describe('housekeeping', () => {
       Number((await sql<{ n: string }>`select count(*) as n from package_tally_deltas`.execute(t.ctx.db)).rows[0]!.n)
     expect(await deltas()).toBeGreaterThan(0)
     const logged: string[] = []
-    const stop = startHousekeeping({
+    const tasks = housekeepingTasks({
       db: t.ctx.db,
       clock: t.clock,
       images: t.ctx.receiving.images,
@@ -133,6 +134,7 @@ describe('housekeeping', () => {
       everyMs: 3_600_000,
       foldEveryMs: 20,
     })
+    const stop = startScheduler(tasks, { error: (_obj, msg) => logged.push(msg) })
     try {
       for (let i = 0; i < 100 && (await deltas()) > 0; i++) await new Promise((r) => setTimeout(r, 20))
     } finally {

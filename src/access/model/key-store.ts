@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/kit/clock.js'
 import { open, seal } from '../../platform/kit/crypto.js'
 import { newId } from '../../platform/kit/ids.js'
 import { insertKey, listPublishedKeys, lockKeyRotation, retireKeysExcept, type StoredKey } from '../store/keys.js'
+import type { PeriodicTask } from '../../platform/jobs/scheduler.js'
 
 /**
  * Algorithms a signing key may use. ES256 is the default because every common JWT library verifies
@@ -178,13 +179,12 @@ export class KeyStore {
     return { keys: [...this.#keys.values()].filter((k) => this.#stillPublished(k)).map((k) => k.publicJwk) }
   }
 
-  /** Scheduled rotation and pick-up of other processes' rotations. */
-  startSchedule(intervalMs = 60_000): () => void {
-    const timer = setInterval(() => {
-      void this.init().catch(() => {})
-    }, intervalMs)
-    timer.unref()
-    return () => clearInterval(timer)
+  /**
+   * Scheduled rotation and pick-up of other processes' rotations, for the app's one scheduler
+   * (app/background.ts): a failed run is logged there and tried again at the next.
+   */
+  periodicTask(everyMs = 60_000): PeriodicTask {
+    return { name: 'signing keys', everyMs, run: () => this.init() }
   }
 }
 

@@ -1,7 +1,7 @@
 import { buildApp } from '../app.js'
 import type { Config } from '../config.js'
 import type { AppContext } from '../context.js'
-import { startHousekeeping } from '../housekeeping.js'
+import { startBackground } from '../background.js'
 import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
 import { ensurePortFree, listenOrExplain } from './port.js'
@@ -55,20 +55,15 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     await ctx.database.close()
     throw e
   }
-  const stopKeySchedule = ctx.keys.startSchedule()
-  const stopWebhooks = config.webhooks.workerInServe ? ctx.webhooks.start() : async () => {}
-  // Notification emails are sent where webhooks are (MAILROOM_WEBHOOK_WORKER, and `mailroom worker`).
-  const stopNotifications = config.webhooks.workerInServe ? ctx.notifications.start() : async () => {}
-  const stopHousekeeping = startHousekeeping({
-    db: ctx.db,
-    clock: ctx.clock,
-    images: ctx.receiving.images,
-    log: (msg, extra) => app.log.info(extra, msg),
+  // Webhook and notification workers run where MAILROOM_WEBHOOK_WORKER says (and in `mailroom worker`).
+  const stopBackground = startBackground(ctx, {
+    workers: config.webhooks.workerInServe,
+    signingKeys: true,
+    log: (level, msg, extra) => app.log[level](extra, msg),
   })
 
   stopService = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')
-    stopKeySchedule()
     const force = setTimeout(() => {
       app.log.error('in-flight requests did not finish in time; exiting')
       process.exit(1)
@@ -76,10 +71,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await app.close()
-      await stopWebhooks()
-      await stopNotifications()
-      ctx.notifications.close()
-      await stopHousekeeping()
+      await stopBackground()
       await stopInvalidations()
       await ctx.database.close()
       process.exit(0)

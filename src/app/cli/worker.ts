@@ -1,5 +1,5 @@
 import type { Config } from '../config.js'
-import { startHousekeeping } from '../housekeeping.js'
+import { startBackground } from '../background.js'
 import { openRuntime } from '../runtime.js'
 
 /**
@@ -13,13 +13,10 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
   // JSON lines on stdout, redacted as the request log is (shared/process-log.ts).
   const log = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) =>
     ctx.log[level](extra, msg)
-  const stop = ctx.webhooks.start()
-  const stopNotifications = ctx.notifications.start()
-  const stopHousekeeping = startHousekeeping({
-    db: ctx.db,
-    clock: ctx.clock,
-    images: ctx.receiving.images,
-    log: (msg, extra) => log('info', msg, extra),
+  const stopBackground = startBackground(ctx, {
+    workers: true,
+    signingKeys: false,
+    log: (level, msg, extra) => log(level, msg, extra),
   })
   log('info', 'webhook worker is up', { engine: ctx.database.engine })
 
@@ -37,10 +34,7 @@ export async function workerCommand(config: Readonly<Config>): Promise<void> {
     }, config.shutdownGraceSeconds * 1000)
     force.unref()
     try {
-      await stop()
-      await stopNotifications()
-      ctx.notifications.close()
-      await stopHousekeeping()
+      await stopBackground()
       await ctx.database.close()
       process.exit(0)
     } catch (err) {

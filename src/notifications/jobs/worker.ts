@@ -7,7 +7,7 @@ import { isOneOf, NOT_WAITING, type PackagesService } from '../../packages/index
 import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
 import { claimDue, renewLease } from '../store/claim.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
-import { startScheduler } from '../../platform/jobs/scheduler.js'
+import type { PeriodicTask } from '../../platform/jobs/scheduler.js'
 import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
@@ -250,16 +250,12 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
     /** Something was just written: look now rather than at the next poll. */
     nudge: () => runner.nudge(),
 
-    /** The runner's loop and the reminder job; the returned stop lets in-flight sends finish and record (close the mailer apart). */
-    start(): () => Promise<void> {
-      const stopRunner = runner.start()
-      const stopTasks = startScheduler(
-        [{ name: 'notification reminders', everyMs: deps.remindersEveryMs, run: () => deps.reminders.run() }],
-        log,
-      )
-      return async () => {
-        await Promise.all([stopTasks(), stopRunner()])
-      }
-    },
+    /** The runner's loop; the returned stop lets in-flight sends finish and record (close the mailer apart). */
+    start: () => runner.start(),
+
+    /** The reminder job, for the one scheduler the app starts (app/background.ts). */
+    periodicTasks: [
+      { name: 'notification reminders', everyMs: deps.remindersEveryMs, run: () => deps.reminders.run() },
+    ] satisfies PeriodicTask[],
   }
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
 import { LEASE_MARGIN_MS } from '../../platform/jobs/lease.js'
-import { startScheduler } from '../../platform/jobs/scheduler.js'
+import type { PeriodicTask } from '../../platform/jobs/scheduler.js'
 import { claimDue, type ClaimedDelivery } from '../store/deliveries-claim.js'
 import { PURGE_EVERY_MS, type ScheduledJobs } from '../jobs/jobs.js'
 import type { AttemptDeps } from './deliver.js'
@@ -109,20 +109,14 @@ export function createWorker(deps: WorkerDeps) {
       return step
     },
 
-    /** The runner's loop and the periodic jobs (locker events, the sweep, the retention purge). */
-    start(): () => Promise<void> {
-      const stopRunner = runner.start()
-      const stopTasks = startScheduler(
-        [
-          { name: 'webhook jobs', everyMs: JOBS_EVERY_MS, run: () => deps.jobs.run() },
-          // The purge may run for many seconds: beside the runner, never in its way.
-          { name: 'webhook purge', everyMs: PURGE_EVERY_MS, run: (signal) => deps.jobs.purge(signal) },
-        ],
-        log,
-      )
-      return async () => {
-        await Promise.all([stopTasks(), stopRunner()])
-      }
-    },
+    /** The runner's loop (fan-out and delivery); the returned stop lets in-flight sends finish and record. */
+    start: () => runner.start(),
+
+    /** Its periodic jobs, for the one scheduler the app starts (app/background.ts). */
+    periodicTasks: [
+      { name: 'webhook jobs', everyMs: JOBS_EVERY_MS, run: () => deps.jobs.run() },
+      // The purge may run for many seconds: beside the runner, never in its way.
+      { name: 'webhook purge', everyMs: PURGE_EVERY_MS, run: (signal) => deps.jobs.purge(signal) },
+    ] satisfies PeriodicTask[],
   }
 }
