@@ -554,6 +554,37 @@ describe('notification emails through a real SMTP server', () => {
     expect((await a.call('POST', '/api/v1/notifications/ntf_nope/resend')).statusCode).toBe(404)
   })
 
+  it('resends an arrival email as it was while a new batch is open for the same recipient, and the batch stays its own', async () => {
+    await a.ok('PUT', '/api/v1/notifications/settings', settings({ arrivalBatchSeconds: 60 }))
+    const rae = await a.contact('RECEIVER', 'Rae Resend', { email: 'rae@example.com' })
+    const [firstNumber, secondNumber] = [trackingNumber('1ZRSA'), trackingNumber('1ZRSB')]
+    const first = await addFor(rae, firstNumber)
+    await t.ctx.notifications.runOnce()
+    t.clock.advance(61_000)
+    await t.ctx.notifications.runOnce()
+    const [sent] = await list(`packageId=${first}`)
+    expect(sent).toMatchObject({ kind: 'ARRIVAL', status: 'sent' })
+    const id = sent!.notificationId as string
+    // A second parcel opens Rae's next batch (due a minute later); then the clerk resends the first email.
+    const second = await addFor(rae, secondNumber)
+    await t.ctx.notifications.runOnce()
+    smtp.clear()
+    const res = await a.call('POST', `/api/v1/notifications/${id}/resend`)
+    expect(res.statusCode, res.body).toBe(200)
+    await t.ctx.notifications.runOnce()
+    const [again] = await smtp.waitFor(1)
+    expect(again!.mail.messageId).toBe(`<${id}@mailroom.example.test>`)
+    expect(again!.mail.text).toContain(firstNumber)
+    expect(again!.mail.text).not.toContain(secondNumber)
+    // The second parcel goes out in its own email when its batch is due.
+    t.clock.advance(61_000)
+    await t.ctx.notifications.runOnce()
+    const [next] = await list(`packageId=${second}`)
+    expect(next).toMatchObject({ kind: 'ARRIVAL', status: 'sent', packageIds: [second] })
+    expect(next!.notificationId).not.toBe(id)
+    expect(await list(`packageId=${first}`)).toMatchObject([{ notificationId: id, packageIds: [first] }])
+  })
+
   it('does not take a notification from a worker that is sending it, and gives a failed one a fresh budget', async () => {
     const [n] = await list(`contactId=${room.receiverId}&status=sent`)
     const id = n!.notificationId as string

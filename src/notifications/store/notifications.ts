@@ -155,15 +155,24 @@ export async function findNotification(db: Executor, subId: string, id: string):
     .executeTakeFirst()
 }
 
-/** Resend: pending again, due now, with the attempts it already made (the Message-ID stays the same). */
 /**
- * Due again now, with a fresh attempt budget, unless a worker holds it (its lease not over): a send
- * under way is never taken from under it. Answers whether it was requeued.
+ * Resend: due again now (the Message-ID stays the same), with a fresh attempt budget, unless a
+ * worker holds it (its lease not over): a send under way is never taken from under it. Answers
+ * whether it was requeued. An ARRIVAL restarts at one attempt, not zero: a pending arrival with no
+ * attempt is its recipient's open batch (notifications_open_arrival_uq), which new arrivals join;
+ * an email already sent must not become that batch, nor collide with the one already open.
  */
 export async function requeue(db: Executor, subId: string, id: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('notifications')
-    .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, locked_by: null, updated_at: now })
+    .set({
+      status: 'pending',
+      attempts: sql<number>`case when kind = 'ARRIVAL' then 1 else 0 end`,
+      next_attempt_at: now,
+      locked_until: null,
+      locked_by: null,
+      updated_at: now,
+    })
     .where('sub_id', '=', subId)
     .where('notification_id', '=', id)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
