@@ -2,6 +2,7 @@
 // shell keeps what the screen's form controls hold (window.sessionStorage: this tab only, gone with it) and
 // puts it back once the same person signs in again and the same screen shows. Generic: it reads and
 // sets the controls of <main> by id, as a person would type them, so the screen's own handlers run.
+// A drawn signature (a canvas) is not kept: the collector signs again; a typed one is a field and is kept.
 // A control that appears only after its form is sent (the decoded parcel below the Scan field, the
 // parcels found by a pickup code) is brought back by sending that form again, as Enter did.
 
@@ -149,7 +150,13 @@ async function apply(el, entry) {
  */
 export async function restoreDraft(path, userId) {
   const draft = read()
-  if (!draft || draft.path !== path || draft.userId !== userId) return false
+  if (!draft) return false
+  // Another person signing in on this tab never gets the previous one's work, nor leaves it lying there.
+  if (draft.userId !== userId) {
+    dropDraft()
+    return false
+  }
+  if (draft.path !== path) return false
   dropDraft()
   // The lookup first (the Scan field and its Enter): what it found is where the other controls are.
   const replayed = new Set()
