@@ -49,7 +49,8 @@ async function tryConsumerLock(trx: Trx, consumer: Consumer): Promise<boolean> {
 
 /**
  * The consumer's unmarked events, oldest write first: at most `limit`, then the rest of the last
- * one's write, so a write's events are never split between two reads.
+ * one's write, so a write's events are never split between two reads (a write is bounded by the
+ * API's batch limits).
  */
 async function unconsumed(trx: Trx, consumer: Consumer, limit: number): Promise<Row[]> {
   const c = CONSUMERS[consumer]
@@ -59,7 +60,8 @@ async function unconsumed(trx: Trx, consumer: Consumer, limit: number): Promise<
     select ${columns} from package_events e where ${unmarked}
     order by e.tx_id, e.event_id limit ${limit}`.execute(trx)
   const last = rows.at(-1)
-  if (rows.length < limit || !last) return rows
+  // Events carried over by migration 0040 share tx 0 without being one write: never read them whole.
+  if (rows.length < limit || !last || last.tx === '0') return rows
   const { rows: rest } = await sql<Row>`
     select ${columns} from package_events e where ${unmarked} and e.tx_id = ${last.tx}::xid8 and e.event_id > ${last.event_id}
     order by e.event_id`.execute(trx)
