@@ -111,6 +111,8 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
   }
 
   async function handle(n: NotificationRow, step: WorkerStep, reads: PassReads): Promise<void> {
+    // Set once the SMTP server took the message: from then on the email is recorded sent, never sent again.
+    let recordSent: (() => Promise<boolean>) | undefined
     try {
       let settingsRead = reads.settings.get(n.sub_id)
       if (!settingsRead) {
@@ -166,6 +168,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       }
       try {
         await mailer!.send(message)
+        recordSent = () => settle(n, 'sent', packages, contact, null, collector)
       } catch (e) {
         if (e instanceof UnconfirmedSend) {
           // The server has the whole message but its answer never came: it may well have delivered
@@ -181,11 +184,21 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         }
         return
       }
-      if (await settle(n, 'sent', packages, contact, null, collector)) step.sent++
+      if (await recordSent()) step.sent++
     } catch (e) {
+      log.error({ err: e, notificationId: n.notification_id }, 'notification failed before its outcome was recorded')
+      if (recordSent) {
+        // Sent, but recording it failed (a database error): record it as sent once more, never send it
+        // again. Only if the database stays out of reach does the lease run out (at-least-once then).
+        try {
+          if (await recordSent()) step.sent++
+        } catch {
+          // the lease runs out
+        }
+        return
+      }
       // A database or rendering failure before the send: retried with back-off like a refused send,
       // failed after the last attempt (if even this cannot be recorded, the lease runs out instead).
-      log.error({ err: e, notificationId: n.notification_id }, 'notification failed before its outcome was recorded')
       try {
         if (n.attempts >= deps.maxAttempts) {
           if (await settle(n, 'failed', [], undefined, errorText(e))) step.failed++
