@@ -24,10 +24,13 @@ describe('the notification preview', () => {
     expect(body).toMatchObject({
       kind: 'ARRIVAL',
       language: 'en',
-      subject: 'For Alex Sample: 1 at Mailroom 1 (K7M2QD)',
+      subject: 'For Alex Sample: 1 at Mailroom 1, Building 1 (K7M2QD)',
     })
     // The parts not overridden are the shipped ones; the QR image is inlined for a page.
     expect(body.text).toContain('1Z999AA10123456784 (UPS)')
+    // The place as a sent email words it, not the record's raw hierarchy.
+    expect(body.text).toContain('Mailroom 1, Building 1 — shelf A-3')
+    expect(body.text).not.toContain('|')
     expect(body.text).toContain('Opening hours: Mon–Fri 08:00–18:00')
     expect(body.html).toContain('data:image/png;base64,')
     expect(body.html).not.toContain('cid:')

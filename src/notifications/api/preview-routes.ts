@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { errorResponses, LANGUAGE_PATTERN } from '../../platform/http/schemas.js'
 import { composeEmail, type PackageView } from '../model/compose.js'
 import { NOTIFICATION_KINDS, type NotificationKind } from '../model/kinds.js'
+import { placeOf } from '../model/place.js'
 import { checkSettings } from '../model/settings.js'
 import { NotificationSettingsSchema } from './schemas.js'
 
@@ -54,6 +55,21 @@ const SAMPLE_PARCEL: PackageView = {
   pickupCode: 'K7M2QD',
 }
 
+/** The sample parcel's place, worded as a real one is ("Mailroom 1, Building 1 — shelf A-3"). */
+const SAMPLE_PLACES = new Map([
+  [
+    'site_sample',
+    placeOf(
+      [
+        { name: 'Mailroom 1', type: 'site' },
+        { name: 'Building 1', type: 'building' },
+        { name: 'A-3', type: 'shelf' },
+      ],
+      'UTC',
+    ),
+  ],
+])
+
 /**
  * POST /api/v1/notifications/settings/preview (issue 25.6): the settings being edited (not yet
  * saved) → one email rendered from a sample parcel by the renderer that sends them, after the checks
@@ -100,6 +116,7 @@ async function preview(
     collector: { name: 'Alex Sample', onBehalf: false },
     openingHours: 'Mon–Fri 08:00–18:00',
     language,
+    places: SAMPLE_PLACES,
   })
   // The QR image travels as an inline attachment; in a page it is a data: URL.
   let html = mail.html
