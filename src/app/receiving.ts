@@ -136,6 +136,7 @@ export function createReceiving(
     ids,
     packages,
     contacts,
+    sites,
     codeLimiter:
       database.engine === 'postgres'
         ? new DatabaseFailureLimiter(db, clock, codePolicy)

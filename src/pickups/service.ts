@@ -1,16 +1,18 @@
 import type { Executor } from '../platform/db/transaction.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import type { Actor, PackagesService } from '../packages/index.js'
+import type { SitesService } from '../sites/index.js'
 import { AppError, invalid } from '../platform/kit/errors.js'
 import { PICKUP_ERRORS } from './model/errors.js'
 import { checkProof, proofNeeded } from './model/proof.js'
 import { createSelection, type SelectionDeps } from './selection.js'
 import * as repo from './store/pickups.js'
-import { proofChains } from './store/site-proof.js'
 import type { CreatePickup, ListPickupsQuery, Pickup } from './api/schemas.js'
 
 export interface PickupsServiceDeps extends SelectionDeps {
   packages: SelectionDeps['packages'] & Pick<PackagesService, 'deliverTogether'>
+  /** The hand-over proof rules of the packages' sites. */
+  sites: Pick<SitesService, 'handOverRules'>
 }
 
 export type PickupsService = ReturnType<typeof createPickupsService>
@@ -43,9 +45,14 @@ export function createPickupsService(deps: PickupsServiceDeps) {
   const { selectByCode, selectByContact, subset } = createSelection(deps)
 
   /** The signature rule of the packages' sites (issue 25 item 4): refused before anything is written. */
-  async function checkSignature(ex: Executor, actor: Actor, packageIds: string[], body: CreatePickup): Promise<void> {
-    const chains = await proofChains(ex, actor.subId, packageIds)
-    checkProof(proofNeeded([...chains.values()]), {
+  async function checkSignature(
+    trx: Executor,
+    actor: Actor,
+    siteIds: Array<string | null>,
+    body: CreatePickup,
+  ): Promise<void> {
+    const rules = await deps.sites.handOverRules(actor.subId, [...new Set(siteIds.filter((id) => id !== null))], trx)
+    checkProof(proofNeeded(siteIds.map((id) => (id === null ? [] : (rules.get(id) ?? [])))), {
       imageTypes: (body.images ?? []).map((i) => i.imageType),
       typedSignature: body.typedSignature,
     })
@@ -124,7 +131,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
         images: body.images,
         belongs: selection.belongs,
         // After the packages' own checks (waiting, the clerk's sites), as the rows are under their locks.
-        verify: (trx) => checkSignature(trx, actor, packageIds, body),
+        verify: (trx, siteIds) => checkSignature(trx, actor, siteIds, body),
         within: async (trx, done) => {
           const pickup: Pickup = {
             pickupId,

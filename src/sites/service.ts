@@ -1,3 +1,4 @@
+import type { Executor } from '../platform/db/transaction.js'
 import type { Db } from '../platform/db/database.js'
 import { inTransaction, type Trx } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
@@ -11,6 +12,7 @@ import { SITE_ERRORS } from './model/errors.js'
 import { toSite, toSiteRef, type SiteInfo } from './model/view.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
+import { handOverChains, type HandOverRule } from './model/hand-over-rules.js'
 
 export interface SitesServiceDeps {
   db: Db
@@ -272,6 +274,16 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (known) for (const [id, info] of loaded) known.set(id, info)
       else infos.store(subId, loaded, generation, at)
       return out
+    },
+
+    /**
+     * The hand-over proof rule chain of each site (itself, then its ancestors nearest first), for
+     * pickups; read in the caller's transaction (`ex`) when it has one.
+     */
+    async handOverRules(subId: string, siteIds: string[], ex: Executor = db): Promise<Map<string, HandOverRule[]>> {
+      const own = await repo.findSites(ex, subId, [...new Set(siteIds)])
+      const above = [...new Set(own.flatMap((r) => r.ancestor_ids))]
+      return handOverChains(siteIds, [...own, ...(above.length ? await repo.findSites(ex, subId, above) : [])])
     },
 
     primarySiteId: (subId: string) => repo.findPrimarySiteId(db, subId),

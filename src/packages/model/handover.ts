@@ -41,8 +41,11 @@ export interface Handover<R> {
   images?: Array<{ imageType: 'SIGNATURE' | 'PHOTO'; tempURL: string; contentType?: string }>
   /** Checked again under the row locks: the package still belongs to the pickup (its code, its receiver). */
   belongs: (row: repo.PackageRow) => boolean
-  /** The caller's own check (the proof the packages' sites ask for), under the row locks, once every package passed its own. */
-  verify?: (trx: Executor) => Promise<void>
+  /**
+   * The caller's own check (the proof the packages' sites ask for), under the row locks, once every
+   * package passed its own: given the transaction and each locked package's current site (null: none).
+   */
+  verify?: (trx: Executor, siteIds: Array<string | null>) => Promise<void>
   /** The caller's rows (the pickup record, the Idempotency-Key answer), written in the same transaction. */
   within: (trx: Executor, done: { at: Date; packages: HandedOver[]; images: Attached }) => Promise<R>
 }
@@ -175,7 +178,10 @@ export function createHandover(deps: {
       const result = await inTransaction(db, async (trx) => {
         const locked = await repo.lockPackages(trx, actor.subId, h.packageIds)
         const { now, changes } = compute(actor, h, locked, refs)
-        await h.verify?.(trx)
+        await h.verify?.(
+          trx,
+          locked.map((row) => row.site_id),
+        )
         const written = await deps.writeChanges(trx, changes)
         if (written.size !== changes.length) throw new Error('a package changed under its row lock')
         const first = changes[0]!

@@ -1,15 +1,11 @@
 import { invalid } from '../../platform/kit/errors.js'
+import type { HandOverRule } from '../../sites/index.js'
 
 export const SIGNATURE_RULES = ['required', 'optional', 'off'] as const
 export type SignatureRule = (typeof SIGNATURE_RULES)[number]
 
-/** One site of a package's chain (its own site first, then its ancestors nearest first). */
-export interface SiteProof {
-  siteId: string
-  name: string
-  signatureRule: SignatureRule | null
-  photoProofAllowed: boolean | null
-}
+/** One site of a package's chain (its own site first, then its ancestors nearest first), as sites answers it. */
+export type SiteProof = HandOverRule
 
 /** What a hand-over needs: the strictest rule of its packages' sites, and whether a photo may stand in. */
 export interface ProofNeeded {
