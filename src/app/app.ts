@@ -129,7 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const sharedWindows =
     config.limits.rate.store === 'database' ||
     (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
-  const windows = sharedWindows ? new LocalWindows(ctx.db, ctx.clock, config.limits.rate.syncMs) : undefined
+  const windows = sharedWindows ? new LocalWindows(ctx.db, ctx.clock, config.limits.rate) : undefined
   // The counts of the last interval go to the database before it closes.
   if (windows) app.addHook('onClose', () => windows.close())
   await registerRateLimits(app, config.limits.rate, windows)
