@@ -34,10 +34,13 @@ const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
  */
 const quietRate = Number(process.env.QUIET_RATE ?? 0)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
-/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
+/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk, bodies. */
 /** NEIGHBOUR_SCALE=k: the neighbour opens k times as many connections of each kind (a bigger flood). */
 const scale = Number(process.env.NEIGHBOUR_SCALE ?? 1)
 const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
+/** NEIGHBOUR_LOADS=bodies: where the large bodies go (`METHOD path`), and their size (1 MiB: BODY_LIMIT_BYTES' default). */
+const bodyRoute = process.env.NEIGHBOUR_BODY_ROUTE ?? 'PUT /api/v1/notifications/settings'
+const bodyKiB = Number(process.env.NEIGHBOUR_BODY_KIB ?? 1024)
 
 /** The neighbour's process: runs its loads and prints their figures as JSON. */
 async function runNeighbour(spec: { base: string; auth: Record<string, string>; locations: string[] }): Promise<never> {
@@ -73,6 +76,15 @@ async function runNeighbour(spec: { base: string; auth: Record<string, string>; 
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify(locations),
         connections: 6 * scale,
+      }),
+    // Issue 26.3: large invalid JSON bodies (all answered 400, or 413 past the route's limit), in a loop.
+    kinds.has('bodies') &&
+      noisyLoad(`${bodyKiB} KiB invalid JSON bodies to ${bodyRoute}`, {
+        url: `${base}${bodyRoute.split(' ')[1]}`,
+        method: bodyRoute.split(' ')[0] as 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '['.padEnd(bodyKiB * 1024, '1'),
+        connections: 8 * scale,
       }),
   ]
   process.stdout.write(JSON.stringify(await Promise.all(loads.filter((l) => l !== false))))

@@ -91,7 +91,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Each route's body limit, and at most a few large bodies per subscription at once (app/body-limits.ts).
-  registerBodyLimits(app, bodyLimits(config.bodyLimitBytes), (request) => request.tenant?.subId)
+  registerBodyLimits(
+    app,
+    bodyLimits(config.bodyLimitBytes),
+    (request) => request.tenant?.subId,
+    () => ctx.clock.now().getTime(),
+  )
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
   app.setValidatorCompiler(validatorCompiler)
   // JSON only (the token endpoint adds forms): any other content type is a 415, as CONTRACT §1 says.
