@@ -62,10 +62,21 @@ export async function writeCounter(adminUrl: string, database: string) {
   const settle = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_STATS_WAIT_MS ?? 11_000)))
   let start: WriteCounts | undefined
   return {
-    /** Call before the load: waits for earlier statistics to arrive, then takes the baseline. */
+    /**
+     * Call before the load: waits for earlier statistics to arrive and for the service's deferred
+     * work on earlier writes (the seed's adds: their events and emails) to end, no table written
+     * for two reads in a row (at most BENCH_QUIESCE_MS, 90 s), then takes the baseline.
+     */
     async before(): Promise<void> {
       await settle()
       start = await read()
+      const until = Date.now() + Number(process.env.BENCH_QUIESCE_MS ?? 90_000)
+      for (let still = 0; still < 2 && Date.now() < until;) {
+        await new Promise((r) => setTimeout(r, 6_000))
+        const now = await read()
+        still = JSON.stringify(now.tables) === JSON.stringify(start.tables) ? still + 1 : 0
+        start = now
+      }
     },
     /** Call after the load: what it wrote (commits include read-only transactions). */
     async after(): Promise<WriteCounts> {
