@@ -1,4 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onErrorHookHandler,
+  onResponseHookHandler,
+  onSendHookHandler,
+} from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import { HeavyShare } from './heavy-share.js'
 import type { Presence } from './presence.js'
@@ -160,16 +167,29 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
   const handlerDone = (request: FastifyRequest) => {
     ;(request as unknown as Record<symbol, (() => void) | undefined>)[released]?.()
   }
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  // Only a gated route holds slots to give back: the three release hooks go on those routes alone.
+  const onSend: onSendHookHandler = (request, _reply, payload, done) => {
     handlerDone(request)
     done(null, payload)
-  })
-  app.addHook('onError', (request, _reply, _error, done) => {
+  }
+  const onError: onErrorHookHandler = (request, _reply, _error, done) => {
     handlerDone(request)
     done()
-  })
-  app.addHook('onResponse', (request, _reply, done) => {
+  }
+  const onResponse: onResponseHookHandler = (request, _reply, done) => {
     handlerDone(request)
     done()
+  }
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.tenantGate) return
+    const r = route as unknown as Record<string, unknown>
+    for (const [name, hook] of [
+      ['onSend', onSend],
+      ['onError', onError],
+      ['onResponse', onResponse],
+    ] as const) {
+      const hooks = r[name]
+      r[name] = hooks === undefined ? [hook] : Array.isArray(hooks) ? [...(hooks as unknown[]), hook] : [hooks, hook]
+    }
   })
 }
