@@ -36,7 +36,7 @@ import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from '../p
 import { registerMetrics } from '../platform/http/metrics.js'
 import { registerOpenApi } from '../platform/http/openapi.js'
 import { registerSecurityHeaders } from '../platform/http/security-headers.js'
-import { loggerOptions } from '../platform/http/logging.js'
+import { lazyChildLogger, loggerOptions } from '../platform/http/logging.js'
 import { validatorCompiler } from '../platform/http/validator.js'
 import { registerTenantGates, tenantGates } from '../platform/fairness/tenant-gates.js'
 import { registerRefusalPacing } from '../platform/fairness/refusal-pacing.js'
@@ -72,6 +72,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     // Routes, ids and query keys only: no query values, no credentials (http/logging.ts).
     logger: loggerOptions(options.logger ?? { level: config.logLevel }),
+    // Each request's logger is made on its first line written (http/logging.ts).
+    childLoggerFactory: lazyChildLogger,
     genReqId: correlationId,
     logController: new LogController({ requestIdLogLabel: 'correlationID' }),
     bodyLimit: config.bodyLimitBytes,
