@@ -90,7 +90,8 @@ for (const level of LEVELS)
   ] = function (...args: unknown[]) {
     const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }
     if (parent.isLevelEnabled && !parent.isLevelEnabled(level)) return
-    ;(this.logger()[level])(...args)
+    const write: (...a: unknown[]) => void = this.logger()[level].bind(this.logger())
+    write(...args)
   }
 
 /** Fastify's `childLoggerFactory`: each request's logger, made on its first enabled line. */
