@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import autocannon from 'autocannon'
 import pg from 'pg'
 import { cpuWindow, postgresPids } from './cpu.js'
 import { load, NAME_TERMS, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { noisyLoad } from './noisy-load.js'
 
 /**
  * A noisy neighbour (issue 14, availability), `npm run bench:neighbour` with DATABASE_URL (an admin
@@ -34,10 +35,13 @@ const quietConnections = Number(process.env.QUIET_CONNECTIONS ?? 4)
  */
 const quietRate = Number(process.env.QUIET_RATE ?? 0)
 const SECRET = 'mailroom-bench-master-secret-0123456789abcdef'
-/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk. */
+/** Which of the neighbour's loads run (to see what each costs the quiet tenant): search, export, bulk, bodies. */
 /** NEIGHBOUR_SCALE=k: the neighbour opens k times as many connections of each kind (a bigger flood). */
 const scale = Number(process.env.NEIGHBOUR_SCALE ?? 1)
 const kinds = new Set((process.env.NEIGHBOUR_LOADS ?? 'search,export,bulk').split(','))
+/** NEIGHBOUR_LOADS=bodies: where the large bodies go (`METHOD path`), and their size (1 MiB: BODY_LIMIT_BYTES' default). */
+const bodyRoute = process.env.NEIGHBOUR_BODY_ROUTE ?? 'PUT /api/v1/notifications/settings'
+const bodyKiB = Number(process.env.NEIGHBOUR_BODY_KIB ?? 1024)
 
 /** The neighbour's process: runs its loads and prints their figures as JSON. */
 async function runNeighbour(spec: { base: string; auth: Record<string, string>; locations: string[] }): Promise<never> {
@@ -74,106 +78,40 @@ async function runNeighbour(spec: { base: string; auth: Record<string, string>; 
         body: JSON.stringify(locations),
         connections: 6 * scale,
       }),
+    // Issue 26.3: large invalid JSON bodies (all answered 400, or 413 past the route's limit), in a loop.
+    kinds.has('bodies') &&
+      noisyLoad(`${bodyKiB} KiB invalid JSON bodies to ${bodyRoute}`, {
+        url: `${base}${bodyRoute.split(' ')[1]}`,
+        method: bodyRoute.split(' ')[0] as 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '['.padEnd(bodyKiB * 1024, '1'),
+        connections: 8 * scale,
+      }),
   ]
   process.stdout.write(JSON.stringify(await Promise.all(loads.filter((l) => l !== false))))
   process.exit(0)
 }
 
-/**
- * NEIGHBOUR_POLITE=1: the neighbour's clients wait out each refusal's Retry-After, as a client that
- * follows the contract does, instead of resending at once (autocannon). The difference between the two
- * runs is what the flood of refusals itself costs the quiet tenant.
- */
-const polite = process.env.NEIGHBOUR_POLITE === '1'
-
-/** The neighbour's load: how many answers of each status, and the latency of the ones that did the work (2xx). */
-function noisyLoad(what: string, o: autocannon.Options): Promise<Figure> {
-  return polite ? politeLoad(what, o) : floodLoad(what, o)
-}
-
-async function politeLoad(what: string, o: autocannon.Options): Promise<Figure> {
-  const statuses = new Map<number, number>()
-  const worked: number[] = []
-  const until = Date.now() + (seconds + 6) * 1000
-  const target = new URL(o.url)
-  const setup = o.requests?.[0]?.setupRequest as ((r: Record<string, unknown>) => { path?: string }) | undefined
-  let sent = 0
-  await Promise.all(
-    Array.from({ length: o.connections ?? 1 }, async () => {
-      while (Date.now() < until) {
-        const path = setup?.({})?.path ?? target.pathname
-        const started = performance.now()
-        const res = await fetch(new URL(path, target), {
-          method: o.method ?? 'GET',
-          headers: o.headers as Record<string, string>,
-          body: o.body as string | undefined,
-        })
-        await res.arrayBuffer()
-        sent++
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-        if (res.status < 300) worked.push(performance.now() - started)
-        const wait = Number(res.headers.get('retry-after') ?? 0)
-        if (res.status >= 400 && wait > 0) await new Promise((r) => setTimeout(r, wait * 1000))
-      }
-    }),
-  )
-  worked.sort((x, y) => x - y)
-  const pct = (q: number) =>
-    Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
-  return {
-    scenario: `noisy (honours Retry-After): ${what} (${o.connections} conn.)`,
-    reqPerSec: Math.round(sent / (seconds + 6)),
-    p50: pct(0.5),
-    p95: pct(0.95),
-    p99: pct(0.99),
-    errors: 0,
-    non2xx: 0,
-    note: `answers by status: ${[...statuses]
-      .sort()
-      .map(([st, n]) => `${st}: ${n}`)
-      .join(', ')}; latencies of the 2xx`,
-  }
-}
-
-function floodLoad(what: string, o: autocannon.Options): Promise<Figure> {
-  return new Promise((resolve, reject) => {
-    const statuses = new Map<number, number>()
-    const worked: number[] = []
-    const instance = autocannon({ ...o, duration: seconds + 6 }, (err, res) => {
-      if (err) return reject(err as Error)
-      worked.sort((x, y) => x - y)
-      const pct = (q: number) =>
-        Number((worked[Math.min(worked.length - 1, Math.floor(worked.length * q))] ?? 0).toFixed(1))
-      resolve({
-        scenario: `noisy: ${what} (${o.connections} conn.)`,
-        reqPerSec: Math.round(res.requests.average),
-        p50: pct(0.5),
-        p95: pct(0.95),
-        p99: pct(0.99),
-        errors: res.errors + res.timeouts,
-        non2xx: 0,
-        note: `answers by status: ${[...statuses]
-          .sort()
-          .map(([s, n]) => `${s}: ${n}`)
-          .join(', ')}; latencies of the 2xx`,
-      })
-    })
-    instance.on('response', (_c, status, _b, ms) => {
-      statuses.set(status, (statuses.get(status) ?? 0) + 1)
-      if (status < 300) worked.push(ms)
-    })
-  })
-}
-
 if (process.env.NEIGHBOUR_CHILD)
   await runNeighbour(JSON.parse(process.env.NEIGHBOUR_CHILD) as Parameters<typeof runNeighbour>[0])
 
-const name = `mailroom_neighbour_${process.pid}`
-const adminClient = new pg.Client({ connectionString: admin })
-await adminClient.connect()
-await adminClient.query(`drop database if exists "${name}" with (force)`)
-await adminClient.query(`create database "${name}"`)
-await adminClient.end()
+// NEIGHBOUR_KEEP=<file> (bench/fairness-ab.ts): the seeded database is kept and named in that file,
+// and a later run with the same file measures on it without seeding again.
+const keep = process.env.NEIGHBOUR_KEEP
+const kept = keep && existsSync(keep) ? (JSON.parse(readFileSync(keep, 'utf8')) as Kept) : undefined
+interface Kept {
+  name: string
+  noisy: { subId: string; clientId: string; clientSecret: string }
+  quiet: { subId: string; clientId: string; clientSecret: string }
+}
+const name = kept?.name ?? `mailroom_neighbour_${process.pid}`
+if (!kept) {
+  const adminClient = new pg.Client({ connectionString: admin })
+  await adminClient.connect()
+  await adminClient.query(`drop database if exists "${name}" with (force)`)
+  await adminClient.query(`create database "${name}"`)
+  await adminClient.end()
+}
 const url = new URL(admin)
 url.pathname = `/${name}`
 const env: Record<string, string> = {
@@ -209,8 +147,9 @@ function seed(
   return JSON.parse(r.stdout) as { subId: string; clientId: string; clientSecret: string }
 }
 
-const noisy = seed('noisy', packages, 5000)
-const quiet = seed('quiet', 2000, 500)
+const noisy = kept?.noisy ?? seed('noisy', packages, 5000)
+const quiet = kept?.quiet ?? seed('quiet', 2000, 500)
+if (keep && !kept) writeFileSync(keep, JSON.stringify({ name, noisy, quiet } satisfies Kept))
 const port = 19080 + Math.floor(Math.random() * 900)
 const service = await startProcess(
   ['bin/mailroom.js', 'serve'],
@@ -293,12 +232,13 @@ try {
     `\nnoisy neighbour on PostgreSQL (FAIRNESS_OFF=${process.env.FAIRNESS_OFF || 'none'}), ${packages} packages in the noisy subscription, ${os.cpus().length} cores (shared with the database and the load generator)`,
   )
   printTable(figures)
+  console.log(`NEIGHBOUR_RESULT ${JSON.stringify({ idle, loaded, ratio })}`)
   console.log('\nwhere the time went while the quiet tenant was measured (CPU of each side, share of all cores):')
   console.table(cpuUsed)
 } finally {
   await service.stop()
   const c = new pg.Client({ connectionString: admin })
   await c.connect()
-  await c.query(`drop database if exists "${name}" with (force)`)
+  if (!keep) await c.query(`drop database if exists "${name}" with (force)`)
   await c.end()
 }

@@ -71,6 +71,20 @@ export type SessionsService = ReturnType<typeof createSessionsService>
 // Enough to tell browsers apart; a longer header is cut, not refused (sign-in must not fail on it).
 const USER_AGENT_MAX = 256
 
+/** The idle window is slid (last_seen_at written) at most this often per session. */
+const TOUCH_EVERY_MS = 5 * 60_000
+
+/**
+ * Deletes the sessions past their absolute end (housekeeping's pass): reads never delete, and a
+ * session ended by idleness is refused on read and swept by the next sign-in, or here once its
+ * absolute end passes.
+ */
+export async function purgeEndedSessions(db: Db, clock: Clock): Promise<number> {
+  const now = clock.now()
+  // The absolute end only: the idle window is a setting this pass does not know.
+  return repo.deleteExpiredSessions(db, now, new Date(0))
+}
+
 const hashOf = (cookieValue: string) => createHash('sha256').update(cookieValue, 'utf8').digest('hex')
 // The limiter counts client ids; emails are keyed apart (an email holds '@', a client id never does).
 const limiterKey = (email: string) => `user:${email.trim().toLowerCase()}`
@@ -96,8 +110,10 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   const { db, clock, limiter } = deps
   const idleMs = deps.idleMinutes * 60_000
   const maxMs = deps.maxHours * 3_600_000
-  // Sliding the idle window costs a write; one per minute (or tenth of the window) is precise enough.
-  const touchEveryMs = Math.min(60_000, idleMs / 10)
+  // Sliding the idle window costs a write: at most one per TOUCH_EVERY_MS (a sixth of a shorter
+  // window) per session, so a console's reads write nearly nothing (issue 26.7). The price: a
+  // session may end up to that long before `idleMinutes` after its last request.
+  const touchEveryMs = Math.min(TOUCH_EVERY_MS, idleMs / 6)
 
   /** A password check in the pool; refused there (429), the admitted attempt goes back uncounted. */
   async function checkPassword(ticket: Ticket, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
@@ -181,7 +197,11 @@ export function createSessionsService(deps: SessionsServiceDeps) {
       }
     },
 
-    /** The live session of a cookie value, its idle window slid; undefined when none (ended ones are deleted). */
+    /**
+     * The live session of a cookie value, its idle window slid (written at most once per
+     * `touchEveryMs`); undefined when none. An ended session is refused, not deleted: a read writes
+     * nothing, and housekeeping (purgeEndedSessions) and the next sign-in sweep ended sessions.
+     */
     async resolve(cookieValue: string): Promise<ActiveSession | undefined> {
       if (cookieValue.length === 0 || cookieValue.length > 200) return undefined
       const hash = hashOf(cookieValue)
@@ -193,10 +213,7 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         now >= session.expires_at.getTime() ||
         now - session.last_seen_at.getTime() >= idleMs ||
         user.status !== 'active'
-      if (ended) {
-        await repo.deleteSession(db, hash)
-        return undefined
-      }
+      if (ended) return undefined
       if (now - session.last_seen_at.getTime() >= touchEveryMs) await repo.touchSession(db, hash, new Date(now))
       return activeOf(user, session)
     },

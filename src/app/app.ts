@@ -36,7 +36,7 @@ import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from '../p
 import { registerMetrics } from '../platform/http/metrics.js'
 import { registerOpenApi } from '../platform/http/openapi.js'
 import { registerSecurityHeaders } from '../platform/http/security-headers.js'
-import { loggerOptions } from '../platform/http/logging.js'
+import { lazyChildLogger, loggerOptions } from '../platform/http/logging.js'
 import { validatorCompiler } from '../platform/http/validator.js'
 import { registerTenantGates, tenantGates } from '../platform/fairness/tenant-gates.js'
 import { registerRefusalPacing } from '../platform/fairness/refusal-pacing.js'
@@ -72,6 +72,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     // Routes, ids and query keys only: no query values, no credentials (http/logging.ts).
     logger: loggerOptions(options.logger ?? { level: config.logLevel }),
+    // Each request's logger is made on its first line written (http/logging.ts).
+    childLoggerFactory: lazyChildLogger,
     genReqId: correlationId,
     logController: new LogController({ requestIdLogLabel: 'correlationID' }),
     bodyLimit: config.bodyLimitBytes,
@@ -91,7 +93,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Each route's body limit, and at most a few large bodies per subscription at once (app/body-limits.ts).
-  registerBodyLimits(app, bodyLimits(config.bodyLimitBytes), (request) => request.tenant?.subId)
+  registerBodyLimits(
+    app,
+    bodyLimits(config.bodyLimitBytes),
+    (request) => request.tenant?.subId,
+    () => ctx.clock.now().getTime(),
+  )
   // Every problem of a request at once, one errors[] item per field (CONTRACT §1); bodies uncoerced.
   app.setValidatorCompiler(validatorCompiler)
   // JSON only (the token endpoint adds forms): any other content type is a 415, as CONTRACT §1 says.
@@ -129,7 +136,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const sharedWindows =
     config.limits.rate.store === 'database' ||
     (config.limits.rate.store === 'auto' && ctx.database.engine === 'postgres')
-  const windows = sharedWindows ? new LocalWindows(ctx.db, ctx.clock, config.limits.rate.syncMs) : undefined
+  const windows = sharedWindows ? new LocalWindows(ctx.db, ctx.clock, config.limits.rate) : undefined
   // The counts of the last interval go to the database before it closes.
   if (windows) app.addHook('onClose', () => windows.close())
   await registerRateLimits(app, config.limits.rate, windows)

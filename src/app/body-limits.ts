@@ -21,9 +21,13 @@ export function bodyLimits(settingsBytes: number): BodyLimitOptions {
       'PUT /api/v1/packages/:packageId': 768 * KiB,
       'PUT /api/v1/notifications/settings': settingsBytes,
     },
-    // A body over 64 KiB is rare (a package with long custom values, templates): two at once per
-    // subscription is room for any client, and bounds what one subscription's parses cost the others.
+    // A body over 64 KiB is rare (a package with long custom values, templates): one at a time per
+    // subscription, 2 MiB of them a second, is room for any client (three of the largest package
+    // adds a second), and bounds what one subscription's reads and parses cost the others: a MiB
+    // takes the event loop a few milliseconds, so under 1% of it (bench:neighbour, bodies).
     largeBytes: 64 * KiB,
-    largePerSubscription: 2,
+    largePerSubscription: 1,
+    largeBytesPerSecond: 2048 * KiB,
+    largeBurstBytes: Math.max(2048 * KiB, settingsBytes),
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db/database.js'
+import { purgeEndedSessions } from '../access/index.js'
 import { purgeIdempotencyKeys } from '../platform/idempotency/hooks.js'
 import type { ImagesService } from '../images/index.js'
 import { purgePickupCodes } from '../pickups/index.js'
@@ -18,16 +19,18 @@ export interface HousekeepingDeps {
 
 /**
  * One pass: uploads never attached within their 24 hours, Idempotency-Keys past their lifetime,
- * and pickup codes kept their retention after their packages were finished with.
+ * pickup codes kept their retention after their packages were finished with, and console sessions
+ * past their absolute end (a request that finds its session ended refuses it, and writes nothing).
  */
 export async function runHousekeeping(
   deps: Omit<HousekeepingDeps, 'log' | 'everyMs'>,
-): Promise<{ images: number; idempotencyKeys: number; pickupCodes: number }> {
+): Promise<{ images: number; idempotencyKeys: number; pickupCodes: number; sessions: number }> {
   let images = 0
   for (let n = await deps.images.purgeExpired(); n > 0; n = await deps.images.purgeExpired()) images += n
   const idempotencyKeys = await purgeIdempotencyKeys(deps.db, deps.clock)
   const pickupCodes = await purgePickupCodes(deps.db, deps.clock)
-  return { images, idempotencyKeys, pickupCodes }
+  const sessions = await purgeEndedSessions(deps.db, deps.clock)
+  return { images, idempotencyKeys, pickupCodes, sessions }
 }
 
 /**
@@ -42,7 +45,7 @@ export function housekeepingTasks(deps: HousekeepingDeps): PeriodicTask[] {
       everyMs: deps.everyMs ?? 10 * 60_000,
       run: async () => {
         const done = await runHousekeeping(deps)
-        if (done.images + done.idempotencyKeys + done.pickupCodes > 0) deps.log('housekeeping', done)
+        if (done.images + done.idempotencyKeys + done.pickupCodes + done.sessions > 0) deps.log('housekeeping', done)
       },
     },
     // Folding is cheap and keeps counts cheap.

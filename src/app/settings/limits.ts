@@ -89,6 +89,13 @@ export const limitsSettings = section({
       description:
         'how often each process adds its request counts to the shared windows (database store): at most one write per interval per process; a subscription can pass its limit by the requests it sends to the other processes within one interval',
     }),
+    RATE_LIMIT_PROCESSES: int({
+      minimum: 1,
+      maximum: 1024,
+      default: 8,
+      description:
+        "the most API processes sharing one database (database store): a process reports a subscription's requests to the shared window only once it counted RATE_LIMIT_MAX / this many in the window, so a read-only load below that writes nothing; past its limit a subscription can be admitted up to (this − 1) × that many requests more (docs/limits.md)",
+    }),
     RATE_LIMIT_STORE: oneOf(['auto', 'memory', 'database'], {
       default: 'auto',
       description: 'auto: the database on PostgreSQL (shared by every process), memory on PGlite (one process)',
@@ -160,6 +167,7 @@ export interface LimitsConfig {
       overrides: ReadonlyMap<string, number>
       store: Env['RATE_LIMIT_STORE']
       syncMs: number
+      processes: number
     }
     images: { uploadsPerHour: number; bytesPerHour: number; tempHeld: number }
     webhooks: { configs: number; testsPerMinute: number }
@@ -198,6 +206,7 @@ export function limitsConfig(env: Env): LimitsConfig {
         overrides: new Map(overridesOf(env.RATE_LIMIT_OVERRIDES)),
         store: env.RATE_LIMIT_STORE,
         syncMs: env.RATE_LIMIT_SYNC_MS,
+        processes: env.RATE_LIMIT_PROCESSES,
       },
       images: {
         uploadsPerHour: env.IMAGE_UPLOADS_PER_HOUR,

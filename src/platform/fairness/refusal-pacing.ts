@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { setTimeout as sleep } from 'node:timers/promises'
 
 /**
  * Paces refusals (issue 14, the noisy neighbour): every 429 (rate limit, a tenant's concurrency
@@ -15,12 +14,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
  */
 export function registerRefusalPacing(app: FastifyInstance, delayMs: number): void {
   if (delayMs <= 0) return
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode !== 429) return payload
+  // Callback style: every answer passes here, and only a 429 waits.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.statusCode !== 429) return done(null, payload)
     const retryAfter = Number(reply.getHeader('retry-after'))
     const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(delayMs, retryAfter * 1000) : delayMs
+    if (wait <= 0) return done(null, payload)
     // Not ref'ed: a shutting-down process does not wait for a refusal's delay.
-    if (wait > 0) await sleep(wait, undefined, { ref: false })
-    return payload
+    setTimeout(() => done(null, payload), wait).unref()
   })
 }

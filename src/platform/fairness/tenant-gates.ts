@@ -1,4 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onErrorHookHandler,
+  onResponseHookHandler,
+  onSendHookHandler,
+} from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import { HeavyShare } from './heavy-share.js'
 import type { Presence } from './presence.js'
@@ -118,14 +125,18 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
       },
     })
   }
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.tenant) return
+  // Callback style: most routes declare no gate, and an async hook would cost each of their requests a promise and a tick.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!request.tenant) return done()
     // Every request counts as presence: the time share protects the light requests of the others.
     gates.presence.seen(request.tenant.subId)
     const declared = request.routeOptions.config.tenantGate
-    if (!declared) return
+    if (!declared) return done()
     const kind = typeof declared === 'function' ? declared(request) : declared
-    if (!kind) return
+    if (!kind) return done()
+    enter(request, reply, kind).then(() => done(), done)
+  })
+  const enter = async (request: FastifyRequest, reply: FastifyReply, kind: GateKind) => {
     const { subId } = request.tenant
     const releaseTenant = gates.perTenant[kind].acquire(subId)
     let releaseHeavy: (() => void) | undefined
@@ -152,11 +163,33 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
     if (HEAVY[kind] === 'batch') request.heavyTurn = () => heavyTurn(gates, subId, false)
     else releaseHeavy = await heavyTurn(gates, subId)
     if (gone()) closed = true
-  })
-  const handlerDone = async (request: FastifyRequest) => {
+  }
+  const handlerDone = (request: FastifyRequest) => {
     ;(request as unknown as Record<symbol, (() => void) | undefined>)[released]?.()
   }
-  app.addHook('onSend', handlerDone)
-  app.addHook('onError', handlerDone)
-  app.addHook('onResponse', handlerDone)
+  // Only a gated route holds slots to give back: the three release hooks go on those routes alone.
+  const onSend: onSendHookHandler = (request, _reply, payload, done) => {
+    handlerDone(request)
+    done(null, payload)
+  }
+  const onError: onErrorHookHandler = (request, _reply, _error, done) => {
+    handlerDone(request)
+    done()
+  }
+  const onResponse: onResponseHookHandler = (request, _reply, done) => {
+    handlerDone(request)
+    done()
+  }
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.tenantGate) return
+    const r = route as unknown as Record<string, unknown>
+    for (const [name, hook] of [
+      ['onSend', onSend],
+      ['onError', onError],
+      ['onResponse', onResponse],
+    ] as const) {
+      const hooks = r[name]
+      r[name] = hooks === undefined ? [hook] : Array.isArray(hooks) ? [...(hooks as unknown[]), hook] : [hooks, hook]
+    }
+  })
 }

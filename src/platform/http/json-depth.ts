@@ -5,15 +5,24 @@
  */
 export const MAX_JSON_DEPTH = 64
 
-/** Whether JSON text opens more than `max` arrays/objects inside one another; strings are skipped. One pass, no allocation. */
+/** The characters that matter to nesting: brackets, braces, and the quote that opens a string. */
+const STRUCTURAL = /["[\]{}]/g
+
+/**
+ * Whether JSON text opens more than `max` arrays/objects inside one another; strings are skipped.
+ * One pass, no allocation. The runs between structural characters (numbers, literals, spaces) are
+ * skipped by the regular expression engine, natively: a megabyte of digits took 2–4 ms of the
+ * event loop character by character, and a fraction of it this way (issue 26.3).
+ */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x22) i = endOfString(text, i)
+  const structural = new RegExp(STRUCTURAL)
+  for (let m = structural.exec(text); m !== null; m = structural.exec(text)) {
+    const c = text.charCodeAt(m.index)
+    if (c === 0x22) structural.lastIndex = endOfString(text, m.index) + 1
     else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
+    } else depth--
   }
   return false
 }
