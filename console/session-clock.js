@@ -8,15 +8,14 @@ import { get, lastActivity, SESSION_URL, ApiError } from './api.js'
 import { html } from './ui.js'
 
 const WARN_MS = 2 * 60_000
-// The server renews its idle window at most once a minute (sessions-service.ts): count from a minute earlier.
-const RENEWAL_STEP_MS = 60_000
 const TICK_MS = 5_000
 
 const clockTime = (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
 
 /** What is coming, from the times the session answered with: null, or {kind, at} (epoch ms). */
 function ending(idleMs, absoluteAt) {
-  const idleAt = lastActivity() + idleMs - RENEWAL_STEP_MS
+  // idleSeconds is already what a session surely survives (the window less the server's renewal step).
+  const idleAt = lastActivity() + idleMs
   const at = Math.min(idleAt, absoluteAt)
   return { at, kind: at === absoluteAt ? 'absolute' : 'idle' }
 }

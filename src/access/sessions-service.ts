@@ -140,8 +140,11 @@ export function createSessionsService(deps: SessionsServiceDeps) {
   ): ActiveSession => ({ user: userOf(u), sessionId: s.session_id, csrfToken: s.csrf_token, expiresAt: s.expires_at })
 
   return {
-    /** The idle window (the console warns before it closes). */
-    idleSeconds: deps.idleMinutes * 60,
+    /**
+     * The idle time a session is sure to survive: the idle window less the renewal step (a request
+     * renews it only every `touchEveryMs`), so the console warns before the real end, never after.
+     */
+    idleSeconds: Math.floor((idleMs - touchEveryMs) / 1000),
     /** Seconds left before the session's absolute end, by the service's clock. */
     expiresInSeconds: (s: ActiveSession) =>
       Math.max(0, Math.floor((s.expiresAt.getTime() - clock.now().getTime()) / 1000)),

@@ -72,24 +72,26 @@ describe('the session in the console', () => {
     await signIn(page, clerk.email, clerk.password)
     await page.goto('/console/account')
     await page.getByRole('heading', { name: 'Account' }).waitFor()
-    // 30 idle minutes (the test app's): the warning comes two minutes before the last minute.
-    await page.clock.fastForward('27:30')
+    // 30 idle minutes (the test app's) less the server's 5-minute renewal step: a session surely lasts
+    // 25 minutes without a request, and the warning comes two minutes before that.
+    await page.clock.fastForward('23:30')
     const warning = page.getByRole('alert').filter({ hasText: 'for lack of activity' })
     await warning.waitFor()
     await expectAccessible(page, 'session warning')
     await screenshot(page, 'settings-session-warning')
-    h.t.clock.advance(27.5 * 60_000)
+    h.t.clock.advance(23.5 * 60_000)
     await warning.getByRole('button', { name: 'Stay signed in' }).click()
     await warning.waitFor({ state: 'detached' })
 
     // Staying each time, the clerk reaches the session's absolute end (12 hours): announced, no renewal.
-    for (let i = 0; i < 25; i++) {
-      await page.clock.fastForward('27:30')
-      h.t.clock.advance(27.5 * 60_000)
+    for (let i = 0; i < 29; i++) {
+      await page.clock.fastForward('23:30')
+      h.t.clock.advance(23.5 * 60_000)
       await warning.getByRole('button', { name: 'Stay signed in' }).click()
       await warning.waitFor({ state: 'detached' })
     }
-    await page.clock.fastForward('03:30')
+    // 705 minutes in: the absolute end (720) comes before the idle one (730), warned two minutes ahead.
+    await page.clock.fastForward('13:30')
     const last = page.getByRole('alert').filter({ hasText: 'cannot be renewed' })
     await last.waitFor()
     expect(await last.getByRole('button').count()).toBe(0)
@@ -113,7 +115,7 @@ describe('the session in the console', () => {
     await expect.poll(() => recipient.inputValue()).toBe('Ada Lovelace')
 
     // The clerk is called away: warned, then the idle session ends (on the server too).
-    await page.clock.fastForward('27:30')
+    await page.clock.fastForward('23:30')
     await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
     h.t.clock.advance(31 * 60_000)
     await page.clock.fastForward('02:00')
@@ -168,7 +170,7 @@ describe('the session in the console', () => {
     await page.getByRole('checkbox', { name: /1ZHANDDRAFT0001/ }).waitFor()
     await page.locator('#pickup-typed').fill('Kay Board')
 
-    await page.clock.fastForward('27:30')
+    await page.clock.fastForward('23:30')
     await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
     h.t.clock.advance(31 * 60_000)
     await page.clock.fastForward('02:00')

@@ -22,9 +22,10 @@ describe('signing in and out', () => {
     expect(res.json()).toEqual({
       user: { userId, email: e, name: 'Casey Clerk', role: 'clerk', subscription: admin.subId },
       csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      // A password the user was given (not generated): nothing to change; 30 idle minutes, 12 hours at most.
+      // A password the user was given (not generated): nothing to change; 30 idle minutes less the
+      // 5-minute renewal step, 12 hours at most.
       mustChangePassword: false,
-      idleSeconds: 1800,
+      idleSeconds: 1500,
       expiresInSeconds: 12 * 3600,
     })
     const setCookie = String(res.headers['set-cookie'])
@@ -56,7 +57,7 @@ describe('signing in and out', () => {
       user: s.user,
       csrfToken: s.csrfToken,
       mustChangePassword: false,
-      idleSeconds: 1800,
+      idleSeconds: 1500,
       expiresInSeconds: 12 * 3600,
     })
     expect(s.user.role).toBe('admin')
