@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { api } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { arrivalsFor } from './support/arrivals.js'
-import { TestSmtpServer } from './support/smtp.js'
+import { useSmtpServer } from './support/smtp.js'
 
 // A worker claims no more than it sends at once (its concurrency, ten, and as many SMTP
 // connections): no claimed email waits in line, and one another worker took is never sent here.
-const smtp = new TestSmtpServer()
-const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
-beforeAll(async () => {
-  await smtp.start()
-  env.SMTP_URL = smtp.url
-})
-afterAll(() => smtp.close())
+const { smtp, env } = useSmtpServer()
 const t = useTestApp(env)
 const client = useClient(t)
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { IMMEDIATE } from './support/arrivals.js'
-import { TestSmtpServer } from './support/smtp.js'
+import { useSmtpServer } from './support/smtp.js'
 
 // Events flow one way (issue 24.2): a package write only writes its events; the notifications find
 // them in the outbox when their worker runs, however long after. Nothing is written for them by
 // the write, nothing is lost while no worker runs, and each arrival is emailed once.
-const smtp = new TestSmtpServer()
-const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
-beforeAll(async () => {
-  await smtp.start()
-  env.SMTP_URL = smtp.url
-})
-afterAll(() => smtp.close())
+const { smtp, env } = useSmtpServer()
 const t = useTestApp(env)
 const client = useClient(t)
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { IMMEDIATE } from './support/arrivals.js'
-import { TestSmtpServer } from './support/smtp.js'
+import { useSmtpServer } from './support/smtp.js'
 
 // Emails as people read them (issue 25.7): a parcel's place in words ("Mailroom 1, Building 1 —
 // shelf A-3": the site, the building, then the shelf; never an id or a path code), and times in the
 // time zone of the place's location.
-const smtp = new TestSmtpServer()
-const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
-beforeAll(async () => {
-  await smtp.start()
-  env.SMTP_URL = smtp.url
-})
-afterAll(() => smtp.close())
+const { smtp, env } = useSmtpServer()
 const t = useTestApp(env)
 const client = useClient(t)
 

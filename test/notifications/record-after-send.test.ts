@@ -1,19 +1,13 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { api } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 import { arrivalsFor } from './support/arrivals.js'
-import { TestSmtpServer } from './support/smtp.js'
+import { useSmtpServer } from './support/smtp.js'
 
 // An email the SMTP server took is recorded as sent, even when the first try to record it fails
 // (a database error after the send): it is never sent a second time.
-const smtp = new TestSmtpServer()
-const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
-beforeAll(async () => {
-  await smtp.start()
-  env.SMTP_URL = smtp.url
-})
-afterAll(() => smtp.close())
+const { smtp, env } = useSmtpServer()
 const t = useTestApp(env)
 const client = useClient(t)
 

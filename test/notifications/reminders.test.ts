@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
-import { TestSmtpServer } from './support/smtp.js'
+import { useSmtpServer } from './support/smtp.js'
 
 // Reminders as a recipient reads them (issue 25.7): one reminder per arrival email, due its hours
 // after that email was sent (not after each parcel arrived), about the email's parcels still
 // waiting; an email whose parcels were all collected gets none.
-const smtp = new TestSmtpServer()
-const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test' }
-beforeAll(async () => {
-  await smtp.start()
-  env.SMTP_URL = smtp.url
-})
-afterAll(() => smtp.close())
+const { smtp, env } = useSmtpServer()
 const t = useTestApp(env)
 const client = useClient(t)
 const MINUTE = 60_000

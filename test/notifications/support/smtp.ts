@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
@@ -82,4 +83,22 @@ export class TestSmtpServer {
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.#server?.close(() => resolve()) ?? resolve())
   }
+}
+
+/**
+ * A TestSmtpServer for the whole file, and the app env that points at it (SMTP_URL is set once the
+ * server listens, before the app of a later `useTestApp(env)` is built).
+ */
+export function useSmtpServer(extra: Record<string, string> = {}): {
+  smtp: TestSmtpServer
+  env: Record<string, string>
+} {
+  const smtp = new TestSmtpServer()
+  const env: Record<string, string> = { MAILROOM_PUBLIC_URL: 'https://mailroom.example.test', ...extra }
+  beforeAll(async () => {
+    await smtp.start()
+    env.SMTP_URL = smtp.url
+  })
+  afterAll(() => smtp.close())
+  return { smtp, env }
 }
