@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { createRequire } from 'node:module'
+import helmetPackage from 'helmet'
 
 /** The API answers JSON only: nothing in a response may load, run or be framed (OWASP REST Security). */
 const API_CSP = { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] }
@@ -46,12 +46,10 @@ function docsCsp(publicUrl: string) {
 /** Helmet's options, as routes give them in `config.helmet` (the console's page, the unsubscribe form, the docs). */
 type HelmetOptions = Record<string, unknown>
 type HelmetMiddleware = (req: unknown, res: unknown, next: () => void) => void
-// helmet itself, through @fastify/helmet's own dependency: its headers are computed here once per
+// helmet itself, not the @fastify/helmet plugin: its headers are computed here once per
 // configuration, not on each request (the plugin built a helmet instance and parsed the CSP
 // directives on every request, 6% of an authenticated GET's CPU).
-const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (
-  options: HelmetOptions,
-) => HelmetMiddleware
+const helmet = helmetPackage as unknown as (options: HelmetOptions) => HelmetMiddleware
 
 /** The headers helmet sets for `options`, captured from one run against a stand-in response. */
 function headersOf(options: HelmetOptions): Record<string, string> {
