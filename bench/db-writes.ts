@@ -59,6 +59,32 @@ export async function writeCounter(adminUrl: string, database: string) {
       await c.end()
     }
   }
+  /**
+   * Deferred work still to come from earlier writes: emails waiting (an arrival batch waits a minute
+   * before anything is written) and outbox events no notification pass has read yet; on a release
+   * before the events consumer (migration 0040), its arrival queue instead.
+   */
+  const pendingWork = async (): Promise<number> => {
+    const url = new URL(adminUrl)
+    url.pathname = `/${database}`
+    const c = new pg.Client({ connectionString: url.toString() })
+    await c.connect()
+    try {
+      const { rows } = await c.query<{ n: string }>(`
+        select (select count(*) from notifications where status = 'pending')
+          + coalesce((select count(*) from package_events where notified_at is null
+               and variant = 'tracking' and event_name in ('Acceptance', 'Delivered', 'PickedUp')
+               and exists (select 1 from information_schema.columns
+                           where table_name = 'package_events' and column_name = 'notified_at')), 0) as n`)
+      return Number(rows[0]?.n ?? 0)
+    } catch {
+      // An earlier release's schema (no notified_at): its pending emails alone.
+      const { rows } = await c.query<{ n: string }>(`select count(*) as n from notifications where status = 'pending'`)
+      return Number(rows[0]?.n ?? 0)
+    } finally {
+      await c.end()
+    }
+  }
   const settle = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_STATS_WAIT_MS ?? 11_000)))
   let start: WriteCounts | undefined
   return {
@@ -70,8 +96,8 @@ export async function writeCounter(adminUrl: string, database: string) {
     async before(): Promise<void> {
       await settle()
       start = await read()
-      const until = Date.now() + Number(process.env.BENCH_QUIESCE_MS ?? 90_000)
-      for (let still = 0; still < 2 && Date.now() < until;) {
+      const until = Date.now() + Number(process.env.BENCH_QUIESCE_MS ?? 150_000)
+      for (let still = 0; (still < 2 || (await pendingWork()) > 0) && Date.now() < until;) {
         await new Promise((r) => setTimeout(r, 6_000))
         const now = await read()
         still = JSON.stringify(now.tables) === JSON.stringify(start.tables) ? still + 1 : 0
