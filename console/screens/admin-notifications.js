@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, put, ApiError } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
+import { RenderedHtml } from '../email-preview.js'
 
 const KINDS = [
   ['ARRIVAL', 'Arrival'],
@@ -201,6 +202,8 @@ export function NotificationSettings() {
         <p><strong>Subject:</strong> <span class="preview-subject">${preview.subject}</span></p>
         <h3>Plain text</h3>
         <pre class="preview-text">${preview.text}</pre>
+        <h3>HTML</h3>
+        <${RenderedHtml} html=${preview.html} />
         <details>
           <summary>HTML part (source)</summary>
           <pre class="preview-html">${preview.html}</pre>

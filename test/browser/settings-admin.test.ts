@@ -42,12 +42,24 @@ describe('settings in the console', () => {
     const preview = page.getByRole('region', { name: /Preview: Arrival/ })
     await preview.waitFor()
     // The sample parcel, through the sending renderer: the subject as typed, the shipped text below it.
-    expect(await preview.locator('.preview-subject').textContent()).toBe('Alex Sample: 1 waiting at Mailroom 1')
+    expect(await preview.locator('.preview-subject').textContent()).toBe(
+      'Alex Sample: 1 waiting at Mailroom 1, Building 1',
+    )
     const text = await preview.locator('.preview-text').textContent()
     expect(text).toContain('1Z999AA10123456784 (UPS)')
     expect(text).toContain('K7M2QD')
-    // The HTML part, with the pickup code's QR image inlined.
+    // The HTML part, with the pickup code's QR image inlined: as source, and rendered as the recipient sees it.
     expect(await preview.locator('.preview-html').textContent()).toContain('data:image/png;base64,')
+    const rendered = preview.getByRole('document', { name: 'The email as sent' })
+    await expect.poll(() => rendered.locator('img').count()).toBeGreaterThan(0)
+    expect(await rendered.locator('img').first().getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    expect(
+      await rendered
+        .locator('img')
+        .first()
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0)
+    expect(await rendered.evaluate((el) => el.shadowRoot?.textContent ?? '')).toContain('K7M2QD')
     await expectAccessible(page, 'admin notifications (preview)')
     await screenshot(page, 'settings-notifications-preview')
 

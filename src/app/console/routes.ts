@@ -24,6 +24,7 @@ function vendorFiles(): Map<string, string> {
     ['vendor/preact.mjs', file('preact')],
     ['vendor/preact-hooks.mjs', file('preact/hooks')],
     ['vendor/htm.mjs', file('htm')],
+    ['vendor/dompurify.mjs', file('dompurify')],
     ['vendor/zxing/es/reader/index.js', zxingReader],
     ['vendor/zxing/es/share.js', path.join(zxingDist, 'es/share.js')],
     ['vendor/zxing/reader/zxing_reader.wasm', path.join(zxingDist, 'reader/zxing_reader.wasm')],
@@ -35,6 +36,7 @@ const IMPORTS = {
   preact: `${CONSOLE_PREFIX}/vendor/preact.mjs`,
   'preact/hooks': `${CONSOLE_PREFIX}/vendor/preact-hooks.mjs`,
   htm: `${CONSOLE_PREFIX}/vendor/htm.mjs`,
+  dompurify: `${CONSOLE_PREFIX}/vendor/dompurify.mjs`,
   'zxing-wasm/reader': `${CONSOLE_PREFIX}/vendor/zxing/es/reader/index.js`,
 }
 
