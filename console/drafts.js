@@ -2,7 +2,7 @@
 // shell keeps what the screen's form controls hold (window.sessionStorage: this tab only, gone with it) and
 // puts it back once the same person signs in again and the same screen shows. Generic: it reads and
 // sets the controls of <main> by id, as a person would type them, so the screen's own handlers run.
-// A drawn signature (a canvas) is not kept: the collector signs again; a typed one is a field and is kept.
+// A drawn signature (a canvas marked data-draft) is kept as its picture and drawn back.
 // A control that appears only after its form is sent (the decoded parcel below the Scan field, the
 // parcels found by a pickup code) is brought back by sending that form again, as Enter did.
 
@@ -13,7 +13,7 @@ const SKIPPED = new Set(['file', 'password', 'hidden', 'submit', 'button', 'rese
 function controls() {
   const main = document.getElementById('main')
   if (!main) return []
-  return [...main.querySelectorAll('input, textarea, select')].filter(
+  return [...main.querySelectorAll('input, textarea, select, canvas[data-draft]')].filter(
     (el) => el.id && !SKIPPED.has(el.type) && !el.closest('[data-no-draft]'),
   )
 }
@@ -57,13 +57,18 @@ export function saveDraft(path, userId) {
     lookup.fields.some((f) => document.getElementById(f.id)?.value !== f.value)
       ? lookup.fields
       : []
-  const entries = controls().map((el) => ({
-    id: el.id,
-    check: el.type === 'checkbox' || el.type === 'radio',
-    value: el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value,
-    // A combobox whose text is a pick from its list (combobox.js marks it): picked again on restore.
-    picked: el.getAttribute('role') === 'combobox' && el.dataset.picked === 'true',
-  }))
+  const entries = controls().map((el) =>
+    el.tagName === 'CANVAS'
+      ? // A drawn signature (signature.js marks it drawn): kept as its picture.
+        { id: el.id, check: false, value: el.dataset.drawn === 'true' ? el.toDataURL('image/png') : '', picked: false }
+      : {
+          id: el.id,
+          check: el.type === 'checkbox' || el.type === 'radio',
+          value: el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value,
+          // A combobox whose text is a pick from its list (combobox.js marks it): picked again on restore.
+          picked: el.getAttribute('role') === 'combobox' && el.dataset.picked === 'true',
+        },
+  )
   if (![...entries, ...replay].some((e) => !e.check && String(e.value).trim() !== '')) return false
   try {
     window.sessionStorage.setItem(KEY, JSON.stringify({ path, userId, entries, replay }))
@@ -113,6 +118,11 @@ const setters = {
 
 /** Sets a control as typing or choosing would, so the screen's onInput/onChange keep its state. */
 async function apply(el, entry) {
+  if (el.tagName === 'CANVAS') {
+    // The pad draws it back (signature.js), as if signed again.
+    if (entry.value) el.dispatchEvent(new window.CustomEvent('draft-restore', { detail: entry.value }))
+    return
+  }
   if (entry.check) {
     if (el.checked !== entry.value) el.click()
     return

@@ -30,10 +30,25 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
       ctx.stroke()
       if (state.current.empty) {
         state.current.empty = false
+        c.dataset.drawn = 'true'
         changed.current?.(false)
       }
     }
     const up = () => (state.current.drawing = false)
+    // A signature kept across a sign-in (drafts.js): drawn back as it was, and no longer empty.
+    const restore = (e) => {
+      const img = new window.Image()
+      img.onload = () => {
+        ctx.drawImage(img, 0, 0, c.width, c.height)
+        if (state.current.empty) {
+          state.current.empty = false
+          c.dataset.drawn = 'true'
+          changed.current?.(false)
+        }
+      }
+      img.src = e.detail
+    }
+    c.addEventListener('draft-restore', restore)
     c.addEventListener('pointerdown', down)
     c.addEventListener('pointermove', move)
     c.addEventListener('pointerup', up)
@@ -43,6 +58,7 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
       clear: () => {
         ctx.clearRect(0, 0, c.width, c.height)
         state.current.empty = true
+        c.dataset.drawn = 'false'
         changed.current?.(true)
       },
       toBlob: () => new Promise((resolve) => c.toBlob(resolve, 'image/png')),
@@ -52,6 +68,7 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
       c.removeEventListener('pointermove', move)
       c.removeEventListener('pointerup', up)
       c.removeEventListener('pointerleave', up)
+      c.removeEventListener('draft-restore', restore)
     }
   }, [])
   const invalid = errors.length > 0
@@ -59,6 +76,8 @@ export function SignaturePad({ padRef, onChange, errors = [] }) {
     <span id="signature-label" class="label">Signature</span>
     <canvas
       ref=${canvas}
+      id="signature-pad"
+      data-draft
       width="600"
       height="200"
       role="img"

@@ -189,4 +189,48 @@ describe('the session in the console', () => {
     expect(delivered.comment).toContain('Signature typed by the collector: Kay Board')
     expect(h.pageErrors).toEqual([])
   })
+
+  it('keeps a drawn signature through the end of the session: drawn back, and handed over with it', async () => {
+    const a = api(h.t, await h.t.refresh(client))
+    const lin = await a.ok('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: 'Lin Sketch' })
+    await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: '1ZDRAWNDRAFT01', receiver: { contactId: lin.contactId } },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: hq } },
+    })
+    const { page } = await h.open(DESKTOP)
+    await page.clock.install()
+    await signIn(page, clerk.email, clerk.password)
+    await page.goto('/console/pickup')
+    const find = page.getByRole('combobox', { name: 'Pickup code or recipient' })
+    await find.fill('Lin Sk')
+    await page.getByRole('option', { name: /Lin Sketch/ }).waitFor()
+    await find.press('Enter')
+    await page.getByRole('checkbox', { name: /1ZDRAWNDRAFT01/ }).waitFor()
+    // The collector signs on the pad with a pointer.
+    const pad = page.locator('#signature-pad')
+    const box = (await pad.boundingBox())!
+    await page.mouse.move(box.x + 20, box.y + box.height / 2)
+    await page.mouse.down()
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 20 + i * 25, box.y + box.height / 2 + (i % 2) * 20)
+    await page.mouse.up()
+    expect(await pad.getAttribute('data-drawn')).toBe('true')
+
+    await page.clock.fastForward('23:30')
+    await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
+    h.t.clock.advance(31 * 60_000)
+    await page.clock.fastForward('02:00')
+    await page.getByRole('heading', { name: 'Sign in to mailroom' }).waitFor()
+    await signInByHand(page, clerk.email, clerk.password)
+    await page.getByRole('heading', { name: 'Hand over' }).waitFor()
+    await page.getByRole('checkbox', { name: /1ZDRAWNDRAFT01/ }).waitFor()
+    await expect.poll(() => page.locator('#signature-pad').getAttribute('data-drawn')).toBe('true')
+
+    await page.getByRole('button', { name: 'Hand over' }).click()
+    await page.getByText('Handed over 1 parcel to Lin Sketch').waitFor()
+    const fresh = api(h.t, await h.t.refresh(client))
+    const { pickups } = await fresh.ok('GET', `/api/v1/pickups?contactId=${lin.contactId as string}`)
+    expect(pickups).toHaveLength(1)
+    expect(pickups[0].images.map((i: { imageType: string }) => i.imageType)).toEqual(['SIGNATURE'])
+    expect(h.pageErrors).toEqual([])
+  })
 })
