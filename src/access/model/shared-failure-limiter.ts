@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/kit/clock.js'
 import * as failures from '../store/failures.js'
 import type { Admission, Attempt, FailureLimiter, FailurePolicy, Gate, Ticket } from './failure-limiter.js'
 import { keysOf, limitsOf, type Limits } from './failure-steps.js'
+import { retryOnConflict } from '../../platform/db/retry.js'
 
 /**
  * The guessing limits in the database (table auth_failures), shared by every process of a
@@ -39,14 +40,15 @@ export class DatabaseFailureLimiter implements FailureLimiter {
     this.#sweepNow(now)
     const cachedLock = Math.max(0, ...keys.filter((k) => k.key !== identityKey).map((k) => this.#locks.get(k.key) ?? 0))
     if (cachedLock > now) return { admitted: false, retryAfterSeconds: Math.ceil((cachedLock - now) / 1000) }
-    const admittedCounts = await failures.admit(this.db, keys, now, this.#limits.windowMs)
+    const admittedCounts = await retryOnConflict(() => failures.admit(this.db, keys, now, this.#limits.windowMs))
     let refused = keys.filter((k) => !admittedCounts.has(k.key)).map((k) => k.key)
     // Refused only by the identity's ceiling, from a pair that succeeded before: it passes.
     if (refused.length === 1 && refused[0] === identityKey && pair && this.policy.trustKnownPairs)
       if ((await this.#knownUntil(pair, now)) > now) refused = []
     if (refused.length > 0) {
       // Not counted anywhere: the keys that took the count give it back.
-      if (admittedCounts.size > 0) await failures.succeed(this.db, [], [...admittedCounts.keys()], undefined)
+      if (admittedCounts.size > 0)
+        await retryOnConflict(() => failures.succeed(this.db, [], [...admittedCounts.keys()], undefined))
       return { admitted: false, retryAfterSeconds: await this.#retryAfter(refused, now) }
     }
     const ticket: Ticket = { counted: [], forget: [], pair: this.policy.trustKnownPairs ? pair : undefined }
@@ -63,7 +65,7 @@ export class DatabaseFailureLimiter implements FailureLimiter {
     const full = ticket.counted.filter((c) => c.reached).map((c) => c.key)
     if (full.length === 0) return
     const now = this.clock.now().getTime()
-    await failures.lock(this.db, full, now, this.#limits.windowMs, this.#limits.maxLockMs)
+    await retryOnConflict(() => failures.lock(this.db, full, now, this.#limits.windowMs, this.#limits.maxLockMs))
   }
 
   async succeeded(ticket: Ticket): Promise<void> {
@@ -76,7 +78,7 @@ export class DatabaseFailureLimiter implements FailureLimiter {
       known = { key: knownKey(ticket.pair), until: now + this.#limits.knownMs }
       this.#remember(this.#known, ticket.pair, known.until)
     }
-    await failures.succeed(this.db, forget, giveBack, known)
+    await retryOnConflict(() => failures.succeed(this.db, forget, giveBack, known))
   }
 
   async gate(attempt: Attempt): Promise<Gate> {
@@ -84,10 +86,12 @@ export class DatabaseFailureLimiter implements FailureLimiter {
     const { keys, identityKey, pair } = keysOf(attempt, this.#limits)
     const cachedLock = Math.max(0, ...keys.filter((k) => k.key !== identityKey).map((k) => this.#locks.get(k.key) ?? 0))
     if (cachedLock > now) return { open: false, retryAfterSeconds: Math.ceil((cachedLock - now) / 1000) }
-    const rows = await failures.refusalOf(
-      this.db,
-      keys.map((k) => k.key),
-      now,
+    const rows = await retryOnConflict(() =>
+      failures.refusalOf(
+        this.db,
+        keys.map((k) => k.key),
+        now,
+      ),
     )
     let locked = rows.filter((r) => r.lockedUntil > now)
     if (locked.length === 1 && locked[0]!.key === identityKey && pair && this.policy.trustKnownPairs)
@@ -115,11 +119,13 @@ export class DatabaseFailureLimiter implements FailureLimiter {
   }
 
   async release(ticket: Ticket): Promise<void> {
-    await failures.succeed(
-      this.db,
-      [],
-      ticket.counted.map((c) => c.key),
-      undefined,
+    await retryOnConflict(() =>
+      failures.succeed(
+        this.db,
+        [],
+        ticket.counted.map((c) => c.key),
+        undefined,
+      ),
     )
   }
 
@@ -133,7 +139,7 @@ export class DatabaseFailureLimiter implements FailureLimiter {
 
   async #retryAfter(refused: string[], now: number): Promise<number> {
     let until = now + 1000
-    for (const r of await failures.refusalOf(this.db, refused, now)) {
+    for (const r of await retryOnConflict(() => failures.refusalOf(this.db, refused, now))) {
       if (r.lockedUntil > now) {
         // The identity's lock is not cached: a known pair may still pass it.
         if (!r.key.startsWith('c:')) this.#remember(this.#locks, r.key, r.lockedUntil)

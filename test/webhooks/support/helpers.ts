@@ -59,8 +59,10 @@ export async function emit(
   e: { eventName: string; variant?: Variant; packageId?: string; data?: Record<string, unknown> },
 ): Promise<{ eventId: string; packageId: string; sequence: number }> {
   const packageId = e.packageId ?? `pkg_test${++n}`
-  const sequence = (sequences.get(packageId) ?? 0) + 1
-  sequences.set(packageId, sequence)
+  // Per subscription and package: test files share this module (vitest's isolate: false) and reuse ids.
+  const key = `${subId}\u0000${packageId}`
+  const sequence = (sequences.get(key) ?? 0) + 1
+  sequences.set(key, sequence)
   const eventId = `evt_test${++n}_${Math.random().toString(36).slice(2, 8)}`
   await inTransaction(t.ctx.db, (trx) =>
     enqueueEvents(trx, [
