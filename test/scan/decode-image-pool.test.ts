@@ -99,13 +99,15 @@ describe('decode-image: time budget and a full pool', () => {
   const t = useTestApp({
     IMAGE_DECODE_THREADS: '1',
     IMAGE_DECODE_QUEUE: '0',
-    IMAGE_DECODE_TIMEOUT_MS: '1500',
+    // Far below the big photo's decode (PNG inflate and zxing over 50 megapixels: seconds), above a
+    // small label's on a started thread, so neither answer depends on how busy the machine is.
+    IMAGE_DECODE_TIMEOUT_MS: '400',
     IMAGE_DECODES_PER_SUBSCRIPTION: '4',
   })
 
   it('stops a decode past its budget with a 503 instead of hanging, and the next photo is read by a fresh thread', async () => {
     const a = api(t, await t.newClient())
-    // 50 megapixels: ≈ 3.7 s of zxing on an idle thread, more than twice the budget.
+    // 50 megapixels: seconds of work on an idle thread, many times the budget.
     const photo = asDataUrl(bigLabelPng(8660, 5773))
     const res = await a.call('POST', DECODE_IMAGE, { base64: photo })
     expect(res.statusCode, res.body).toBe(503)
@@ -113,14 +115,14 @@ describe('decode-image: time budget and a full pool', () => {
     expect(res.json().errors[0]).toMatchObject({
       errorCode: 'internal_error',
       additionalCode: 'DEC-5032',
-      additionalInfo: 'budget: 1500 ms',
+      additionalInfo: 'budget: 400 ms',
     })
     // Answered by the budget (its figure in the answer), not by the decode finishing: that would be a 200.
 
     // The stopped thread is replaced; its first read pays the thread's start, so allow a few tries.
     const label = await smallLabel()
     let answer = await a.call('POST', DECODE_IMAGE, { base64: label })
-    for (let i = 0; i < 9 && answer.statusCode !== 200; i++)
+    for (let i = 0; i < 19 && answer.statusCode !== 200; i++)
       answer = await a.call('POST', DECODE_IMAGE, { base64: label })
     expect(answer.statusCode, answer.body).toBe(200)
     expect(answer.json().barcodes).toHaveLength(1)
