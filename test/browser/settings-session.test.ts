@@ -31,6 +31,16 @@ async function signInByHand(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
+/** The clerk is called away: warned, the idle session ends (on the server too), then the clerk signs in again. */
+async function awayUntilSignedOutThenBack(page: Page) {
+  await page.clock.fastForward('23:30')
+  await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
+  h.t.clock.advance(31 * 60_000)
+  await page.clock.fastForward('02:00')
+  await page.getByRole('heading', { name: 'Sign in to mailroom' }).waitFor()
+  await signInByHand(page, clerk.email, clerk.password)
+}
+
 describe('the session in the console', () => {
   it('a generated password opens only the change-password screen until the user chooses their own', async () => {
     const created = await h.t.inject({
@@ -170,12 +180,7 @@ describe('the session in the console', () => {
     await page.getByRole('checkbox', { name: /1ZHANDDRAFT0001/ }).waitFor()
     await page.locator('#pickup-typed').fill('Kay Board')
 
-    await page.clock.fastForward('23:30')
-    await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
-    h.t.clock.advance(31 * 60_000)
-    await page.clock.fastForward('02:00')
-    await page.getByRole('heading', { name: 'Sign in to mailroom' }).waitFor()
-    await signInByHand(page, clerk.email, clerk.password)
+    await awayUntilSignedOutThenBack(page)
     await page.getByRole('heading', { name: 'Hand over' }).waitFor()
     await expect.poll(() => find.inputValue()).toBe('Kay Board')
     await page.getByRole('checkbox', { name: /1ZHANDDRAFT0001/ }).waitFor()
@@ -215,12 +220,7 @@ describe('the session in the console', () => {
     await page.mouse.up()
     expect(await pad.getAttribute('data-drawn')).toBe('true')
 
-    await page.clock.fastForward('23:30')
-    await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
-    h.t.clock.advance(31 * 60_000)
-    await page.clock.fastForward('02:00')
-    await page.getByRole('heading', { name: 'Sign in to mailroom' }).waitFor()
-    await signInByHand(page, clerk.email, clerk.password)
+    await awayUntilSignedOutThenBack(page)
     await page.getByRole('heading', { name: 'Hand over' }).waitFor()
     await page.getByRole('checkbox', { name: /1ZDRAWNDRAFT01/ }).waitFor()
     await expect.poll(() => page.locator('#signature-pad').getAttribute('data-drawn')).toBe('true')
