@@ -5,6 +5,7 @@ import { get, del, SESSION_URL, setCsrfToken, whenExpired } from './api.js'
 import { html, Link, navigate, onNavigate, BASE } from './ui.js'
 import { SignIn } from './screens/signin.js'
 import { Receive } from './screens/receive.js'
+import { ScanIssues } from './screens/scan-issues.js'
 import { Pickup } from './screens/pickup.js'
 import { Packages } from './screens/packages.js'
 import { PackageDetail } from './screens/package.js'
@@ -18,6 +19,7 @@ import { restoreDraft, saveDraft } from './drafts.js'
 const NAV = [
   ['/', 'Dashboard'],
   ['/receive', 'Receive'],
+  ['/scanissues', 'Scan issues'],
   ['/pickup', 'Hand over'],
   ['/packages', 'Packages'],
 ]
@@ -29,6 +31,8 @@ function route(path, user) {
       return html`<${Dashboard} user=${user} />`
     case 'receive':
       return html`<${Receive} user=${user} />`
+    case 'scanissues':
+      return html`<${ScanIssues} user=${user} />`
     case 'pickup':
       return html`<${Pickup} user=${user} />`
     case 'packages':

@@ -46,7 +46,7 @@ export const discard = (seq) => inStore('readwrite', (s) => s.delete(seq))
  */
 export function enqueue(
   owner,
-  { raw, trackingNumber, body, recipient, location, internal = false, again = false, customFields = [] },
+  { raw, trackingNumber, body, recipient, location, internal = false, again = false, customFields = [], scanIssue },
 ) {
   return put({
     owner,
@@ -59,6 +59,8 @@ export function enqueue(
     internal,
     again,
     customFields,
+    // A label photo's recipient left for the scan-issues queue (receive-label.js), opened once saved.
+    scanIssue,
     state: 'waiting',
     at: Date.now(),
   })

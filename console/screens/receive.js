@@ -15,6 +15,7 @@ import { useCameraScan } from './receive-camera.js'
 import { WhereItGoes, decodeScan, describeScan } from './receive-item.js'
 import { blankValues, customFieldsBody, loadCustomFields, refuseMissing } from './receive-fields.js'
 import { loadSites, rememberedLocation, rememberLocation, uploadImage } from '../data.js'
+import { LabelRead, asRecipient, openScanIssue, scanIssueOf, useLabelPhoto } from './receive-label.js'
 
 const FIELDS = ['package.trackingNumber', 'package.receiver', 'package.customFields', 'lastActivity.location', 'images']
 /** How often a queue that is waiting tries the server again (and at once when the browser is back online). */
@@ -43,6 +44,25 @@ export function Receive({ user }) {
   const [bulk, setBulk] = useState(false)
   const [batch, setBatch] = useState([])
   const { camera, videoRef, openCamera } = useCameraScan({ scanRef, setScan, setError })
+  // A photo of the label: its barcode is the scan, its printed name the recipient (receive-label.js).
+  const labelPhoto = useLabelPhoto({
+    location,
+    setError,
+    setBusy,
+    say,
+    onItem: (decoded, chosen) => {
+      setItem({ ...decoded, key: newId('scan') })
+      setRecipient(chosen ?? decoded.receiver)
+      setTyped('')
+      setAdding(null)
+      fresh()
+      setTimeout(() => (chosen || decoded.receiver ? refs.save.current : refs.recipient.current)?.focus(), 0)
+    },
+    onNoBarcode: () => {
+      setItem(null)
+      focusScan()
+    },
+  })
   const focusScan = () => setTimeout(() => scanRef.current?.focus(), 0)
   const fresh = () => {
     setValues(blankValues(defs))
@@ -56,6 +76,11 @@ export function Receive({ user }) {
       [{ packageId: res.packageId, trackingNumber: tn, recipient: entry.recipient?.label ?? '' }, ...s].slice(0, 20),
     )
     say(`Saved ${tn}.`)
+    openScanIssue(res, entry).then(
+      () =>
+        entry.scanIssue && !entry.recipient && say(`Saved ${tn}; it waits in the scan-issues queue for its recipient.`),
+      (err) => setError(new Error(`Saved ${tn}, but it could not be put in the scan-issues queue: ${err.message}`)),
+    )
   }
   const flush = async () => {
     await sendQueued(owner, onSaved).catch(() => false)
@@ -86,6 +111,8 @@ export function Receive({ user }) {
     const raw = scan
     // The field is emptied at once: the next scan replaces this one, it never appends to it.
     setScan('')
+    // A label photo without a barcode waits for this scan; any other photo belonged to the last parcel.
+    if (labelPhoto.labelRead?.raw) labelPhoto.setLabelRead(null)
     if (!raw.trim()) return
     setError(null)
     setBusy(true)
@@ -156,13 +183,17 @@ export function Receive({ user }) {
       const photo = refs.photo.current?.files?.[0]
       const customFields = customFieldsBody(defs, values)
       const body = item.offline ? undefined : packageBody(item, recipient, location, customFields)
+      const read = labelPhoto.labelRead
+      if (body && read) body.images = [{ imageLevel: 'ASSET', imageType: 'LABEL', tempURL: read.image.tempURL }]
       if (photo && body) {
         const image = await uploadImage(post, photo)
-        body.images = [{ imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: image.tempURL }]
+        body.images = [...(body.images ?? []), { imageLevel: 'ASSET', imageType: 'PHOTO', tempURL: image.tempURL }]
       }
       const { raw, trackingNumber, internal = false } = item
       const again = Boolean(item.again)
-      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again, customFields })
+      const scanIssue = read && !recipient ? scanIssueOf(read, location) : undefined
+      await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again, customFields, scanIssue })
+      labelPhoto.setLabelRead(null)
       setItem(null)
       setRecipient(null)
       setTyped('')
@@ -235,6 +266,8 @@ export function Receive({ user }) {
             ? html`<button type="button" class="secondary" onClick=${() => camera.abort()}>Stop camera</button>`
             : html`<button type="button" class="secondary" onClick=${openCamera}>Scan with camera</button>`
         }
+        <button type="button" class="secondary" onClick=${labelPhoto.choose} disabled=${busy}>Photo of label</button>
+        ${labelPhoto.input}
       </div>
     </form>
     ${camera && html`<video ref=${videoRef} class="camera" muted playsinline aria-label="Camera preview"></video>`}
@@ -253,6 +286,20 @@ export function Receive({ user }) {
 
     ${
       !bulk &&
+      labelPhoto.labelRead &&
+      html`<${LabelRead}
+        read=${labelPhoto.labelRead}
+        chosen=${recipient}
+        onRetake=${labelPhoto.choose}
+        onPick=${(s) => {
+          setRecipient(asRecipient(s))
+          say(`Recipient: ${s.name}.`)
+          setTimeout(() => refs.save.current?.focus(), 0)
+        }}
+      />`
+    }
+    ${
+      !bulk &&
       item &&
       html`<${SingleItem}
         s=${single}
@@ -267,6 +314,7 @@ export function Receive({ user }) {
           })}
         onCancel=${() => {
           setItem(null)
+          labelPhoto.setLabelRead(null)
           scanRef.current?.focus()
         }}
       />`

@@ -26,6 +26,7 @@ import { notificationsPreviewRoutes, notificationsRoutes, unsubscribeRoutes } fr
 import { packagesRoutes, trackingNumbersRoutes } from '../packages/index.js'
 import { pickupsRoutes } from '../pickups/index.js'
 import { scanRoutes } from '../scan/index.js'
+import { scanIssuesRoutes } from '../scanissues/index.js'
 import { searchRoutes } from '../search/index.js'
 import { sitesRoutes } from '../sites/index.js'
 import { webhookRoutes, type WebhookVariant } from '../webhooks/index.js'
@@ -266,6 +267,7 @@ function routePlugins(
       mount(searchRoutes, { search: receiving.search }),
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
+      mount(scanIssuesRoutes, { scanIssues: receiving.scanIssues }),
       mount(usersRoutes, { users: ctx.users }),
       mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),

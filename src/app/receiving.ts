@@ -24,6 +24,8 @@ import { createContactsService, type ContactsService } from '../contacts/index.j
 import { checkCustomFieldValues } from '../customfields/index.js'
 import { createCustomFieldsService, type CustomFieldsService } from '../customfields/index.js'
 import { createLocationsService, type LocationsService } from '../locations/index.js'
+import { createRecipientMatcher, type RecipientMatcher } from '../contacts/index.js'
+import { createScanIssuesService, type ScanIssuesService } from '../scanissues/index.js'
 
 // Part of the composition root (context.ts): the companions, then the receiving domains that read them.
 
@@ -47,6 +49,9 @@ export interface Receiving {
   search: SearchService
   pickups: PickupsService
   scanImage: ReturnType<typeof createScanImageService>
+  /** Label photos: the directory match of a printed recipient, and the queue of those not chosen. */
+  recipients: RecipientMatcher
+  scanIssues: ScanIssuesService
 }
 
 interface Parts {
@@ -154,12 +159,25 @@ export function createReceiving(
   })
   // Who is being served: the time shares of heavy work (heavy slots, decode threads) apply only when others are.
   const presence = new Presence(undefined, config.limits.presence)
+  const recipients = createRecipientMatcher({ db, policy: config.recipientMatch })
   const scanImage = createScanImageService({
     scan,
     images,
     decode: config.imageDecode,
     share: config.limits.heavyShare,
     presence,
+    matchRecipient: (subId, q) => recipients.matchRecipient(subId, q),
   })
-  return { receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage }, presence }
+  const scanIssues = createScanIssuesService({
+    db,
+    clock,
+    ids,
+    packages,
+    matchRecipient: (subId, q) => recipients.matchRecipient(subId, q),
+    onEventsCommitted: () => parts.events.committed(),
+  })
+  return {
+    receiving: { sites, images, packages, trackingNumbers, scan, search, pickups, scanImage, recipients, scanIssues },
+    presence,
+  }
 }

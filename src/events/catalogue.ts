@@ -43,6 +43,13 @@ const TRACKING = {
     'The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).',
   RecipientFinalNotice: 'The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).',
   RecipientPickupReceipt: 'The recipient was sent the receipt of a pickup (kind PICKED_UP).',
+  // The scan-issues queue (src/scanissues): a package received from a label photo whose recipient
+  // was not chosen. `data` is the package event data plus `scanIssue` {scanIssueId, reason, status,
+  // suggestions [{contactId, name, score}], contactId (when settled)}.
+  ScanIssueOpened:
+    "A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.",
+  ScanIssueSettled:
+    "A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.",
 } as const
 
 const LOCKER = {

@@ -7,13 +7,16 @@ import {
   UnsupportedImageFormatError,
   type FoundBarcode,
   type ImageDecodePoolOptions,
+  type LabelRead,
 } from '../decode/index.js'
+import type { RecipientMatch, RecipientQuery } from '../contacts/index.js'
 import { AppError, invalid, registerErrors } from '../platform/kit/errors.js'
 import { HeavyShare } from '../platform/fairness/heavy-share.js'
 import type { Presence } from '../platform/fairness/presence.js'
 import { TenantGate } from '../platform/fairness/tenant-gate.js'
 import type { DecodeResponse } from './api/schemas.js'
 import type { ScanService } from './service.js'
+import { answerLabel, type LabelAnswer } from './label-read.js'
 
 export const SCAN_IMAGE_ERRORS = registerErrors({
   IMAGE_DECODE_BUSY: {
@@ -38,6 +41,8 @@ export interface ImageSource {
 /** What reads the barcodes of a picture: the worker pool in the service, anything in a test. */
 export interface BarcodeReader {
   read(bytes: Uint8Array): Promise<FoundBarcode[]>
+  /** Barcodes and printed text in one pass (the pool's; absent in a test reader: no text). */
+  readLabel?(bytes: Uint8Array): Promise<LabelRead>
   close(): Promise<void>
 }
 
@@ -57,6 +62,8 @@ export interface ScanImageDeps {
   presence: Presence
   /** Replaces the worker pool (tests). */
   reader?: BarcodeReader
+  /** The directory match of a label's printed recipient (contacts' matcher). */
+  matchRecipient?: (subId: string, q: RecipientQuery) => Promise<RecipientMatch>
 }
 
 /**
@@ -81,19 +88,24 @@ export function createScanImageService(deps: ScanImageDeps) {
     presence: deps.presence,
   })
 
-  async function sharedRead(subId: string, bytes: Uint8Array): Promise<FoundBarcode[]> {
+  async function sharedRead<T>(subId: string, read: () => Promise<T>): Promise<T> {
     await share.turn(subId)
     const end = share.begin(subId)
     try {
-      return await reader.read(bytes)
+      return await read()
     } finally {
       end()
     }
   }
 
-  async function readBarcodes(subId: string, bytes: Uint8Array, field: string): Promise<FoundBarcode[]> {
+  async function readPicture(subId: string, bytes: Uint8Array, field: string, withText: boolean): Promise<LabelRead> {
+    const read = async (): Promise<LabelRead> => {
+      if (!withText) return { barcodes: await reader.read(bytes) }
+      if (!reader.readLabel) return { barcodes: await reader.read(bytes), textError: 'No text reader is configured.' }
+      return reader.readLabel(bytes)
+    }
     try {
-      return await gate.run(subId, () => sharedRead(subId, bytes))
+      return await gate.run(subId, () => sharedRead(subId, read))
     } catch (e) {
       if (e instanceof ImageTooLargeError)
         throw new AppError('VALIDATION_FAILED', {
@@ -117,15 +129,22 @@ export function createScanImageService(deps: ScanImageDeps) {
   }
 
   return {
+    /**
+     * Every barcode of the photo, decoded; with `read: 'text'` also its printed text, the SHIP TO
+     * block found in it and the directory's suggestions for the recipient (label-read.ts).
+     */
     async decodeImage(
       subId: string,
       input: { base64?: string; imageId?: string },
-    ): Promise<{ barcodes: FoundAndDecoded[] }> {
+      opts: { read?: 'text'; siteId?: string } = {},
+    ): Promise<{ barcodes: FoundAndDecoded[]; label?: LabelAnswer }> {
       if (!input.base64 === !input.imageId) throw invalid('base64', 'Send either base64 (a data URL) or imageId.')
       const bytes = input.base64
         ? deps.images.decodeDataUrl(input.base64).bytes
         : (await deps.images.read(subId, input.imageId!)).bytes
-      const found = await readBarcodes(subId, bytes, input.base64 ? 'base64' : 'imageId')
+      const withText = opts.read === 'text'
+      const picture = await readPicture(subId, bytes, input.base64 ? 'base64' : 'imageId', withText)
+      const found = picture.barcodes
       const barcodes: FoundAndDecoded[] = []
       for (const b of found) {
         const raw = b.isGS1 && b.aimId ? `${b.aimId}${b.text}` : b.text
@@ -135,7 +154,8 @@ export function createScanImageService(deps: ScanImageDeps) {
           barcodes.push({ ...b, error: e instanceof Error ? e.message : 'unreadable' })
         }
       }
-      return { barcodes }
+      if (!withText) return { barcodes }
+      return { barcodes, label: await answerLabel(subId, picture, barcodes, opts.siteId, deps.matchRecipient) }
     },
 
     /** Stops the decode threads (the app's onClose). */

@@ -62,6 +62,9 @@ describe('webhook configurations', () => {
       'RecipientReminded',
       'RecipientFinalNotice',
       'RecipientPickupReceipt',
+      // The scan-issues queue of label photos (issue 27).
+      'ScanIssueOpened',
+      'ScanIssueSettled',
     ])
     expect(tracking.events[0]).toEqual({
       eventId: 'tracking.Manifest',

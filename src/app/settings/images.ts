@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { BlobStoreConfig } from '../../images/index.js'
 import { blobStoreOf } from './blob-store.js'
-import { int, oneOf, optionalText, section } from './define.js'
+import { int, num, oneOf, optionalText, section } from './define.js'
 import type { Env } from './index.js'
 
 /** Image uploads and label photos: sizes, decode threads, and where the bytes live. */
@@ -47,6 +47,20 @@ export const imagesSettings = section({
       description:
         'budget of one photo decode, waiting for a thread included; past it the thread is stopped and replaced (503)',
     }),
+    RECIPIENT_AUTO_ASSIGN_THRESHOLD: num({
+      minimum: 0.5,
+      maximum: 1,
+      default: 0.9,
+      description:
+        "a label photo's recipient is chosen without asking only when its match score (0–1: a whole name that agrees scores 0.95, a unit that agrees adds 0.05, one that disagrees takes 0.10) reaches this; below it the package goes to the scan-issues queue with suggestions (docs/label-photos.md)",
+    }),
+    RECIPIENT_AUTO_ASSIGN_MARGIN: num({
+      minimum: 0,
+      maximum: 0.5,
+      default: 0.08,
+      description:
+        'and only when it leads the next candidate by at least this much; a first initial alone never chooses between two contacts of one surname',
+    }),
     BLOB_STORE: oneOf(['auto', 'local', 'postgres', 's3'], {
       default: 'auto',
       description:
@@ -76,6 +90,8 @@ export interface ImagesConfig {
   imageDecode: { maxPixels: number; threads: number; maxQueue: number; perSubscription: number; timeoutMs: number }
   /** Where image bytes live; `auto` is decided by the database engine (see images/store/blob-stores.ts). */
   blobStore: BlobStoreConfig
+  /** When a label photo's recipient is chosen without asking (contacts' decideRecipient). */
+  recipientMatch: { threshold: number; margin: number }
 }
 
 export function imagesConfig(env: Env): ImagesConfig {
@@ -89,6 +105,10 @@ export function imagesConfig(env: Env): ImagesConfig {
       timeoutMs: env.IMAGE_DECODE_TIMEOUT_MS,
     }),
     blobStore: blobStoreOf(env).store!,
+    recipientMatch: Object.freeze({
+      threshold: env.RECIPIENT_AUTO_ASSIGN_THRESHOLD,
+      margin: env.RECIPIENT_AUTO_ASSIGN_MARGIN,
+    }),
   }
 }
 

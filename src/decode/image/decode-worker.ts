@@ -6,16 +6,19 @@
  */
 import { ImageDecodeError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
+import { readLabelText, type LabelText, type OcrOptions } from './ocr.js'
 import { readBarcodesFromImage } from './read-barcodes-from-image.js'
 import { loadZXingReader } from './zxing-module.js'
 
 export interface DecodeTask {
   bytes: Uint8Array
   maxPixels: number
+  /** Also read the printed text (OCR), after the barcodes. */
+  text?: OcrOptions | false
 }
 
 export type DecodeAnswer =
-  | { ok: true; found: FoundBarcode[] }
+  | { ok: true; found: FoundBarcode[]; text?: LabelText; textError?: string }
   | { ok: false; kind: 'unsupported'; format: string }
   | { ok: false; kind: 'too-large'; width: number; height: number; maxPixels: number }
   | { ok: false; kind: 'unreadable'; message: string }
@@ -27,7 +30,14 @@ loadZXingReader().catch(() => undefined)
 
 export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAnswer> {
   try {
-    return { ok: true, found: await readBarcodesFromImage(task.bytes, { maxPixels: task.maxPixels }) }
+    const found = await readBarcodesFromImage(task.bytes, { maxPixels: task.maxPixels })
+    if (!task.text) return { ok: true, found }
+    // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
+    try {
+      return { ok: true, found, text: await readLabelText(task.bytes, task.text) }
+    } catch (e) {
+      return { ok: true, found, textError: e instanceof Error ? e.message : String(e) }
+    }
   } catch (e) {
     if (e instanceof UnsupportedImageFormatError) return { ok: false, kind: 'unsupported', format: e.format }
     if (e instanceof ImageTooLargeError)

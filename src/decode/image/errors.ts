@@ -54,3 +54,6 @@ export class ImageDecodeBusyError extends Error {
 function megapixels(pixels: number): string {
   return (pixels / 1e6).toFixed(1)
 }
+
+/** How the OCR thread refuses a network fetch (ocr-thread.ts): the start of the error's message. */
+export const OCR_NETWORK_REFUSED = 'mailroom OCR has no network access'

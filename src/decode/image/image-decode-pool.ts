@@ -10,6 +10,7 @@ import {
   UnsupportedImageFormatError,
 } from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
+import type { LabelText, OcrOptions } from './ocr.js'
 import { readImageHeader } from './image-header.js'
 import { checkPixelCount } from './read-barcodes-from-image.js'
 
@@ -26,6 +27,14 @@ export interface ImageDecodePoolOptions {
   idleTimeoutMs?: number
   /** A thread that failed outside a task (it could not start); default: a process warning. */
   onWorkerError?: (error: unknown) => void
+}
+
+/** What one label photo holds: its barcodes, and its printed text when asked for. */
+export interface LabelRead {
+  barcodes: FoundBarcode[]
+  text?: LabelText
+  /** Why the text could not be read (the OCR failed; the barcodes stand). */
+  textError?: string
 }
 
 /**
@@ -73,6 +82,19 @@ export class ImageDecodePool {
    * @throws ImageDecodeTimeoutError when the budget ran out
    */
   async read(bytes: Uint8Array): Promise<FoundBarcode[]> {
+    return (await this.#run(bytes, false)).barcodes
+  }
+
+  /**
+   * Every barcode and the printed text (OCR) of a label photo, in one task on one thread, within
+   * the same budget and bounds as `read`. A failed OCR is `textError` beside the barcodes, never a
+   * failed read: the picture's barcodes are still worth having.
+   */
+  async readLabel(bytes: Uint8Array, ocr: OcrOptions = {}): Promise<LabelRead> {
+    return this.#run(bytes, ocr)
+  }
+
+  async #run(bytes: Uint8Array, text: OcrOptions | false): Promise<LabelRead> {
     checkPixelCount(readImageHeader(bytes), this.#opts.maxPixels)
     // A copy with a buffer of its own moves to the thread without another copy; the caller's
     // Buffer may be a view into Node's shared pool, which must not be detached.
@@ -81,7 +103,7 @@ export class ImageDecodePool {
     let answer: DecodeAnswer
     try {
       answer = await this.#pool.run(
-        { bytes: own, maxPixels: this.#opts.maxPixels },
+        { bytes: own, maxPixels: this.#opts.maxPixels, text },
         { signal, transferList: [own.buffer] },
       )
     } catch (e) {
@@ -91,7 +113,12 @@ export class ImageDecodePool {
         throw new ImageDecodeBusyError(this.#opts.maxQueue)
       throw e
     }
-    if (answer.ok) return answer.found
+    if (answer.ok) {
+      const read: LabelRead = { barcodes: answer.found }
+      if (answer.text) read.text = answer.text
+      if (answer.textError !== undefined) read.textError = answer.textError
+      return read
+    }
     switch (answer.kind) {
       case 'unsupported':
         throw new UnsupportedImageFormatError(answer.format)

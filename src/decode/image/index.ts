@@ -18,6 +18,10 @@
  *   (≈ 60–120 ms per megapixel, 0.25–0.4 s for the very first read while V8 compiles the wasm).
  *   The service therefore reads through ImageDecodePool (worker threads, a time budget, a pixel
  *   cap); `readBarcodesFromImage` itself refuses pictures over 50 MP unless told otherwise.
+ *
+ * The printed text (`ImageDecodePool.readLabel`) is read by tesseract.js in the same thread, after
+ * the barcodes: the English LSTM model from @tesseract.js-data/eng, never downloaded (ocr.ts,
+ * ocr-thread.ts). ../label finds the SHIP TO block in it.
  */
 export {
   ImageDecodeBusyError,
@@ -26,6 +30,7 @@ export {
   ImageTooLargeError,
   UnsupportedImageFormatError,
 } from './errors.js'
-export { ImageDecodePool, type ImageDecodePoolOptions } from './image-decode-pool.js'
+export { ImageDecodePool, type ImageDecodePoolOptions, type LabelRead } from './image-decode-pool.js'
+export type { LabelText, OcrOptions } from './ocr.js'
 export type { FoundBarcode } from './found-barcode.js'
 export { readBarcodesFromImage } from './read-barcodes-from-image.js'

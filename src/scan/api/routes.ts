@@ -4,6 +4,7 @@ import { DecodeQuerySchema } from './schemas.js'
 import type { ScanService } from '../service.js'
 import type { createScanImageService } from '../scan-image-service.js'
 import { Type } from '@sinclair/typebox'
+import { LabelAnswerSchema } from './label-schemas.js'
 
 const FoundSchema = Type.Object({
   symbology: Type.String(),
@@ -57,8 +58,18 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Find and decode every barcode in a label photo',
         description: [
           'Body: `{base64: "data:image/jpeg;base64,…"}` (as for image upload) or `{imageId}` of an uploaded image. PNG, JPEG and GIF are read (WebP is accepted for storage but cannot be decoded: 400). Each barcode found gets its symbology, raw text, position and the same decode result as the scan endpoint. Linear codes read best within about ±10° of level; DataMatrix and QR at any angle; MaxiCode only from an upright crop.',
+          "**The printed recipient** (`read=text`; issue 27). The label is also read as text (OCR, offline: tesseract with its English model, in the same decode threads and budget), and `label` answers it: every line with its confidence, the SHIP TO block (the lines after SHIP TO / TO: / DELIVER TO, else the largest address block; a 2D barcode's ship-to when the text names nobody), the name, company and unit in it, and the directory match: `recipient.chosen` only when the best score passes RECIPIENT_AUTO_ASSIGN_THRESHOLD and leads the next by RECIPIENT_AUTO_ASSIGN_MARGIN, else `recipient.doubt` (the scan-issue reason) and the best three `suggestions`. `siteId`: the receiving site, whose group contacts are offered for business mail. `retake` says the photo is worth taking again. An OCR failure is `label.error`, never a failed request. Without `read`, the answer is exactly as before.",
           '**Limits.** A picture whose header declares more pixels than the service decodes (`IMAGE_MAX_PIXELS`, 50 megapixels by default) is a 400 naming the limit; it is not downscaled. Photos are decoded in worker threads shared by every subscription: one subscription decodes at most `IMAGE_DECODES_PER_SUBSCRIPTION` (default 2) at once, beyond that 429 with `Retry-After`; when the threads and their queue are full, 503 with `Retry-After`; a decode that exceeds its time budget (`IMAGE_DECODE_TIMEOUT_MS`, default 20 s, waiting included) is stopped and answered 503.',
         ].join('\n\n'),
+        querystring: Type.Object(
+          {
+            read: Type.Optional(
+              Type.Literal('text', { description: 'Also read the printed text and match its recipient: `label`.' }),
+            ),
+            siteId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
+          },
+          { additionalProperties: false },
+        ),
         body: Type.Object(
           {
             base64: Type.Optional(Type.String({ minLength: 1 })),
@@ -67,7 +78,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({ barcodes: Type.Array(FoundSchema) }),
+          200: Type.Object({ barcodes: Type.Array(FoundSchema), label: Type.Optional(LabelAnswerSchema) }),
           ...errorResponses(400, 404, 413, 429),
           503: Type.Ref('ErrorBody', {
             description:
@@ -76,6 +87,6 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => scanImage.decodeImage(request.tenant.subId, request.body),
+    async (request) => scanImage.decodeImage(request.tenant.subId, request.body, request.query),
   )
 }

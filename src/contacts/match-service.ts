@@ -1,0 +1,97 @@
+import type { PersonName } from '../decode/index.js'
+import type { Db } from '../platform/db/database.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import { decideRecipient, type MatchDoubt, type MatchPolicy } from './model/match-decision.js'
+import type { DirectoryEntry, ScoredEntry } from './model/match.js'
+import { normalizeForMatch } from './model/normalize.js'
+import { findCandidatesByTokens, findGroupContacts, type MatchCandidateRow } from './store/match.js'
+
+/** What a label names: decode's ShipTo reduced to what the directory is matched on. */
+export interface RecipientQuery {
+  name?: PersonName
+  company?: string
+  unit?: string
+  /** The site the package is received at: its group contacts take business mail no group matches by name. */
+  siteId?: string
+}
+
+export interface RecipientSuggestion {
+  contactId: string
+  name: string
+  company?: string
+  unit?: string
+  group: boolean
+  /** 0–1: how surely the label names this contact. */
+  score: number
+  /** How the first name matched (name, alias, nickname, initial, similar, none). */
+  firstName: ScoredEntry['first']
+}
+
+export interface RecipientMatch {
+  /** Chosen without asking: past the threshold and the margin. */
+  chosen?: RecipientSuggestion
+  /** Why none was chosen. */
+  doubt?: MatchDoubt
+  /** Best first, at most three. */
+  suggestions: RecipientSuggestion[]
+}
+
+/**
+ * The directory match of a label's recipient: candidates by surname through the trigram index
+ * (store/match.ts), scored and decided in JS (model/match.ts, model/match-decision.ts).
+ */
+export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
+  const { db, policy } = deps
+
+  async function candidates(subId: string, q: RecipientQuery): Promise<MatchCandidateRow[]> {
+    if (q.name) {
+      const words = [q.name.last, ...(q.name.commaForm ? [] : [q.name.first])]
+      const tokens = [...new Set(words.flatMap((w) => normalizeForMatch(w).split(' ')).filter((t) => t.length >= 2))]
+      // One transaction: the trigram threshold is set for it alone.
+      return inTransaction(db, (trx) => findCandidatesByTokens(trx, subId, tokens))
+    }
+    if (q.company) return findGroupContacts(db, subId, normalizeForMatch(q.company), q.siteId)
+    return []
+  }
+
+  return {
+    async matchRecipient(subId: string, q: RecipientQuery): Promise<RecipientMatch> {
+      const rows = await candidates(subId, q)
+      const fallback = !q.name && q.siteId ? await findGroupContacts(db, subId, undefined, q.siteId) : []
+      const entries = new Map<string, MatchCandidateRow>()
+      for (const r of [...rows, ...fallback]) entries.set(r.contact_id, r)
+      const decision = decideRecipient(q, rows.map(toEntry), policy, { fallback: fallback.map(toEntry) })
+      const shape = (s: ScoredEntry): RecipientSuggestion => suggestionOf(entries.get(s.contactId)!, s)
+      const out: RecipientMatch = { suggestions: decision.suggestions.map(shape) }
+      if (decision.chosen) out.chosen = shape(decision.chosen)
+      if (decision.doubt) out.doubt = decision.doubt
+      return out
+    },
+  }
+}
+
+export type RecipientMatcher = ReturnType<typeof createRecipientMatcher>
+
+function toEntry(r: MatchCandidateRow): DirectoryEntry {
+  return {
+    contactId: r.contact_id,
+    name: r.name,
+    company: r.company,
+    unit: r.unit,
+    aliases: r.aliases ?? [],
+    group: r.is_group,
+  }
+}
+
+function suggestionOf(r: MatchCandidateRow, s: ScoredEntry): RecipientSuggestion {
+  const out: RecipientSuggestion = {
+    contactId: r.contact_id,
+    name: r.name,
+    group: r.is_group,
+    score: s.score,
+    firstName: s.first,
+  }
+  if (r.company) out.company = r.company
+  if (r.unit) out.unit = r.unit
+  return out
+}
