@@ -7,7 +7,7 @@
 import { ImageDecodeError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
 import { readLabelText, type LabelText, type OcrOptions } from './ocr.js'
-import { readBarcodesFromImage } from './read-barcodes-from-image.js'
+import { readSymbols } from './read-barcodes-from-image.js'
 import { loadZXingReader } from './zxing-module.js'
 
 export interface DecodeTask {
@@ -30,11 +30,11 @@ loadZXingReader().catch(() => undefined)
 
 export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAnswer> {
   try {
-    const found = await readBarcodesFromImage(task.bytes, { maxPixels: task.maxPixels })
+    const { found, radians } = await readSymbols(task.bytes, { maxPixels: task.maxPixels })
     if (!task.text) return { ok: true, found }
     // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
     try {
-      return { ok: true, found, text: await readLabelText(task.bytes, task.text) }
+      return { ok: true, found, text: await readLabelText(task.bytes, { ...task.text, radians }) }
     } catch (e) {
       return { ok: true, found, textError: e instanceof Error ? e.message : String(e) }
     }

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Worker as NodeWorker } from 'node:worker_threads'
 import type { Worker as TesseractWorker, Line } from 'tesseract.js'
+import { ocrThreadUrl } from './ocr-thread.js'
 
 /** The text of a label, line by line, as OCR read it. */
 export interface LabelText {
@@ -17,6 +17,8 @@ export interface OcrOptions {
   psm?: string
   /** Where `eng.traineddata.gz` is; default: the `@tesseract.js-data/eng` package's LSTM model. */
   langPath?: string
+  /** How far the label is turned (clockwise, radians), from its barcodes; else tesseract estimates it. */
+  radians?: number
 }
 
 // PSM 3 (fully automatic layout) finds a label's columns as separate blocks, so "SHIP TO" and the
@@ -68,12 +70,19 @@ function start(opts: OcrOptions): Promise<TesseractWorker> {
         langPath: opts.langPath ?? bundledLangPath(),
         cacheMethod: 'none',
         gzip: true,
-        workerPath: ocrThreadPath(),
+        // A URL where tesseract.js's types say string: its Node side hands it to `new Worker` as it is.
+        workerPath: ocrThreadUrl() as unknown as string,
         errorHandler: (data: unknown) => failStart(new Error(`OCR could not start: ${String(data)}`)),
       }),
       startFailed,
     ])
-    await worker.setParameters({ tessedit_pageseg_mode: (opts.psm ?? DEFAULT_PSM) as never })
+    await worker.setParameters({
+      tessedit_pageseg_mode: (opts.psm ?? DEFAULT_PSM) as never,
+      // Labels are dark on light: trying each line inverted as well cost time and found nothing.
+      tessedit_do_invert: '0',
+      // A phone photo carries no resolution; without one tesseract estimates it (and says so on stdout).
+      user_defined_dpi: '300',
+    })
     // A thread that dies later (a wasm abort) would leave its job unanswered: the next label starts
     // another, and the job in flight fails (see readLabelText).
     threadOf(worker)?.once('exit', () => {
@@ -86,12 +95,6 @@ function start(opts: OcrOptions): Promise<TesseractWorker> {
     throw e instanceof Error ? e : new Error(String(e))
   })
   return engine
-}
-
-/** ocr-thread beside this file: the compiled .js in a build, the .ts from a checkout (tsx is on the thread's command line). */
-function ocrThreadPath(): string {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-  return fileURLToPath(new URL(`./ocr-thread${ext}`, import.meta.url))
 }
 
 /**
@@ -113,7 +116,7 @@ export async function readLabelText(bytes: Uint8Array, opts: OcrOptions = {}): P
     died.catch(() => undefined)
     try {
       result = await Promise.race([
-        worker.recognize(Buffer.from(bytes), { rotateAuto: true }, { text: false, blocks: true }),
+        worker.recognize(Buffer.from(bytes), deskew(opts.radians), { text: false, blocks: true }),
         died,
       ])
     } finally {
@@ -135,6 +138,16 @@ export async function readLabelText(bytes: Uint8Array, opts: OcrOptions = {}): P
       }
   }
   return { lines, confidence: Math.round(result.data.confidence) }
+}
+
+/**
+ * Straightening the page: by the angle its 2D barcode shows when there is one (exact, and it
+ * saves tesseract a whole layout pass), else by tesseract's own estimate from the text lines,
+ * which a turned, tilted photo can mislead into reading nothing.
+ */
+function deskew(radians: number | undefined): { rotateRadians: number } | { rotateAuto: true } {
+  if (radians === undefined) return { rotateAuto: true }
+  return { rotateRadians: -radians }
 }
 
 function cleanLine(line: Line): string {

@@ -29,6 +29,20 @@ export async function readBarcodesFromImage(
   bytes: Uint8Array,
   opts: { maxPixels?: number } = {},
 ): Promise<FoundBarcode[]> {
+  return (await readSymbols(bytes, opts)).found
+}
+
+/**
+ * As readBarcodesFromImage, with the angle the label is turned by, in radians (clockwise positive,
+ * image y pointing down, within ±45°), as its largest 2D symbol shows it: the symbol's edges stand
+ * square to the label's text. Linear symbols cannot tell: zxing reports them by the scan line that
+ * crossed them, level whatever the label's angle. Undefined when no 2D symbol was read. The OCR
+ * deskews the label by it (ocr.ts).
+ */
+export async function readSymbols(
+  bytes: Uint8Array,
+  opts: { maxPixels?: number } = {},
+): Promise<{ found: FoundBarcode[]; radians?: number }> {
   const header = readImageHeader(bytes)
   checkPixelCount(header, opts.maxPixels ?? DEFAULT_MAX_PIXELS)
   await loadZXingReader()
@@ -42,6 +56,8 @@ export async function readBarcodesFromImage(
     throw error
   }
   const found: FoundBarcode[] = []
+  let longest = 0
+  let radians: number | undefined
   for (const result of results) {
     if (!result.isValid) {
       // With returnErrors off, the one invalid result zxing hands back is "image failed to load".
@@ -52,9 +68,23 @@ export async function readBarcodesFromImage(
     }
     const barcode = toFoundBarcode(result)
     if (!found.some((seen) => isSameSymbol(seen, barcode))) found.push(barcode)
+    if (MATRIX.has(barcode.symbology)) {
+      const { topLeft, topRight } = result.position
+      const dx = topRight.x - topLeft.x
+      const dy = topRight.y - topLeft.y
+      const length = Math.hypot(dx, dy)
+      if (length > longest) {
+        longest = length
+        // The symbol may stand in any quarter turn: the label's skew is the angle modulo 90°.
+        const quarter = Math.PI / 2
+        radians = Math.atan2(dy, dx) - quarter * Math.round(Math.atan2(dy, dx) / quarter)
+      }
+    }
   }
-  return found
+  return radians === undefined ? { found } : { found, radians }
 }
+
+const MATRIX = new Set(['DataMatrix', 'QRCode', 'PDF417'])
 
 /**
  * zxing can report one symbol from two of its passes (seen with full-size and 1/2-size scans);

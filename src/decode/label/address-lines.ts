@@ -7,9 +7,13 @@ const CITY_LINE = [
   /\b[A-Z]{2}\s*[,.]?\s+[0-9OIlS]{5}(?:\s*-\s*[0-9OIlS]{4})?\s*(?:US|USA)?$/i,
   /\b[A-Z]{2}\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d$/i,
   /\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}$/i,
-  /^\d{4,5}\s+\p{L}[\p{L}\s'-]+$/u,
   /^(?:US|USA|UNITED STATES|CANADA)$/i,
 ]
+/** "75008 PARIS", "10115 BERLIN": a postal code before the city, where the line is not a street ("8831 HILL RD"). */
+const CODE_FIRST = /^\d{4,5}\s+\p{L}[\p{L}\s'-]+$/u
+
+const STREET_WORD_LAST =
+  /\b(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|WAY|COURT|CT|PLACE|PL|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TERRACE|CIRCLE|CIR|STRASSE|STR|RUE)\.?$/i
 
 /** A street line: a house number then words, a PO box, or a street word. */
 const STREET_LINE =
@@ -22,7 +26,8 @@ const UNIT = new RegExp(`(?:^|[\\s,])${UNIT_KEYWORD}\\s*[:.#]?\\s*([A-Z0-9][A-Z0
 const UNIT_ONLY = new RegExp(`^${UNIT_KEYWORD}\\s*[:.#]?\\s*[A-Z0-9][A-Z0-9-]*$`, 'i')
 
 export function isCityLine(t: string): boolean {
-  return CITY_LINE.some((re) => re.test(t.trim()))
+  const line = t.trim()
+  return CITY_LINE.some((re) => re.test(line)) || (CODE_FIRST.test(line) && !STREET_WORD_LAST.test(line))
 }
 
 export function isStreetLine(t: string): boolean {

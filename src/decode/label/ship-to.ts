@@ -50,8 +50,12 @@ export function findShipTo(text: ReadonlyArray<TextLine | string>): ShipTo | und
   return byAddress ? readBlock(byAddress, 'address') : undefined
 }
 
+/** Spaces collapsed, and the specks OCR reads at a photo's edges ("| SHIP TO:", "* UPS") dropped. */
 function tidy(s: string): string {
-  return s.replace(/\s+/g, ' ').trim()
+  return s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[|[\]{}()*+_~•·,;:'"`<>\\/-]+\s*/, '')
 }
 
 function blockAfterMarker(lines: TextLine[]): TextLine[] | undefined {

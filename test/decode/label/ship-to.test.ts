@@ -90,6 +90,12 @@ describe('findShipTo', () => {
     expect(s?.confidence).toBe(80)
   })
 
+  it('drops the specks OCR reads at the edge of a photo', () => {
+    const s = findShipTo(['| SHIP TO:', '| CARLSEN, VICTORIA', '| 7208 OAK AVE', '| OAKLAND CA 94607'])
+    expect(s?.nameLine).toBe('CARLSEN, VICTORIA')
+    expect(s?.addressLines).toEqual(['7208 OAK AVE', 'OAKLAND CA 94607'])
+  })
+
   it('is undefined when the text has no recipient block', () => {
     expect(findShipTo([])).toBeUndefined()
     expect(findShipTo(['UPS GROUND', '1Z 999 AA1 01 2345 6784'])).toBeUndefined()
@@ -106,6 +112,8 @@ describe('address lines', () => {
     ['75008 PARIS', true],
     ['ROBERT SMITH', false],
     ['500 MAIN ST', false],
+    ['8831 HILL RD', false],
+    ['10115 BERLIN', true],
   ])('isCityLine(%j) is %s', (line, city) => {
     expect(isCityLine(line)).toBe(city)
   })
