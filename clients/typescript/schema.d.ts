@@ -3158,6 +3158,11 @@ export interface operations {
                      * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
                      */
                     moveOutDate?: string;
+                    /**
+                     * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
+                     * @enum {string}
+                     */
+                    source?: "manual" | "csv" | "scim" | "ldap";
                 };
             };
         };
@@ -3453,6 +3458,11 @@ export interface operations {
                     group?: boolean;
                     moveInDate?: string | null;
                     moveOutDate?: string | null;
+                    /**
+                     * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
+                     * @enum {string}
+                     */
+                    source?: "manual" | "csv" | "scim" | "ldap";
                 };
             };
         };

@@ -54,6 +54,11 @@ const directory = {
     format: 'date',
     description: 'The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.',
   }),
+  /** Read-only, but accepted: a client may PUT back the body it got from GET. */
+  source: oneOf(
+    CONTACT_SOURCES,
+    'Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.',
+  ),
 }
 
 const Language = Type.String({
@@ -119,6 +124,7 @@ export const CreateContactSchema = Type.Object(
     group: Type.Optional(directory.group),
     moveInDate: Type.Optional(directory.moveInDate),
     moveOutDate: Type.Optional(directory.moveOutDate),
+    source: Type.Optional(directory.source),
   },
   { additionalProperties: false },
 )
@@ -144,6 +150,7 @@ export const UpdateContactSchema = Type.Object(
     group: Type.Optional(directory.group),
     moveInDate: Type.Optional(Nullable(directory.moveInDate)),
     moveOutDate: Type.Optional(Nullable(directory.moveOutDate)),
+    source: Type.Optional(directory.source),
   },
   { additionalProperties: false },
 )
