@@ -153,6 +153,7 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
             language: r.language ?? null,
             match_name: normalizeForMatch(name),
             match_company: r.company ? normalizeForMatch(r.company) : null,
+            source: 'csv',
             created_at: now,
             updated_at: now,
           },
