@@ -23,8 +23,11 @@ afterAll(async () => {
 })
 
 describe('readLabel', () => {
+  // One thread for the labels: the model loads once, as in the service.
+  let shared: ImageDecodePool | undefined
   it.each(Object.keys(manifest))('reads the SHIP TO name of %s', async (file) => {
-    const read = await newPool().readLabel(fixture(file))
+    shared ??= newPool()
+    const read = await shared.readLabel(fixture(file))
     expect(read.textError).toBeUndefined()
     expect(read.text!.confidence).toBeGreaterThan(50)
     const shipTo = findShipTo(read.text!.lines)
