@@ -845,9 +845,72 @@ export interface paths {
          * Find and decode every barcode in a label photo
          * @description Body: `{base64: "data:image/jpeg;base64,…"}` (as for image upload) or `{imageId}` of an uploaded image. PNG, JPEG and GIF are read (WebP is accepted for storage but cannot be decoded: 400). Each barcode found gets its symbology, raw text, position and the same decode result as the scan endpoint. Linear codes read best within about ±10° of level; DataMatrix and QR at any angle; MaxiCode only from an upright crop.
          *
+         *     **The printed recipient** (`read=text`; issue 27). The label is also read as text (OCR, offline: tesseract with its English model, in the same decode threads and budget), and `label` answers it: every line with its confidence, the SHIP TO block (the lines after SHIP TO / TO: / DELIVER TO, else the largest address block; a 2D barcode's ship-to when the text names nobody), the name, company and unit in it, and the directory match: `recipient.chosen` only when the best score passes RECIPIENT_AUTO_ASSIGN_THRESHOLD and leads the next by RECIPIENT_AUTO_ASSIGN_MARGIN, else `recipient.doubt` (the scan-issue reason) and the best three `suggestions`. `siteId`: the receiving site, whose group contacts are offered for business mail. `retake` says the photo is worth taking again. An OCR failure is `label.error`, never a failed request. Without `read`, the answer is exactly as before.
+         *
          *     **Limits.** A picture whose header declares more pixels than the service decodes (`IMAGE_MAX_PIXELS`, 50 megapixels by default) is a 400 naming the limit; it is not downscaled. Photos are decoded in worker threads shared by every subscription: one subscription decodes at most `IMAGE_DECODES_PER_SUBSCRIPTION` (default 2) at once, beyond that 429 with `Retry-After`; when the threads and their queue are full, 503 with `Retry-After`; a decode that exceeds its time budget (`IMAGE_DECODE_TIMEOUT_MS`, default 20 s, waiting included) is stopped and answered 503.
          */
         post: operations["postPackagesTrackingDecodeImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scanissues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scan issues
+         * @description Open issues oldest first (the queue); `status=settled` newest first.
+         */
+        get: operations["getScanissues"];
+        put?: never;
+        /**
+         * Put a package in the scan-issues queue
+         * @description For a package received from a label photo without a recipient. The directory match is run again on `read` (the name line, company and unit as printed): the issue keeps the best three suggestions and the reason, given or the matcher's: `no_match`: no contact is near the printed name; `partial_match`: the best candidate is below the auto-assign threshold (RECIPIENT_AUTO_ASSIGN_THRESHOLD); `several_matches`: candidates are within the margin of each other (RECIPIENT_AUTO_ASSIGN_MARGIN), or only an initial is printed and two contacts share the surname; `business`: the label names a company and no person. Emits `ScanIssueOpened`. One open issue per package (409 already_exists).
+         */
+        post: operations["postScanissues"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scanissues/{scanIssueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a scan issue */
+        get: operations["getScanissuesByScanIssueId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scanissues/{scanIssueId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a scan issue: choose the recipient
+         * @description Sets the package's receiver to `contactId` (a package update: one activity, its own events), then settles the issue and emits `ScanIssueSettled`. A settled issue is 409.
+         */
+        post: operations["postScanissuesByScanIssueIdResolve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1113,6 +1176,8 @@ export interface paths {
          *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
          *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
+         *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
+         *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
          */
         get: operations["getWebhooksTrackingEvents"];
         put?: never;
@@ -1152,6 +1217,8 @@ export interface paths {
          *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
          *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
+         *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
+         *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
          */
         get: operations["getWebhooksTrackingWebhookEvents"];
         put?: never;
@@ -2008,6 +2075,48 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** ScanIssue */
+        ScanIssue: {
+            scanIssueId: string;
+            packageId: string;
+            trackingNumber?: string;
+            /** @enum {string} */
+            reason: "no_match" | "partial_match" | "several_matches" | "business";
+            /** @enum {string} */
+            status: "open" | "settled";
+            read: {
+                /** @description The recipient's name line as printed. */
+                name?: string;
+                company?: string;
+                unit?: string;
+                /** @description Every line of the SHIP TO block (or of the label) as read. */
+                lines: string[];
+                /** @description OCR's mean confidence, 0–100. */
+                confidence?: number;
+            };
+            /** @description The best three candidates when the issue was opened. */
+            suggestions: {
+                contactId: string;
+                name: string;
+                company?: string;
+                unit?: string;
+                /** @description A group contact (business mail for a department or site). */
+                group: boolean;
+                /** @description How surely the label names this contact, 0–1. */
+                score: number;
+            }[];
+            /** @description The label photo (one of the package's images). */
+            imageId?: string;
+            siteId?: string;
+            openedBy: string;
+            /** Format: date-time */
+            openedAt: string;
+            /** @description Settled: the recipient the clerk chose. */
+            contactId?: string;
+            settledBy?: string;
+            /** Format: date-time */
+            settledAt?: string;
         };
         /**
          * PackageEventData
@@ -7915,7 +8024,11 @@ export interface operations {
     };
     postPackagesTrackingDecodeImage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also read the printed text and match its recipient: `label`. */
+                read?: "text";
+                siteId?: string;
+            };
             header?: {
                 /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
                 "X-Correlation-ID"?: string;
@@ -7962,6 +8075,73 @@ export interface operations {
                             decoded?: components["schemas"]["DecodeResult"];
                             error?: string;
                         }[];
+                        /** @description Only with `read=text`. */
+                        label?: {
+                            /** @description Every line read, blocks in reading order with '' between blocks; confidence 0–100. */
+                            lines: {
+                                text: string;
+                                confidence: number;
+                            }[];
+                            /** @description OCR's mean word confidence over the page, 0–100. */
+                            confidence: number;
+                            /** @description True when the photo is worth taking again: the text was read with low confidence (under 60), or no recipient name was found. */
+                            retake: boolean;
+                            /** @description The text could not be read (the barcodes above stand); `lines` is empty. */
+                            error?: string;
+                            /** @description The recipient block of the label. */
+                            shipTo?: {
+                                lines: string[];
+                                /** @description The name as printed: the line to highlight. */
+                                nameLine?: string;
+                                name?: {
+                                    first: string;
+                                    middle: string[];
+                                    last: string;
+                                };
+                                company?: string;
+                                /** @description Unit, suite, room or mail stop, without its keyword. */
+                                unit?: string;
+                                addressLines: string[];
+                                /**
+                                 * @description marker: the lines after SHIP TO / TO / DELIVER TO; address: the largest address block; barcode: the ship-to of a 2D barcode (no text block found).
+                                 * @enum {string}
+                                 */
+                                foundBy: "marker" | "address" | "barcode";
+                            };
+                            /** @description The directory match. `chosen` only past RECIPIENT_AUTO_ASSIGN_THRESHOLD and ahead of the runner-up by RECIPIENT_AUTO_ASSIGN_MARGIN. */
+                            recipient?: {
+                                chosen?: {
+                                    contactId: string;
+                                    name: string;
+                                    company?: string;
+                                    unit?: string;
+                                    /** @description A group contact: business mail for a department or a site. */
+                                    group: boolean;
+                                    /** @description How surely the label names this contact, 0–1. */
+                                    score: number;
+                                    /** @description How the first name matched: name, alias, nickname, initial, similar or none. */
+                                    firstName: string;
+                                };
+                                /**
+                                 * @description Why none was chosen: the reason to open a scan issue with.
+                                 * @enum {string}
+                                 */
+                                doubt?: "no_match" | "partial_match" | "several_matches" | "business";
+                                /** @description The best three, best first. */
+                                suggestions: {
+                                    contactId: string;
+                                    name: string;
+                                    company?: string;
+                                    unit?: string;
+                                    /** @description A group contact: business mail for a department or a site. */
+                                    group: boolean;
+                                    /** @description How surely the label names this contact, 0–1. */
+                                    score: number;
+                                    /** @description How the first name matched: name, alias, nickname, initial, similar or none. */
+                                    firstName: string;
+                                }[];
+                            };
+                        };
                     };
                 };
             };
@@ -8067,6 +8247,518 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    getScanissues: {
+        parameters: {
+            query?: {
+                /** @description Default open (oldest first); settled lists newest first. */
+                status?: "open" | "settled";
+                /** @description From 1. */
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scanIssues: components["schemas"]["ScanIssue"][];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postScanissues: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    packageId: string;
+                    /** @description What the label says (decode-image with `read=text` answers it as `label.shipTo`). */
+                    read: {
+                        name?: string;
+                        company?: string;
+                        unit?: string;
+                        lines?: string[];
+                        confidence?: number;
+                    };
+                    /**
+                     * @description Default: the matcher's own reason for not choosing (partial_match when it would have chosen).
+                     * @enum {string}
+                     */
+                    reason?: "no_match" | "partial_match" | "several_matches" | "business";
+                    imageId?: string;
+                    siteId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scanIssueId: string;
+                        packageId: string;
+                        trackingNumber?: string;
+                        /** @enum {string} */
+                        reason: "no_match" | "partial_match" | "several_matches" | "business";
+                        /** @enum {string} */
+                        status: "open" | "settled";
+                        read: {
+                            /** @description The recipient's name line as printed. */
+                            name?: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description Every line of the SHIP TO block (or of the label) as read. */
+                            lines: string[];
+                            /** @description OCR's mean confidence, 0–100. */
+                            confidence?: number;
+                        };
+                        /** @description The best three candidates when the issue was opened. */
+                        suggestions: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description A group contact (business mail for a department or site). */
+                            group: boolean;
+                            /** @description How surely the label names this contact, 0–1. */
+                            score: number;
+                        }[];
+                        /** @description The label photo (one of the package's images). */
+                        imageId?: string;
+                        siteId?: string;
+                        openedBy: string;
+                        /** Format: date-time */
+                        openedAt: string;
+                        /** @description Settled: the recipient the clerk chose. */
+                        contactId?: string;
+                        settledBy?: string;
+                        /** Format: date-time */
+                        settledAt?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScanissuesByScanIssueId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                scanIssueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scanIssueId: string;
+                        packageId: string;
+                        trackingNumber?: string;
+                        /** @enum {string} */
+                        reason: "no_match" | "partial_match" | "several_matches" | "business";
+                        /** @enum {string} */
+                        status: "open" | "settled";
+                        read: {
+                            /** @description The recipient's name line as printed. */
+                            name?: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description Every line of the SHIP TO block (or of the label) as read. */
+                            lines: string[];
+                            /** @description OCR's mean confidence, 0–100. */
+                            confidence?: number;
+                        };
+                        /** @description The best three candidates when the issue was opened. */
+                        suggestions: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description A group contact (business mail for a department or site). */
+                            group: boolean;
+                            /** @description How surely the label names this contact, 0–1. */
+                            score: number;
+                        }[];
+                        /** @description The label photo (one of the package's images). */
+                        imageId?: string;
+                        siteId?: string;
+                        openedBy: string;
+                        /** Format: date-time */
+                        openedAt: string;
+                        /** @description Settled: the recipient the clerk chose. */
+                        contactId?: string;
+                        settledBy?: string;
+                        /** Format: date-time */
+                        settledAt?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postScanissuesByScanIssueIdResolve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                scanIssueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contactId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scanIssueId: string;
+                        packageId: string;
+                        trackingNumber?: string;
+                        /** @enum {string} */
+                        reason: "no_match" | "partial_match" | "several_matches" | "business";
+                        /** @enum {string} */
+                        status: "open" | "settled";
+                        read: {
+                            /** @description The recipient's name line as printed. */
+                            name?: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description Every line of the SHIP TO block (or of the label) as read. */
+                            lines: string[];
+                            /** @description OCR's mean confidence, 0–100. */
+                            confidence?: number;
+                        };
+                        /** @description The best three candidates when the issue was opened. */
+                        suggestions: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            unit?: string;
+                            /** @description A group contact (business mail for a department or site). */
+                            group: boolean;
+                            /** @description How surely the label names this contact, 0–1. */
+                            score: number;
+                        }[];
+                        /** @description The label photo (one of the package's images). */
+                        imageId?: string;
+                        siteId?: string;
+                        openedBy: string;
+                        /** Format: date-time */
+                        openedAt: string;
+                        /** @description Settled: the recipient the clerk chose. */
+                        contactId?: string;
+                        settledBy?: string;
+                        /** Format: date-time */
+                        settledAt?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
         };
     };
     getUsers: {
@@ -10002,7 +10694,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -10308,7 +11000,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
