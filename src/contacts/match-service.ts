@@ -4,7 +4,8 @@ import { inTransaction } from '../platform/db/transaction.js'
 import { decideRecipient, type MatchDoubt, type MatchPolicy } from './model/match-decision.js'
 import type { DirectoryEntry, ScoredEntry } from './model/match.js'
 import { normalizeForMatch } from './model/normalize.js'
-import { findCandidatesByTokens, findGroupContacts, type MatchCandidateRow } from './store/match.js'
+import { findCandidatesByWords, findGroupContacts, type MatchCandidateRow } from './store/match.js'
+import { givenNameForms } from './model/nicknames.js'
 
 /** What a label names: decode's ShipTo reduced to what the directory is matched on. */
 export interface RecipientQuery {
@@ -45,10 +46,16 @@ export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
 
   async function candidates(subId: string, q: RecipientQuery): Promise<MatchCandidateRow[]> {
     if (q.name) {
-      const words = [q.name.last, ...(q.name.commaForm ? [] : [q.name.first])]
-      const tokens = [...new Set(words.flatMap((w) => normalizeForMatch(w).split(' ')).filter((t) => t.length >= 2))]
+      const name = q.name
+      const surname = wordsOf([name.last])
+      const first = name.first.length > 1 ? wordsOf([name.first, ...givenNameForms(name.first)]) : undefined
       // One transaction: the trigram threshold is set for it alone.
-      return inTransaction(db, (trx) => findCandidatesByTokens(trx, subId, tokens))
+      return inTransaction(db, async (trx) => {
+        const found = await findCandidatesByWords(trx, subId, first ? { surname, first } : { surname })
+        // "SMITH ROBERT" (family name first, no comma): the other way round when that finds nobody.
+        if (found.length > 0 || !first || name.commaForm) return found
+        return findCandidatesByWords(trx, subId, { surname: wordsOf([name.first]), first: surname })
+      })
     }
     if (q.company) return findGroupContacts(db, subId, normalizeForMatch(q.company), q.siteId)
     return []
@@ -71,6 +78,13 @@ export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
 }
 
 export type RecipientMatcher = ReturnType<typeof createRecipientMatcher>
+
+/** Normalised words to look up: particles and initials ("de", "j") only when nothing longer is printed. */
+function wordsOf(parts: string[]): string[] {
+  const words = [...new Set(parts.flatMap((p) => normalizeForMatch(p).split(' ')).filter(Boolean))]
+  const long = words.filter((w) => w.length >= 3)
+  return long.length > 0 ? long : words.filter((w) => w.length >= 2)
+}
 
 function toEntry(r: MatchCandidateRow): DirectoryEntry {
   return {

@@ -13,39 +13,43 @@ export interface MatchCandidateRow {
 }
 
 /**
- * How alike a surname token and a word of a contact's name must be to fetch the contact
- * (pg_trgm's word similarity). 0.45 lets through a six-letter surname with one letter misread
- * ("SMLTH" for Smith shares 3 of 6 trigrams with it at the word's edges plus the ends); the
- * scoring in JS decides, this only bounds what it sees.
+ * How alike a printed word and a directory name word must be (pg_trgm similarity) for the word's
+ * contacts to be fetched. 0.3 lets through one misread letter in a five-letter surname ("SMLTH":
+ * 3 of 9 trigrams shared with "smith"); the scoring in JS decides, this only bounds what it sees.
  */
-export const WORD_SIMILARITY = 0.45
-/** Most candidates fetched for one label; the closest by trigram first. */
-const MAX_CANDIDATES = 200
+export const WORD_SIMILARITY = 0.3
+/** Most candidates fetched for one label; those holding the printed surname exactly first. */
+const MAX_CANDIDATES = 500
 
 /**
- * Active receiving contacts a word of whose normalised name is like one of `tokens` (the label's
- * surname words, normalised), through the GIN trigram index on `match_name` (migration 0054).
- * `%>` is pg_trgm's "some extent of the left side is like the right side" operator, which that
- * index serves; its threshold is set for this transaction only.
+ * Active receiving contacts whose name holds a word like one of `surname` and, when `first` is
+ * given (the printed first name and its nickname forms), also a word like one of those or an
+ * alias. The words like the printed ones come from the subscription's name-word table through its
+ * trigram index; the contacts holding them through the GIN index on their name's words (migration
+ * 0054). The similarity threshold is set for this transaction only.
  */
-export async function findCandidatesByTokens(
+export async function findCandidatesByWords(
   trx: Executor,
   subId: string,
-  tokens: string[],
+  words: { surname: string[]; first?: string[] },
 ): Promise<MatchCandidateRow[]> {
-  if (tokens.length === 0) return []
-  await sql`select set_config('pg_trgm.word_similarity_threshold', ${String(WORD_SIMILARITY)}, true)`.execute(trx)
+  if (words.surname.length === 0) return []
+  await sql`select set_config('pg_trgm.similarity_threshold', ${String(WORD_SIMILARITY)}, true)`.execute(trx)
+  const near = (tokens: string[]) => sql`array(
+      select w.word from unnest(${tokens}::text[]) as t(token)
+      join contact_name_words w on w.sub_id = ${subId} and w.word % t.token
+      union select unnest(${tokens}::text[]))`
+  const first = words.first?.length
+    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)} or c.aliases <> '{}')`
+    : sql``
   const { rows } = await sql<MatchCandidateRow>`
-    select contact_id, name, company, unit, aliases, is_group, location_site_id from (
-      select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id,
-             max(word_similarity(t.token, c.match_name)) as closeness
-      from unnest(${tokens}::text[]) as t(token)
-      join contacts c on c.match_name %> t.token
-      where c.sub_id = ${subId} and c.deleted_at is null and c.status = 'active'
-        and c.contact_type in ('RECEIVER', 'ALL')
-      group by c.contact_id
-    ) found
-    order by closeness desc, contact_id
+    select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id
+    from contacts c
+    where c.sub_id = ${subId} and c.deleted_at is null and c.status = 'active'
+      and c.contact_type in ('RECEIVER', 'ALL')
+      and string_to_array(c.match_name, ' ') && ${near(words.surname)}
+      ${first}
+    order by (string_to_array(c.match_name, ' ') && ${words.surname}::text[]) desc, c.contact_id
     limit ${MAX_CANDIDATES}`.execute(trx)
   return rows
 }

@@ -82,6 +82,8 @@ function start(opts: OcrOptions): Promise<TesseractWorker> {
       tessedit_do_invert: '0',
       // A phone photo carries no resolution; without one tesseract estimates it (and says so on stdout).
       user_defined_dpi: '300',
+      // Tesseract's own notes ("Detected 5 diacritics") go to its debug file, not the service's stdout.
+      debug_file: '/dev/null',
     })
     // A thread that dies later (a wasm abort) would leave its job unanswered: the next label starts
     // another, and the job in flight fails (see readLabelText).
