@@ -39,8 +39,12 @@ export async function findCandidatesByWords(
       select w.word from unnest(${tokens}::text[]) as t(token)
       join contact_name_words w on w.sub_id = ${subId} and w.word % t.token
       union select unnest(${tokens}::text[]))`
+  // Aliases are kept as typed ("Betsy"): the printed forms are looked up as typed people write them.
+  const asTyped = (w: string[]) => [
+    ...new Set(w.flatMap((x) => [x, x[0]!.toUpperCase() + x.slice(1), x.toUpperCase()])),
+  ]
   const first = words.first?.length
-    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)} or c.aliases <> '{}')`
+    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)} or c.aliases && ${asTyped(words.first)}::text[])`
     : sql``
   const { rows } = await sql<MatchCandidateRow>`
     select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id
