@@ -38,8 +38,10 @@ beforeAll(async () => {
 describe('label photos at the desk', () => {
   it('reads the photo, shows the name it read and the suggestions; saved without a recipient, the parcel waits in the queue until 2 is pressed', async () => {
     const { page } = await h.open(DESKTOP)
-    await page.goto('/console/receive')
+    await page.goto('/console')
     await signIn(page, admin.email, admin.password)
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
+    await page.getByRole('link', { name: 'Receive' }).click()
     await page.getByRole('heading', { name: 'Receive' }).waitFor()
     await page.getByLabel('Location', { exact: true }).selectOption({ label: 'HQ' })
 
