@@ -34,8 +34,8 @@ export {
   ImageTooLargeError,
   UnsupportedImageFormatError,
 } from './image/index.js'
-export type { FoundBarcode, ImageDecodePoolOptions, LabelRead, LabelText, OcrOptions } from './image/index.js'
+export type { FoundBarcode, ImageDecodePoolOptions, LabelRead } from './image/index.js'
 export { MAILROOM_BODY_LENGTH, MAILROOM_PREFIX } from './mailroom-number.js'
 export { isAlpha2Country } from './tables/countries.js'
 export { findShipTo, isCityLine, nameWords, parsePersonName, unitOf } from './label/index.js'
-export type { PersonName, ShipTo, TextLine } from './label/index.js'
+export type { PersonName, ShipTo } from './label/index.js'

@@ -31,6 +31,5 @@ export {
   UnsupportedImageFormatError,
 } from './errors.js'
 export { ImageDecodePool, type ImageDecodePoolOptions, type LabelRead } from './image-decode-pool.js'
-export type { LabelText, OcrOptions } from './ocr.js'
 export type { FoundBarcode } from './found-barcode.js'
 export { readBarcodesFromImage } from './read-barcodes-from-image.js'

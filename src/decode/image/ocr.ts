@@ -155,10 +155,3 @@ function deskew(radians: number | undefined): { rotateRadians: number } | { rota
 function cleanLine(line: Line): string {
   return line.text.replace(/\s+/g, ' ').trim()
 }
-
-/** Stops this thread's tesseract worker (tests; a decode thread's exit ends it anyway). */
-export async function stopOcr(): Promise<void> {
-  const current = engine
-  engine = undefined
-  if (current) await (await current.catch(() => undefined))?.terminate()
-}

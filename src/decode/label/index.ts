@@ -3,6 +3,6 @@
  * block's person name, company, address lines and unit. Pure functions; the OCR itself is in
  * ../image (it runs in the photo decode threads).
  */
-export { findShipTo, type ShipTo, type TextLine } from './ship-to.js'
+export { findShipTo, type ShipTo } from './ship-to.js'
 export { nameWords, parsePersonName, type PersonName } from './person-name.js'
-export { isCityLine, isStreetLine, isUnitLine, unitOf } from './address-lines.js'
+export { isCityLine, unitOf } from './address-lines.js'
