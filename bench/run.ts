@@ -399,6 +399,7 @@ if (process.env.BENCH_HTTP_ONLY === '1' || only) process.exit(0)
 const others: Array<[string, string[], Record<string, string>]> = [
   ['decode in-process', ['--import', 'tsx', 'bench/decode.bench.ts'], {}],
   ['decode label photos', ['--import', 'tsx', 'bench/decode-image.bench.ts', '20'], {}],
+  ['label photos to recipients (OCR, matching)', ['--import', 'tsx', 'bench/label-ocr.bench.ts', '40'], {}],
 ]
 const webhookDb = admin ? await freshDatabase(`mailroom_bench_wh_${process.pid}`) : undefined
 others.push([

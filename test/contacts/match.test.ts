@@ -71,6 +71,13 @@ describe('decideRecipient: people', () => {
     }
   })
 
+  it('a printed initial is the first name’s before a middle name’s', () => {
+    const people = [entry('joan-meier', 'Joan Meier'), entry('priya-j-meier', 'Priya J. Meier')]
+    const d = decideRecipient({ name: parsePersonName('J. MEIER')! }, people, policy)
+    expect(d.suggestions.map((s) => s.contactId)).toEqual(['joan-meier', 'priya-j-meier'])
+    expect(d.chosen).toBeUndefined() // an initial alone, two Meiers
+  })
+
   it('a surname alone is never enough', () => {
     const d = decide('SMITH')
     expect(d.chosen).toBeUndefined()

@@ -68,8 +68,9 @@ function firstScore(read: PersonName, contact: PersonName, aliases: readonly str
   if (!read.first) return [0, 'none']
   const names = [contact.first, ...contact.middle].filter(Boolean)
   if (read.initialOnly) {
-    const initials = [...names, ...aliases].map((n) => n[0])
-    return initials.includes(read.first) ? [INITIAL_CREDIT, 'initial'] : [0, 'none']
+    // A printed initial is the first name's (or an alias's); a middle name's is a weaker hint.
+    if ([contact.first, ...aliases].some((n) => n[0] === read.first)) return [INITIAL_CREDIT, 'initial']
+    return contact.middle.some((n) => n[0] === read.first) ? [INITIAL_CREDIT / 2, 'initial'] : [0, 'none']
   }
   if (contact.first === read.first) return [1, 'name']
   if (aliases.includes(read.first)) return [1, 'alias']

@@ -6,6 +6,7 @@
  */
 import { ImageDecodeError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
+import { findShipTo } from '../label/index.js'
 import { readLabelText, type LabelText, type OcrOptions } from './ocr.js'
 import { readSymbols } from './read-barcodes-from-image.js'
 import { loadZXingReader } from './zxing-module.js'
@@ -34,7 +35,12 @@ export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAn
     if (!task.text) return { ok: true, found }
     // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
     try {
-      return { ok: true, found, text: await readLabelText(task.bytes, { ...task.text, radians }) }
+      const text = await readLabelText(task.bytes, { ...task.text, radians })
+      if (findShipTo(text.lines)?.name) return { ok: true, found, text }
+      // No recipient read: once more, straightened the other way (tesseract's estimate when the
+      // barcode gave the angle, none when the estimate misled it). Only doubtful photos pay twice.
+      const again = await readLabelText(task.bytes, { ...task.text, radians: radians === undefined ? null : undefined })
+      return { ok: true, found, text: findShipTo(again.lines)?.name ? again : text }
     } catch (e) {
       return { ok: true, found, textError: e instanceof Error ? e.message : String(e) }
     }

@@ -17,8 +17,8 @@ export interface OcrOptions {
   psm?: string
   /** Where `eng.traineddata.gz` is; default: the `@tesseract.js-data/eng` package's LSTM model. */
   langPath?: string
-  /** How far the label is turned (clockwise, radians), from its barcodes; else tesseract estimates it. */
-  radians?: number
+  /** How far the label is turned (clockwise, radians), from its barcodes; null: not at all; absent: tesseract estimates it. */
+  radians?: number | null
 }
 
 // PSM 3 (fully automatic layout) finds a label's columns as separate blocks, so "SHIP TO" and the
@@ -147,9 +147,9 @@ export async function readLabelText(bytes: Uint8Array, opts: OcrOptions = {}): P
  * saves tesseract a whole layout pass), else by tesseract's own estimate from the text lines,
  * which a turned, tilted photo can mislead into reading nothing.
  */
-function deskew(radians: number | undefined): { rotateRadians: number } | { rotateAuto: true } {
+function deskew(radians: number | null | undefined): { rotateRadians: number } | { rotateAuto: true } {
   if (radians === undefined) return { rotateAuto: true }
-  return { rotateRadians: -radians }
+  return { rotateRadians: radians === null ? 0 : -radians }
 }
 
 function cleanLine(line: Line): string {
