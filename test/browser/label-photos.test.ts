@@ -86,5 +86,5 @@ describe('label photos at the desk', () => {
     expect(second).toContain(directoryName)
     expect(h.elsewhere).toEqual([])
     expect(h.pageErrors).toEqual([])
-  })
+  }, 180_000) // OCR on a busy machine, the first read loading the model
 })
