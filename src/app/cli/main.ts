@@ -11,6 +11,7 @@ import { serve } from './serve.js'
 import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
 import { PortInUseError } from './port.js'
+import { WrongSecretError } from '../secrets.js'
 
 const HELP = `mailroom: package receiving service
 
@@ -70,7 +71,7 @@ main(process.argv.slice(2)).catch((e: unknown) => {
     process.stderr.write(`${e.message}\n`)
     process.exit(78)
   }
-  if (e instanceof PortInUseError) {
+  if (e instanceof PortInUseError || e instanceof WrongSecretError) {
     process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(78)
   }

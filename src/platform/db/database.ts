@@ -10,6 +10,7 @@ import { guardTransactions, transactionScope } from './transaction.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openEmbeddedDir } from './embedded-dir.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
+import { ConflictRetryDriver } from './conflict-retry-driver.js'
 
 export type Db = Kysely<Database>
 export type DbEngine = 'postgres' | 'pglite'
@@ -52,7 +53,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     pool.on('error', () => {})
     const names = new StatementNames()
     pool.on('connect', (client) => preparedStatementsFor(client, names))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Database>({ dialect: new ConflictRetryDialect({ pool }) })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
   let unlock = () => {}
@@ -88,6 +89,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
         unlock()
       }
     },
+  }
+}
+
+/** PostgreSQL, with lone statements that lost a deadlock or a serialization race run again (ConflictRetryDriver). */
+class ConflictRetryDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new ConflictRetryDriver(super.createDriver())
   }
 }
 
