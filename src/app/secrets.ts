@@ -83,3 +83,18 @@ export function explainSecretFailure(
     `${file} is not the master secret this database was made with (its sealed keys do not open): put the master.secret that belongs with this database there (a backup keeps it, see docs/backup.md) or set MAILROOM_SECRET, and start again`,
   )
 }
+
+/** The master secret as it is now, never generated: MAILROOM_SECRET, else the data dir's file; undefined when neither. */
+export function readMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'>): string | undefined {
+  if (config.masterSecret) return config.masterSecret
+  const file = masterSecretFile(config.dataDir)
+  try {
+    return checked(readFileSync(file, 'utf8').trim(), file)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw e
+  }
+}
+
+/** Where a generated master secret is kept. */
+export const masterSecretFile = (dataDir: string) => path.join(dataDir, 'master.secret')

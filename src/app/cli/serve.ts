@@ -5,6 +5,7 @@ import { startBackground } from '../background.js'
 import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
 import { ensurePortFree, listenOrExplain } from './port.js'
+import { startControlSocket } from '../restore/control.js'
 
 /**
  * `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. The
@@ -62,6 +63,28 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     log: (level, msg, extra) => app.log[level](extra, msg),
   })
 
+  // The embedded database lives in this process: `mailroom backup` and `mailroom held` ask it here.
+  const stopControl =
+    config.database.kind === 'pglite'
+      ? await startControlSocket(
+          {
+            dbDir: config.database.dir,
+            database: ctx.database,
+            clock: ctx.clock,
+            nudge: () => {
+              ctx.notifications.nudge()
+              ctx.webhooks.notify()
+            },
+          },
+          (err) => app.log.error({ err }, 'control socket request failed'),
+        )
+      : undefined
+  if (config.database.kind === 'pglite' && !stopControl)
+    app.log.warn(
+      { dir: config.database.dir },
+      'the data directory path is too long for a control socket: `mailroom backup` and `mailroom held` need the service stopped',
+    )
+
   stopService = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')
     const force = setTimeout(() => {
@@ -71,6 +94,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await app.close()
+      await stopControl?.()
       await stopBackground()
       await stopInvalidations()
       await ctx.database.close()

@@ -19,14 +19,20 @@ export interface DatabaseHandle {
   db: Db
   engine: DbEngine
   close(): Promise<void>
+  /**
+   * The embedded database only: a consistent snapshot of its data directory (PGlite's dumpDataDir,
+   * gzipped tar), taken between transactions (see dumpBetweenTransactions).
+   */
+  dumpDataDir?: () => Promise<Blob>
 }
 
 export type DatabaseTarget =
   /** statementTimeoutMs: the longest any statement may run, and wait for a pool connection (0 or absent: unbounded). */
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
   /**
-   * dir: a directory, or 'memory' for a database that lives and dies with the process; an in-memory
-   * one may start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template).
+   * dir: a directory, or 'memory' for a database that lives and dies with the process. Either may
+   * start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template, a
+   * backup): a directory then must not hold a database yet (restore).
    */
   | { kind: 'pglite'; dir: string; from?: Blob }
 
@@ -36,6 +42,11 @@ pg.types.setTypeParser(20, (v) => Number(v))
 export interface OpenOptions {
   /** Refuse, at once, a query on the plain database from inside a transaction (tests; see transactionScope). */
   guardTransactions?: boolean
+  /**
+   * A directory made `from` a dump: run on it before it is moved into place (a restore migrates and
+   * marks itself there, so that a crash never leaves a restored directory that is not marked).
+   */
+  prepareNew?: (db: Db) => Promise<void>
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<DatabaseHandle> {
@@ -62,17 +73,23 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
-  const from = target.dir === 'memory' ? target.from : undefined
-  const create = (dataDir?: string) =>
+  const create = (dataDir?: string, from?: Blob) =>
     PGlite.create({
       ...(dataDir ? { dataDir } : {}),
       ...(from ? { loadDataDir: from } : {}),
       extensions: { pg_trgm },
       parsers: { 20: (v: string) => Number(v) },
     })
+  const { prepareNew } = options
   let pglite: PGlite
   try {
-    pglite = target.dir === 'memory' ? await create() : await openEmbeddedDir(path.resolve(target.dir), create)
+    pglite =
+      target.dir === 'memory'
+        ? await create(undefined, target.from)
+        : await openEmbeddedDir(path.resolve(target.dir), create, {
+            from: target.from,
+            prepare: prepareNew && ((fresh) => prepareNew(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) }))),
+          })
   } catch (e) {
     unlock()
     throw e
@@ -82,6 +99,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   return {
     db,
     engine: 'pglite',
+    dumpDataDir: () => dumpBetweenTransactions(db, pglite),
     close: async () => {
       try {
         await db.destroy()
@@ -90,6 +108,20 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       }
     },
   }
+}
+
+/**
+ * PGlite's dumpDataDir reads the files under the running database: it must not run while a
+ * statement writes them, nor inside a transaction. Holding the one connection (the driver's queue)
+ * waits for the transaction in progress to end and keeps the next one waiting until the dump is
+ * read; a checkpoint first writes every committed page to the files, so the copy opens without
+ * replaying the log. Writes wait for the dump (about a second for tens of megabytes).
+ */
+async function dumpBetweenTransactions(db: Db, pglite: PGlite): Promise<Blob> {
+  return db.connection().execute(async () => {
+    await pglite.exec('CHECKPOINT')
+    return pglite.dumpDataDir('gzip')
+  })
 }
 
 /** PostgreSQL, with lone statements that lost a deadlock or a serialization race run again (ConflictRetryDriver). */

@@ -2,6 +2,9 @@ import type { PGlite } from '@electric-sql/pglite'
 import { readdirSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 
+/** A restore's target already holds a database. */
+export class DataDirExistsError extends Error {}
+
 /** The embedded database's directory exists but does not open: the message says what to do. */
 export class DataDirDamagedError extends Error {}
 
@@ -12,18 +15,31 @@ export class DataDirDamagedError extends Error {}
  * only once complete and closed: `dir` either does not exist or holds a whole database. Leftovers of
  * an interrupted creation are removed. The caller holds the data directory's lock.
  */
-export async function openEmbeddedDir(dir: string, open: (dataDir: string) => Promise<PGlite>): Promise<PGlite> {
+export async function openEmbeddedDir(
+  dir: string,
+  open: (dataDir: string, from?: Blob) => Promise<PGlite>,
+  opts: { from?: Blob; prepare?: ((fresh: PGlite) => Promise<void>) | undefined } = {},
+): Promise<PGlite> {
   const parent = path.dirname(dir)
   const name = path.basename(dir)
   for (const entry of readdirSync(parent)) {
     if (entry.startsWith(`${name}.init-`)) rmSync(path.join(parent, entry), { recursive: true, force: true })
   }
-  if (isMissingOrEmpty(dir)) {
+  const missing = isMissingOrEmpty(dir)
+  if (!missing && opts.from)
+    throw new DataDirExistsError(
+      `${dir} already holds a database: restore into a data directory without one (MAILROOM_DATA_DIR), or move it away first`,
+    )
+  if (missing) {
     // Empty: made by an older version that was stopped before initdb wrote anything.
     rmSync(dir, { recursive: true, force: true })
     const staging = path.join(parent, `${name}.init-${process.pid}`)
-    const fresh = await open(staging)
-    await fresh.close()
+    const fresh = await open(staging, opts.from)
+    try {
+      await opts.prepare?.(fresh)
+    } finally {
+      await fresh.close()
+    }
     renameSync(staging, dir)
   }
   try {
