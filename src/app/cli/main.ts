@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js'
 import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
-import { DataDirDamagedError } from '../../platform/db/embedded-dir.js'
+import { DataDirDamagedError, DataDirExistsError } from '../../platform/db/embedded-dir.js'
 import { CommandError, UsageError } from './args.js'
 import { backupCommand } from './backup.js'
 import { heldCommand } from './held.js'
@@ -98,6 +98,10 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof DataDirDamagedError) {
     process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(74)
+  }
+  if (e instanceof DataDirExistsError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(73)
   }
   if (e instanceof CommandError) {
     process.stderr.write(`mailroom: ${e.message}\n`)

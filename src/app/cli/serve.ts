@@ -6,6 +6,7 @@ import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
 import { ensurePortFree, listenOrExplain } from './port.js'
 import { startControlSocket } from '../restore/control.js'
+import { listHeld } from '../restore/held-work.js'
 
 /**
  * `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. The
@@ -107,6 +108,12 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   // A signal that came while listening started: honour it now.
   if (shuttingDown) return stopService('SIGTERM')
   app.log.info({ engine: ctx.database.engine, ms: Date.now() - started }, 'mailroom is up')
+  const { held } = await listHeld(ctx.db)
+  if (held.emails.count + held.webhooks.count > 0)
+    app.log.warn(
+      { held },
+      'a restore holds emails and webhooks that were pending in its backup: `mailroom held`, then resend or drop them (docs/backup.md)',
+    )
   await announceFirstRun(ctx, app.server.address())
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/database.js'
 import { inTransaction, type Trx } from '../../platform/db/transaction.js'
 import { newId } from '../../platform/kit/ids.js'
@@ -42,16 +42,16 @@ export async function markRestored(
   const notified = CONSUMERS.notifications
   const held = await inTransaction(db, async (trx) => {
     await sql`insert into restores (restore_id, restored_at, snapshot_at, source, hold_after_seconds)
-              values (${restoreId}, ${now}, ${opts.snapshotAt ?? null}, ${opts.source}, ${opts.holdAfterSeconds})`.execute(
+              values (${restoreId}, ${now}::timestamptz, ${opts.snapshotAt ?? null}::timestamptz, ${opts.source}, ${opts.holdAfterSeconds})`.execute(
       trx,
     )
     // A hold counts as an attempt, as a claim does: it closes an open arrival batch, so that a
     // later arrival opens a new email instead of joining one that waits for a decision.
     const emails = await record(
       trx,
-      sql`update notifications set next_attempt_at = ${NOT_DUE}, attempts = attempts + 1, locked_until = null,
-            locked_by = null, updated_at = ${now}
-          where status = 'pending' and created_at < ${cutoff}
+      sql`update notifications set next_attempt_at = ${NOT_DUE}::timestamptz, attempts = attempts + 1, locked_until = null,
+            locked_by = null, updated_at = ${now}::timestamptz
+          where status = 'pending' and created_at < ${cutoff}::timestamptz
           returning notification_id as id, created_at as since`,
       'notification',
       'email',
@@ -59,9 +59,9 @@ export async function markRestored(
     )
     const emailEvents = await record(
       trx,
-      sql`update package_events e set ${sql.ref(notified.mark)} = ${now}
+      sql`update package_events e set ${sql.ref(notified.mark)} = ${now}::timestamptz
           where e.${sql.ref(notified.mark)} is null and e.variant = ${notified.variant}
-            and e.event_name in (${sql.join(notified.eventNames.map((n) => sql.lit(n)))}) and e.occurred_at < ${cutoff}
+            and e.event_name in (${sql.join(notified.eventNames.map((n) => sql.lit(n)))}) and e.occurred_at < ${cutoff}::timestamptz
           returning e.event_id as id, e.occurred_at as since`,
       'notify-event',
       'email',
@@ -69,9 +69,9 @@ export async function markRestored(
     )
     const webhooks = await record(
       trx,
-      sql`update webhook_deliveries set next_attempt_at = ${NOT_DUE}, locked_until = null, locked_by = null,
-            updated_at = ${now}
-          where status = 'pending' and occurred_at < ${cutoff}
+      sql`update webhook_deliveries set next_attempt_at = ${NOT_DUE}::timestamptz, locked_until = null, locked_by = null,
+            updated_at = ${now}::timestamptz
+          where status = 'pending' and occurred_at < ${cutoff}::timestamptz
           returning delivery_id as id, occurred_at as since`,
       'delivery',
       'webhook',
@@ -79,8 +79,8 @@ export async function markRestored(
     )
     const webhookEvents = await record(
       trx,
-      sql`update package_events set dispatched_at = ${now}
-          where dispatched_at is null and occurred_at < ${cutoff}
+      sql`update package_events set dispatched_at = ${now}::timestamptz
+          where dispatched_at is null and occurred_at < ${cutoff}::timestamptz
           returning event_id as id, occurred_at as since`,
       'dispatch-event',
       'webhook',
@@ -93,7 +93,7 @@ export async function markRestored(
 
 async function record(
   trx: Trx,
-  hold: ReturnType<typeof sql<{ id: string; since: Date }>>,
+  hold: RawBuilder<{ id: string; since: Date }>,
   itemType: string,
   kind: string,
   restoreId: string,
@@ -157,22 +157,22 @@ export async function decideHeld(db: Db, kind: HeldKind, decision: 'resend' | 'd
     if (kind === 'emails') {
       const notifications = ids('notification')
       if (decision === 'resend') {
-        await sql`update notifications set next_attempt_at = ${now}, updated_at = ${now}
+        await sql`update notifications set next_attempt_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
                   where notification_id = any(${notifications}::text[]) and status = 'pending'`.execute(trx)
         await sql`update package_events set ${sql.ref(CONSUMERS.notifications.mark)} = null
                   where event_id = any(${ids('notify-event')}::text[])`.execute(trx)
       } else
-        await sql`update notifications set status = 'failed', last_error = ${DROPPED}, updated_at = ${now}
+        await sql`update notifications set status = 'failed', last_error = ${DROPPED}, updated_at = ${now}::timestamptz
                   where notification_id = any(${notifications}::text[]) and status = 'pending'`.execute(trx)
     } else {
       const deliveries = ids('delivery')
       if (decision === 'resend') {
-        await sql`update webhook_deliveries set next_attempt_at = ${now}, give_up_at = null, updated_at = ${now}
+        await sql`update webhook_deliveries set next_attempt_at = ${now}::timestamptz, give_up_at = null, updated_at = ${now}::timestamptz
                   where delivery_id = any(${deliveries}::text[]) and status = 'pending'`.execute(trx)
         await sql`update package_events set dispatched_at = null
                   where event_id = any(${ids('dispatch-event')}::text[])`.execute(trx)
       } else
-        await sql`update webhook_deliveries set status = 'cancelled', last_error = ${DROPPED}, updated_at = ${now}
+        await sql`update webhook_deliveries set status = 'cancelled', last_error = ${DROPPED}, updated_at = ${now}::timestamptz
                   where delivery_id = any(${deliveries}::text[]) and status = 'pending'`.execute(trx)
     }
     return rows.length

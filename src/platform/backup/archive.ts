@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { create, extract } from 'tar'
 
@@ -55,12 +55,13 @@ export async function writeBackup(
         cwd: staging,
         follow: true,
         portable: true,
-        mode: 0o600,
         // An image being written is a temp file until renamed: never packed half-written.
         filter: (p) => !p.endsWith('.tmp'),
       },
       entries,
     )
+    // The whole database: readable by its owner only, as the data directory is.
+    chmodSync(tmp, 0o600)
     renameSync(tmp, file)
   } finally {
     rmSync(tmp, { force: true })
@@ -99,7 +100,7 @@ export async function openBackup(file: string, workDir: string): Promise<OpenedB
     const sealed = path.join(workDir, SEALED_SECRET)
     return {
       manifest,
-      database: new Blob([readFileSync(path.join(workDir, DATABASE))]),
+      database: new Blob([readFileSync(path.join(workDir, DATABASE))], { type: 'application/gzip' }),
       imagesDir: manifest.images && existsSync(images) ? images : undefined,
       sealedSecret: existsSync(sealed) ? readFileSync(sealed, 'utf8') : undefined,
       dispose,
