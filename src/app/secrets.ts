@@ -71,7 +71,7 @@ export function explainSecretFailure(
   const file = path.join(config.dataDir, 'master.secret')
   if (config.masterSecret)
     return new WrongSecretError(
-      "MAILROOM_SECRET is not the master secret this database was made with (its sealed keys do not open): set MAILROOM_SECRET to that secret (kept with the backup, see docs/backup.md) and start again",
+      'MAILROOM_SECRET is not the master secret this database was made with (its sealed keys do not open): set MAILROOM_SECRET to that secret (kept with the backup, see docs/backup.md) and start again',
     )
   if (generated) {
     rmSync(file, { force: true })

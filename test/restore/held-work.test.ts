@@ -39,7 +39,9 @@ it('holds what is older than the threshold, sends the rest, and resends or drops
   const young = await a.contact('RECEIVER', 'Young', { email: 'young@example.com' })
   const oldPackage = await receive(eventOld)
   await receive(young)
-  await sql`update package_events set occurred_at = ${ago(HOUR)}::timestamptz where package_id = ${oldPackage}`.execute(db)
+  await sql`update package_events set occurred_at = ${ago(HOUR)}::timestamptz where package_id = ${oldPackage}`.execute(
+    db,
+  )
   const oldEvents = (
     await sql<{ n: number }>`select count(*)::int as n from package_events
       where package_id = ${oldPackage} and dispatched_at is null`.execute(db)
@@ -76,10 +78,11 @@ it('holds what is older than the threshold, sends the rest, and resends or drops
 it('drops held emails as failed, with the reason, never sent', async () => {
   const a = api(t, client)
   const db = t.ctx.db
-  await a.mailroom()
   await a.ok('PUT', '/api/v1/notifications/settings', { ...IMMEDIATE, arrivalBatchSeconds: 7200 })
   const c = await a.contact('RECEIVER', 'Dropped', { email: 'dropped@example.com' })
-  await a.ok('POST', '/api/v1/packages', { package: { trackingNumber: trackingNumber('1ZDROP'), receiver: { contactId: c } } })
+  await a.ok('POST', '/api/v1/packages', {
+    package: { trackingNumber: trackingNumber('1ZDROP'), receiver: { contactId: c } },
+  })
   await t.ctx.notifications.runOnce()
   await sql`update notifications set created_at = created_at - interval '1 hour' where contact_id = ${c}`.execute(db)
   const mark = await markRestored(db, { now: t.clock.now(), holdAfterSeconds: 60, source: 'mark' })
@@ -89,8 +92,13 @@ it('drops held emails as failed, with the reason, never sent', async () => {
   t.clock.advance(3 * 3600_000)
   await t.ctx.notifications.runOnce()
   expect(smtp.received).toHaveLength(0)
-  const listed = (await a.ok('GET', `/api/v1/notifications?contactId=${c}`)).notifications as Array<Record<string, unknown>>
+  const listed = (await a.ok('GET', `/api/v1/notifications?contactId=${c}`)).notifications as Array<
+    Record<string, unknown>
+  >
   expect(listed).toEqual([
-    expect.objectContaining({ status: 'failed', lastError: expect.stringContaining('dropped by an operator after a restore') }),
+    expect.objectContaining({
+      status: 'failed',
+      lastError: expect.stringContaining('dropped by an operator after a restore'),
+    }),
   ])
 })

@@ -48,7 +48,10 @@ describe('the data directory lock', () => {
   it('takes over a lock whose process is gone', () => {
     const dir = newDir()
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
-    for (const text of [`${JSON.stringify({ pid: Number(gone.stdout), host: hostname(), dir })}\n`, `${gone.stdout}\n`]) {
+    for (const text of [
+      `${JSON.stringify({ pid: Number(gone.stdout), host: hostname(), dir })}\n`,
+      `${gone.stdout}\n`,
+    ]) {
       writeFileSync(lockOf(dir), text)
       const unlock = lockDataDir(dir)
       expect(owner(dir).pid).toBe(process.pid)
@@ -61,10 +64,16 @@ describe('the data directory lock', () => {
     try {
       const copied = newDir()
       // `cp -a data data2` of a running service: the lock in the copy names the original directory.
-      writeFileSync(lockOf(copied), `${JSON.stringify({ pid: other.pid, host: hostname(), dir: `${copied}-original` })}\n`)
+      writeFileSync(
+        lockOf(copied),
+        `${JSON.stringify({ pid: other.pid, host: hostname(), dir: `${copied}-original` })}\n`,
+      )
       lockDataDir(copied)()
       const elsewhere = newDir()
-      writeFileSync(lockOf(elsewhere), `${JSON.stringify({ pid: other.pid, host: `not-${hostname()}`, dir: elsewhere })}\n`)
+      writeFileSync(
+        lockOf(elsewhere),
+        `${JSON.stringify({ pid: other.pid, host: `not-${hostname()}`, dir: elsewhere })}\n`,
+      )
       const unlock = lockDataDir(elsewhere)
       expect(owner(elsewhere)).toMatchObject({ pid: process.pid, host: hostname() })
       unlock()

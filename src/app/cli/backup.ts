@@ -22,7 +22,8 @@ export function readPassphrase(file: string): string {
     throw new CommandError(`--passphrase-file ${file}: ${(e as Error).message}`, 2)
   }
   const passphrase = text.split(/\r?\n/)[0] ?? ''
-  if (passphrase.length < 12) throw new CommandError(`--passphrase-file ${file}: a passphrase of 12 characters or more`, 2)
+  if (passphrase.length < 12)
+    throw new CommandError(`--passphrase-file ${file}: a passphrase of 12 characters or more`, 2)
   return passphrase
 }
 
@@ -89,10 +90,12 @@ async function snapshotOf(dbDir: string): Promise<Buffer> {
   const socket = controlSocketPath(dbDir)
   const asked = await askControlSocket(socket, 'GET', '/backup')
   if (asked) {
-    if (asked.status !== 200) throw new CommandError(`the running service could not take the snapshot: ${asked.body.toString()}`)
+    if (asked.status !== 200)
+      throw new CommandError(`the running service could not take the snapshot: ${asked.body.toString()}`)
     return asked.body
   }
-  if (!existsSync(path.join(dbDir, 'PG_VERSION'))) throw new CommandError(`no embedded database in ${dbDir} to back up`, 2)
+  if (!existsSync(path.join(dbDir, 'PG_VERSION')))
+    throw new CommandError(`no embedded database in ${dbDir} to back up`, 2)
   let database
   try {
     database = await openDatabase({ kind: 'pglite', dir: dbDir })

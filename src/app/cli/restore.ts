@@ -88,7 +88,9 @@ async function markCommand(config: Readonly<Config>): Promise<void> {
       holdAfterSeconds: config.restoreHoldAfterMinutes * 60,
       source: 'mark',
     })
-    process.stdout.write(`marked the ${database.engine === 'postgres' ? 'PostgreSQL' : 'embedded'} database as restored\n`)
+    process.stdout.write(
+      `marked the ${database.engine === 'postgres' ? 'PostgreSQL' : 'embedded'} database as restored\n`,
+    )
     report(mark, config.restoreHoldAfterMinutes)
   } finally {
     await database.close()
@@ -106,12 +108,20 @@ function report(mark: RestoreMark, minutes: number): void {
 }
 
 /** The backup's master secret, checked against the one configured: a mismatch would leave a database nothing opens. */
-function secretOf(config: Readonly<Config>, backup: OpenedBackup, file: string, passphrase: string | undefined): string {
+function secretOf(
+  config: Readonly<Config>,
+  backup: OpenedBackup,
+  file: string,
+  passphrase: string | undefined,
+): string {
   let fromBackup: string | undefined
   const { secret } = backup.manifest
   if (secret === 'sealed') {
     if (!passphrase)
-      throw new CommandError('the master secret is sealed in this backup: give its passphrase with --passphrase-file', 2)
+      throw new CommandError(
+        'the master secret is sealed in this backup: give its passphrase with --passphrase-file',
+        2,
+      )
     try {
       fromBackup = openSecret(backup.sealedSecret ?? '', passphrase)
     } catch (e) {

@@ -95,7 +95,9 @@ export async function openBackup(file: string, workDir: string): Promise<OpenedB
       throw new BackupFileError(`${file} is not a mailroom backup (no manifest.json in it)`)
     }
     if (manifest.format !== BACKUP_FORMAT || manifest.engine !== 'pglite')
-      throw new BackupFileError(`${file}: a backup of format ${String(manifest.format)}, which this mailroom cannot read`)
+      throw new BackupFileError(
+        `${file}: a backup of format ${String(manifest.format)}, which this mailroom cannot read`,
+      )
     const images = path.join(workDir, 'images')
     const sealed = path.join(workDir, SEALED_SECRET)
     return {

@@ -51,7 +51,11 @@ export class ConflictRetryDriver implements Driver {
   ): Promise<void> {
     return this.inner.rollbackToSavepoint!((connection as RetryingConnection).inner, name, compile)
   }
-  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     return this.inner.releaseSavepoint!((connection as RetryingConnection).inner, name, compile)
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -88,7 +88,9 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
         ? await create(undefined, target.from)
         : await openEmbeddedDir(path.resolve(target.dir), create, {
             from: target.from,
-            prepare: prepareNew && ((fresh) => prepareNew(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) }))),
+            prepare:
+              prepareNew &&
+              ((fresh) => prepareNew(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) }))),
           })
   } catch (e) {
     unlock()

@@ -48,7 +48,11 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
   let base: Record<string, string>
   const running: RunningService[] = []
   const dirOf = (name: string) => path.join(root, name)
-  const envOf = (name: string, extra: Record<string, string> = {}) => ({ ...base, MAILROOM_DATA_DIR: dirOf(name), ...extra })
+  const envOf = (name: string, extra: Record<string, string> = {}) => ({
+    ...base,
+    MAILROOM_DATA_DIR: dirOf(name),
+    ...extra,
+  })
   async function start(name: string, extra: Record<string, string> = {}) {
     const s = await startService(envOf(name, extra), { readyTimeoutMs: 60_000 })
     running.push(s)
@@ -152,7 +156,9 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     let n = 0
     const add = async () => {
       const trackingNumber = `1ZBACKUP${String(++n).padStart(8, '0')}`
-      await call('POST', '/api/v1/packages', { package: { trackingNumber, receiver: { contactId: contacts[n % CONTACTS] } } })
+      await call('POST', '/api/v1/packages', {
+        package: { trackingNumber, receiver: { contactId: contacts[n % CONTACTS] } },
+      })
       return trackingNumber
     }
     const acked: string[] = []
@@ -192,7 +198,9 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
   it('restores into a new directory, holding what was pending; the operator resends the emails and drops the webhooks', async () => {
     const restored = await cli(['restore', backupFile()], envOf('restored', { RESTORE_HOLD_AFTER_MINUTES: '0' }))
     expect(restored.status, restored.stderr).toBe(0)
-    expect(restored.stdout).toMatch(/held, pending for more than 0 min and possibly sent before: \d+ emails, \d+ webhooks/)
+    expect(restored.stdout).toMatch(
+      /held, pending for more than 0 min and possibly sent before: \d+ emails, \d+ webhooks/,
+    )
 
     // Everything acknowledged before the backup began is in it; nothing that was never written.
     const inRestore = await trackingNumbersIn('restored')
@@ -265,17 +273,23 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
 
     const wrongEnv = await serve({ MAILROOM_SECRET: 'another-master-secret-0123456789abcdef-01' })
     expect(wrongEnv.status).toBe(78)
-    expect(oneLine(wrongEnv.stderr)).toEqual([expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret/)])
+    expect(oneLine(wrongEnv.stderr)).toEqual([
+      expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret/),
+    ])
 
     writeFileSync(secretFile, 'a-master-secret-of-another-database-0123456789\n')
     const wrongFile = await serve()
     expect(wrongFile.status).toBe(78)
-    expect(oneLine(wrongFile.stderr)).toEqual([`mailroom: ${secretFile} is not the master secret this database was made with (its sealed keys do not open): put the master.secret that belongs with this database there (a backup keeps it, see docs/backup.md) or set MAILROOM_SECRET, and start again`])
+    expect(oneLine(wrongFile.stderr)).toEqual([
+      `mailroom: ${secretFile} is not the master secret this database was made with (its sealed keys do not open): put the master.secret that belongs with this database there (a backup keeps it, see docs/backup.md) or set MAILROOM_SECRET, and start again`,
+    ])
 
     rmSync(secretFile)
     const missing = await serve()
     expect(missing.status).toBe(78)
-    expect(oneLine(missing.stderr)).toEqual([expect.stringMatching(new RegExp(`^mailroom: ${secretFile} is missing and MAILROOM_SECRET is unset`))])
+    expect(oneLine(missing.stderr)).toEqual([
+      expect.stringMatching(new RegExp(`^mailroom: ${secretFile} is missing and MAILROOM_SECRET is unset`)),
+    ])
     // The secret that start generated is gone again: the right one can be put in its place.
     expect(existsSync(secretFile)).toBe(false)
 

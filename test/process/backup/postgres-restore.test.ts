@@ -130,7 +130,9 @@ describe.runIf(!!adminUrl)('pg_dump, pg_restore and mailroom restore --mark (Pos
       const contactId = (
         await call('POST', '/api/v1/contacts', { contactType: 'RECEIVER', name: `P${i}`, email: `p${i}@example.com` })
       ).contactId as string
-      await call('POST', '/api/v1/packages', { package: { trackingNumber: `1ZPGBACKUP0${i}`, receiver: { contactId } } })
+      await call('POST', '/api/v1/packages', {
+        package: { trackingNumber: `1ZPGBACKUP0${i}`, receiver: { contactId } },
+      })
     }
     await expect.poll(() => rx.requests.length, { timeout: 30_000, interval: 200 }).toBe(CONTACTS)
     // The arrivals became emails (their batch closes in an hour): pending notifications, not events.

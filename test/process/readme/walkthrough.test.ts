@@ -18,7 +18,10 @@ describe('README', () => {
       dir = mkdtempSync(path.join(tmpdir(), 'mailroom-readme-'))
       // `npx mailroom` in the reader's directory, as in a project that installed mailroom (docs/backup.md runs it).
       mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true })
-      symlinkSync(path.resolve(import.meta.dirname, '../../../bin/mailroom.js'), path.join(dir, 'node_modules/.bin/mailroom'))
+      symlinkSync(
+        path.resolve(import.meta.dirname, '../../../bin/mailroom.js'),
+        path.join(dir, 'node_modules/.bin/mailroom'),
+      )
       writeFileSync(path.join(dir, 'package.json'), '{"private": true}\n')
       // As a reader runs it: npm start in development (demo client in ./data), the blocks in the same directory.
       service = await startService(
