@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Config } from '../config.js'
 import { masterSecretFile, readMasterSecret } from '../secrets.js'
 import { markRestored, type RestoreMark } from '../restore/held-work.js'
-import { openDatabase } from '../../platform/db/database.js'
+import { openDatabase, restoreEmbedded } from '../../platform/db/database.js'
 import { migrateToLatest } from '../../platform/db/migrate.js'
 import { BackupFileError, openBackup, type OpenedBackup } from '../../platform/backup/archive.js'
 import { openSecret, WrongPassphraseError } from '../../platform/backup/sealed-secret.js'
@@ -55,22 +55,16 @@ export async function restoreCommand(config: Readonly<Config>, args: string[]): 
     if (!config.masterSecret) writeFileSync(masterSecretFile(config.dataDir), `${secret}\n`, { mode: 0o600 })
     if (backup.imagesDir) moveImagesInto(backup.imagesDir, localImagesDir(config.dataDir))
     let mark: RestoreMark | undefined
-    const database = await openDatabase(
-      { kind: 'pglite', dir: dbDir, from: backup.database },
-      {
-        // Migrated and marked before the directory is moved into place: it is never there unmarked.
-        prepareNew: async (db) => {
-          await migrateToLatest(db)
-          mark = await markRestored(db, {
-            now: new Date(),
-            holdAfterSeconds: config.restoreHoldAfterMinutes * 60,
-            snapshotAt: new Date(backup.manifest.takenAt),
-            source: 'backup',
-          })
-        },
-      },
-    )
-    await database.close()
+    // Migrated and marked before the directory is moved into place: it is never there unmarked.
+    await restoreEmbedded(dbDir, backup.database, async (db) => {
+      await migrateToLatest(db)
+      mark = await markRestored(db, {
+        now: new Date(),
+        holdAfterSeconds: config.restoreHoldAfterMinutes * 60,
+        snapshotAt: new Date(backup.manifest.takenAt),
+        source: 'backup',
+      })
+    })
     process.stdout.write(`restored ${path.resolve(file)} (taken ${backup.manifest.takenAt}) into ${config.dataDir}\n`)
     report(mark!, config.restoreHoldAfterMinutes)
   } finally {

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Database } from './tables.js'
 import { guardTransactions, transactionScope } from './transaction.js'
 import { lockDataDir } from './data-dir-lock.js'
-import { openEmbeddedDir } from './embedded-dir.js'
+import { createEmbeddedDir, openEmbeddedDir } from './embedded-dir.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
 import { ConflictRetryDriver } from './conflict-retry-driver.js'
 
@@ -30,9 +30,9 @@ export type DatabaseTarget =
   /** statementTimeoutMs: the longest any statement may run, and wait for a pool connection (0 or absent: unbounded). */
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
   /**
-   * dir: a directory, or 'memory' for a database that lives and dies with the process. Either may
-   * start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template, a
-   * backup): a directory then must not hold a database yet (restore).
+   * dir: a directory, or 'memory' for a database that lives and dies with the process; an in-memory
+   * one may start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template;
+   * a directory is made from a dump by restoreEmbedded).
    */
   | { kind: 'pglite'; dir: string; from?: Blob }
 
@@ -42,11 +42,6 @@ pg.types.setTypeParser(20, (v) => Number(v))
 export interface OpenOptions {
   /** Refuse, at once, a query on the plain database from inside a transaction (tests; see transactionScope). */
   guardTransactions?: boolean
-  /**
-   * A directory made `from` a dump: run on it before it is moved into place (a restore migrates and
-   * marks itself there, so that a crash never leaves a restored directory that is not marked).
-   */
-  prepareNew?: (db: Db) => Promise<void>
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<DatabaseHandle> {
@@ -73,25 +68,12 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
-  const create = (dataDir?: string, from?: Blob) =>
-    PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(from ? { loadDataDir: from } : {}),
-      extensions: { pg_trgm },
-      parsers: { 20: (v: string) => Number(v) },
-    })
-  const { prepareNew } = options
   let pglite: PGlite
   try {
     pglite =
       target.dir === 'memory'
-        ? await create(undefined, target.from)
-        : await openEmbeddedDir(path.resolve(target.dir), create, {
-            from: target.from,
-            prepare:
-              prepareNew &&
-              ((fresh) => prepareNew(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) }))),
-          })
+        ? await createPGlite(undefined, target.from)
+        : await openEmbeddedDir(path.resolve(target.dir), createPGlite)
   } catch (e) {
     unlock()
     throw e
@@ -109,6 +91,33 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
         unlock()
       }
     },
+  }
+}
+
+const createPGlite = (dataDir?: string, from?: Blob) =>
+  PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(from ? { loadDataDir: from } : {}),
+    extensions: { pg_trgm },
+    parsers: { 20: (v: string) => Number(v) },
+  })
+
+/**
+ * Makes the embedded database in `dir`, which must not hold one yet, from `dump` (a data directory
+ * dumped by dumpDataDir: a backup), under the directory's lock. `prepare` runs on it before it is
+ * moved into place: a restore migrates and marks itself there, so that no one ever finds, or
+ * starts on, a restored directory that is not marked.
+ */
+export async function restoreEmbedded(dir: string, dump: Blob, prepare: (db: Db) => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(path.resolve(dir)), { recursive: true })
+  const unlock = lockDataDir(dir)
+  try {
+    await createEmbeddedDir(path.resolve(dir), createPGlite, {
+      from: dump,
+      prepare: (fresh) => prepare(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) })),
+    })
+  } finally {
+    unlock()
   }
 }
 
