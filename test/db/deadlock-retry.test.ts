@@ -133,7 +133,7 @@ describe('a transaction PostgreSQL aborted as a deadlock victim (either engine)'
 
   it('is run again from the start, and what its first run wrote is gone', async () => {
     const db = tdb.handle.db
-    await sql`create table once (tx text not null)`.execute(db as any)
+    await sql`create table once (tx text not null)`.execute(db)
     let runs = 0
     const answer = await inTransaction(db, async (trx) => {
       await sql`insert into once values (${`run ${++runs}`})`.execute(trx)
@@ -141,7 +141,7 @@ describe('a transaction PostgreSQL aborted as a deadlock victim (either engine)'
       return 'committed'
     })
     expect([answer, runs]).toEqual(['committed', 2])
-    const { rows } = await sql<{ tx: string }>`select tx from once`.execute(db as any)
+    const { rows } = await sql<{ tx: string }>`select tx from once`.execute(db)
     expect(rows.map((r) => r.tx)).toEqual(['run 2'])
   })
 })
