@@ -77,13 +77,13 @@ export async function serve(config: Readonly<Config>): Promise<void> {
               ctx.webhooks.notify()
             },
           },
-          (err) => app.log.error({ err }, 'control socket request failed'),
+          (err) => app.log.error({ err }, 'control socket failed'),
         )
       : undefined
   if (config.database.kind === 'pglite' && !stopControl)
     app.log.warn(
       { dir: config.database.dir },
-      'the data directory path is too long for a control socket: `mailroom backup` and `mailroom held` need the service stopped',
+      'no control socket beside the data directory (its path is too long, or the file system refuses sockets): `mailroom backup` and `mailroom held` need the service stopped',
     )
 
   stopService = async (signal: string) => {

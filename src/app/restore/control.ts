@@ -19,6 +19,7 @@ export async function startControlSocket(
   onError: (err: unknown) => void,
 ): Promise<(() => Promise<void>) | undefined> {
   const { database, clock } = deps
+  // The service runs without it rather than not at all (a file system that refuses sockets).
   return serveControlSocket(
     controlSocketPath(deps.dbDir),
     async (method, url) => {
@@ -36,5 +37,8 @@ export async function startControlSocket(
       return json(404, { error: `no ${method} ${url}` })
     },
     onError,
-  )
+  ).catch((err: unknown) => {
+    onError(err)
+    return undefined
+  })
 }
