@@ -42,14 +42,14 @@ export interface SsoServiceDeps {
 
 export type SsoService = ReturnType<typeof createSsoService>
 
-export const CALLBACK_PATH = '/console/api/sso/callback'
+const CALLBACK_PATH = '/console/api/sso/callback'
 const SCOPE = 'openid email profile'
 /** A provider's discovery document and keys are fetched again after this long (or when the settings change). */
 const DISCOVERY_TTL_MS = 10 * 60_000
 const secretAad = (subId: string) => `mailroom:sso-client-secret:${subId}`
 
-export type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
-export type SsoFinish =
+type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
+type SsoFinish =
   | { outcome: 'ok'; session: ActiveSession; cookieValue: string }
   | { outcome: 'refused'; reason: SsoRefusal }
 
@@ -123,7 +123,7 @@ export function createSsoService(deps: SsoServiceDeps) {
         throw invalid('clientSecret', 'clientSecret is a mask that is not the stored secret’s: send the secret itself')
       return seal(deps.secretKey, body.clientSecret!, secretAad(subId))
     }
-    if (stored && current && body.issuer !== current.issuer)
+    if (stored && current && body.issuer !== undefined && body.issuer !== current.issuer)
       throw invalid('clientSecret', 'a new issuer needs the client secret itself, not the stored one')
     return stored
   }
@@ -270,7 +270,7 @@ export function createSsoService(deps: SsoServiceDeps) {
       const email = typeof claims.email === 'string' ? claims.email.trim() : ''
       const existing = email ? await users.findForSignIn(db, email) : undefined
       const decision = decideSsoUser(
-        claims,
+        { email: claims.email, email_verified: claims.email_verified },
         {
           subId: s.sub_id,
           domains: s.domains,

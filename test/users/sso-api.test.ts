@@ -101,7 +101,7 @@ describe('the single sign-on settings API', () => {
       [{ enabled: 'yes' }, ['enabled']],
       [{ enabled: true }, ['clientId', 'emailDomains', 'issuer']],
       [{ enabled: false, passwordSignIn: false }, ['passwordSignIn']],
-      [settings({ emailDomains: ['not a domain'] }), ['emailDomains/0']],
+      [settings({ emailDomains: ['not a domain'] }), ['emailDomains[0]']],
       [settings({ defaultRole: 'owner' }), ['defaultRole']],
       [settings({ issuer: 'ftp://login.example' }), ['issuer']],
       [settings({ issuer: 'https://login.example/?tenant=1' }), ['issuer']],
@@ -111,9 +111,7 @@ describe('the single sign-on settings API', () => {
     for (const [payload, expected] of cases) {
       const res = await put(acme.auth, payload)
       expect(res.statusCode, JSON.stringify(payload)).toBe(400)
-      expect(fields(res.json()).map((f) => f.replace(/^\//, '').replace(/\./g, '/')), JSON.stringify(payload)).toEqual(
-        expected,
-      )
+      expect(fields(res.json()), JSON.stringify(payload)).toEqual(expected)
     }
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toEqual(before)
   })
@@ -139,7 +137,7 @@ describe('the single sign-on settings API', () => {
       clientSecret: `****${provider.clientSecret.slice(-4)}`,
     })
     expect(own.json().clientSecret).toBe('****9999')
-    await put(other.auth, { enabled: false })
+    expect((await put(other.auth, { enabled: false })).statusCode).toBe(200)
   })
 
   it('is for admins: a clerk’s session gets 403, no credentials 401', async () => {
@@ -242,7 +240,8 @@ describe('the single sign-on door', () => {
     expect(res.headers.location).toBe('/console/?sso_error=expired')
     const started = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
     const flow = started.cookies.find((c) => c.name === 'mailroom_sso')!
-    await put(acme.auth, { enabled: false })
+    // Turned off, the issuer and client cleared: the stored secret may stay (it goes nowhere).
+    expect((await put(acme.auth, { enabled: false })).statusCode).toBe(200)
     const late = await t.inject({ url: '/console/api/sso/callback?code=x&state=y', cookies: { mailroom_sso: flow.value } })
     expect(late.headers.location).toBe('/console/?sso_error=not_configured')
     // Past its ten minutes, a flow is over.

@@ -54,7 +54,10 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
           REFUSALS,
         ].join('\n\n'),
         querystring: SsoStartQuery,
-        response: { 303: Type.Null({ description: 'To the provider, or back to the sign-in page with `sso_error`.' }) },
+        response: {
+          303: Type.Null({ description: 'To the provider, or back to the sign-in page with `sso_error`.' }),
+          400: Type.Ref('ErrorBody', { description: 'No `email`, or a malformed one.' }),
+        },
       },
     },
     async (request, reply) => {
