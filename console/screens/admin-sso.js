@@ -6,7 +6,17 @@ import { get, put, ApiError } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { USER_ROLES } from '../vocabulary.js'
 
-const FIELDS = ['enabled', 'issuer', 'clientId', 'clientSecret', 'emailDomains', 'provisionUsers', 'defaultRole', 'requireVerifiedEmail', 'passwordSignIn']
+const FIELDS = [
+  'enabled',
+  'issuer',
+  'clientId',
+  'clientSecret',
+  'emailDomains',
+  'provisionUsers',
+  'defaultRole',
+  'requireVerifiedEmail',
+  'passwordSignIn',
+]
 
 /** The form's values from the API's settings: domains as one line, the secret empty (typing one replaces it). */
 const formOf = (s) => ({
@@ -39,7 +49,13 @@ const bodyOf = (v) => ({
 const errorsAt = (error, name) =>
   error instanceof ApiError
     ? error.items
-        .filter((i) => i.field === name || i.field.startsWith(`${name}.`) || i.field.startsWith(`${name}/`) || i.field.startsWith(`${name}[`))
+        .filter(
+          (i) =>
+            i.field === name ||
+            i.field.startsWith(`${name}.`) ||
+            i.field.startsWith(`${name}/`) ||
+            i.field.startsWith(`${name}[`),
+        )
         .map((i) => i.message)
     : []
 
@@ -55,7 +71,8 @@ export function SingleSignOn() {
   if (loadError) return html`<${Alert} messages=${[refusal(loadError)]} />`
   if (!values) return html`<p role="status">Loading the single sign-on settings…</p>`
 
-  const set = (k) => (e) => setValues({ ...values, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value })
+  const set = (k) => (e) =>
+    setValues({ ...values, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value })
   const top = error
     ? error instanceof ApiError && error.items.length > 0
       ? error.unclaimed(FIELDS)
@@ -82,8 +99,9 @@ export function SingleSignOn() {
     <p class="sso-redirect">Register this redirect URI with your identity provider, exactly: <code>${values.redirectUri}</code></p>
     <label class="check"><input type="checkbox" id="sso-enabled" checked=${values.enabled} onChange=${set('enabled')} /> Offer single sign-on on the sign-in page</label>
     ${errorsAt(error, 'enabled').length > 0 && html`<p class="field-error" role="alert">${errorsAt(error, 'enabled').join(' ')}</p>`}
-    <${Field} label="Issuer" id="sso-issuer" hint="The provider's issuer URL, e.g. https://login.example.com (its discovery document is at /.well-known/openid-configuration)." errors=${errorsAt(error, 'issuer')}>${(a) =>
-      html`<input ...${a} type="url" value=${values.issuer} onInput=${set('issuer')} />`}</${Field}>
+    <${Field} label="Issuer" id="sso-issuer" hint="The provider's issuer URL, e.g. https://login.example.com (its discovery document is at /.well-known/openid-configuration)." errors=${errorsAt(error, 'issuer')}>${(
+      a,
+    ) => html`<input ...${a} type="url" value=${values.issuer} onInput=${set('issuer')} />`}</${Field}>
     <${Field} label="Client ID" id="sso-client-id" errors=${errorsAt(error, 'clientId')}>${(a) =>
       html`<input ...${a} autocomplete="off" value=${values.clientId} onInput=${set('clientId')} />`}</${Field}>
     <${Field}
@@ -92,8 +110,9 @@ export function SingleSignOn() {
       hint=${values.storedSecret ? `Stored (${values.storedSecret}); leave empty to keep it, or type a new one.` : 'Leave empty for a public client (PKCE only).'}
       errors=${errorsAt(error, 'clientSecret')}
     >${(a) => html`<input ...${a} type="password" autocomplete="new-password" value=${values.clientSecret} onInput=${set('clientSecret')} />`}</${Field}>
-    <${Field} label="Email domains" id="sso-domains" hint="Comma-separated, e.g. example.com, example.org: the sign-in page finds your organisation by the email's domain." errors=${errorsAt(error, 'emailDomains')}>${(a) =>
-      html`<input ...${a} value=${values.emailDomains} onInput=${set('emailDomains')} />`}</${Field}>
+    <${Field} label="Email domains" id="sso-domains" hint="Comma-separated, e.g. example.com, example.org: the sign-in page finds your organisation by the email's domain." errors=${errorsAt(error, 'emailDomains')}>${(
+      a,
+    ) => html`<input ...${a} value=${values.emailDomains} onInput=${set('emailDomains')} />`}</${Field}>
     <label class="check"><input type="checkbox" id="sso-provision" checked=${values.provisionUsers} onChange=${set('provisionUsers')} /> Create a user at the first sign-in of a new email of these domains</label>
     <${Field} label="Role of created users" id="sso-role" errors=${errorsAt(error, 'defaultRole')}>${(a) =>
       html`<select ...${a} value=${values.defaultRole} onChange=${set('defaultRole')}>

@@ -7,13 +7,18 @@ const SSO_START = '/console/api/sso/start'
 
 /** What each refusal of a single sign-on means (the server's codes: access/model/sso-rules.ts SSO_REFUSALS). */
 const SSO_REFUSALS = {
-  not_configured: 'Single sign-on is not set up for this email’s domain: sign in with your password, or ask an administrator.',
+  not_configured:
+    'Single sign-on is not set up for this email’s domain: sign in with your password, or ask an administrator.',
   expired: 'The single sign-on took too long or was started in another browser: try again.',
-  failed: 'The identity provider did not sign you in (it refused, or its answer could not be checked): try again, or ask an administrator.',
+  failed:
+    'The identity provider did not sign you in (it refused, or its answer could not be checked): try again, or ask an administrator.',
   no_email: 'The identity provider did not say your email address: ask an administrator.',
-  unverified_email: 'The identity provider does not say your email address is verified, and this organisation requires it.',
-  unknown_user: 'There is no mailroom user with this email, and new users are not created at sign-in: ask an administrator to add you.',
-  other_subscription: 'This email belongs to a user of another organisation: it cannot sign in through this identity provider.',
+  unverified_email:
+    'The identity provider does not say your email address is verified, and this organisation requires it.',
+  unknown_user:
+    'There is no mailroom user with this email, and new users are not created at sign-in: ask an administrator to add you.',
+  other_subscription:
+    'This email belongs to a user of another organisation: it cannot sign in through this identity provider.',
   disabled: 'Your mailroom user is disabled: ask an administrator.',
 }
 

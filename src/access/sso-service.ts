@@ -50,8 +50,7 @@ const secretAad = (subId: string) => `mailroom:sso-client-secret:${subId}`
 
 type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
 type SsoFinish =
-  | { outcome: 'ok'; session: ActiveSession; cookieValue: string }
-  | { outcome: 'refused'; reason: SsoRefusal }
+  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'refused'; reason: SsoRefusal }
 
 /**
  * Staff single sign-on with OpenID Connect (issue 28.5): per subscription, the authorization code
@@ -71,7 +70,9 @@ export function createSsoService(deps: SsoServiceDeps) {
     const cached = discovered.get(key)
     if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config
     for (const k of discovered.keys()) if (k.startsWith(`${s.sub_id}|`)) discovered.delete(k)
-    const secret = s.client_secret_sealed ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id)) : undefined
+    const secret = s.client_secret_sealed
+      ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id))
+      : undefined
     const issuer = new URL(s.issuer!)
     const config = oidc.discovery(
       issuer,
@@ -91,7 +92,9 @@ export function createSsoService(deps: SsoServiceDeps) {
   }
 
   function answerOf(s: repo.SsoSettingsRecord | undefined): SsoSettings {
-    const secret = s?.client_secret_sealed ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id)) : undefined
+    const secret = s?.client_secret_sealed
+      ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id))
+      : undefined
     return {
       enabled: s?.enabled ?? false,
       ...(s?.issuer ? { issuer: s.issuer } : {}),
@@ -143,7 +146,14 @@ export function createSsoService(deps: SsoServiceDeps) {
       updated_at: now,
     }
     await users.insertUser(db, row)
-    return { ...row, status: 'active', disabled_at: null, must_change_password: false, created_at: now, updated_at: now }
+    return {
+      ...row,
+      status: 'active',
+      disabled_at: null,
+      must_change_password: false,
+      created_at: now,
+      updated_at: now,
+    }
   }
 
   return {
@@ -259,7 +269,12 @@ export function createSsoService(deps: SsoServiceDeps) {
         const tokens = await oidc.authorizationCodeGrant(
           config,
           callbackUrl,
-          { pkceCodeVerifier: flow.codeVerifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true },
+          {
+            pkceCodeVerifier: flow.codeVerifier,
+            expectedState: flow.state,
+            expectedNonce: flow.nonce,
+            idTokenExpected: true,
+          },
           { redirect_uri: redirectUri },
         )
         claims = tokens.claims()!

@@ -80,7 +80,11 @@ export function createUsersService(deps: UsersServiceDeps) {
           throw new AppError(USER_ERRORS.USER_EMAIL_EXISTS, { field: 'email' })
         throw e
       }
-      const { password_hash: _, password_from_cli: __, ...record } = { ...row, status: 'active' as const, disabled_at: null }
+      const {
+        password_hash: _,
+        password_from_cli: __,
+        ...record
+      } = { ...row, status: 'active' as const, disabled_at: null }
       return { user: detailOf(record), ...(generated ? { password: generated } : {}) }
     },
 

@@ -32,12 +32,19 @@ beforeAll(async () => {
   t = await buildTestApp({ MAILROOM_PUBLIC_URL: origin, MAILROOM_SSO_ALLOW_HTTP: 'true' })
   await t.app.listen({ host: '127.0.0.1', port })
   provider = await startTestProvider(`${origin}/console/api/sso/callback`)
-  ;({ browser, close: closeBrowser } = await launchChromium())
+  const launched = await launchChromium()
+  browser = launched.browser
+  closeBrowser = () => launched.close()
   client = await t.newClient('sso-browser')
   await createUser(t, client, { email: 'dana@acme.example', role: 'clerk', name: 'Dana Desk' })
   await createUser(t, client, { email: 'ada@acme.example', role: 'admin' })
   const gone = await createUser(t, client, { email: 'gone@acme.example', role: 'clerk' })
-  await t.inject({ method: 'PATCH', url: `/api/v1/users/${gone.userId}`, headers: client.auth, payload: { disabled: true } })
+  await t.inject({
+    method: 'PATCH',
+    url: `/api/v1/users/${gone.userId}`,
+    headers: client.auth,
+    payload: { disabled: true },
+  })
   provider.accounts.set('dana', { email: 'dana@acme.example', email_verified: true, name: 'Dana' })
   provider.accounts.set('ada', { email: 'ada@acme.example', email_verified: true })
   provider.accounts.set('newbie', { email: 'newbie@acme.example', email_verified: true })
@@ -49,8 +56,12 @@ beforeAll(async () => {
 
 afterEach(async (ctx) => {
   for (const page of pages.splice(0)) {
-    if (ctx.task.result?.state === 'fail') await screenshot(page, `FAILED-sso-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => {})
-    await page.context().close().catch(() => {})
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(page, `FAILED-sso-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => {})
+    await page
+      .context()
+      .close()
+      .catch(() => {})
   }
 })
 
@@ -125,7 +136,9 @@ describe('single sign-on in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     expect(await whoAmI(page)).toMatchObject({ email: 'newbie@acme.example', role: 'clerk' })
     const users = (await t.inject({ url: '/api/v1/users', headers: client.auth })).json().users
-    expect(users).toContainEqual(expect.objectContaining({ email: 'newbie@acme.example', role: 'clerk', status: 'active' }))
+    expect(users).toContainEqual(
+      expect.objectContaining({ email: 'newbie@acme.example', role: 'clerk', status: 'active' }),
+    )
     await configure({ provisionUsers: false })
   })
 
@@ -148,9 +161,9 @@ describe('single sign-on in Chromium', () => {
     await page.goto('/console')
     await page.getByLabel('Email').fill('someone@nowhere.example')
     await page.getByRole('button', { name: 'Use single sign-on' }).click()
-    await expect.poll(() => page.getByRole('alert').allTextContents()).toEqual([
-      expect.stringContaining('Single sign-on is not set up for this email’s domain'),
-    ])
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toEqual([expect.stringContaining('Single sign-on is not set up for this email’s domain')])
   })
 
   it('with password sign-in off, refuses the password and lets the provider in', async () => {
@@ -161,9 +174,9 @@ describe('single sign-on in Chromium', () => {
       await page.getByLabel('Email').fill('dana@acme.example')
       await page.getByLabel('Password').fill('correct horse battery')
       await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-      await expect.poll(() => page.getByRole('alert').allTextContents()).toEqual([
-        expect.stringContaining('Password sign-in is turned off'),
-      ])
+      await expect
+        .poll(() => page.getByRole('alert').allTextContents())
+        .toEqual([expect.stringContaining('Password sign-in is turned off')])
       await singleSignOn(page, 'dana@acme.example', 'dana')
       await page.getByRole('button', { name: 'Sign out' }).waitFor()
       expect(await whoAmI(page)).toMatchObject({ email: 'dana@acme.example' })

@@ -49,6 +49,8 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
     cookies: { keys: ['test-provider-cookie-key-0123456789'] },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
+    // Set, so the provider does not remind the test of its defaults on every sign-in.
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     async findAccount(_ctx, id) {
       return {
         accountId: id,
@@ -72,7 +74,8 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
       return grant
     },
   })
-  server.on('request', provider.callback())
+  const handle = provider.callback()
+  server.on('request', (req, res) => void handle(req, res))
   return {
     issuer,
     clientId,

@@ -144,9 +144,9 @@ describe('the single sign-on settings API', () => {
     await createUser(t, acme, { email: 'sso-desk@acme.example', role: 'clerk' })
     const clerk = await signIn(t, 'sso-desk@acme.example')
     expect((await t.inject({ url: '/api/v1/sso', cookies: clerk.cookies })).statusCode).toBe(403)
-    expect((await t.inject({ method: 'PUT', url: '/api/v1/sso', ...clerk.write, payload: settings() })).statusCode).toBe(
-      403,
-    )
+    expect(
+      (await t.inject({ method: 'PUT', url: '/api/v1/sso', ...clerk.write, payload: settings() })).statusCode,
+    ).toBe(403)
     expect((await t.inject({ url: '/api/v1/sso' })).statusCode).toBe(401)
   })
 })
@@ -155,7 +155,19 @@ describe('password sign-in turned off', () => {
   it('refuses the subscription’s users their password, but the break-glass admin of the CLI; on again, all sign in', async () => {
     await createUser(t, acme, { email: 'pw-clerk@acme.example', role: 'clerk' })
     await createUser(t, acme, { email: 'pw-admin@acme.example', role: 'admin' })
-    const created = (await cli('create', '--subscription', 'sso-acme', '--email', 'glass@acme.example', '--role', 'admin', '--password', 'break the glass now')).join('\n')
+    const created = (
+      await cli(
+        'create',
+        '--subscription',
+        'sso-acme',
+        '--email',
+        'glass@acme.example',
+        '--role',
+        'admin',
+        '--password',
+        'break the glass now',
+      )
+    ).join('\n')
     const glassId = /userId:\s+(\S+)/.exec(created)![1]!
     // Another subscription's users are not concerned.
     await createUser(t, other, { email: 'pw-other@other.example', role: 'clerk' })
@@ -182,10 +194,22 @@ describe('password sign-in turned off', () => {
     await signIn(t, 'pw-other@other.example')
 
     // An admin's reset through the API is no break-glass password; the CLI's is.
-    const admins = (await t.inject({ url: '/api/v1/users', headers: acme.auth })).json().users as Array<{ userId: string; email: string }>
+    const admins = (await t.inject({ url: '/api/v1/users', headers: acme.auth })).json().users as Array<{
+      userId: string
+      email: string
+    }>
     const pwAdmin = admins.find((u) => u.email === 'pw-admin@acme.example')!
-    await t.inject({ method: 'POST', url: `/api/v1/users/${glassId}/password`, headers: acme.auth, payload: { password: 'reset by an admin' } })
-    const reset = await t.inject({ method: 'POST', url: '/console/api/session', payload: { email: 'glass@acme.example', password: 'reset by an admin' } })
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/users/${glassId}/password`,
+      headers: acme.auth,
+      payload: { password: 'reset by an admin' },
+    })
+    const reset = await t.inject({
+      method: 'POST',
+      url: '/console/api/session',
+      payload: { email: 'glass@acme.example', password: 'reset by an admin' },
+    })
     expect(reset.statusCode).toBe(403)
     await cli('password', pwAdmin.userId, '--password', 'set on the server')
     await signIn(t, 'pw-admin@acme.example', 'set on the server')
@@ -242,12 +266,18 @@ describe('the single sign-on door', () => {
     const flow = started.cookies.find((c) => c.name === 'mailroom_sso')!
     // Turned off, the issuer and client cleared: the stored secret may stay (it goes nowhere).
     expect((await put(acme.auth, { enabled: false })).statusCode).toBe(200)
-    const late = await t.inject({ url: '/console/api/sso/callback?code=x&state=y', cookies: { mailroom_sso: flow.value } })
+    const late = await t.inject({
+      url: '/console/api/sso/callback?code=x&state=y',
+      cookies: { mailroom_sso: flow.value },
+    })
     expect(late.headers.location).toBe('/console/?sso_error=not_configured')
     // Past its ten minutes, a flow is over.
     await put(acme.auth, settings())
     t.clock.advance(600_000)
-    const expired = await t.inject({ url: '/console/api/sso/callback?code=x&state=y', cookies: { mailroom_sso: flow.value } })
+    const expired = await t.inject({
+      url: '/console/api/sso/callback?code=x&state=y',
+      cookies: { mailroom_sso: flow.value },
+    })
     expect(expired.headers.location).toBe('/console/?sso_error=expired')
   })
 })

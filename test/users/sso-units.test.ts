@@ -42,7 +42,10 @@ describe('decideSsoUser', () => {
     })
   })
   it('keeps a disabled user out', () => {
-    expect(decideSsoUser(verified, policy, user({ status: 'disabled' }))).toEqual({ kind: 'refuse', reason: 'disabled' })
+    expect(decideSsoUser(verified, policy, user({ status: 'disabled' }))).toEqual({
+      kind: 'refuse',
+      reason: 'disabled',
+    })
   })
   it('refuses an unknown email when provisioning is off', () => {
     expect(decideSsoUser(verified, policy, undefined)).toEqual({ kind: 'refuse', reason: 'unknown_user' })
@@ -55,8 +58,11 @@ describe('decideSsoUser', () => {
     })
     // Domains compare in lower case.
     expect(
-      decideSsoUser({ email: 'Dana@EXAMPLE.com.', email_verified: true }, { ...policy, provisionUsers: true }, undefined)
-        .kind,
+      decideSsoUser(
+        { email: 'Dana@EXAMPLE.com.', email_verified: true },
+        { ...policy, provisionUsers: true },
+        undefined,
+      ).kind,
     ).toBe('provision')
   })
   it('provisions no email of a domain the subscription does not claim', () => {
@@ -72,13 +78,16 @@ describe('decideSsoUser', () => {
         kind: 'refuse',
         reason: 'unverified_email',
       })
-    expect(
-      decideSsoUser({ email: 'dana@example.com' }, { ...policy, requireVerifiedEmail: false }, user()).kind,
-    ).toBe('sign-in')
+    expect(decideSsoUser({ email: 'dana@example.com' }, { ...policy, requireVerifiedEmail: false }, user()).kind).toBe(
+      'sign-in',
+    )
   })
   it('refuses a token without a usable email before anything else', () => {
     for (const email of [undefined, '', '  ', 42, 'no-at-sign', 'trailing@'])
-      expect(decideSsoUser({ email, email_verified: true }, policy, user())).toEqual({ kind: 'refuse', reason: 'no_email' })
+      expect(decideSsoUser({ email, email_verified: true }, policy, user())).toEqual({
+        kind: 'refuse',
+        reason: 'no_email',
+      })
   })
   it('answers one of the documented outcomes whatever the claims (property)', () => {
     fc.assert(
@@ -86,12 +95,14 @@ describe('decideSsoUser', () => {
         fc.record({ email: fc.anything(), email_verified: fc.anything() }),
         fc.boolean(),
         fc.boolean(),
-        fc.option(fc.record({ subId: fc.constantFrom('sub_a', 'sub_b'), status: fc.constantFrom('active', 'disabled') })),
+        fc.option(
+          fc.record({ subId: fc.constantFrom('sub_a', 'sub_b'), status: fc.constantFrom('active', 'disabled') }),
+        ),
         (claims, provisionUsers, requireVerifiedEmail, found) => {
           const d = decideSsoUser(
             claims,
             { ...policy, provisionUsers, requireVerifiedEmail },
-            found ? { userId: 'usr_1', subId: found.subId, status: found.status as 'active' | 'disabled' } : undefined,
+            found ? { userId: 'usr_1', subId: found.subId, status: found.status } : undefined,
           )
           if (d.kind === 'refuse') expect(SSO_REFUSALS).toContain(d.reason)
           // Nobody of another subscription, nobody disabled, nobody unverified when required ever gets in.
@@ -130,8 +141,7 @@ const input = (over: Partial<SsoSettingsInput> = {}): SsoSettingsInput => ({
   passwordSignIn: true,
   ...over,
 })
-const fieldsOf = (i: SsoSettingsInput, allowHttp = false) =>
-  settingsProblems(i, { allowHttp }).map((p) => p.field)
+const fieldsOf = (i: SsoSettingsInput, allowHttp = false) => settingsProblems(i, { allowHttp }).map((p) => p.field)
 
 describe('settingsProblems', () => {
   it('accepts complete settings, and disabled ones with nothing else', () => {
@@ -150,7 +160,13 @@ describe('settingsProblems', () => {
   it('takes an https issuer, http only where allowed, and nothing with a query, fragment or credentials', () => {
     expect(fieldsOf(input({ issuer: 'http://127.0.0.1:4000' }))).toEqual(['issuer'])
     expect(fieldsOf(input({ issuer: 'http://127.0.0.1:4000' }), true)).toEqual([])
-    for (const issuer of ['not a url', 'ftp://x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://u:p@x.example'])
+    for (const issuer of [
+      'not a url',
+      'ftp://x.example',
+      'https://x.example/?a=1',
+      'https://x.example/#f',
+      'https://u:p@x.example',
+    ])
       expect(fieldsOf(input({ issuer }), true), issuer).toEqual(['issuer'])
     expect(fieldsOf(input({ issuer: 'https://login.example.com/realms/staff' }))).toEqual([])
   })
@@ -173,7 +189,15 @@ describe('domains', () => {
     const re = new RegExp(DOMAIN_PATTERN)
     for (const ok of ['example.com', 'staff.example.co.uk', 'xn--bcher-kva.example', 'a-b.example.org'])
       expect(re.test(ok), ok).toBe(true)
-    for (const bad of ['example', '-a.example.com', 'a_b.example.com', 'exa mple.com', '*.example.com', 'dana@example.com', '127.0.0.1'])
+    for (const bad of [
+      'example',
+      '-a.example.com',
+      'a_b.example.com',
+      'exa mple.com',
+      '*.example.com',
+      'dana@example.com',
+      '127.0.0.1',
+    ])
       expect(re.test(bad), bad).toBe(false)
   })
   it('masks a secret to its last four characters', () => {

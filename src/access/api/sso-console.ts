@@ -82,7 +82,9 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
           REFUSALS,
         ].join('\n\n'),
         querystring: SsoCallbackQuery,
-        response: { 303: Type.Null({ description: 'To the console, signed in; or back to the sign-in page with `sso_error`.' }) },
+        response: {
+          303: Type.Null({ description: 'To the console, signed in; or back to the sign-in page with `sso_error`.' }),
+        },
       },
     },
     async (request, reply) => {

@@ -85,7 +85,8 @@ export function settingsProblems(
     if (input.emailDomains.length === 0)
       problems.push({
         field: 'emailDomains',
-        description: 'at least one email domain is required while single sign-on is enabled (the sign-in page finds the subscription by it)',
+        description:
+          'at least one email domain is required while single sign-on is enabled (the sign-in page finds the subscription by it)',
       })
   }
   if (!input.passwordSignIn && !input.enabled)
@@ -145,10 +146,7 @@ export function decideSsoUser(
  * Whether a correct password signs this user in: always, unless the subscription turned password
  * sign-in off; then only an admin whose password was set with the CLI on the server (break-glass).
  */
-export function passwordSignInAllowed(
-  passwordOff: boolean,
-  user: { role: Role; passwordFromCli: boolean },
-): boolean {
+export function passwordSignInAllowed(passwordOff: boolean, user: { role: Role; passwordFromCli: boolean }): boolean {
   return !passwordOff || (user.role === 'admin' && user.passwordFromCli)
 }
 

@@ -30,7 +30,11 @@ async function domainsOf(db: Executor, subId: string): Promise<string[]> {
 
 /** The subscription's settings and email domains; undefined when it never saved any. */
 export async function findSettings(db: Executor, subId: string): Promise<SsoSettingsRecord | undefined> {
-  const row = await db.selectFrom('sso_settings').select(SETTINGS_COLUMNS).where('sub_id', '=', subId).executeTakeFirst()
+  const row = await db
+    .selectFrom('sso_settings')
+    .select(SETTINGS_COLUMNS)
+    .where('sub_id', '=', subId)
+    .executeTakeFirst()
   return row ? { ...row, domains: await domainsOf(db, subId) } : undefined
 }
 
@@ -58,11 +62,7 @@ export async function domainsClaimedElsewhere(db: Executor, subId: string, domai
 }
 
 /** Writes the settings and replaces the domains (call inside a transaction). */
-export async function saveSettings(
-  db: Executor,
-  row: Insertable<SsoSettingsTable>,
-  domains: string[],
-): Promise<void> {
+export async function saveSettings(db: Executor, row: Insertable<SsoSettingsTable>, domains: string[]): Promise<void> {
   const { sub_id: _, created_at: __, ...change } = row
   await db
     .insertInto('sso_settings')
