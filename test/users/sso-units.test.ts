@@ -230,6 +230,6 @@ describe('the flow cookie', () => {
 describe('the console knows every refusal', () => {
   it('has a message for each code of SSO_REFUSALS', () => {
     const page = readFileSync('console/screens/signin.js', 'utf8')
-    for (const code of SSO_REFUSALS) expect(page, code).toMatch(new RegExp(`\\n  ${code}: '`))
+    for (const code of SSO_REFUSALS) expect(page, code).toMatch(new RegExp(`\\n  ${code}:\\s+'`))
   })
 })
