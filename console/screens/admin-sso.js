@@ -92,7 +92,7 @@ export function SingleSignOn() {
       setBusy(false)
     }
   }
-  return html`<form class="card settings" novalidate onSubmit=${save} aria-labelledby="sso-title">
+  return html`<form class="card settings sso-settings" novalidate onSubmit=${save} aria-labelledby="sso-title">
     <h2 id="sso-title">Single sign-on (OpenID Connect)</h2>
     <${Alert} messages=${top} />
     <${Alert} kind="info" messages=${done ? [done] : []} />
