@@ -44,8 +44,9 @@ export type SsoService = ReturnType<typeof createSsoService>
 
 const CALLBACK_PATH = '/console/api/sso/callback'
 const SCOPE = 'openid email profile'
-/** A provider's discovery document and keys are fetched again after this long (or when the settings change). */
+/** A provider's discovery document and keys are fetched again after this long (or when its settings change). */
 const DISCOVERY_TTL_MS = 10 * 60_000
+const FAILED_DISCOVERY_TTL_MS = 30_000
 const secretAad = (subId: string) => `mailroom:sso-client-secret:${subId}`
 
 type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
@@ -63,9 +64,10 @@ export function createSsoService(deps: SsoServiceDeps) {
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`
   const discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>()
 
-  /** The provider's configuration, discovered once per settings version and kept a while. */
+  /** The provider’s configuration, discovered once per issuer, client and secret, and kept a while. */
   function configurationOf(s: repo.SsoSettingsRecord): Promise<oidc.Configuration> {
-    const key = `${s.sub_id}|${s.updated_at.getTime()}`
+    // What the configuration is made of: a change of any of them (in any process) discovers afresh.
+    const key = `${s.sub_id}|${s.issuer}|${s.client_id}|${s.client_secret_sealed ?? ''}`
     const now = clock.now().getTime()
     const cached = discovered.get(key)
     if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config
@@ -86,8 +88,9 @@ export function createSsoService(deps: SsoServiceDeps) {
       },
     )
     discovered.set(key, { at: now, config })
-    // A failed discovery is not kept: the next sign-in tries again.
-    config.catch(() => discovered.delete(key))
+    // A failed discovery is kept a short while only: sign-ins retry soon, but a flood of them does
+    // not make the service hammer a provider that is down.
+    config.catch(() => discovered.set(key, { at: now - DISCOVERY_TTL_MS + FAILED_DISCOVERY_TTL_MS, config }))
     return config
   }
 

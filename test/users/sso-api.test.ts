@@ -259,6 +259,15 @@ describe('the single sign-on door', () => {
     expect(forged.cookies.find((c) => c.name === 'mailroom_session')).toBeUndefined()
   })
 
+  it('says the sign-in failed when the provider cannot be reached (the log says why)', async () => {
+    expect((await put(acme.auth, settings({ issuer: 'http://127.0.0.1:1' }))).statusCode).toBe(200)
+    const res = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
+    expect(res.statusCode).toBe(303)
+    expect(res.headers.location).toBe('/console/?sso_error=failed')
+    expect(res.cookies.find((c) => c.name === 'mailroom_sso')).toBeUndefined()
+    expect((await put(acme.auth, settings())).statusCode).toBe(200)
+  })
+
   it('refuses a callback without this browser’s flow cookie, or once single sign-on is off', async () => {
     const res = await t.inject({ url: `/console/api/sso/callback?code=x&state=y` })
     expect(res.headers.location).toBe('/console/?sso_error=expired')
