@@ -2,25 +2,14 @@ import * as oidc from 'openid-client'
 import type { Logger } from 'pino'
 import type { Db } from '../platform/db/database.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
-import { inTransaction } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { open, seal } from '../platform/kit/crypto.js'
-import { AppError, invalid, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
-import type { SsoSettings, SsoSettingsBody } from './api/sso-schemas.js'
 import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { openFlow, sealFlow } from './model/sso-flow.js'
-import { SSO_ERRORS } from './model/sso-errors.js'
-import {
-  decideSsoUser,
-  emailDomainOf,
-  maskSecret,
-  normalizeDomain,
-  settingsProblems,
-  type SsoRefusal,
-} from './model/sso-rules.js'
+import { decideSsoUser, emailDomainOf, type SsoRefusal } from './model/sso-rules.js'
 import type { ActiveSession, SessionsService } from './sessions-service.js'
+import { createSsoSettings, openSecret } from './sso-settings.js'
 import * as repo from './store/sso.js'
 import * as users from './store/users.js'
 
@@ -47,7 +36,6 @@ const SCOPE = 'openid email profile'
 /** A provider's discovery document and keys are fetched again after this long (or when its settings change). */
 const DISCOVERY_TTL_MS = 10 * 60_000
 const FAILED_DISCOVERY_TTL_MS = 30_000
-const secretAad = (subId: string) => `mailroom:sso-client-secret:${subId}`
 
 type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
 type SsoFinish =
@@ -72,9 +60,7 @@ export function createSsoService(deps: SsoServiceDeps) {
     const cached = discovered.get(key)
     if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config
     for (const k of discovered.keys()) if (k.startsWith(`${s.sub_id}|`)) discovered.delete(k)
-    const secret = s.client_secret_sealed
-      ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id))
-      : undefined
+    const secret = openSecret(deps.secretKey, s)
     const issuer = new URL(s.issuer!)
     const config = oidc.discovery(
       issuer,
@@ -92,46 +78,6 @@ export function createSsoService(deps: SsoServiceDeps) {
     // not make the service hammer a provider that is down.
     config.catch(() => discovered.set(key, { at: now - DISCOVERY_TTL_MS + FAILED_DISCOVERY_TTL_MS, config }))
     return config
-  }
-
-  function answerOf(s: repo.SsoSettingsRecord | undefined): SsoSettings {
-    const secret = s?.client_secret_sealed
-      ? open(deps.secretKey, s.client_secret_sealed, secretAad(s.sub_id))
-      : undefined
-    return {
-      enabled: s?.enabled ?? false,
-      ...(s?.issuer ? { issuer: s.issuer } : {}),
-      ...(s?.client_id ? { clientId: s.client_id } : {}),
-      ...(secret !== undefined ? { clientSecret: maskSecret(secret) } : {}),
-      emailDomains: s?.domains ?? [],
-      provisionUsers: s?.provision_users ?? false,
-      defaultRole: s?.default_role ?? 'clerk',
-      requireVerifiedEmail: s?.require_verified_email ?? true,
-      passwordSignIn: s?.password_sign_in ?? true,
-      redirectUri,
-      ...(s ? { updatedAt: s.updated_at.toISOString() } : {}),
-    }
-  }
-
-  /**
-   * The sealed secret to store: the stored one when none or its mask is sent (what a read returns, a
-   * write accepts), none for null, else the new one sealed. A new issuer needs the secret itself:
-   * otherwise whoever holds an admin session could send the stored secret to a server of their own.
-   */
-  function secretToStore(subId: string, body: SsoSettingsBody, current: repo.SsoSettingsRecord | undefined) {
-    const stored = current?.client_secret_sealed ?? null
-    if (body.clientSecret === null) return null
-    const storedPlain = stored ? open(deps.secretKey, stored, secretAad(subId)) : undefined
-    const keeps =
-      body.clientSecret === undefined || (storedPlain !== undefined && body.clientSecret === maskSecret(storedPlain))
-    if (!keeps) {
-      if (body.clientSecret!.startsWith('****'))
-        throw invalid('clientSecret', 'clientSecret is a mask that is not the stored secret’s: send the secret itself')
-      return seal(deps.secretKey, body.clientSecret!, secretAad(subId))
-    }
-    if (stored && current && body.issuer !== undefined && body.issuer !== current.issuer)
-      throw invalid('clientSecret', 'a new issuer needs the client secret itself, not the stored one')
-    return stored
   }
 
   async function provision(subId: string, email: string, role: 'admin' | 'clerk'): Promise<users.UserRecord> {
@@ -159,64 +105,20 @@ export function createSsoService(deps: SsoServiceDeps) {
     }
   }
 
+  const settings = createSsoSettings({
+    db,
+    clock,
+    secretKey: deps.secretKey,
+    redirectUri,
+    allowHttp: deps.allowHttp,
+  })
+
   return {
     redirectUri,
+    getSettings: settings.getSettings,
+    putSettings: settings.putSettings,
 
-    getSettings: async (subId: string): Promise<SsoSettings> => answerOf(await repo.findSettings(db, subId)),
-
-    /** Replaces the subscription's settings; each problem names its field, a domain of another subscription is a 409. */
-    async putSettings(subId: string, body: SsoSettingsBody): Promise<SsoSettings> {
-      const domains = [...new Set((body.emailDomains ?? []).map(normalizeDomain))].sort()
-      const input = {
-        enabled: body.enabled,
-        issuer: body.issuer?.trim() || undefined,
-        clientId: body.clientId?.trim() || undefined,
-        emailDomains: domains,
-        provisionUsers: body.provisionUsers ?? false,
-        defaultRole: body.defaultRole ?? 'clerk',
-        requireVerifiedEmail: body.requireVerifiedEmail ?? true,
-        passwordSignIn: body.passwordSignIn ?? true,
-      }
-      const problems = settingsProblems(input, { allowHttp: deps.allowHttp })
-      if (problems.length > 0) throw new ValidationErrors(problems)
-      const taken = (field: string, list: string[]) =>
-        new AppError(SSO_ERRORS.SSO_DOMAIN_TAKEN, {
-          field,
-          description: `Another subscription already claims ${list.join(', ')} for single sign-on.`,
-        })
-      try {
-        await inTransaction(db, async (trx) => {
-          const current = await repo.findSettings(trx, subId)
-          const elsewhere = await repo.domainsClaimedElsewhere(trx, subId, domains)
-          if (elsewhere.length > 0) throw taken('emailDomains', elsewhere)
-          const now = clock.now()
-          await repo.saveSettings(
-            trx,
-            {
-              sub_id: subId,
-              enabled: input.enabled,
-              issuer: input.issuer ?? null,
-              client_id: input.clientId ?? null,
-              client_secret_sealed: secretToStore(subId, { ...body, issuer: input.issuer }, current),
-              provision_users: input.provisionUsers,
-              default_role: input.defaultRole,
-              require_verified_email: input.requireVerifiedEmail,
-              password_sign_in: input.passwordSignIn,
-              created_at: current?.created_at ?? now,
-              updated_at: now,
-            },
-            domains,
-          )
-        })
-      } catch (e) {
-        // Two subscriptions claiming one domain at once: the primary key keeps one.
-        if (isUniqueViolation(e, 'sso_email_domains_pkey')) throw taken('emailDomains', domains)
-        throw e
-      }
-      return answerOf(await repo.findSettings(db, subId))
-    },
-
-    /** The sign-in page's "Sign in with single sign-on": the provider's authorization URL and the flow cookie. */
+    /** The sign-in page's "Use single sign-on": the provider's authorization URL and the flow cookie. */
     async start(email: string): Promise<SsoStart> {
       const domain = emailDomainOf(email.trim())
       const s = domain === undefined ? undefined : await repo.findSettingsByDomain(db, domain)
