@@ -45,6 +45,19 @@ beforeAll(async () => {
     headers: client.auth,
     payload: { disabled: true },
   })
+  // A user of another subscription whose email is of this one's domain: this provider never signs them in.
+  const elsewhere = await t.newClient('sso-elsewhere')
+  await createUser(t, elsewhere, { email: 'visitor@acme.example', role: 'admin' })
+  // A user an admin created without a password: the generated one is void once the provider vouched for them.
+  const fresh = await t.inject({
+    method: 'POST',
+    url: '/api/v1/users',
+    headers: client.auth,
+    payload: { email: 'fresh@acme.example', role: 'clerk' },
+  })
+  expect(fresh.json().user.mustChangePassword).toBe(true)
+  provider.accounts.set('visitor', { email: 'visitor@acme.example', email_verified: true })
+  provider.accounts.set('fresh', { email: 'fresh@acme.example', email_verified: true })
   provider.accounts.set('dana', { email: 'dana@acme.example', email_verified: true, name: 'Dana' })
   provider.accounts.set('ada', { email: 'ada@acme.example', email_verified: true })
   provider.accounts.set('newbie', { email: 'newbie@acme.example', email_verified: true })
@@ -129,6 +142,16 @@ describe('single sign-on in Chromium', () => {
     await screenshot(page, 'sso-signed-in')
   })
 
+  it('signs in a user whose password was generated, with nothing to change first', async () => {
+    const page = await open()
+    await singleSignOn(page, 'fresh@acme.example', 'fresh')
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
+    const session = await page.evaluate(
+      async () => (await fetch('/console/api/session')).json() as Promise<{ mustChangePassword: boolean }>,
+    )
+    expect(session.mustChangePassword).toBe(false)
+  })
+
   it('creates a new user with the default role when provisioning is on', async () => {
     await configure({ provisionUsers: true, defaultRole: 'clerk' })
     const page = await open()
@@ -142,11 +165,12 @@ describe('single sign-on in Chromium', () => {
     await configure({ provisionUsers: false })
   })
 
-  it('refuses an unverified email, an unknown one and a disabled user with a page that says why', async () => {
+  it('refuses an unverified email, an unknown one, a disabled user and another subscription’s user with a page that says why', async () => {
     for (const [email, login, says] of [
       ['dana@acme.example', 'unverified', 'does not say your email address is verified'],
       ['stranger@acme.example', 'stranger', 'There is no mailroom user with this email'],
       ['gone@acme.example', 'gone', 'Your mailroom user is disabled'],
+      ['visitor@acme.example', 'visitor', 'This email belongs to a user of another organisation'],
     ] as const) {
       const page = await open()
       await singleSignOn(page, email, login)
