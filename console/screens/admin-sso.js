@@ -97,8 +97,8 @@ export function SingleSignOn() {
     <${Alert} messages=${top} />
     <${Alert} kind="info" messages=${done ? [done] : []} />
     <p class="sso-redirect">Register this redirect URI with your identity provider, exactly: <code>${values.redirectUri}</code></p>
-    <label class="check"><input type="checkbox" id="sso-enabled" checked=${values.enabled} onChange=${set('enabled')} /> Offer single sign-on on the sign-in page</label>
-    ${errorsAt(error, 'enabled').length > 0 && html`<p class="field-error" role="alert">${errorsAt(error, 'enabled').join(' ')}</p>`}
+    <label class="check"><input type="checkbox" id="sso-enabled" aria-describedby=${errorsAt(error, 'enabled').length > 0 ? 'sso-enabled-error' : undefined} checked=${values.enabled} onChange=${set('enabled')} /> Offer single sign-on on the sign-in page</label>
+    ${errorsAt(error, 'enabled').length > 0 && html`<p id="sso-enabled-error" class="field-error" role="alert">${errorsAt(error, 'enabled').join(' ')}</p>`}
     <${Field} label="Issuer" id="sso-issuer" hint="The provider's issuer URL, e.g. https://login.example.com (its discovery document is at /.well-known/openid-configuration)." errors=${errorsAt(error, 'issuer')}>${(
       a,
     ) => html`<input ...${a} type="url" value=${values.issuer} onInput=${set('issuer')} />`}</${Field}>
@@ -119,8 +119,8 @@ export function SingleSignOn() {
         ${USER_ROLES.map((r) => html`<option value=${r}>${r}</option>`)}
       </select>`}</${Field}>
     <label class="check"><input type="checkbox" id="sso-verified" checked=${values.requireVerifiedEmail} onChange=${set('requireVerifiedEmail')} /> Require the provider to say the email is verified</label>
-    <label class="check"><input type="checkbox" id="sso-password" checked=${values.passwordSignIn} onChange=${set('passwordSignIn')} /> Allow password sign-in (off: only an admin whose password was set with the command line still can)</label>
-    ${errorsAt(error, 'passwordSignIn').length > 0 && html`<p class="field-error" role="alert">${errorsAt(error, 'passwordSignIn').join(' ')}</p>`}
+    <label class="check"><input type="checkbox" id="sso-password" aria-describedby=${errorsAt(error, 'passwordSignIn').length > 0 ? 'sso-password-error' : undefined} checked=${values.passwordSignIn} onChange=${set('passwordSignIn')} /> Allow password sign-in (off: only an admin whose password was set with the command line still can)</label>
+    ${errorsAt(error, 'passwordSignIn').length > 0 && html`<p id="sso-password-error" class="field-error" role="alert">${errorsAt(error, 'passwordSignIn').join(' ')}</p>`}
     <div class="actions"><button type="submit" disabled=${busy}>Save single sign-on settings</button></div>
   </form>`
 }

@@ -212,9 +212,11 @@ export function createSsoService(deps: SsoServiceDeps) {
             user = await provision(s.sub_id, decision.email, decision.role)
             log.info({ subId: s.sub_id, userId: user.user_id }, 'single sign-on: user provisioned')
           } catch (e) {
+            if (!isUniqueViolation(e, 'users_email_key')) throw e
             // The same new user signing in twice at once: the other request created them.
-            if (isUniqueViolation(e, 'users_email_key')) return refused('failed', s.sub_id)
-            throw e
+            const created = await users.findForSignIn(db, decision.email)
+            if (created?.sub_id !== s.sub_id || created.status !== 'active') return refused('failed', s.sub_id)
+            user = created
           }
           break
         default:

@@ -218,6 +218,17 @@ describe('single sign-on in Chromium', () => {
     await page.getByText(`${origin}/console/api/sso/callback`).waitFor()
     await expect.poll(() => page.getByLabel('Client ID').inputValue()).toBe(provider.clientId)
     await expectAccessible(page, 'admin single sign-on')
+    // Password sign-in off needs single sign-on on: the checkbox says so, and nothing is saved.
+    await page.getByLabel('Offer single sign-on').uncheck()
+    await page.getByLabel('Allow password sign-in').uncheck()
+    await page.getByRole('button', { name: 'Save single sign-on settings' }).click()
+    await expect
+      .poll(() => page.getByLabel('Allow password sign-in').getAttribute('aria-describedby'))
+      .toBe('sso-password-error')
+    expect(await page.locator('#sso-password-error').textContent()).toContain('only while single sign-on is enabled')
+    expect((await t.inject({ url: '/api/v1/sso', headers: client.auth })).json().enabled).toBe(true)
+    await page.getByLabel('Offer single sign-on').check()
+    await page.getByLabel('Allow password sign-in').check()
     // A field error names the field: an enabled configuration without domains.
     await page.getByLabel('Email domains').fill('')
     await page.getByLabel('Email domains').press('Enter')
