@@ -14,6 +14,7 @@ import { Carriers } from './admin-carriers.js'
 import { ApiClients } from './admin-clients.js'
 import { Webhooks } from './webhooks.js'
 import { NotificationSettings } from './admin-notifications.js'
+import { SingleSignOn } from './admin-sso.js'
 
 const SECTIONS = [
   ['sites', 'Sites'],
@@ -24,6 +25,7 @@ const SECTIONS = [
   ['clients', 'API clients'],
   ['webhooks', 'Webhooks'],
   ['notifications', 'Notifications'],
+  ['sso', 'Single sign-on'],
 ]
 
 const SCREENS = {
@@ -35,6 +37,7 @@ const SCREENS = {
   clients: () => html`<${ApiClients} />`,
   webhooks: () => html`<${Webhooks} />`,
   notifications: () => html`<${NotificationSettings} />`,
+  sso: () => html`<${SingleSignOn} />`,
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { deviceOf, withDevice } from './model/device-cookie.js'
 import type { Attempt, FailureLimiter, Ticket } from './model/failure-limiter.js'
 import type { PasswordPool } from './model/password-pool.js'
@@ -12,46 +12,17 @@ import { isSafeMethod } from '../platform/http/safe-methods.js'
 import { hashPassword, verifyPassword } from './model/passwords.js'
 import { USER_ERRORS } from './model/user-errors.js'
 import * as repo from './store/users.js'
-import type { Role, UserSessionRow } from './store/user-tables.js'
-
-/** The signed-in person, as the auth hook sets it on `request.user`. */
-export interface SessionUser {
-  userId: string
-  email: string
-  name: string | null
-  role: Role
-  subId: string
-  /** A clerk limited to this site and the sites below it; null: the whole subscription. */
-  siteId: string | null
-  /** A generated password not yet changed: the session may only change it or sign out. */
-  mustChangePassword: boolean
-}
-
-export interface ActiveSession {
-  user: SessionUser
-  /** The public id (lists, DELETE /console/api/sessions/{sessionId}); never the cookie or its hash. */
-  sessionId: string
-  csrfToken: string
-  expiresAt: Date
-}
-
-export type SignIn =
-  | { outcome: 'ok'; session: ActiveSession; cookieValue: string; deviceCookie: string }
-  | { outcome: 'limited'; retryAfterSeconds: number }
-  | { outcome: 'invalid' }
-
-/** A request of the console's own API, as far as its session goes. */
-export type Authorized =
-  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'signed-out' } | { outcome: 'csrf' }
-
-/** One session of the signed-in user, as GET /console/api/sessions lists it. */
-export interface SessionInfo {
-  sessionId: string
-  createdAt: string
-  lastSeenAt: string
-  userAgent?: string
-  current: boolean
-}
+import { passwordSignInAllowed } from './model/sso-rules.js'
+import { passwordSignInOff } from './store/sso.js'
+import type { UserSessionRow } from './store/user-tables.js'
+import {
+  csrfMatches,
+  type ActiveSession,
+  type Authorized,
+  type SessionInfo,
+  type SessionUser,
+  type SignIn,
+} from './model/sessions.js'
 
 export interface SessionsServiceDeps {
   db: Db
@@ -90,14 +61,6 @@ const hashOf = (cookieValue: string) => createHash('sha256').update(cookieValue,
 const limiterKey = (email: string) => `user:${email.trim().toLowerCase()}`
 // The pool's keys: a flood from one address, or against one subscription's users, takes only its own places.
 const poolKeys = (address: string, subId: string | undefined) => [`address:${address}`, `sub:${subId ?? '(unknown)'}`]
-
-/** The synchronizer token of a session against the X-CSRF-Token header, in constant time. */
-export function csrfMatches(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string') return false
-  const a = Buffer.from(expected, 'utf8')
-  const b = Buffer.from(given, 'utf8')
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /**
  * Console sessions, kept server-side: the cookie carries 256 random bits, the table their SHA-256 (a
@@ -139,6 +102,34 @@ export function createSessionsService(deps: SessionsServiceDeps) {
     s: Pick<UserSessionRow, 'session_id' | 'csrf_token' | 'expires_at'>,
   ): ActiveSession => ({ user: userOf(u), sessionId: s.session_id, csrfToken: s.csrf_token, expiresAt: s.expires_at })
 
+  /**
+   * A new session of a user whose identity was proved (a password here, or the identity provider's
+   * id_token in sso-service.ts): it replaces the browser's open one, and sweeps ended sessions.
+   */
+  async function openSession(
+    user: repo.UserRecord,
+    from: { userAgent?: string; previousCookie?: string },
+  ): Promise<{ session: ActiveSession; cookieValue: string }> {
+    const now = clock.now()
+    // A sign-in over an open session replaces it: one browser, one session.
+    if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
+    // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
+    await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
+    const cookieValue = randomToken(32)
+    const session = {
+      session_hash: hashOf(cookieValue),
+      session_id: newId('ses_'),
+      user_agent: from.userAgent?.slice(0, USER_AGENT_MAX) || null,
+      user_id: user.user_id,
+      csrf_token: randomToken(32),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + maxMs),
+    }
+    await repo.insertSession(db, session)
+    return { cookieValue, session: activeOf(user, session) }
+  }
+
   return {
     /**
      * The idle time a session is sure to survive: the idle window less the renewal step (a request
@@ -176,29 +167,18 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         return { outcome: 'invalid' }
       }
       await limiter.succeeded(admission.ticket)
-      // A sign-in over an open session replaces it: one browser, one session.
-      if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
-      // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
-      await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
-      const cookieValue = randomToken(32)
-      const session = {
-        session_hash: hashOf(cookieValue),
-        session_id: newId('ses_'),
-        user_agent: from.userAgent?.slice(0, USER_AGENT_MAX) || null,
-        user_id: row.user_id,
-        csrf_token: randomToken(32),
-        created_at: now,
-        last_seen_at: now,
-        expires_at: new Date(now.getTime() + maxMs),
-      }
-      await repo.insertSession(db, session)
+      // Checked once the password is right: a guesser learns nothing of the subscription's policy.
+      const passwordOff = await passwordSignInOff(db, row.sub_id)
+      if (!passwordSignInAllowed(passwordOff, { role: row.role, passwordFromCli: row.password_from_cli }))
+        return { outcome: 'password-off' }
       return {
         outcome: 'ok',
-        cookieValue,
+        ...(await openSession(row, from)),
         deviceCookie: withDevice(deps.deviceKey, from.deviceCookie, email, now.getTime()),
-        session: activeOf(row, session),
       }
     },
+
+    openSession,
 
     /**
      * The live session of a cookie value, its idle window slid (written at most once per

@@ -56,6 +56,7 @@ import cookie from '@fastify/cookie'
 import { consoleSessionRoutes } from '../access/index.js'
 import { registerAccess } from '../access/index.js'
 import { usersRoutes } from '../access/index.js'
+import { ssoAdminRoutes, ssoConsoleRoutes } from '../access/index.js'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -269,6 +270,7 @@ function routePlugins(
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
       mount(scanIssuesRoutes, { scanIssues: receiving.scanIssues }),
       mount(usersRoutes, { users: ctx.users }),
+      mount(ssoAdminRoutes, { sso: ctx.sso }),
       mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),
       mount(notificationsPreviewRoutes, {}),
@@ -277,6 +279,9 @@ function routePlugins(
       mount(sessionRoutes, { tag: `${variant} webhooks` }),
       mount(webhookRoutes, { webhooks: ctx.webhooks, variant }),
     ],
-    console: [mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl })],
+    console: [
+      mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl }),
+      mount(ssoConsoleRoutes, { sso: ctx.sso, publicUrl: config.publicUrl }),
+    ],
   }
 }
