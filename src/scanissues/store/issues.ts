@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
 import type { ScanIssueStatus } from '../model/issue.js'
 import type { ScanIssueRow, ScanIssueTable } from './tables.js'
@@ -29,7 +29,9 @@ export async function insertIssue(trx: Executor, row: Insertable<ScanIssueTable>
   const done = await trx
     .insertInto('scan_issues')
     .values(row)
-    .onConflict((oc) => oc.columns(['sub_id', 'package_id']).where('status', '=', 'open').doNothing())
+    // The partial index's predicate as a literal: PostgreSQL infers the arbiter index from it, and
+    // a bound parameter there fails the inference once the statement is prepared generically.
+    .onConflict((oc) => oc.columns(['sub_id', 'package_id']).where('status', '=', sql.lit('open')).doNothing())
     .executeTakeFirst()
   return Number(done.numInsertedOrUpdatedRows ?? 0) === 1
 }
