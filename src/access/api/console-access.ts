@@ -83,6 +83,9 @@ export const CLERK_WRITES: ReadonlySet<string> = new Set([
   'POST /api/v1/pickups',
   // A recipient says the email did not arrive: the desk sends it again.
   'POST /api/v1/notifications/:notificationId/resend',
+  // A label photo that named no sure recipient: the desk opens the issue and settles it.
+  'POST /api/v1/scanissues',
+  'POST /api/v1/scanissues/:scanIssueId/resolve',
 ])
 
 /** Admin when listed so, or a write nobody classified (refused to clerks until someone decides). */
