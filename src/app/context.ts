@@ -17,6 +17,7 @@ import { createSessionsService, type SessionsService } from '../access/index.js'
 import { createUsersService, type UsersService } from '../access/index.js'
 import { createNotifications, type Notifications } from '../notifications/index.js'
 import { createCompanions, createReceiving, type Companions, type Receiving } from './receiving.js'
+import { createDirectory, type Directory } from '../directory/index.js'
 
 export type { Companions, Receiving } from './receiving.js'
 
@@ -57,6 +58,8 @@ export interface AppContext {
   sessions: SessionsService
   /** Which subscriptions the process serves now (shared/presence.ts): fed by the receiving interface's requests. */
   presence: Presence
+  /** Recipients from identity providers and directories (SCIM, LDAP), and their departures. */
+  directory: Directory
 }
 
 /**
@@ -192,6 +195,20 @@ export function createContext(input: {
     maxHours: config.consoleSessions.maxHours,
   })
 
+  // The directory provisions contacts and flags the waiting parcels of recipients who leave.
+  const directory = createDirectory({
+    db,
+    clock,
+    ids,
+    contacts: companions.contacts,
+    packages: receiving.packages,
+    tokenKey: deriveKey(masterSecret, 'scim-token-hash'),
+    sealKey: deriveKey(masterSecret, 'ldap-credential-seal'),
+    log: (msg, extra) => log.error(extra, msg),
+    onEventsCommitted: () => events.committed(),
+  })
+  companions.contacts.listenDepartures((subId, contactIds) => directory.departures.onDeparted(subId, contactIds))
+
   return {
     config,
     db,
@@ -214,5 +231,6 @@ export function createContext(input: {
     users,
     sessions,
     presence,
+    directory,
   }
 }

@@ -15,6 +15,9 @@ import type {
 } from './api/schemas.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { createRosterOperations } from './roster.js'
+import { createDirectoryOperations } from './directory.js'
+import { createSyncOperations } from './sync.js'
+import type { DepartureHook } from './model/departure.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
 
@@ -138,8 +141,21 @@ export function createContactsService(deps: ContactsServiceDeps) {
     return new Map(rows.map((r) => [r.contact_id, toRecord(r)]))
   })
 
+  // Who is told of departures (the directory's, set up after the packages exist: see listenDepartures).
+  const departureHooks: DepartureHook[] = []
+  const onDeparted: DepartureHook = async (subId, contactIds) => {
+    for (const hook of departureHooks) await hook(subId, contactIds)
+  }
+
   return {
     ...createRosterOperations({ db, clock, ids }),
+    ...createDirectoryOperations({ db, clock, ids, onDeparted }),
+    ...createSyncOperations({ db, clock, ids, onDeparted }),
+
+    /** `hook` is told of every recipient who leaves (deactivated, moved out), once the write committed. */
+    listenDepartures(hook: DepartureHook): void {
+      departureHooks.push(hook)
+    },
 
     async createContact(subId: string, input: CreateContact, outcome?: RecordOutcome<Contact>): Promise<Contact> {
       const name = input.name.trim()

@@ -43,6 +43,9 @@ const TRACKING = {
     'The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).',
   RecipientFinalNotice: 'The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).',
   RecipientPickupReceipt: 'The recipient was sent the receipt of a pickup (kind PICKED_UP).',
+  // The directory (src/directory/departures.ts): once per departure, for each parcel waiting then.
+  RecipientDeparted:
+    'The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.',
 } as const
 
 const LOCKER = {

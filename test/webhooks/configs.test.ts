@@ -62,6 +62,8 @@ describe('webhook configurations', () => {
       'RecipientReminded',
       'RecipientFinalNotice',
       'RecipientPickupReceipt',
+      // A recipient left while parcels waited (issue 28).
+      'RecipientDeparted',
     ])
     expect(tracking.events[0]).toEqual({
       eventId: 'tracking.Manifest',
