@@ -62,8 +62,13 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
         const externalIds = people.flatMap((p) => (p.externalId ? [p.externalId] : []))
         const current = await repo.syncCandidates(trx, subId, source, externalIds)
         const byExternal = new Map(current.filter((c) => c.external_id).map((c) => [c.external_id!, c]))
+        // By email: contacts without an id, and this directory's own whose id it no longer lists (an
+        // entry deleted and created again gets a new entryUUID: it is the same person).
+        const listed = new Set(externalIds)
         const emails = new Map<string, repo.DirectoryRow>()
-        for (const c of current) if (!c.external_id && c.email) emails.set(c.email.toLowerCase(), c)
+        for (const c of current)
+          if (c.email && (!c.external_id || (c.source === source && !listed.has(c.external_id))))
+            emails.set(c.email.toLowerCase(), c)
         const kept = new Set<string>()
         const inserts: Array<Record<string, unknown>> = []
         const seenIds = new Set<string>()
