@@ -24,6 +24,7 @@ export function bodyLimits(settingsBytes: number): BodyLimitOptions {
       'POST /scim/v2/Groups': 1024 * KiB,
       'PUT /scim/v2/Groups/:id': 1024 * KiB,
       'PATCH /scim/v2/Groups/:id': 1024 * KiB,
+      'POST /api/v1/contacts/import/xlsx': 2048 * KiB,
     },
     // A body over 64 KiB is rare (a package with long custom values, templates): one at a time per
     // subscription, 2 MiB of them a second, is room for any client (three of the largest package

@@ -242,7 +242,12 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     ): Promise<DirectoryContact> {
       const group = opts.group ?? false
       const [w, out] = await inTransaction(db, async (trx) => {
-        const adopt = group ? undefined : await repo.findProvisioned(trx, subId, { email: p.email })
+        // A contact made elsewhere (the desk, a roster) with this externalId or email is adopted;
+        // one already provisioned (it has a userName) is not: the uniqueness checks refuse the POST.
+        const found = group
+          ? undefined
+          : await repo.findProvisioned(trx, subId, { externalId: p.externalId, email: p.email })
+        const adopt = found && found.user_name === null ? found : undefined
         const written = await write(trx, subId, adopt, p, group, source)
         return [written, await read(trx, subId, written.id, group)] as const
       })

@@ -148,7 +148,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
   }
 
   return {
-    ...createRosterOperations({ db, clock, ids }),
+    ...createRosterOperations({ db, clock, ids, onDeparted }),
     ...createDirectoryOperations({ db, clock, ids, onDeparted }),
     ...createSyncOperations({ db, clock, ids, onDeparted }),
 

@@ -366,3 +366,22 @@ export async function insertDirectoryContacts(db: Executor, rows: Array<Record<s
       .values(rows.slice(i, i + 1000) as never)
       .execute()
 }
+
+/** Contacts (deleted ones too: the id stays theirs) with any of `externalIds`, compared exactly. */
+export async function findByExternalIds(
+  db: Executor,
+  subId: string,
+  externalIds: readonly string[],
+): Promise<DirectoryRow[]> {
+  const out: DirectoryRow[] = []
+  for (let i = 0; i < externalIds.length; i += 1000)
+    out.push(
+      ...(await db
+        .selectFrom('contacts')
+        .select(DIRECTORY_COLUMNS)
+        .where('sub_id', '=', subId)
+        .where('external_id', 'in', externalIds.slice(i, i + 1000))
+        .execute()),
+    )
+  return out
+}
