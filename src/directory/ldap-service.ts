@@ -52,7 +52,7 @@ function toSettings(r: repo.LdapSettingsRow): LdapSettings {
     bindPassword: MASK,
     baseDn: r.base_dn,
     filter: r.filter,
-    mapping: r.mapping,
+    mapping: Object.fromEntries(Object.entries(r.mapping).filter((e): e is [string, string] => typeof e[1] === 'string')),
     intervalMinutes: r.interval_minutes,
     nextRunAt: new Date(r.next_run_at).toISOString(),
     ...(r.last_run ? { lastRun: r.last_run } : {}),

@@ -180,7 +180,7 @@ export function createScimService(deps: { contacts: DirectoryContacts }) {
     },
 
     /** Member operations first (they are checked against the contacts), then the group's own attributes. */
-    async patchGroup(subId: string, id: string, body: unknown, base: string): Promise<Json | null> {
+    async patchGroup(subId: string, id: string, body: unknown, base: string): Promise<Json> {
       const ops = patchOperations(body)
       const current = groupToResource(await contacts.getDirectoryContact(subId, id, { group: true }), undefined, base)
       const { members, rest } = splitGroupOps(ops)

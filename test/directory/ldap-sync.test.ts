@@ -28,7 +28,10 @@ describe('LDAP pull against a real slapd', () => {
   it('the seeded directory is larger than one answer: only a paged search reads it all', async () => {
     const c = new Client({ url: slapd.url })
     await c.bind(slapd.readerDn, slapd.readerPassword)
-    await expect(c.search(slapd.peopleDn, { scope: 'sub', filter: '(objectClass=inetOrgPerson)' })).rejects.toThrow(/size limit/i)
+    // LDAP result code 4: sizeLimitExceeded (RFC 4511 §4.1.9).
+    await expect(c.search(slapd.peopleDn, { scope: 'sub', filter: '(objectClass=inetOrgPerson)' })).rejects.toMatchObject({
+      code: 4,
+    })
     expect(PEOPLE).toBeGreaterThan(SIZE_LIMIT)
     await c.unbind()
   })

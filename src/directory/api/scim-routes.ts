@@ -200,7 +200,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
       { schema: { tags, security, summary: `Deactivate a SCIM ${resource.slice(0, -1)}`, description: 'Deactivates: nothing is deleted (parcels keep their history).', params: IdParams, response: { 204: Type.Null(), ...scimErrors(404) } } },
       async (request, reply) => {
         await ops.remove(sub(request), request.params.id)
-        return reply.code(204).send()
+        return reply.code(204).send(null)
       },
     )
   }

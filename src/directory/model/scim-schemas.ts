@@ -75,7 +75,7 @@ type Attr = {
   subAttributes?: Attr[]
 }
 
-const attr = (a: Attr) => ({
+const attr = (a: Attr): Record<string, unknown> => ({
   multiValued: false,
   required: false,
   caseExact: false,
