@@ -1904,6 +1904,29 @@ export interface components {
             notify: boolean;
             /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
             language?: string;
+            /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+            aliases: string[];
+            /** @description Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B"). */
+            unit?: string;
+            /** @description The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise. */
+            externalId?: string;
+            /**
+             * @description Where the record came from: `manual` (the API or the console), `csv` (a roster file), `scim` (an identity provider), `ldap` (a directory sync). Set by mailroom, never by the caller.
+             * @enum {string}
+             */
+            source: "manual" | "csv" | "scim" | "ldap";
+            /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+            group: boolean;
+            /**
+             * Format: date
+             * @description The day the person arrives (`YYYY-MM-DD`).
+             */
+            moveInDate?: string;
+            /**
+             * Format: date
+             * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
+             */
+            moveOutDate?: string;
         };
         /** CustomField */
         CustomField: {
@@ -3117,6 +3140,29 @@ export interface operations {
                     notify?: boolean;
                     /** @description The language of the contact's notification emails: ISO 639, optionally with an ISO 3166 region (`fr`, `pt-BR`). Absent: the subscription's. `null` on PUT goes back to it. */
                     language?: string;
+                    /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+                    aliases?: string[];
+                    /** @description Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B"). */
+                    unit?: string;
+                    /** @description The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise. */
+                    externalId?: string;
+                    /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+                    group?: boolean;
+                    /**
+                     * Format: date
+                     * @description The day the person arrives (`YYYY-MM-DD`).
+                     */
+                    moveInDate?: string;
+                    /**
+                     * Format: date
+                     * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
+                     */
+                    moveOutDate?: string;
+                    /**
+                     * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
+                     * @enum {string}
+                     */
+                    source?: "manual" | "csv" | "scim" | "ldap";
                 };
             };
         };
@@ -3154,6 +3200,29 @@ export interface operations {
                         notify: boolean;
                         /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
                         language?: string;
+                        /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+                        aliases: string[];
+                        /** @description Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B"). */
+                        unit?: string;
+                        /** @description The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise. */
+                        externalId?: string;
+                        /**
+                         * @description Where the record came from: `manual` (the API or the console), `csv` (a roster file), `scim` (an identity provider), `ldap` (a directory sync). Set by mailroom, never by the caller.
+                         * @enum {string}
+                         */
+                        source: "manual" | "csv" | "scim" | "ldap";
+                        /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+                        group: boolean;
+                        /**
+                         * Format: date
+                         * @description The day the person arrives (`YYYY-MM-DD`).
+                         */
+                        moveInDate?: string;
+                        /**
+                         * Format: date
+                         * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
+                         */
+                        moveOutDate?: string;
                     };
                 };
             };
@@ -3193,7 +3262,18 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            409: components["responses"]["Error409"];
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -3257,6 +3337,29 @@ export interface operations {
                         notify: boolean;
                         /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
                         language?: string;
+                        /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+                        aliases: string[];
+                        /** @description Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B"). */
+                        unit?: string;
+                        /** @description The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise. */
+                        externalId?: string;
+                        /**
+                         * @description Where the record came from: `manual` (the API or the console), `csv` (a roster file), `scim` (an identity provider), `ldap` (a directory sync). Set by mailroom, never by the caller.
+                         * @enum {string}
+                         */
+                        source: "manual" | "csv" | "scim" | "ldap";
+                        /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+                        group: boolean;
+                        /**
+                         * Format: date
+                         * @description The day the person arrives (`YYYY-MM-DD`).
+                         */
+                        moveInDate?: string;
+                        /**
+                         * Format: date
+                         * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
+                         */
+                        moveOutDate?: string;
                     };
                 };
             };
@@ -3347,6 +3450,19 @@ export interface operations {
                     status?: "active" | "inactive";
                     notify?: boolean;
                     language?: string | null;
+                    /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+                    aliases?: string[];
+                    unit?: string | null;
+                    externalId?: string | null;
+                    /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+                    group?: boolean;
+                    moveInDate?: string | null;
+                    moveOutDate?: string | null;
+                    /**
+                     * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
+                     * @enum {string}
+                     */
+                    source?: "manual" | "csv" | "scim" | "ldap";
                 };
             };
         };
@@ -3382,6 +3498,29 @@ export interface operations {
                         notify: boolean;
                         /** @description The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings). */
                         language?: string;
+                        /** @description Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it. */
+                        aliases: string[];
+                        /** @description Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B"). */
+                        unit?: string;
+                        /** @description The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise. */
+                        externalId?: string;
+                        /**
+                         * @description Where the record came from: `manual` (the API or the console), `csv` (a roster file), `scim` (an identity provider), `ldap` (a directory sync). Set by mailroom, never by the caller.
+                         * @enum {string}
+                         */
+                        source: "manual" | "csv" | "scim" | "ldap";
+                        /** @description A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false. */
+                        group: boolean;
+                        /**
+                         * Format: date
+                         * @description The day the person arrives (`YYYY-MM-DD`).
+                         */
+                        moveInDate?: string;
+                        /**
+                         * Format: date
+                         * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
+                         */
+                        moveOutDate?: string;
                     };
                 };
             };
@@ -3417,6 +3556,16 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                     [name: string]: unknown;

@@ -189,6 +189,7 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
             source: 'csv',
             match_name: normalizeForMatch(name),
             match_company: r.company ? normalizeForMatch(r.company) : null,
+            source: 'csv',
             created_at: now,
             updated_at: now,
           },

@@ -20,12 +20,25 @@ import { createSyncOperations } from './sync.js'
 import type { DepartureHook } from './model/departure.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
+import type { ContactSource } from '../platform/db/tables.js'
 
 export { normalizeForMatch } from './model/normalize.js'
 
 export const CONTACT_ERRORS = registerErrors({
   CONTACT_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'CON-4040', message: 'No such contact.' },
+  CONTACT_EXTERNAL_ID_TAKEN: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'CON-4090',
+    message: 'Another contact has this externalId.',
+  },
 })
+
+/** How a write reached the contacts: the API and console by default; roster, SCIM and LDAP say so. */
+export interface WriteOrigin {
+  source?: ContactSource
+}
 
 /** A contact as the packages and decode flows read it (history included: `deleted` says so). */
 export interface ContactRecord {
@@ -43,6 +56,13 @@ export interface ContactRecord {
   notify: boolean
   /** The language of its emails; absent: the subscription's. */
   language?: string
+  aliases: string[]
+  unit?: string
+  externalId?: string
+  source: ContactSource
+  group: boolean
+  moveInDate?: string
+  moveOutDate?: string
   deleted: boolean
 }
 
@@ -74,6 +94,9 @@ function toRecord(r: repo.ContactRow): ContactRecord {
     name: r.name,
     status: r.status,
     notify: r.notify,
+    aliases: r.aliases,
+    source: r.source,
+    group: r.is_group,
     deleted: r.deleted_at !== null,
   }
   if (r.company !== null) out.company = r.company
@@ -83,7 +106,33 @@ function toRecord(r: repo.ContactRow): ContactRecord {
   if (r.location_site_id !== null) out.locationSiteId = r.location_site_id
   if (r.mail_stop_site_id !== null) out.mailStopSiteId = r.mail_stop_site_id
   if (r.language !== null) out.language = r.language
+  if (r.unit !== null) out.unit = r.unit
+  if (r.external_id !== null) out.externalId = r.external_id
+  if (r.move_in !== null) out.moveInDate = r.move_in
+  if (r.move_out !== null) out.moveOutDate = r.move_out
   return out
+}
+
+/** Trimmed, blank ones dropped, the first of each spelling ignoring case kept. */
+function cleanAliases(aliases: readonly string[]): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const a of aliases) {
+    const t = a.trim()
+    const key = t.toLowerCase()
+    if (t && !seen.has(key)) {
+      seen.add(key)
+      out.push(t)
+    }
+  }
+  return out
+}
+
+/** A unique violation on the external id index is the caller's 409, not a 500. */
+function externalIdTaken(e: unknown, externalId: string | null): never {
+  if (isUniqueViolation(e, 'contacts_external_id_uq'))
+    throw new AppError(CONTACT_ERRORS.CONTACT_EXTERNAL_ID_TAKEN, { field: 'externalId', detail: { externalId } })
+  throw e
 }
 
 function toContact(r: repo.ContactRow): Contact {
@@ -157,7 +206,12 @@ export function createContactsService(deps: ContactsServiceDeps) {
       departureHooks.push(hook)
     },
 
-    async createContact(subId: string, input: CreateContact, outcome?: RecordOutcome<Contact>): Promise<Contact> {
+    async createContact(
+      subId: string,
+      input: CreateContact,
+      outcome?: RecordOutcome<Contact>,
+      origin: WriteOrigin = {},
+    ): Promise<Contact> {
       const name = input.name.trim()
       const company = text(input.company)
       const email = text(input.email)
@@ -183,18 +237,32 @@ export function createContactsService(deps: ContactsServiceDeps) {
         language: input.language ?? null,
         match_name: normalizeForMatch(name),
         match_company: company === null ? null : normalizeForMatch(company),
+        aliases: cleanAliases(input.aliases ?? []),
+        unit: text(input.unit),
+        external_id: text(input.externalId),
+        source: origin.source ?? 'manual',
+        is_group: input.group ?? false,
+        move_in: input.moveInDate ?? null,
+        move_out: input.moveOutDate ?? null,
         created_at: at,
         updated_at: at,
         deleted_at: null,
       }
-      return writeRecorded(db, outcome, toContact(row), (ex) => repo.insertContact(ex, row))
+      return writeRecorded(db, outcome, toContact(row), (ex) =>
+        repo.insertContact(ex, row).catch((e: unknown) => externalIdTaken(e, row.external_id)),
+      )
     },
 
     async getContact(subId: string, contactId: string): Promise<Contact> {
       return toContact(await mustFind(subId, contactId))
     },
 
-    async updateContact(subId: string, contactId: string, input: UpdateContact): Promise<Contact> {
+    async updateContact(
+      subId: string,
+      contactId: string,
+      input: UpdateContact,
+      origin: WriteOrigin = {},
+    ): Promise<Contact> {
       // 404 before 400. The checks read through other services, so they run before the transaction
       // (PGlite has a single connection). Only what the body names is checked: a site deleted since
       // it was linked does not block other edits.
@@ -231,10 +299,17 @@ export function createContactsService(deps: ContactsServiceDeps) {
           language: input.language === undefined ? cur.language : input.language,
           match_name: normalizeForMatch(name),
           match_company: company === null ? null : normalizeForMatch(company),
+          aliases: input.aliases === undefined ? cur.aliases : cleanAliases(input.aliases),
+          unit: pick(input.unit, cur.unit),
+          external_id: pick(input.externalId, cur.external_id),
+          source: origin.source ?? cur.source,
+          is_group: input.group ?? cur.is_group,
+          move_in: input.moveInDate === undefined ? cur.move_in : input.moveInDate,
+          move_out: input.moveOutDate === undefined ? cur.move_out : input.moveOutDate,
           updated_at: clock.now(),
         }
         const { contact_id: _id, sub_id: _sub, created_at: _created, ...set } = next
-        await repo.updateContact(trx, subId, contactId, set)
+        await repo.updateContact(trx, subId, contactId, set).catch((e: unknown) => externalIdTaken(e, next.external_id))
         return toContact(next)
       })
     },

@@ -2,9 +2,7 @@ import { sql } from 'kysely'
 import type { Executor } from '../platform/db/transaction.js'
 import type { WebhookVariant } from './variants.js'
 
-// The package_events table (the outbox) as the webhook worker and the jobs read it. The locker
-// jobs' events take their per-package `sequence` from the packages domain (packages.nextSequences)
-// under the package's row lock, exactly as the packages service does.
+// The package_events table (the outbox) as the webhook worker reads it.
 
 export interface OutboxRow {
   event_id: string
@@ -88,41 +86,4 @@ export async function releaseEvents(trx: Executor, eventIds: string[]): Promise<
     .set({ dispatched_at: null })
     .where(sql<boolean>`event_id = any(${eventIds}::text[])`)
     .execute()
-}
-
-export interface LockerStay {
-  package_id: string
-  sub_id: string
-  deposited_at: Date
-  deposited_sequence: number
-  deposited_data: Record<string, unknown>
-}
-
-/**
- * Packages in a locker whose current stay (since their latest Deposited event) began before
- * `cutoff` and has no `eventName` yet (a reminder is also skipped once the stay expired), locked.
- */
-export async function dueLockerStays(
-  trx: Executor,
-  eventName: 'PickupReminder' | 'Expired',
-  cutoff: Date,
-  limit: number,
-): Promise<LockerStay[]> {
-  const blocking = eventName === 'PickupReminder' ? ['PickupReminder', 'Expired'] : ['Expired']
-  const { rows } = await sql<LockerStay>`
-    select p.package_id, p.sub_id, dep.occurred_at as deposited_at, dep.sequence as deposited_sequence, dep.data as deposited_data
-    from packages p
-    join lateral (
-      select e.sequence, e.occurred_at, e.data from package_events e
-      where e.package_id = p.package_id and e.variant = 'locker' and e.event_name = 'Deposited'
-      order by e.sequence desc limit 1
-    ) dep on true
-    where p.current_status = 'IN_LOCKER' and dep.occurred_at <= ${cutoff}::timestamptz
-      and not exists (
-        select 1 from package_events r
-        where r.package_id = p.package_id and r.variant = 'locker' and r.event_name = any(${blocking}::text[]) and r.sequence > dep.sequence)
-    order by dep.occurred_at
-    limit ${limit}
-    for update of p`.execute(trx)
-  return rows
 }

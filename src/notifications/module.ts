@@ -91,6 +91,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     mailer,
     packages: deps.packages,
     placesOf: createPlaces({ sites: deps.sites, locations: deps.locations, defaultTimeZone: settings.timeZone }),
+    openingHoursAt: (subId, siteId) => deps.sites.openingHoursAt(subId, siteId),
     timeZone: settings.timeZone,
     contact: async (subId, contactId) => {
       const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)

@@ -286,6 +286,22 @@ export function createSitesService(deps: SitesServiceDeps) {
       return handOverChains(siteIds, [...own, ...(above.length ? await repo.findSites(ex, subId, above) : [])])
     },
 
+    /**
+     * The opening hours an email shows for a site: its own, else its nearest live ancestor's (a
+     * shelf's building, the site at the top).
+     */
+    async openingHoursAt(subId: string, siteId: string): Promise<string | undefined> {
+      const [own] = await repo.findSites(db, subId, [siteId])
+      if (!own) return undefined
+      const chain = [own, ...(own.ancestor_ids.length ? await repo.findSites(db, subId, own.ancestor_ids) : [])]
+      // Nearest first: the site itself, then its ancestors deepest first.
+      const depth = (r: (typeof chain)[number]) => (r.site_id === siteId ? Infinity : r.ancestor_ids.length)
+      return (
+        chain.filter((r) => r.deleted_at === null && r.opening_hours !== null).sort((a, b) => depth(b) - depth(a))[0]
+          ?.opening_hours ?? undefined
+      )
+    },
+
     primarySiteId: (subId: string) => repo.findPrimarySiteId(db, subId),
 
     async existingSiteIds(subId: string, siteIds: string[]): Promise<Set<string>> {

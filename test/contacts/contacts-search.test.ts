@@ -128,6 +128,9 @@ describe('findMatches (decode links a ship-to name to a contact)', () => {
       company: 'Acme, Inc.',
       notify: true,
       status: 'active',
+      aliases: [],
+      source: 'manual',
+      group: false,
       deleted: false,
     })
   })

@@ -87,6 +87,9 @@ describe('contacts', () => {
       mailStopLocation: { inboundSiteId: mailStop },
       status: 'active',
       notify: true,
+      aliases: [],
+      source: 'manual',
+      group: false,
     })
     expect((await call(c, 'GET', `/api/v1/contacts/${body.contactId}`)).json()).toEqual(body)
 
@@ -105,6 +108,9 @@ describe('contacts', () => {
       name: 'Acme',
       status: 'inactive',
       notify: true,
+      aliases: [],
+      source: 'manual',
+      group: false,
     })
 
     const list = await call(c, 'GET', '/api/v1/contacts')
@@ -201,6 +207,9 @@ describe('contacts', () => {
       location: { inboundSiteId: site },
       status: 'active',
       notify: true,
+      aliases: [],
+      source: 'manual',
+      group: false,
     }
     expect(res.json()).toEqual(expected)
     expect((await call(c, 'GET', `/api/v1/contacts/${id}`)).json()).toEqual(expected)
@@ -286,7 +295,17 @@ describe('contacts', () => {
     expect(await t.ctx.companions.contacts.findMatches(c.subId, 'Leaving Soon')).toEqual([])
     const kept = await t.ctx.companions.contacts.getByIds(c.subId, [id, id, 'con_unknown'])
     expect([...kept.values()]).toEqual([
-      { contactId: id, contactType: 'RECEIVER', name: 'Leaving Soon', status: 'active', notify: true, deleted: true },
+      {
+        contactId: id,
+        contactType: 'RECEIVER',
+        name: 'Leaving Soon',
+        status: 'active',
+        notify: true,
+        aliases: [],
+        source: 'manual',
+        group: false,
+        deleted: true,
+      },
     ])
   })
 })

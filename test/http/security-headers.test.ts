@@ -42,6 +42,26 @@ describe('security headers', () => {
     }
   })
 
+  it("an API answer carries the REST headers only; the docs page keeps a document's", async () => {
+    const documentOnly = [
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ]
+    const api = await t.inject({ method: 'GET', url: '/api/v1/inboundsites', headers: me.auth })
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin')
+    for (const h of documentOnly) expect(api.headers, h).not.toHaveProperty(h)
+    const page = await t.inject({ method: 'GET', url: '/docs' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['x-frame-options']).toBe('DENY')
+    for (const h of documentOnly) expect(page.headers, h).toHaveProperty(h)
+    expect(page.headers['referrer-policy']).toBe('no-referrer')
+  })
+
   it('forbid caching of authenticated JSON, and leave public documents cacheable', async () => {
     for (const res of await Promise.all([
       t.inject({ method: 'GET', url: '/api/v1/inboundsites', headers: me.auth }),

@@ -34,7 +34,7 @@ export const notificationsSettings = section({
       maximum: 300,
       default: 30,
       description:
-        'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 5 s after a worker died',
+        'SMTP connect, greeting and socket timeouts; a claimed email is claimed again 2x this + 10 s after a worker died',
     }),
     NOTIFY_TIME_ZONE: text({
       pattern: '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',

@@ -32,7 +32,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsServi
           'Names are not unique: two people may share one. Decoding a label links its ship-to name to a RECEIVER or ALL contact whose name matches ignoring case, accents, punctuation and spacing.',
         ].join('\n\n'),
         body: CreateContactSchema,
-        response: { 201: ContactSchema, ...errorResponses(400) },
+        response: { 201: ContactSchema, ...errorResponses(400, 409) },
       },
     },
     async (request, reply) =>
@@ -86,7 +86,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsServi
           'Merges: a field given replaces the stored one, a field absent stays, `null` or "" clears an optional field. Returns the updated contact. Site links given are checked as on create.',
         params: ContactIdParams,
         body: UpdateContactSchema,
-        response: { 200: ContactSchema, ...errorResponses(400, 404) },
+        response: { 200: ContactSchema, ...errorResponses(400, 404, 409) },
       },
     },
     async (request) => contacts.updateContact(request.tenant.subId, request.params.contactId, request.body),

@@ -5,6 +5,7 @@ export const CONTACT_TYPES = ['SENDER', 'RECEIVER', 'ALL'] as const
 export type ContactType = (typeof CONTACT_TYPES)[number]
 export const CONTACT_STATUSES = ['active', 'inactive'] as const
 export type ContactStatus = (typeof CONTACT_STATUSES)[number]
+export const CONTACT_SOURCES = ['manual', 'csv', 'scim', 'ldap'] as const
 
 // A plain `enum` keyword gives one error item naming the allowed values; a union of literals gives
 // one item per literal plus one for the union.
@@ -25,6 +26,39 @@ const optionalText = {
   }),
   phone: Type.String({ maxLength: 50 }),
   personalId: Type.String({ maxLength: 100, description: 'Employee, student or resident number.' }),
+}
+
+/** Directory fields (issues 27, 28): the same rules on create and update. */
+const directory = {
+  aliases: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), {
+    maxItems: 10,
+    description:
+      'Alternate first names and preferred names ("Bob", "Liz"): a label addressed to one of them finds the contact. Trimmed; duplicates ignoring case are kept once. PUT replaces the list; `[]` clears it.',
+  }),
+  unit: Type.String({
+    maxLength: 100,
+    description: 'Unit, room, suite or mail stop as labels print it ("Suite 400", "MS 12-B").',
+  }),
+  externalId: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "The person's id in the identity provider, directory or roster file that feeds mailroom. Unique among the subscription's contacts: 409 already_exists otherwise.",
+  }),
+  group: Type.Boolean({
+    description:
+      'A group or department (the front office, Accounts Payable): business mail addressed to no person goes to it. Default false.',
+  }),
+  moveInDate: Type.String({ format: 'date', description: 'The day the person arrives (`YYYY-MM-DD`).' }),
+  moveOutDate: Type.String({
+    format: 'date',
+    description: 'The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.',
+  }),
+  /** Read-only, but accepted: a client may PUT back the body it got from GET. */
+  source: oneOf(
+    CONTACT_SOURCES,
+    'Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.',
+  ),
 }
 
 const Language = Type.String({
@@ -56,6 +90,16 @@ export const ContactSchema = Type.Object(
           "The language of the contact's notification emails (`fr`, `pt-BR`); absent: the subscription's (GET /api/v1/notifications/settings).",
       }),
     ),
+    aliases: Type.Array(Type.String(), { description: directory.aliases.description }),
+    unit: Type.Optional(Type.String({ description: directory.unit.description })),
+    externalId: Type.Optional(Type.String({ description: directory.externalId.description })),
+    source: oneOf(
+      CONTACT_SOURCES,
+      'Where the record came from: `manual` (the API or the console), `csv` (a roster file), `scim` (an identity provider), `ldap` (a directory sync). Set by mailroom, never by the caller.',
+    ),
+    group: Type.Boolean({ description: directory.group.description }),
+    moveInDate: Type.Optional(Type.String({ format: 'date', description: directory.moveInDate.description })),
+    moveOutDate: Type.Optional(Type.String({ format: 'date', description: directory.moveOutDate.description })),
   },
   { $id: 'Contact', title: 'Contact' },
 )
@@ -74,6 +118,13 @@ export const CreateContactSchema = Type.Object(
     status: Type.Optional(oneOf(CONTACT_STATUSES, 'Default active.')),
     notify: Type.Optional(Type.Boolean({ description: 'Notification emails wanted; default true.' })),
     language: Type.Optional(Language),
+    aliases: Type.Optional(directory.aliases),
+    unit: Type.Optional(directory.unit),
+    externalId: Type.Optional(directory.externalId),
+    group: Type.Optional(directory.group),
+    moveInDate: Type.Optional(directory.moveInDate),
+    moveOutDate: Type.Optional(directory.moveOutDate),
+    source: Type.Optional(directory.source),
   },
   { additionalProperties: false },
 )
@@ -93,6 +144,13 @@ export const UpdateContactSchema = Type.Object(
     status: Type.Optional(oneOf(CONTACT_STATUSES)),
     notify: Type.Optional(Type.Boolean()),
     language: Type.Optional(Nullable(Language)),
+    aliases: Type.Optional(directory.aliases),
+    unit: Type.Optional(Nullable(directory.unit)),
+    externalId: Type.Optional(Nullable(directory.externalId)),
+    group: Type.Optional(directory.group),
+    moveInDate: Type.Optional(Nullable(directory.moveInDate)),
+    moveOutDate: Type.Optional(Nullable(directory.moveOutDate)),
+    source: Type.Optional(directory.source),
   },
   { additionalProperties: false },
 )

@@ -3,7 +3,7 @@ import type { SitesService } from '../../sites/index.js'
 import { placeOf, type Place, type PlacePart } from '../model/place.js'
 
 export interface PlaceReaders {
-  sites: Pick<SitesService, 'getInfos'>
+  sites: Pick<SitesService, 'getInfos' | 'openingHoursAt'>
   locations: Pick<LocationsService, 'getByIds'>
   /** NOTIFY_TIME_ZONE: the zone of a place with no location above it. */
   defaultTimeZone: string

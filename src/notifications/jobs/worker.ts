@@ -8,7 +8,7 @@ import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
 import { claimDue, renewLease } from '../store/claim.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
 import type { PeriodicTask } from '../../platform/jobs/scheduler.js'
-import { openingHoursAt, packageIdsOf } from '../store/notifications.js'
+import { packageIdsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
@@ -41,6 +41,8 @@ export interface NotificationWorkerDeps {
   packages: Pick<PackagesService, 'recordsByIds'>
   /** The places of sites, as emails write them, with their time zones (jobs/places.ts). */
   placesOf(subId: string, siteIds: readonly string[]): Promise<ReadonlyMap<string, Place>>
+  /** A site's opening hours, or its nearest ancestor's (the sites domain's). */
+  openingHoursAt(subId: string, siteId: string): Promise<string | undefined>
   /** NOTIFY_TIME_ZONE: the zone of times when no parcel has a place. */
   timeZone: string
   contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
@@ -137,7 +139,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
         n.sub_id,
         packages.flatMap((p) => (p.currentLocation ? [p.currentLocation.inboundSiteId] : [])),
       )
-      const openingHours = n.kind !== 'PICKED_UP' && siteId ? await openingHoursAt(db, n.sub_id, siteId) : undefined
+      const openingHours = n.kind !== 'PICKED_UP' && siteId ? await deps.openingHoursAt(n.sub_id, siteId) : undefined
       const message = await composeEmail({
         notificationId: n.notification_id,
         kind: n.kind,

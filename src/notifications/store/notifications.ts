@@ -217,19 +217,3 @@ export async function collectorsOf(db: Executor, subId: string, packageIds: stri
       })
   return out
 }
-
-/**
- * The opening hours an email shows for a site: its own, else its nearest ancestor's (a shelf's
- * building, the site at the top). Read here rather than through the sites service: the worker
- * reads once per email what the sites domain stores (inbound_sites.opening_hours, migration 0025).
- */
-export async function openingHoursAt(db: Executor, subId: string, siteId: string): Promise<string | undefined> {
-  const { rows } = await sql<{ site_id: string; opening_hours: string; self: boolean; depth: number }>`
-    with me as (select ancestor_ids from inbound_sites where sub_id = ${subId} and site_id = ${siteId})
-    select s.site_id, s.opening_hours, s.site_id = ${siteId} as self, coalesce(array_length(s.ancestor_ids, 1), 0) as depth
-    from inbound_sites s, me
-    where s.sub_id = ${subId} and s.deleted_at is null and s.opening_hours is not null
-      and (s.site_id = ${siteId} or s.site_id = any(me.ancestor_ids))`.execute(db)
-  rows.sort((a, b) => Number(b.self) - Number(a.self) || b.depth - a.depth)
-  return rows[0]?.opening_hours
-}

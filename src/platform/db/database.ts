@@ -29,8 +29,10 @@ export type DatabaseTarget =
    */
   | { kind: 'pglite'; dir: string; from?: Blob }
 
-// timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53.
+// timestamptz as JS Date, bigint (int8) as number: our counters stay far below 2^53. A date (1082)
+// stays its ISO text: a calendar day has no time zone, and a JS Date at local midnight would shift it.
 pg.types.setTypeParser(20, (v) => Number(v))
+pg.types.setTypeParser(1082, (v) => v)
 
 export interface OpenOptions {
   /** Refuse, at once, a query on the plain database from inside a transaction (tests; see transactionScope). */
@@ -67,7 +69,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       ...(dataDir ? { dataDir } : {}),
       ...(from ? { loadDataDir: from } : {}),
       extensions: { pg_trgm },
-      parsers: { 20: (v: string) => Number(v) },
+      parsers: { 20: (v: string) => Number(v), 1082: (v: string) => v },
     })
   let pglite: PGlite
   try {

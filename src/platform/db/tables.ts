@@ -102,10 +102,25 @@ export interface ContactTable {
   language: ColumnType<string | null, string | null | undefined, string | null>
   match_name: string
   match_company: string | null
+  /** Alternate first names and preferred names ("Bob", "Liz"). */
+  aliases: ColumnType<string[], string[] | undefined, string[]>
+  /** Unit, room, suite or mail stop as labels print it. */
+  unit: ColumnType<string | null, string | null | undefined, string | null>
+  /** The identity provider's or roster's id for the person; unique among live contacts. */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** The path the record came by. */
+  source: ColumnType<ContactSource, ContactSource | undefined, ContactSource>
+  /** A group or department contact: business mail addressed to no person. */
+  is_group: ColumnType<boolean, boolean | undefined, boolean>
+  /** `YYYY-MM-DD` (pg's date type parsed as text, see database.ts). */
+  move_in: ColumnType<string | null, string | null | undefined, string | null>
+  move_out: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: Timestamp | null
 }
+
+export type ContactSource = 'manual' | 'csv' | 'scim' | 'ldap'
 
 export interface CustomFieldTable {
   custom_field_id: string

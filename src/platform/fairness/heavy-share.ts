@@ -71,6 +71,9 @@ export class HeavyShare {
     this.#wait = options.wait ?? sleep
   }
 
+  /** Turns held back by the share, and for how long in all, since the process started (the metrics). */
+  readonly held = { turns: 0, ms: 0 }
+
   /** Off when a subscription may use every slot all the time. */
   get enabled(): boolean {
     return this.options.share < 1
@@ -95,6 +98,8 @@ export class HeavyShare {
         headers: { 'retry-after': String(seconds) },
       })
     }
+    this.held.turns++
+    this.held.ms += waitMs
     await this.#wait(waitMs)
   }
 

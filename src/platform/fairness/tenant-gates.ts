@@ -6,7 +6,7 @@ import type {
   onResponseHookHandler,
   onSendHookHandler,
 } from 'fastify'
-import { Gauge, type Registry } from 'prom-client'
+import { Counter, Gauge, type Registry } from 'prom-client'
 import { HeavyShare } from './heavy-share.js'
 import type { Presence } from './presence.js'
 import { TenantGate } from './tenant-gate.js'
@@ -122,6 +122,23 @@ export function registerTenantGates(app: FastifyInstance, gates: Gates, metrics:
       registers: [metrics],
       collect() {
         this.set(gates.heavy.state[of])
+      },
+    })
+  }
+  // How often, and how long, the time share held a subscription back while others were served.
+  for (const [name, help, of] of [
+    ['mailroom_heavy_share_held_total', 'Heavy turns held back by a subscription’s time share (HEAVY_SHARE)', 'turns'],
+    ['mailroom_heavy_share_held_seconds_total', 'Seconds heavy turns were held back by the time share', 'ms'],
+  ] as const) {
+    let counted = 0
+    new Counter({
+      name,
+      help,
+      registers: [metrics],
+      collect() {
+        const now = of === 'ms' ? gates.share.held.ms / 1000 : gates.share.held.turns
+        this.inc(now - counted)
+        counted = now
       },
     })
   }

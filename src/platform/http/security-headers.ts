@@ -84,11 +84,27 @@ export async function registerSecurityHeaders(
   app: FastifyInstance,
   opts: { publicUrl: string; docsPrefix: string },
 ): Promise<void> {
-  const api: HelmetOptions = {
+  const base: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: API_CSP },
     // HSTS is for the TLS terminator in front to set (its domain, its subdomains): not this service's to decide.
     strictTransportSecurity: false,
     xFrameOptions: { action: 'deny' },
+  }
+  // A JSON answer is never a document a browser renders, navigates from or opens: the headers OWASP's
+  // REST Security Cheat Sheet names (CSP, nosniff, X-Frame-Options; Cache-Control below) plus
+  // Cross-Origin-Resource-Policy, which keeps other sites' pages from loading it. helmet's document
+  // headers (COOP, Origin-Agent-Cluster, Referrer-Policy, X-DNS-Prefetch-Control, X-Download-Options,
+  // X-Permitted-Cross-Domain-Policies, X-XSS-Protection) stay on the console's, the docs' and the
+  // form pages; on an API answer they protect nothing and cost a header write each (issue 26.1).
+  const api: HelmetOptions = {
+    ...base,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
   }
   const docs = { contentSecurityPolicy: { useDefaults: false, directives: docsCsp(opts.publicUrl) } }
   const apiHeaders = Object.entries(headersOf(api))
@@ -100,7 +116,7 @@ export async function registerSecurityHeaders(
     if (own === undefined) return
     let headers = byConfig.get(own)
     if (headers === undefined) {
-      headers = Object.entries(headersOf({ ...api, ...own }))
+      headers = Object.entries(headersOf({ ...base, ...own }))
       byConfig.set(own, headers)
     }
     route.config = { ...route.config, [SECURITY_HEADERS]: headers } as typeof route.config

@@ -7,8 +7,7 @@ import type { VariantEvent } from '../../events/catalogue.js'
 import { enqueueEvents } from '../../events/outbox.js'
 import { configsToSweep, endIdleStreaks, endSweeps, purgeDeletedConfigs } from '../store/configs.js'
 import { closeUnsendable, purgeDeliveries } from '../store/deliveries.js'
-import { dueLockerStays } from '../../events/store.js'
-import { nextSequences } from '../../packages/index.js'
+import { dueLockerStays, nextSequences } from '../../packages/index.js'
 import { tryJobLock } from '../../platform/jobs/lock.js'
 
 export interface JobsDeps {

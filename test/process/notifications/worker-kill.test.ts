@@ -31,7 +31,7 @@ describe('a worker killed while an email is in flight', () => {
       MAILROOM_BOOTSTRAP_CLIENT: `${CLIENT_ID}:${CLIENT_SECRET}:notify-kill`,
       MAILROOM_DEMO: 'false',
       SMTP_URL: smtp.url,
-      // The held send outlasts the kill (no timeout first); its lease (2 x 8 s + 5 s) then runs out.
+      // The held send outlasts the kill (no timeout first); its lease (2 x 8 s + 10 s) then runs out.
       NOTIFY_SEND_TIMEOUT_SECONDS: '8',
       LOG_LEVEL: 'warn',
     }
@@ -68,7 +68,7 @@ describe('a worker killed while an email is in flight', () => {
     }
   }
 
-  // Two service starts, the held send's lease (2 x 8 s + 5 s) running out, then the resend.
+  // Two service starts, the held send's lease (2 x 8 s + 10 s) running out, then the resend.
   it('resends only the email that was in flight, with the same Message-ID', async () => {
     // The first email's DATA is held without an answer; the others are accepted.
     let release: () => void = () => {}

@@ -32,6 +32,7 @@ import * as m0040 from './0040_notified_events.js'
 import * as m0041 from './0041_batch_reminders.js'
 import * as m0043 from './0043_pickup_typed_signature.js'
 import * as m0046 from './0046_password_change_required.js'
+import * as m0051 from './0051_contact_directory_fields.js'
 import * as m0057 from './0057_directory.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
   '0041_batch_reminders': m0041,
   '0043_pickup_typed_signature': m0043,
   '0046_password_change_required': m0046,
+  '0051_contact_directory_fields': m0051,
   '0057_directory': m0057,
 }
