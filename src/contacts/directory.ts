@@ -17,12 +17,6 @@ export const DIRECTORY_ERRORS = registerErrors({
     additionalCode: 'CON-4091',
     message: 'Another contact has this userName.',
   },
-  DIRECTORY_EXTERNAL_ID_TAKEN: {
-    status: 409,
-    errorCode: 'already_exists',
-    additionalCode: 'CON-4092',
-    message: 'Another contact has this externalId.',
-  },
 })
 
 export type DirectorySource = 'scim' | 'ldap'
@@ -170,7 +164,7 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     if (p.userName && (await repo.userNameTaken(ex, subId, p.userName, except)))
       throw new AppError(DIRECTORY_ERRORS.DIRECTORY_USER_NAME_TAKEN, { field: 'userName' })
     if (p.externalId && (await repo.externalIdTaken(ex, subId, p.externalId, except)))
-      throw new AppError(DIRECTORY_ERRORS.DIRECTORY_EXTERNAL_ID_TAKEN, { field: 'externalId' })
+      throw new AppError('CONTACT_EXTERNAL_ID_TAKEN', { field: 'externalId' })
   }
 
   async function write(

@@ -118,7 +118,7 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
     const byEmail = await repo.findLiveByEmails(ex, subId, emails)
     const byPid = await repo.findLiveByPersonalIds(ex, subId, pids)
     const byName = (await repo.findLiveUnkeyedByMatchNames(ex, subId, names)).filter((c) => c.external_id === null)
-    // externalId is unique per subscription (deleted contacts included): at most one owner each.
+    // externalId is unique among a subscription's live contacts: at most one owner each.
     const extOwners = new Map((await findByExternalIds(ex, subId, exts)).map((c) => [c.external_id!, c]))
     const group = (found: repo.ContactRow[], key: (c: repo.ContactRow) => string | null) => {
       const m = new Map<string, repo.ContactRow[]>()
@@ -158,7 +158,6 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
       if (byNameOnly.length > 1)
         errors.push({ field: 'name', message: `${byNameOnly.length} contacts have this name and no email or id.` })
       const byExt = r.externalId ? extOwners.get(r.externalId) : undefined
-      if (byExt?.deleted_at) errors.push({ field: 'externalId', message: 'A deleted contact has this externalId.' })
       const target = byExt ?? byId[0] ?? byMail[0] ?? byNameOnly[0]
       if (byId[0] && target && byId[0].contact_id !== target.contact_id)
         errors.push({ field: 'personalId', message: `This id belongs to another contact (${byId[0].name}).` })
@@ -186,7 +185,6 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
             language: r.language ?? null,
             external_id: r.externalId ?? null,
             unit: r.unit ?? null,
-            source: 'csv',
             match_name: normalizeForMatch(name),
             match_company: r.company ? normalizeForMatch(r.company) : null,
             source: 'csv',

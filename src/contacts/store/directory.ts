@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Selectable } from 'kysely'
-import type { ContactTable, Database } from '../../platform/db/tables.js'
+import type { ContactSource, ContactTable, Database } from '../../platform/db/tables.js'
 import type { Executor } from '../../platform/db/transaction.js'
 import { CASE_INSENSITIVE, type DirectoryCondition, type DirectoryField } from '../model/directory-query.js'
 import './directory-tables.js'
@@ -203,6 +203,7 @@ export async function externalIdTaken(
     .select('contact_id')
     .where('sub_id', '=', subId)
     .where('external_id', '=', externalId)
+    .where('deleted_at', 'is', null)
   if (except) q = q.where('contact_id', '<>', except)
   return (await q.executeTakeFirst()) !== undefined
 }
@@ -290,7 +291,7 @@ export async function goneUnnoted(
     .select(['sub_id', 'contact_id', 'name', 'status', 'move_out'])
     .where('deleted_at', 'is', null)
     .where('departure_noted_at', 'is', null)
-    .where((eb) => eb.or([eb('status', '=', 'inactive'), eb('move_out', '<=', sql<Date>`${day}::date`)]))
+    .where((eb) => eb.or([eb('status', '=', 'inactive'), eb('move_out', '<=', day)]))
     .orderBy('updated_at')
     .limit(limit)
     .execute()
@@ -309,7 +310,7 @@ export async function goneNoted(
     .where('sub_id', '=', subId)
     .where('deleted_at', 'is', null)
     .where('departure_noted_at', 'is not', null)
-    .where((eb) => eb.or([eb('status', '=', 'inactive'), eb('move_out', '<=', sql<Date>`${day}::date`)]))
+    .where((eb) => eb.or([eb('status', '=', 'inactive'), eb('move_out', '<=', day)]))
     .orderBy('departure_noted_at', 'desc')
     .limit(limit)
     .execute()
@@ -330,7 +331,7 @@ export async function noteDeparture(db: Executor, subId: string, contactId: stri
 export async function syncCandidates(
   db: Executor,
   subId: string,
-  source: string,
+  source: ContactSource,
   externalIds: readonly string[],
 ): Promise<DirectoryRow[]> {
   const bySource = await db
@@ -367,7 +368,7 @@ export async function insertDirectoryContacts(db: Executor, rows: Array<Record<s
       .execute()
 }
 
-/** Contacts (deleted ones too: the id stays theirs) with any of `externalIds`, compared exactly. */
+/** Live contacts with any of `externalIds`, compared exactly (unique among live contacts). */
 export async function findByExternalIds(
   db: Executor,
   subId: string,
@@ -381,6 +382,7 @@ export async function findByExternalIds(
         .select(DIRECTORY_COLUMNS)
         .where('sub_id', '=', subId)
         .where('external_id', 'in', externalIds.slice(i, i + 1000))
+        .where('deleted_at', 'is', null)
         .execute()),
     )
   return out
