@@ -6,7 +6,7 @@ import { ScimError, scimErrorBody, type ScimType } from '../model/scim-error.js'
 import { LIST_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from '../model/scim-schemas.js'
 import type { ScimService } from '../scim-service.js'
 import type { ScimTokensService } from '../scim-tokens-service.js'
-import { IdParams, ListQuerySchema, ScimListSchema, ScimResourceSchema, scimErrors } from './scim-schemas.js'
+import { IdParams, ListQuerySchema, ScimListSchema, ScimResourceSchema, scimBody, scimErrors } from './scim-schemas.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -85,10 +85,9 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     }
     request.scimSubId = subId
   })
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
-      void reply.type(SCIM_CONTENT_TYPE)
-    return payload
+  // Every answer in SCIM's media type, set before the serializer picks the response schema by it.
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.type(SCIM_CONTENT_TYPE)
   })
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const e = toScim(error)
@@ -98,7 +97,8 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}.`))
 
   const sub = (request: FastifyRequest) => request.scimSubId!
-  const loose = { ...ScimResourceSchema }
+  const loose = scimBody(ScimResourceSchema)
+  const list = scimBody(ScimListSchema)
 
   app.get(
     '/ServiceProviderConfig',
@@ -114,7 +114,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   })
   app.get(
     '/ResourceTypes',
-    { schema: { tags, security, summary: 'SCIM resource types', response: { 200: ScimListSchema, ...scimErrors() } } },
+    { schema: { tags, security, summary: 'SCIM resource types', response: { 200: list, ...scimErrors() } } },
     async () => listOf(resourceTypes(base)),
   )
   app.get(
@@ -128,7 +128,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   )
   app.get(
     '/Schemas',
-    { schema: { tags, security, summary: 'SCIM schemas', response: { 200: ScimListSchema, ...scimErrors() } } },
+    { schema: { tags, security, summary: 'SCIM schemas', response: { 200: list, ...scimErrors() } } },
     async () => listOf(schemas(base)),
   )
   app.get(
@@ -169,7 +169,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     const what = resource === 'Users' ? 'recipients (contacts)' : 'group contacts'
     app.get(
       `/${resource}`,
-      { schema: { tags, security, summary: `List SCIM ${resource}`, description: `The ${what} provisioned by SCIM.`, querystring: ListQuerySchema, response: { 200: ScimListSchema, ...scimErrors() } } },
+      { schema: { tags, security, summary: `List SCIM ${resource}`, description: `The ${what} provisioned by SCIM.`, querystring: ListQuerySchema, response: { 200: list, ...scimErrors() } } },
       async (request) => ops.list(sub(request), base, request.query),
     )
     app.get(
@@ -179,7 +179,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     )
     app.post(
       `/${resource}`,
-      { schema: { tags, security, summary: `Create a SCIM ${resource.slice(0, -1)}`, body, response: { 201: loose, ...scimErrors(409) } } },
+      { schema: { tags, security, summary: `Create a SCIM ${resource.slice(0, -1)}`, body, response: { 201: scimBody(ScimResourceSchema, 'Created'), ...scimErrors(409) } } },
       async (request, reply) => {
         const created = await ops.create(sub(request), request.body, base)
         return reply.code(201).header('location', `${base}/${resource}/${String(created.id)}`).send(created)
@@ -197,7 +197,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     )
     app.delete(
       `/${resource}/:id`,
-      { schema: { tags, security, summary: `Deactivate a SCIM ${resource.slice(0, -1)}`, description: 'Deactivates: nothing is deleted (parcels keep their history).', params: IdParams, response: { 204: Type.Null(), ...scimErrors(404) } } },
+      { schema: { tags, security, summary: `Deactivate a SCIM ${resource.slice(0, -1)}`, description: 'Deactivates: nothing is deleted (parcels keep their history).', params: IdParams, response: { 204: { description: 'Deactivated.', type: 'null' }, ...scimErrors(404) } } },
       async (request, reply) => {
         await ops.remove(sub(request), request.params.id)
         return reply.code(204).send(null)

@@ -47,5 +47,11 @@ export const ListQuerySchema = Type.Object(
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 
-export const scimErrors = (...statuses: number[]): Record<number, TSchema> =>
-  Object.fromEntries([400, 401, ...statuses].map((s) => [s, ScimErrorSchema]))
+/** A response in SCIM's media type (RFC 7644 §3.1), as the OpenAPI document shows it. */
+export const scimBody = (schema: TSchema, description = 'OK') => ({
+  description,
+  content: { 'application/scim+json': { schema } },
+})
+
+export const scimErrors = (...statuses: number[]) =>
+  Object.fromEntries([400, 401, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]))
