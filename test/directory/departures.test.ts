@@ -49,14 +49,14 @@ describe('a recipient who leaves with parcels waiting', () => {
     expect(await departedEvents(c.subId)).toHaveLength(2)
 
     // The code still works: the parcels are handed over, and the exception clears.
-    const pickup = await a.ok('POST', '/api/v1/pickups', { pickupCode: code })
+    const pickup = await a.ok('POST', '/api/v1/pickups', { pickupCode: code, typedSignature: 'Lee Leaver' })
     expect(pickup.packageIds.sort()).toEqual([p1.packageId, p2.packageId].sort())
     expect((await a.ok('GET', '/api/v1/directory/departures', undefined, 200)).departures).toEqual([])
   })
 
   it('notes a move-out date when it passes (the periodic sweep), and a delegate collects on their behalf', async () => {
-    const c = await t.newClient()
-    const a = api(t, c)
+    let c = await t.newClient()
+    let a = api(t, c)
     const m = await a.mailroom()
     const tomorrow = new Date(t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10)
     const resident = await a.contact('RECEIVER', 'Rita Resident', { moveOutDate: tomorrow })
@@ -70,12 +70,18 @@ describe('a recipient who leaves with parcels waiting', () => {
     await t.ctx.directory.departures.sweep()
     expect(await departedEvents(c.subId)).toHaveLength(0)
     t.clock.advance(2 * 86_400_000)
+    c = await t.refresh(c)
+    a = api(t, c)
     await t.ctx.directory.departures.sweep()
     const events = await departedEvents(c.subId)
     expect(events).toHaveLength(1)
     expect(events[0]!.data).toMatchObject({ departure: { reason: 'moved-out', moveOutDate: tomorrow } })
 
-    const pickup = await a.ok('POST', '/api/v1/pickups', { contactId: resident, givenTo: { contactId: partner } })
+    const pickup = await a.ok('POST', '/api/v1/pickups', {
+      contactId: resident,
+      givenTo: { contactId: partner },
+      typedSignature: 'Pat Partner',
+    })
     expect(pickup).toMatchObject({ givenTo: { contactId: partner }, onBehalfOf: { contactId: resident }, delegate: true })
     const history = await a.ok('GET', `/api/v1/packages/${p.packageId}?type=ACTIVITIES`, undefined, 200)
     expect(history.activities.at(-1).comment).toMatch(/Pat Partner, a delegate, on behalf of Rita Resident/)
