@@ -97,7 +97,8 @@ describe('LDAP pull against a real slapd', () => {
     await writes.reset()
     const third = await a.ok('POST', '/api/v1/directory/ldap/run', {}, 200)
     expect(third).toMatchObject({ seen: PEOPLE, created: 1, updated: 1, deactivated: 1, unchanged: PEOPLE - 2 })
-    expect((await writes.perTable()).contacts).toBe(3)
+    // The three changes, and the leaver's departure noted (test/directory/departures.test.ts).
+    expect((await writes.perTable()).contacts).toBe(4)
     expect((await a.ok('GET', '/api/v1/contacts?query=p00010@')).contacts[0]).toMatchObject({ unit: 'R-MOVED' })
     expect((await a.ok('GET', '/api/v1/contacts?query=p00020@')).contacts[0]).toMatchObject({ status: 'inactive' })
     expect((await a.ok('GET', '/api/v1/contacts?query=new.hire@')).contacts[0]).toMatchObject({ name: 'New Hire' })
