@@ -2446,16 +2446,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The token lacks the psapi scope. */
-        Error403: {
-            headers: {
-                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Unauthorized"];
-            };
-        };
     };
     parameters: never;
     requestBodies: never;
@@ -13918,9 +13908,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13962,8 +13949,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -13984,9 +13969,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14034,8 +14016,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14058,9 +14038,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14102,7 +14079,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14119,7 +14095,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14140,9 +14115,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14190,8 +14162,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14214,9 +14184,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14258,7 +14225,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14275,7 +14241,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14305,9 +14270,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14355,8 +14317,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14383,9 +14343,6 @@ export interface operations {
             201: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14427,7 +14384,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             409: {
                 headers: {
@@ -14445,7 +14401,6 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14477,9 +14432,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14521,7 +14473,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14538,7 +14489,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14567,9 +14517,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14611,7 +14558,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14645,7 +14591,6 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14668,9 +14613,6 @@ export interface operations {
             204: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14705,7 +14647,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14722,7 +14663,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14751,9 +14691,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14795,7 +14732,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -14829,7 +14765,6 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14859,9 +14794,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14909,8 +14841,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -14937,9 +14867,6 @@ export interface operations {
             201: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14981,7 +14908,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             409: {
                 headers: {
@@ -14999,7 +14925,6 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15031,9 +14956,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15075,7 +14997,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -15092,7 +15013,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15121,9 +15041,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15165,7 +15082,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -15199,7 +15115,6 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15222,9 +15137,6 @@ export interface operations {
             204: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15259,7 +15171,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -15276,7 +15187,6 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15305,9 +15215,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15349,7 +15256,6 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
             /** @description A SCIM error (RFC 7644 §3.12). */
             404: {
                 headers: {
@@ -15383,7 +15289,6 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

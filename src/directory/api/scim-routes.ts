@@ -52,7 +52,7 @@ function baseUrl(publicUrl: string, prefix: string): string {
 }
 
 const tags = ['scim']
-const security = [{ bearerAuth: [] }]
+const security = [{ scimToken: [] }]
 
 /**
  * The SCIM 2.0 service provider (RFC 7643, RFC 7644) at `/scim/v2`: its own bearer tokens, its
