@@ -79,7 +79,8 @@ for (let i = 0; i < SCIM_ROUNDS; i++) {
   rounds.push(performance.now() - t0)
 }
 rounds.sort((a, b) => a - b)
-const pct = (xs: number[], p: number) => Math.round(xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! * 10) / 10
+const pct = (xs: number[], p: number) =>
+  Math.round(xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! * 10) / 10
 
 // LDAP sync of a large directory.
 const slapd = await startSlapd(seedPeople(PEOPLE))
@@ -103,7 +104,10 @@ console.log(
   JSON.stringify(
     {
       engine: ctx.database.engine,
-      scim: { rounds: SCIM_ROUNDS, createThenPatchMs: { p50: pct(rounds, 50), p95: pct(rounds, 95), p99: pct(rounds, 99) } },
+      scim: {
+        rounds: SCIM_ROUNDS,
+        createThenPatchMs: { p50: pct(rounds, 50), p95: pct(rounds, 95), p99: pct(rounds, 99) },
+      },
       ldap: {
         people: PEOPLE,
         firstSync: { seconds: Math.round(firstSeconds * 10) / 10, created: first.created },

@@ -90,7 +90,9 @@ function TokenOnce({ token, onDismiss }) {
   }
   return html`<div class="secret-once card" role="region" aria-labelledby="scim-token-title">
     <h3 id="scim-token-title">SCIM token ${token.name} created.</h3>
-    <p class="alert warning">Copy the token now: it is shown only this once. Paste it into the identity provider's SCIM app.</p>
+    <p class="alert warning">
+      Copy the token now: it is shown only this once. Paste it into the identity provider's SCIM app.
+    </p>
     <div class="field">
       <label for="scim-token">Bearer token</label>
       <input id="scim-token" readonly value=${token.token} onFocus=${(e) => e.target.select()} />
@@ -103,7 +105,15 @@ function TokenOnce({ token, onDismiss }) {
   </div>`
 }
 
-const EMPTY = { url: '', bindDn: '', bindPassword: '', baseDn: '', filter: '(objectClass=person)', intervalMinutes: '60', enabled: true }
+const EMPTY = {
+  url: '',
+  bindDn: '',
+  bindPassword: '',
+  baseDn: '',
+  filter: '(objectClass=person)',
+  intervalMinutes: '60',
+  enabled: true,
+}
 
 function Ldap() {
   // false: not configured yet (404); null: still loading.
@@ -112,7 +122,11 @@ function Ldap() {
   )
   if (settings.error) return html`<${Alert} messages=${[refusal(settings.error)]} />`
   if (settings.items === null) return null
-  return html`<${LdapSettings} key=${settings.items ? 'set' : 'new'} cur=${settings.items || null} reload=${settings.reload} />`
+  return html`<${LdapSettings}
+    key=${settings.items ? 'set' : 'new'}
+    cur=${settings.items || null}
+    reload=${settings.reload}
+  />`
 }
 
 function LdapSettings({ cur, reload }) {
@@ -166,12 +180,18 @@ function LdapSettings({ cur, reload }) {
         ${
           last &&
           html`<dl class="facts">
-            <dt>Last run</dt><dd>${fmtTime(last.at)} ${last.ok ? '' : `: failed, ${last.error ?? ''}`}</dd>
-            <dt>Entries</dt><dd>${last.seen}</dd>
-            <dt>Added</dt><dd>${last.created}</dd>
-            <dt>Updated</dt><dd>${last.updated}</dd>
-            <dt>Deactivated</dt><dd>${last.deactivated}</dd>
-            <dt>Invalid</dt><dd>${last.invalid}</dd>
+            <dt>Last run</dt>
+            <dd>${fmtTime(last.at)} ${last.ok ? '' : `: failed, ${last.error ?? ''}`}</dd>
+            <dt>Entries</dt>
+            <dd>${last.seen}</dd>
+            <dt>Added</dt>
+            <dd>${last.created}</dd>
+            <dt>Updated</dt>
+            <dd>${last.updated}</dd>
+            <dt>Deactivated</dt>
+            <dd>${last.deactivated}</dd>
+            <dt>Invalid</dt>
+            <dd>${last.invalid}</dd>
           </dl>`
         }
       </section>`

@@ -43,9 +43,26 @@ const LIMITS: Partial<Record<keyof RosterRow, number>> = {
 }
 // A `status` cell: what HR and housing exports write for a person who is there, and one who left.
 const ACTIVE = new Set(['active', 'yes', 'y', 'true', '1', 'current', 'enabled'])
-const INACTIVE = new Set(['inactive', 'no', 'n', 'false', '0', 'left', 'departed', 'disabled', 'terminated', 'moved out'])
+const INACTIVE = new Set([
+  'inactive',
+  'no',
+  'n',
+  'false',
+  '0',
+  'left',
+  'departed',
+  'disabled',
+  'terminated',
+  'moved out',
+])
 const statusOf = (v: string | undefined) =>
-  v === undefined ? undefined : ACTIVE.has(v.toLowerCase()) ? 'active' : INACTIVE.has(v.toLowerCase()) ? 'inactive' : null
+  v === undefined
+    ? undefined
+    : ACTIVE.has(v.toLowerCase())
+      ? 'active'
+      : INACTIVE.has(v.toLowerCase())
+        ? 'inactive'
+        : null
 const LANGUAGE = new RegExp(LANGUAGE_PATTERN)
 const COLUMN: Record<Exclude<keyof RosterRow, 'contactType' | 'status'>, keyof repo.ContactRow> = {
   name: 'name',
@@ -312,9 +329,7 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
               c.external_id,
               c.unit,
               c.status,
-            ].map((v) =>
-              guardCell(v ?? ''),
-            ),
+            ].map((v) => guardCell(v ?? '')),
           )
           yield stringify(cells, { record_delimiter: 'windows', quoted_match: /[\r\n]/ })
         }

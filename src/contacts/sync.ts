@@ -55,7 +55,15 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
       people: readonly DirectoryPerson[],
       opts: { dryRun?: boolean } = {},
     ): Promise<SyncReport> {
-      const report: SyncReport = { seen: people.length, created: 0, updated: 0, deactivated: 0, unchanged: 0, invalid: 0, errors: [] }
+      const report: SyncReport = {
+        seen: people.length,
+        created: 0,
+        updated: 0,
+        deactivated: 0,
+        unchanged: 0,
+        invalid: 0,
+        errors: [],
+      }
       const at = clock.now()
       const gone: string[] = []
       await inTransaction(db, async (trx) => {
@@ -120,8 +128,9 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
           report.updated++
           if (opts.dryRun) continue
           const set: Record<string, unknown> = Object.fromEntries(changed)
-          if (set.name !== undefined) set.match_name = normalizeForMatch(String(set.name))
-          if (set.company !== undefined) set.match_company = set.company ? normalizeForMatch(String(set.company)) : null
+          if (set.name !== undefined) set.match_name = normalizeForMatch(set.name as string)
+          if (set.company !== undefined)
+            set.match_company = set.company ? normalizeForMatch(set.company as string) : null
           await repo.updateDirectoryContact(trx, subId, c.contact_id, { ...set, source, updated_at: at })
           if (departed(c, set, at)) gone.push(c.contact_id)
         }

@@ -52,7 +52,13 @@ export function createDepartures(deps: DeparturesDeps) {
     c: { contact_id: string; name: string; status: string; move_out: Date | string | null },
   ): Promise<number> {
     const waiting = await packages.waitingPackages(subId, { receiverId: c.contact_id })
-    const records = waiting.length > 0 ? await packages.recordsByIds(subId, waiting.map((w) => w.package_id)) : []
+    const records =
+      waiting.length > 0
+        ? await packages.recordsByIds(
+            subId,
+            waiting.map((w) => w.package_id),
+          )
+        : []
     const reason: DepartureReason = c.status !== 'active' ? 'deactivated' : 'moved-out'
     const moveOutDate = isoDay(c.move_out)
     const at = clock.now()

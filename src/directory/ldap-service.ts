@@ -52,7 +52,9 @@ function toSettings(r: repo.LdapSettingsRow): LdapSettings {
     bindPassword: MASK,
     baseDn: r.base_dn,
     filter: r.filter,
-    mapping: Object.fromEntries(Object.entries(r.mapping).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    mapping: Object.fromEntries(
+      Object.entries(r.mapping).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ),
     intervalMinutes: r.interval_minutes,
     nextRunAt: new Date(r.next_run_at).toISOString(),
     ...(r.last_run ? { lastRun: r.last_run } : {}),
@@ -88,9 +90,14 @@ export function createLdapService(deps: LdapDeps) {
         filter: row.filter,
         attributes: requestedAttributes(mapping),
       })
-      report = await contacts.syncDirectory(row.sub_id, 'ldap', entries.map((e) => entryToPerson(e, mapping)), {
-        dryRun,
-      })
+      report = await contacts.syncDirectory(
+        row.sub_id,
+        'ldap',
+        entries.map((e) => entryToPerson(e, mapping)),
+        {
+          dryRun,
+        },
+      )
     } catch (err) {
       const failed: LdapRun = {
         at,
@@ -105,7 +112,10 @@ export function createLdapService(deps: LdapDeps) {
         error: (err as Error).message.slice(0, 500),
       }
       if (!dryRun) await repo.recordRun(db, row.sub_id, failed)
-      throw new AppError(LDAP_ERRORS.LDAP_UNREACHABLE, { detail: failed, description: `The LDAP directory could not be read: ${failed.error}` })
+      throw new AppError(LDAP_ERRORS.LDAP_UNREACHABLE, {
+        detail: failed,
+        description: `The LDAP directory could not be read: ${failed.error}`,
+      })
     }
     const { errors, ...counts } = report
     const done: LdapRun = { at, ok: true, ...counts, ms: Math.round(performance.now() - started) }

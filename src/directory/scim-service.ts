@@ -83,7 +83,12 @@ export function createScimService(deps: { contacts: DirectoryContacts }) {
     if (type === 'User') resources = found.map((c) => personToUser(c, base))
     else {
       const wantMembers = !names(q.excludedAttributes).has('members')
-      const members = wantMembers ? await contacts.delegatesOf(subId, found.map((c) => c.contactId)) : undefined
+      const members = wantMembers
+        ? await contacts.delegatesOf(
+            subId,
+            found.map((c) => c.contactId),
+          )
+        : undefined
       resources = found.map((c) => groupToResource(c, members?.get(c.contactId), base))
     }
     return {
@@ -104,7 +109,10 @@ export function createScimService(deps: { contacts: DirectoryContacts }) {
   }
 
   /** The group patch's member operations, as one change of delegates; the rest patch the resource. */
-  function splitGroupOps(ops: PatchOp[]): { members: { set?: string[]; add: string[]; remove: string[] }; rest: PatchOp[] } {
+  function splitGroupOps(ops: PatchOp[]): {
+    members: { set?: string[]; add: string[]; remove: string[] }
+    rest: PatchOp[]
+  } {
     const members: { set?: string[]; add: string[]; remove: string[] } = { add: [], remove: [] }
     const rest: PatchOp[] = []
     for (const op of ops) {

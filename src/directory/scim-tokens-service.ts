@@ -6,7 +6,12 @@ import type { IdGenerator } from '../platform/kit/ids.js'
 import * as repo from './store/scim-tokens.js'
 
 export const SCIM_TOKEN_ERRORS = registerErrors({
-  SCIM_TOKEN_NOT_FOUND: { status: 404, errorCode: 'not_found', additionalCode: 'DIR-4040', message: 'No such SCIM token.' },
+  SCIM_TOKEN_NOT_FOUND: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'DIR-4040',
+    message: 'No such SCIM token.',
+  },
 })
 
 /** How often a token's last use is written: reads do not write each time (DESIGN, "Reads never write"). */

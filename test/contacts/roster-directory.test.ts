@@ -34,11 +34,19 @@ describe('roster files: XLSX, externalId, deactivations', () => {
       null,
     ])
     expect(read.rows).toEqual([
-      { line: 3, row: { personalId: 'R-1', name: 'Ada Lovelace', email: 'ada@example.com', unit: '4B', status: 'active' } },
-      { line: 4, row: { personalId: 'R-2', name: 'Alan Turing', email: 'alan@example.com', unit: '12', status: 'left' } },
+      {
+        line: 3,
+        row: { personalId: 'R-1', name: 'Ada Lovelace', email: 'ada@example.com', unit: '4B', status: 'active' },
+      },
+      {
+        line: 4,
+        row: { personalId: 'R-2', name: 'Alan Turing', email: 'alan@example.com', unit: '12', status: 'left' },
+      },
     ])
     expect(read.report).toMatchObject({ created: 2, invalid: 0 })
-    const bad = await a.call('POST', '/api/v1/contacts/import/xlsx', { xlsx: Buffer.from('not a workbook').toString('base64') })
+    const bad = await a.call('POST', '/api/v1/contacts/import/xlsx', {
+      xlsx: Buffer.from('not a workbook').toString('base64'),
+    })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().errors[0].additionalParameters).toBe('xlsx')
   })
@@ -73,7 +81,12 @@ describe('roster files: XLSX, externalId, deactivations', () => {
     ]
     const dry = await a.ok('POST', '/api/v1/contacts/import', { rows, dryRun: true }, 200)
     expect(dry).toMatchObject({ created: 0, updated: 2, deactivated: 1, unchanged: 0, invalid: 1 })
-    expect(dry.rows.map((r: { outcome: string }) => r.outcome)).toEqual(['updated', 'deactivated', 'updated', 'invalid'])
+    expect(dry.rows.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'updated',
+      'deactivated',
+      'updated',
+      'invalid',
+    ])
     expect(dry.rows[1].changes).toEqual(['status'])
     expect(dry.rows[3].errors).toEqual([{ field: 'status', message: expect.stringMatching(/active or inactive/) }])
     expect((await a.ok('GET', '/api/v1/contacts?query=alan@', undefined, 200)).contacts[0].status).toBe('active')
@@ -82,7 +95,10 @@ describe('roster files: XLSX, externalId, deactivations', () => {
     expect(done).toMatchObject({ updated: 2, deactivated: 1 })
     const all = (await a.ok('GET', '/api/v1/contacts?limit=10', undefined, 200)).contacts
     expect(all).toHaveLength(3)
-    expect(all.find((c: { externalId?: string }) => c.externalId === 'HR-1')).toMatchObject({ name: 'Ada King', email: 'ada.king@example.com' })
+    expect(all.find((c: { externalId?: string }) => c.externalId === 'HR-1')).toMatchObject({
+      name: 'Ada King',
+      email: 'ada.king@example.com',
+    })
     expect(all.find((c: { externalId?: string }) => c.externalId === 'HR-2')).toMatchObject({ status: 'inactive' })
     expect(all.find((c: { externalId?: string }) => c.externalId === 'HR-3')).toMatchObject({ name: 'Grace Hopper' })
 

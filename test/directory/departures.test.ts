@@ -22,7 +22,11 @@ describe('a recipient who leaves with parcels waiting', () => {
     const a = api(t, c)
     const m = await a.mailroom()
     const scim = await scimCaller(t, c)
-    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'leaver@example.com', displayName: 'Lee Leaver' })
+    const user = await scim.ok('POST', '/Users', {
+      schemas: [USER],
+      userName: 'leaver@example.com',
+      displayName: 'Lee Leaver',
+    })
     const add = async () =>
       a.ok('POST', '/api/v1/packages', {
         package: { trackingNumber: trackingNumber(), receiver: { contactId: user.id }, inboundSiteId: m.siteId },
@@ -36,13 +40,22 @@ describe('a recipient who leaves with parcels waiting', () => {
     expect((await a.ok('GET', '/api/v1/directory/departures', undefined, 200)).departures).toEqual([])
 
     // The identity provider deactivates them.
-    await scim.ok('PATCH', `/Users/${user.id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] })
+    await scim.ok('PATCH', `/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    })
     const events = await departedEvents(c.subId)
     expect(events.map((e) => e.package_id).sort()).toEqual([p1.packageId, p2.packageId].sort())
-    expect(events[0]!.data).toMatchObject({ departure: { contactId: user.id, name: 'Lee Leaver', reason: 'deactivated' } })
+    expect(events[0]!.data).toMatchObject({
+      departure: { contactId: user.id, name: 'Lee Leaver', reason: 'deactivated' },
+    })
     const { departures } = await a.ok('GET', '/api/v1/directory/departures', undefined, 200)
     expect(departures).toEqual([
-      expect.objectContaining({ contactId: user.id, reason: 'deactivated', packages: expect.arrayContaining([expect.objectContaining({ packageId: p1.packageId, pickupCode: code })]) }),
+      expect.objectContaining({
+        contactId: user.id,
+        reason: 'deactivated',
+        packages: expect.arrayContaining([expect.objectContaining({ packageId: p1.packageId, pickupCode: code })]),
+      }),
     ])
     // Once per departure: the sweep writes nothing more.
     await t.ctx.directory.departures.sweep()
@@ -62,7 +75,9 @@ describe('a recipient who leaves with parcels waiting', () => {
     const resident = await a.contact('RECEIVER', 'Rita Resident', { moveOutDate: tomorrow })
     const partner = await a.contact('RECEIVER', 'Pat Partner')
     await a.ok('PUT', `/api/v1/contacts/${resident}`, { delegates: [{ contactId: partner }] }, 200)
-    expect((await a.ok('GET', `/api/v1/contacts/${resident}`, undefined, 200)).delegates).toEqual([{ contactId: partner }])
+    expect((await a.ok('GET', `/api/v1/contacts/${resident}`, undefined, 200)).delegates).toEqual([
+      { contactId: partner },
+    ])
     const p = await a.ok('POST', '/api/v1/packages', {
       package: { trackingNumber: trackingNumber(), receiver: { contactId: resident }, inboundSiteId: m.siteId },
       lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.siteId } },
@@ -82,7 +97,11 @@ describe('a recipient who leaves with parcels waiting', () => {
       givenTo: { contactId: partner },
       typedSignature: 'Pat Partner',
     })
-    expect(pickup).toMatchObject({ givenTo: { contactId: partner }, onBehalfOf: { contactId: resident }, delegate: true })
+    expect(pickup).toMatchObject({
+      givenTo: { contactId: partner },
+      onBehalfOf: { contactId: resident },
+      delegate: true,
+    })
     const history = await a.ok('GET', `/api/v1/packages/${p.packageId}?type=ACTIVITIES`, undefined, 200)
     expect(history.activities.at(-1).comment).toMatch(/Pat Partner, a delegate, on behalf of Rita Resident/)
     // A delegate must be a contact of the subscription, and not the contact itself.

@@ -36,7 +36,12 @@ describe('LDAP entries → contacts', () => {
       { externalId: 'objectGUID', name: 'displayName', givenName: 'givenName', familyName: 'sn' },
     )
     expect(p).toEqual({ name: 'Alan Turing', externalId: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', active: false })
-    expect(entryToPerson({ dn: 'CN=y', objectGUID: guid, cn: 'Y', userAccountControl: '512' }, { externalId: 'objectGUID', name: 'cn' }).active).toBe(true)
+    expect(
+      entryToPerson(
+        { dn: 'CN=y', objectGUID: guid, cn: 'Y', userAccountControl: '512' },
+        { externalId: 'objectGUID', name: 'cn' },
+      ).active,
+    ).toBe(true)
   })
 
   it('asks the directory for the mapped attributes only, and the account control', () => {

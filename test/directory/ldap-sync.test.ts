@@ -29,7 +29,9 @@ describe('LDAP pull against a real slapd', () => {
     const c = new Client({ url: slapd.url })
     await c.bind(slapd.readerDn, slapd.readerPassword)
     // LDAP result code 4: sizeLimitExceeded (RFC 4511 §4.1.9).
-    await expect(c.search(slapd.peopleDn, { scope: 'sub', filter: '(objectClass=inetOrgPerson)' })).rejects.toMatchObject({
+    await expect(
+      c.search(slapd.peopleDn, { scope: 'sub', filter: '(objectClass=inetOrgPerson)' }),
+    ).rejects.toMatchObject({
       code: 4,
     })
     expect(PEOPLE).toBeGreaterThan(SIZE_LIMIT)
@@ -47,8 +49,16 @@ describe('LDAP pull against a real slapd', () => {
       filter: '(objectClass=inetOrgPerson)',
       intervalMinutes: 60,
     })
-    expect(settings).toMatchObject({ enabled: true, bindPassword: '********', mapping: { externalId: 'entryUUID', unit: 'roomNumber' } })
-    const sealed = await t.ctx.db.selectFrom('ldap_settings').select('bind_password_sealed').where('sub_id', '=', c.subId).executeTakeFirstOrThrow()
+    expect(settings).toMatchObject({
+      enabled: true,
+      bindPassword: '********',
+      mapping: { externalId: 'entryUUID', unit: 'roomNumber' },
+    })
+    const sealed = await t.ctx.db
+      .selectFrom('ldap_settings')
+      .select('bind_password_sealed')
+      .where('sub_id', '=', c.subId)
+      .executeTakeFirstOrThrow()
     expect(sealed.bind_password_sealed).not.toContain(slapd.readerPassword)
 
     // A dry run says what would happen and writes no contact.
@@ -103,9 +113,7 @@ describe('LDAP pull against a real slapd', () => {
     expect((await a.ok('GET', '/api/v1/contacts?query=p00020@')).contacts[0]).toMatchObject({ status: 'inactive' })
     expect((await a.ok('GET', '/api/v1/contacts?query=new.hire@')).contacts[0]).toMatchObject({ name: 'New Hire' })
     // The leaver comes back: reactivated, same contact.
-    await asAdmin((ldap) =>
-      ldap.add(`uid=p00020,${slapd.peopleDn}`, personLdifAttrs(seedPeople(1, 20)[0]!)),
-    )
+    await asAdmin((ldap) => ldap.add(`uid=p00020,${slapd.peopleDn}`, personLdifAttrs(seedPeople(1, 20)[0]!)))
     const fourth = await a.ok('POST', '/api/v1/directory/ldap/run', {}, 200)
     // A re-added entry has a new entryUUID: it is matched by its email to the contact that left.
     expect(fourth).toMatchObject({ created: 0, updated: 1, deactivated: 0 })
@@ -128,13 +136,19 @@ describe('LDAP pull against a real slapd', () => {
     const res = await a.call('POST', '/api/v1/directory/ldap/run', {})
     expect(res.statusCode).toBe(409)
     expect(res.json().errors[0].errorDescription).toMatch(/could not be read/)
-    expect((await a.ok('GET', '/api/v1/directory/ldap')).lastRun).toMatchObject({ ok: false, error: expect.any(String) })
+    expect((await a.ok('GET', '/api/v1/directory/ldap')).lastRun).toMatchObject({
+      ok: false,
+      error: expect.any(String),
+    })
     await a.ok('PUT', '/api/v1/directory/ldap', { ...body, bindPassword: slapd.readerPassword }, 200)
     await a.ok('PUT', '/api/v1/directory/ldap', { ...body, bindPassword: '********', filter: '(uid=p0000*)' }, 200)
     expect(await a.ok('POST', '/api/v1/directory/ldap/run', { dryRun: true }, 200)).toMatchObject({ ok: true, seen: 9 })
     const first = await a.call('PUT', '/api/v1/directory/ldap', { ...body, bindPassword: undefined })
     expect(first.statusCode).toBe(200)
-    const none = await api(t, await t.newClient()).call('PUT', '/api/v1/directory/ldap', { ...body, bindPassword: undefined })
+    const none = await api(t, await t.newClient()).call('PUT', '/api/v1/directory/ldap', {
+      ...body,
+      bindPassword: undefined,
+    })
     expect(none.statusCode).toBe(400)
     expect(none.json().errors[0].additionalParameters).toBe('bindPassword')
   })
@@ -142,5 +156,16 @@ describe('LDAP pull against a real slapd', () => {
 
 function personLdifAttrs(p: ReturnType<typeof seedPeople>[number]): Record<string, string> {
   const { uid, cn, givenName, sn, mail, telephoneNumber, employeeNumber, roomNumber, o } = p
-  return { objectClass: 'inetOrgPerson', uid, cn, givenName, sn, mail: mail!, telephoneNumber: telephoneNumber!, employeeNumber: employeeNumber!, roomNumber: roomNumber!, o: o! }
+  return {
+    objectClass: 'inetOrgPerson',
+    uid,
+    cn,
+    givenName,
+    sn,
+    mail: mail!,
+    telephoneNumber: telephoneNumber!,
+    employeeNumber: employeeNumber!,
+    roomNumber: roomNumber!,
+    o: o!,
+  }
 }

@@ -46,7 +46,9 @@ describe('Entra ID provisioning, as Microsoft’s SCIM tutorial sends it', () =>
       Resources: [],
     })
     // Entra's matching on externalId, and on the work email.
-    expect(await entra.ok('GET', `/Users?filter=${q('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`)).toMatchObject({
+    expect(
+      await entra.ok('GET', `/Users?filter=${q('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`),
+    ).toMatchObject({
       totalResults: 1,
     })
     expect(
@@ -101,7 +103,10 @@ describe('Entra ID provisioning, as Microsoft’s SCIM tutorial sends it', () =>
       }),
     ).toMatchObject({ active: false })
     expect(
-      await entra.ok('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'True' }] }),
+      await entra.ok('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'Replace', path: 'active', value: 'True' }],
+      }),
     ).toMatchObject({ active: true })
 
     // Delete User: 204, and the contact is deactivated, not deleted.
@@ -134,7 +139,10 @@ describe('Entra ID provisioning, as Microsoft’s SCIM tutorial sends it', () =>
     const got = await entra.ok('GET', `/Groups/${gid}?excludedAttributes=members`)
     expect(got).toMatchObject({ id: gid, displayName: 'displayName' })
     expect(got).not.toHaveProperty('members')
-    const byName = await entra.ok('GET', `/Groups?excludedAttributes=members&filter=${q('displayName eq "displayName"')}`)
+    const byName = await entra.ok(
+      'GET',
+      `/Groups?excludedAttributes=members&filter=${q('displayName eq "displayName"')}`,
+    )
     expect(byName).toMatchObject({ totalResults: 1, Resources: [{ id: gid }] })
     expect(byName.Resources[0]).not.toHaveProperty('members')
 
@@ -142,7 +150,9 @@ describe('Entra ID provisioning, as Microsoft’s SCIM tutorial sends it', () =>
     expect(
       await entra.ok('PATCH', `/Groups/${gid}`, {
         schemas: [PATCH],
-        Operations: [{ op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' }],
+        Operations: [
+          { op: 'Replace', path: 'displayName', value: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' },
+        ],
       }),
     ).toMatchObject({ displayName: '1879db59-3bdf-4490-ad68-ab880a269474updatedDisplayName' })
 
@@ -161,7 +171,8 @@ describe('Entra ID provisioning, as Microsoft’s SCIM tutorial sends it', () =>
       Operations: [{ op: 'Remove', path: 'members', value: [{ $ref: null, value: member.id }] }],
     })
     expect(
-      (await entra.ok('GET', `/Groups?filter=${q(`id eq "${gid}" and members[value eq "${member.id}"]`)}`)).totalResults,
+      (await entra.ok('GET', `/Groups?filter=${q(`id eq "${gid}" and members[value eq "${member.id}"]`)}`))
+        .totalResults,
     ).toBe(0)
     // A member that is no user of the subscription: 400 invalidValue, nothing changed.
     const stranger = await entra.call('PATCH', `/Groups/${gid}`, {

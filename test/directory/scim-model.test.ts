@@ -61,7 +61,10 @@ describe('SCIM filters → contact queries', () => {
       'members[value eq "x"]',
       'emails[value co "x"]',
     ])
-      expect(scimType(() => parseScimFilter('User', f)), f).toBe('invalidFilter')
+      expect(
+        scimType(() => parseScimFilter('User', f)),
+        f,
+      ).toBe('invalidFilter')
     expect(scimType(() => parseScimFilter('Group', 'members co "x"'))).toBe('invalidFilter')
   })
 })
@@ -133,7 +136,12 @@ describe('SCIM users ↔ contacts', () => {
 })
 
 describe('SCIM PATCH', () => {
-  const base = { userName: 'ann', active: true, name: { givenName: 'Ann' }, emails: [{ type: 'work', value: 'a@x.org' }] }
+  const base = {
+    userName: 'ann',
+    active: true,
+    name: { givenName: 'Ann' },
+    emails: [{ type: 'work', value: 'a@x.org' }],
+  }
   const patch = (ops: unknown[]) => applyPatch(base, patchOperations({ schemas: [PATCH], Operations: ops }))
 
   it('applies Okta’s and Entra’s forms', () => {
@@ -145,7 +153,9 @@ describe('SCIM PATCH', () => {
     expect(patch([{ op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: '+1' }]).phoneNumbers).toEqual([
       { type: 'work', value: '+1' },
     ])
-    expect(patch([{ op: 'replace', value: { 'name.familyName': 'Lee', [`${ENTERPRISE}:department`]: 'Ops' } }])).toMatchObject({
+    expect(
+      patch([{ op: 'replace', value: { 'name.familyName': 'Lee', [`${ENTERPRISE}:department`]: 'Ops' } }]),
+    ).toMatchObject({
       name: { givenName: 'Ann', familyName: 'Lee' },
       [ENTERPRISE]: { department: 'Ops' },
     })
@@ -164,6 +174,9 @@ describe('SCIM PATCH', () => {
       { schemas: [PATCH], Operations: [{ op: 'move', path: 'a' }] },
       { schemas: [PATCH], Operations: [{ op: 'remove' }] },
     ])
-      expect(scimType(() => patchOperations(body)), JSON.stringify(body)).toBe('invalidSyntax')
+      expect(
+        scimType(() => patchOperations(body)),
+        JSON.stringify(body),
+      ).toBe('invalidSyntax')
   })
 })

@@ -26,7 +26,9 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
       itemsPerPage: 0,
       Resources: [],
     })
-    expect(await okta.ok('GET', `/Users?filter=${q('userName eq "test.user@okta.local"')}&startIndex=1&count=100`)).toMatchObject({
+    expect(
+      await okta.ok('GET', `/Users?filter=${q('userName eq "test.user@okta.local"')}&startIndex=1&count=100`),
+    ).toMatchObject({
       totalResults: 0,
       Resources: [],
     })
@@ -68,11 +70,18 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
       status: 'active',
       language: 'en-US',
     })
-    const stored = await t.ctx.db.selectFrom('contacts').select(['scim_attributes']).where('contact_id', '=', id).executeTakeFirstOrThrow()
+    const stored = await t.ctx.db
+      .selectFrom('contacts')
+      .select(['scim_attributes'])
+      .where('contact_id', '=', id)
+      .executeTakeFirstOrThrow()
     expect(JSON.stringify(stored.scim_attributes)).not.toContain('1mz050nq')
 
     // Okta links rather than duplicates: the lookup now finds it; a second POST is a 409 uniqueness.
-    const found = await okta.ok('GET', `/Users?filter=${q('userName eq "test.user@okta.local"')}&startIndex=1&count=100`)
+    const found = await okta.ok(
+      'GET',
+      `/Users?filter=${q('userName eq "test.user@okta.local"')}&startIndex=1&count=100`,
+    )
     expect(found).toMatchObject({ totalResults: 1, itemsPerPage: 1, Resources: [{ id }] })
     const again = await okta.call('POST', '/Users', { schemas: [USER], userName: 'TEST.USER@okta.local', active: true })
     expect(again.statusCode).toBe(409)
@@ -96,7 +105,10 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
     expect(put).toMatchObject({ id, displayName: 'Another User', name: { givenName: 'Another' } })
 
     // Deactivate: the contact becomes inactive, never deleted.
-    const off = await okta.ok('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] })
+    const off = await okta.ok('PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    })
     expect(off).toMatchObject({ id, active: false })
     const inactive = await t.inject({ method: 'GET', url: `/api/v1/contacts/${id}`, headers: c.auth })
     expect(inactive.json()).toMatchObject({ status: 'inactive' })
@@ -106,7 +118,10 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
     })
     // Reactivate, and a password push (accepted, never kept).
     expect(
-      await okta.ok('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: true } }] }),
+      await okta.ok('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active: true } }],
+      }),
     ).toMatchObject({ active: true })
     const pw = await okta.ok('PATCH', `/Users/${id}`, {
       schemas: [PATCH],
@@ -118,7 +133,10 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
     const group = await okta.ok('POST', '/Groups', { schemas: [GROUP], displayName: 'Test SCIMv2', members: [] })
     expect(group).toMatchObject({ schemas: [GROUP], id: expect.any(String), displayName: 'Test SCIMv2', members: [] })
     const gid = group.id as string
-    expect(await okta.ok('GET', '/Groups?startIndex=1&count=100')).toMatchObject({ totalResults: 1, Resources: [{ id: gid }] })
+    expect(await okta.ok('GET', '/Groups?startIndex=1&count=100')).toMatchObject({
+      totalResults: 1,
+      Resources: [{ id: gid }],
+    })
     expect(await okta.ok('GET', `/Groups/${gid}`)).toMatchObject({ id: gid, displayName: 'Test SCIMv2' })
     expect(
       await okta.ok('PATCH', `/Groups/${gid}`, {
@@ -133,7 +151,12 @@ describe('Okta provisioning, as its SCIM 2.0 reference sends it', () => {
     expect(added.members).toEqual([{ value: id, $ref: expect.stringContaining(`/Users/${id}`) }])
     // The group is a group contact; its members may collect its parcels (its delegates).
     const groupContact = await t.inject({ method: 'GET', url: `/api/v1/contacts/${gid}`, headers: c.auth })
-    expect(groupContact.json()).toMatchObject({ name: 'Mailroom Team', group: true, source: 'scim', delegates: [{ contactId: id }] })
+    expect(groupContact.json()).toMatchObject({
+      name: 'Mailroom Team',
+      group: true,
+      source: 'scim',
+      delegates: [{ contactId: id }],
+    })
     const removed = await okta.ok('PATCH', `/Groups/${gid}`, {
       schemas: [PATCH],
       Operations: [{ op: 'remove', path: `members[value eq "${id}"]` }],

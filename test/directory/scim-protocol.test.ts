@@ -11,7 +11,11 @@ const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
 describe('SCIM authentication and tokens', () => {
   it('refuses requests without a live token of the subscription, with a SCIM 401', async () => {
     for (const authorization of [undefined, 'Bearer nope', 'Bearer mrscim_sct_x.y', 'Basic abc']) {
-      const res = await t.inject({ method: 'GET', url: '/scim/v2/Users', headers: authorization ? { authorization } : {} })
+      const res = await t.inject({
+        method: 'GET',
+        url: '/scim/v2/Users',
+        headers: authorization ? { authorization } : {},
+      })
       expect(res.statusCode).toBe(401)
       expect(res.headers['content-type']).toMatch(/^application\/scim\+json/)
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/)
@@ -35,17 +39,33 @@ describe('SCIM authentication and tokens', () => {
       scimUrl: expect.stringMatching(/\/scim\/v2$/),
     })
     expect(JSON.stringify(list.json())).not.toContain(scim.token.split('.')[1])
-    const stored = await t.ctx.db.selectFrom('scim_tokens').select('secret_hash').where('token_id', '=', listed.tokenId).executeTakeFirstOrThrow()
+    const stored = await t.ctx.db
+      .selectFrom('scim_tokens')
+      .select('secret_hash')
+      .where('token_id', '=', listed.tokenId)
+      .executeTakeFirstOrThrow()
     expect(stored.secret_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(stored.secret_hash).not.toContain(scim.token.split('.')[1])
     await scim.ok('GET', '/Users')
     // A tampered secret fails.
-    const tampered = await t.inject({ method: 'GET', url: '/scim/v2/Users', headers: { authorization: `Bearer ${scim.token}x` } })
+    const tampered = await t.inject({
+      method: 'GET',
+      url: '/scim/v2/Users',
+      headers: { authorization: `Bearer ${scim.token}x` },
+    })
     expect(tampered.statusCode).toBe(401)
-    const del = await t.inject({ method: 'DELETE', url: `/api/v1/directory/scim/tokens/${listed.tokenId}`, headers: c.auth })
+    const del = await t.inject({
+      method: 'DELETE',
+      url: `/api/v1/directory/scim/tokens/${listed.tokenId}`,
+      headers: c.auth,
+    })
     expect(del.statusCode).toBe(200)
     expect((await scim.call('GET', '/Users')).statusCode).toBe(401)
-    const again = await t.inject({ method: 'DELETE', url: `/api/v1/directory/scim/tokens/${listed.tokenId}`, headers: c.auth })
+    const again = await t.inject({
+      method: 'DELETE',
+      url: `/api/v1/directory/scim/tokens/${listed.tokenId}`,
+      headers: c.auth,
+    })
     expect(again.statusCode).toBe(404)
   })
 
@@ -88,7 +108,11 @@ describe('SCIM protocol', () => {
     expect(await scim.ok('GET', `/Schemas/${USER}`)).toMatchObject({ id: USER, name: 'User' })
     expect((await scim.call('GET', '/Schemas/urn:nope')).statusCode).toBe(404)
     // An unknown SCIM path answers in SCIM's error body, not the API's (so not through the API document's check).
-    const unknown = await t.app.inject({ method: 'GET', url: '/scim/v2/Bulk', headers: { authorization: `Bearer ${scim.token}` } })
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/scim/v2/Bulk',
+      headers: { authorization: `Bearer ${scim.token}` },
+    })
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json()).toMatchObject({ schemas: [ERROR], status: '404' })
   })
@@ -96,10 +120,9 @@ describe('SCIM protocol', () => {
   it('answers errors as SCIM errors: bad filters, bad JSON, bad values, unknown ids', async () => {
     const scim = await scimCaller(t, await t.newClient())
     for (const filter of ['userName eq', 'title eq "x"', 'userName gt "a"', 'active eq "yes"'])
-      expect(await scim.call('GET', `/Users?filter=${q(filter)}`).then((r) => [r.statusCode, r.json().scimType])).toEqual([
-        400,
-        'invalidFilter',
-      ])
+      expect(
+        await scim.call('GET', `/Users?filter=${q(filter)}`).then((r) => [r.statusCode, r.json().scimType]),
+      ).toEqual([400, 'invalidFilter'])
     const bad = await t.inject({
       method: 'POST',
       url: '/scim/v2/Users',
@@ -136,7 +159,10 @@ describe('SCIM protocol', () => {
       })
     const page = await scim.ok('GET', '/Users?startIndex=2&count=2')
     expect(page).toMatchObject({ totalResults: 5, startIndex: 2, itemsPerPage: 2 })
-    expect(page.Resources.map((r: { userName: string }) => r.userName)).toEqual(['user2@example.com', 'user3@example.com'])
+    expect(page.Resources.map((r: { userName: string }) => r.userName)).toEqual([
+      'user2@example.com',
+      'user3@example.com',
+    ])
     expect(await scim.ok('GET', '/Users?count=0')).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] })
     const count = async (filter: string) => (await scim.ok('GET', `/Users?filter=${q(filter)}`)).totalResults
     expect(await count('userName eq "USER1@example.com"')).toBe(1)
@@ -173,7 +199,9 @@ describe('SCIM protocol', () => {
     })
     expect(created.id).toBe(desk.json().contactId)
     // The room the desk typed stays: the provider sends no mailroom extension.
-    expect((await t.inject({ method: 'GET', url: `/api/v1/contacts/${created.id}`, headers: c.auth })).json()).toMatchObject({
+    expect(
+      (await t.inject({ method: 'GET', url: `/api/v1/contacts/${created.id}`, headers: c.auth })).json(),
+    ).toMatchObject({
       name: 'Ann Idp',
       unit: '4B',
       source: 'scim',

@@ -4,14 +4,23 @@ import type { TestApp, TestClient } from '../support/build-test-app.js'
 
 export interface ScimCaller {
   token: string
-  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse>
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>
   /** The call, which must answer `status`; its JSON body (undefined for 204). */
   ok(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, status?: number): Promise<any>
 }
 
 /** A SCIM token of the client's subscription, made as an admin would (the API), and a caller using it. */
 export async function scimCaller(t: TestApp, c: TestClient, name = 'Okta'): Promise<ScimCaller> {
-  const res = await t.inject({ method: 'POST', url: '/api/v1/directory/scim/tokens', headers: c.auth, payload: { name } })
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/v1/directory/scim/tokens',
+    headers: c.auth,
+    payload: { name },
+  })
   expect(res.statusCode, res.body).toBe(201)
   const token = res.json().token as string
   const call: ScimCaller['call'] = (method, url, body) =>

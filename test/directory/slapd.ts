@@ -157,7 +157,7 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
     await waitForPort(port, 15_000)
   } catch (err) {
     proc.kill('SIGKILL')
-    throw new Error(`${(err as Error).message}: ${stderr}`)
+    throw new Error(`${(err as Error).message}: ${stderr}`, { cause: err })
   }
   return {
     url,

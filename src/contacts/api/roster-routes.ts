@@ -45,7 +45,7 @@ export const rosterRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService
         security,
         summary: 'Read a roster spreadsheet (XLSX)',
         description: [
-          "Reads the first worksheet of an Excel workbook (base64) as the CSV route reads a file: the first non-empty row is the header (same synonyms), each later row a contact; dates read as YYYY-MM-DD, formulas as their values. Answers the rows (`line`: the spreadsheet row) and what importing them would do. Writes nothing: import the rows with POST /api/v1/contacts/import.",
+          'Reads the first worksheet of an Excel workbook (base64) as the CSV route reads a file: the first non-empty row is the header (same synonyms), each later row a contact; dates read as YYYY-MM-DD, formulas as their values. Answers the rows (`line`: the spreadsheet row) and what importing them would do. Writes nothing: import the rows with POST /api/v1/contacts/import.',
           'Bytes that are not a workbook are 400 naming `xlsx`.',
         ].join('\n\n'),
         body: ReadRosterXlsxSchema,

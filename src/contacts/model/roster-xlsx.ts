@@ -7,7 +7,8 @@ function cellText(cell: ExcelJS.Cell): string {
   if (v instanceof Date) return v.toISOString().slice(0, 10)
   if (v && typeof v === 'object' && 'result' in v) {
     const r = v.result
-    return r instanceof Date ? r.toISOString().slice(0, 10) : r === undefined || r === null ? '' : String(r)
+    if (r instanceof Date) return r.toISOString().slice(0, 10)
+    return typeof r === 'string' || typeof r === 'number' || typeof r === 'boolean' ? String(r) : ''
   }
   return cell.text.trim()
 }

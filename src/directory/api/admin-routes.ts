@@ -5,12 +5,7 @@ import { errorResponses } from '../../platform/http/schemas.js'
 import type { ScimTokensService } from '../scim-tokens-service.js'
 import type { LdapService } from '../ldap-service.js'
 import { LdapRunSchema, LdapSettingsSchema, PutLdapSettingsSchema, RunLdapSchema } from './ldap-schemas.js'
-import {
-  CreatedScimTokenSchema,
-  NewScimTokenSchema,
-  ScimTokenListSchema,
-  TokenIdParams,
-} from './admin-schemas.js'
+import { CreatedScimTokenSchema, NewScimTokenSchema, ScimTokenListSchema, TokenIdParams } from './admin-schemas.js'
 
 const tags = ['directory']
 const security = [{ bearerAuth: [] }]
@@ -21,7 +16,9 @@ const security = [{ bearerAuth: [] }]
  */
 export async function adminOnly(request: FastifyRequest, reply: FastifyReply) {
   if (request.user?.role === 'clerk')
-    return reply.code(403).send({ message: 'This needs an admin: a clerk may not change the set-up of the subscription.' })
+    return reply
+      .code(403)
+      .send({ message: 'This needs an admin: a clerk may not change the set-up of the subscription.' })
 }
 
 /** SCIM tokens (made, listed, revoked) and the LDAP pull's settings: an admin's, in the console or through the API. */
@@ -38,7 +35,8 @@ export const directoryAdminRoutes: FastifyPluginAsyncTypebox<{
         tags,
         security,
         summary: 'List SCIM tokens',
-        description: 'The live SCIM bearer tokens of the subscription (never the tokens themselves), and the SCIM base URL.',
+        description:
+          'The live SCIM bearer tokens of the subscription (never the tokens themselves), and the SCIM base URL.',
         response: { 200: ScimTokenListSchema, ...errorResponses() },
       },
     },

@@ -8,7 +8,14 @@ export const ScimTokenSchema = Type.Object({
 })
 
 export const NewScimTokenSchema = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Who uses it: "Okta", "Entra ID".' }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'Who uses it: "Okta", "Entra ID".',
+    }),
+  },
   { additionalProperties: false },
 )
 export type NewScimToken = Static<typeof NewScimTokenSchema>

@@ -15,7 +15,9 @@ export const DeparturesSchema = Type.Object({
         Type.Object({
           packageId: Type.String(),
           trackingNumber: Type.String(),
-          pickupCode: Type.Optional(Type.String({ description: 'Still valid: the recipient (or a delegate) may collect.' })),
+          pickupCode: Type.Optional(
+            Type.String({ description: 'Still valid: the recipient (or a delegate) may collect.' }),
+          ),
         }),
       ),
     }),

@@ -4,7 +4,10 @@ const Attr = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z][A-Z
 
 export const LdapMappingSchema = Type.Object(
   {
-    externalId: Type.Optional({ ...Attr, description: 'A stable id: entryUUID (OpenLDAP), objectGUID (AD). Default entryUUID.' }),
+    externalId: Type.Optional({
+      ...Attr,
+      description: 'A stable id: entryUUID (OpenLDAP), objectGUID (AD). Default entryUUID.',
+    }),
     name: Type.Optional({ ...Attr, description: 'Default cn; empty: givenName and familyName.' }),
     givenName: Type.Optional(Attr),
     familyName: Type.Optional(Attr),
@@ -24,18 +27,28 @@ export const LdapMappingSchema = Type.Object(
 export const PutLdapSettingsSchema = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean({ description: 'Sync on the schedule; default true.' })),
-    url: Type.String({ maxLength: 500, pattern: '^ldaps?://[^\\s]+$', description: 'ldap://host:389 or ldaps://host:636.' }),
+    url: Type.String({
+      maxLength: 500,
+      pattern: '^ldaps?://[^\\s]+$',
+      description: 'ldap://host:389 or ldaps://host:636.',
+    }),
     bindDn: Type.String({ minLength: 1, maxLength: 500 }),
     bindPassword: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 500,
-        description: 'Required the first time; sealed at rest and shown as ******** afterwards (sending that back keeps it).',
+        description:
+          'Required the first time; sealed at rest and shown as ******** afterwards (sending that back keeps it).',
       }),
     ),
     baseDn: Type.String({ minLength: 1, maxLength: 500 }),
     filter: Type.Optional(
-      Type.String({ minLength: 3, maxLength: 1000, pattern: '^\\(.*\\)$', description: 'RFC 4515; default (objectClass=person).' }),
+      Type.String({
+        minLength: 3,
+        maxLength: 1000,
+        pattern: '^\\(.*\\)$',
+        description: 'RFC 4515; default (objectClass=person).',
+      }),
     ),
     mapping: Type.Optional(LdapMappingSchema),
     intervalMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'Default 60.' })),

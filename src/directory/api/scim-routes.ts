@@ -4,7 +4,9 @@ import { Type } from '@sinclair/typebox'
 import { AppError, lookupError, ValidationErrors } from '../../platform/kit/errors.js'
 import { ScimError, scimErrorBody, type ScimType } from '../model/scim-error.js'
 import { LIST_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from '../model/scim-schemas.js'
-import type { ScimService } from '../scim-service.js'
+import type { ListQuery, ScimService } from '../scim-service.js'
+
+type Json = Record<string, unknown>
 import type { ScimTokensService } from '../scim-tokens-service.js'
 import { IdParams, ListQuerySchema, ScimListSchema, ScimResourceSchema, scimBody, scimErrors } from './scim-schemas.js'
 
@@ -18,7 +20,10 @@ declare module 'fastify' {
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8'
 
 function sendError(reply: FastifyReply, status: number, detail: string, scimType?: ScimType) {
-  return reply.code(status).type(SCIM_CONTENT_TYPE).send(scimErrorBody(status, detail, scimType))
+  return reply
+    .code(status)
+    .type(SCIM_CONTENT_TYPE)
+    .send(scimErrorBody(status, detail, scimType))
 }
 
 /** The service's errors in SCIM's terms (RFC 7644 §3.12): a 409 is `uniqueness`, a 400 `invalidValue`. */
@@ -94,7 +99,9 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     if (e.status >= 500) request.log.error({ err: error }, 'request failed')
     return sendError(reply, e.status, e.detail, e.scimType)
   })
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}.`))
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}.`),
+  )
 
   const sub = (request: FastifyRequest) => request.scimSubId!
   const loose = scimBody(ScimResourceSchema)
@@ -102,7 +109,14 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/ServiceProviderConfig',
-    { schema: { tags, security, summary: 'SCIM service provider configuration', response: { 200: loose, ...scimErrors() } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'SCIM service provider configuration',
+        response: { 200: loose, ...scimErrors() },
+      },
+    },
     async () => serviceProviderConfig(base),
   )
   const listOf = (items: Array<Record<string, unknown>>) => ({
@@ -119,7 +133,15 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   )
   app.get(
     '/ResourceTypes/:id',
-    { schema: { tags, security, summary: 'A SCIM resource type', params: IdParams, response: { 200: loose, ...scimErrors(404) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A SCIM resource type',
+        params: IdParams,
+        response: { 200: loose, ...scimErrors(404) },
+      },
+    },
     async (request) => {
       const t = resourceTypes(base).find((r) => r.id === request.params.id)
       if (!t) throw new ScimError(404, undefined, `No resource type ${request.params.id}.`)
@@ -133,7 +155,15 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   )
   app.get(
     '/Schemas/:id',
-    { schema: { tags, security, summary: 'A SCIM schema', params: Type.Object({ id: Type.String({ maxLength: 200 }) }), response: { 200: loose, ...scimErrors(404) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A SCIM schema',
+        params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+        response: { 200: loose, ...scimErrors(404) },
+      },
+    },
     async (request) => {
       const s = schemas(base).find((r) => r.id === request.params.id)
       if (!s) throw new ScimError(404, undefined, `No schema ${request.params.id}.`)
@@ -146,22 +176,22 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     [
       'Users',
       {
-        list: scim.listUsers,
-        get: scim.getUser,
-        create: scim.createUser,
-        replace: scim.replaceUser,
-        patch: scim.patchUser,
+        list: (s: string, b: string, q: ListQuery) => scim.listUsers(s, b, q),
+        get: (s: string, id: string, b: string, q: ListQuery) => scim.getUser(s, id, b, q),
+        create: (s: string, body: Json, b: string) => scim.createUser(s, body, b),
+        replace: (s: string, id: string, body: Json, b: string) => scim.replaceUser(s, id, body, b),
+        patch: (s: string, id: string, body: unknown, b: string) => scim.patchUser(s, id, body, b),
         remove: (subId: string, id: string) => scim.deactivateUser(subId, id, base),
       },
     ],
     [
       'Groups',
       {
-        list: scim.listGroups,
-        get: scim.getGroup,
-        create: scim.createGroup,
-        replace: scim.replaceGroup,
-        patch: scim.patchGroup,
+        list: (s: string, b: string, q: ListQuery) => scim.listGroups(s, b, q),
+        get: (s: string, id: string, b: string, q: ListQuery) => scim.getGroup(s, id, b, q),
+        create: (s: string, body: Json, b: string) => scim.createGroup(s, body, b),
+        replace: (s: string, id: string, body: Json, b: string) => scim.replaceGroup(s, id, body, b),
+        patch: (s: string, id: string, body: unknown, b: string) => scim.patchGroup(s, id, body, b),
         remove: (subId: string, id: string) => scim.deactivateGroup(subId, id),
       },
     ],
@@ -169,35 +199,92 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     const what = resource === 'Users' ? 'recipients (contacts)' : 'group contacts'
     app.get(
       `/${resource}`,
-      { schema: { tags, security, summary: `List SCIM ${resource}`, description: `The ${what} provisioned by SCIM.`, querystring: ListQuerySchema, response: { 200: list, ...scimErrors() } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `List SCIM ${resource}`,
+          description: `The ${what} provisioned by SCIM.`,
+          querystring: ListQuerySchema,
+          response: { 200: list, ...scimErrors() },
+        },
+      },
       async (request) => ops.list(sub(request), base, request.query),
     )
     app.get(
       `/${resource}/:id`,
-      { schema: { tags, security, summary: `Get a SCIM ${resource.slice(0, -1)}`, params: IdParams, querystring: ListQuerySchema, response: { 200: loose, ...scimErrors(404) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Get a SCIM ${resource.slice(0, -1)}`,
+          params: IdParams,
+          querystring: ListQuerySchema,
+          response: { 200: loose, ...scimErrors(404) },
+        },
+      },
       async (request) => ops.get(sub(request), request.params.id, base, request.query),
     )
     app.post(
       `/${resource}`,
-      { schema: { tags, security, summary: `Create a SCIM ${resource.slice(0, -1)}`, body, response: { 201: scimBody(ScimResourceSchema, 'Created'), ...scimErrors(409) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Create a SCIM ${resource.slice(0, -1)}`,
+          body,
+          response: { 201: scimBody(ScimResourceSchema, 'Created'), ...scimErrors(409) },
+        },
+      },
       async (request, reply) => {
         const created = await ops.create(sub(request), request.body, base)
-        return reply.code(201).header('location', `${base}/${resource}/${String(created.id)}`).send(created)
+        return reply
+          .code(201)
+          .header('location', `${base}/${resource}/${String(created.id)}`)
+          .send(created)
       },
     )
     app.put(
       `/${resource}/:id`,
-      { schema: { tags, security, summary: `Replace a SCIM ${resource.slice(0, -1)}`, params: IdParams, body, response: { 200: loose, ...scimErrors(404, 409) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Replace a SCIM ${resource.slice(0, -1)}`,
+          params: IdParams,
+          body,
+          response: { 200: loose, ...scimErrors(404, 409) },
+        },
+      },
       async (request) => ops.replace(sub(request), request.params.id, request.body, base),
     )
     app.patch(
       `/${resource}/:id`,
-      { schema: { tags, security, summary: `Patch a SCIM ${resource.slice(0, -1)}`, description: 'PatchOp (RFC 7644 §3.5.2), with the forms Okta and Entra ID send.', params: IdParams, body, response: { 200: loose, ...scimErrors(404, 409) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Patch a SCIM ${resource.slice(0, -1)}`,
+          description: 'PatchOp (RFC 7644 §3.5.2), with the forms Okta and Entra ID send.',
+          params: IdParams,
+          body,
+          response: { 200: loose, ...scimErrors(404, 409) },
+        },
+      },
       async (request) => ops.patch(sub(request), request.params.id, request.body, base),
     )
     app.delete(
       `/${resource}/:id`,
-      { schema: { tags, security, summary: `Deactivate a SCIM ${resource.slice(0, -1)}`, description: 'Deactivates: nothing is deleted (parcels keep their history).', params: IdParams, response: { 204: { description: 'Deactivated.', type: 'null' }, ...scimErrors(404) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Deactivate a SCIM ${resource.slice(0, -1)}`,
+          description: 'Deactivates: nothing is deleted (parcels keep their history).',
+          params: IdParams,
+          response: { 204: { description: 'Deactivated.', type: 'null' }, ...scimErrors(404) },
+        },
+      },
       async (request, reply) => {
         await ops.remove(sub(request), request.params.id)
         return reply.code(204).send(null)
@@ -205,4 +292,3 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     )
   }
 }
-

@@ -54,4 +54,6 @@ export const scimBody = (schema: TSchema, description = 'OK') => ({
 })
 
 export const scimErrors = (...statuses: number[]) =>
-  Object.fromEntries([400, 401, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]))
+  Object.fromEntries(
+    [400, 401, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]),
+  )

@@ -29,7 +29,7 @@ export async function pullEntries(t: LdapTarget): Promise<LdapEntry[]> {
       explicitBufferAttributes: ['objectGUID'],
       paged: { pageSize: PAGE_SIZE },
     })
-    return searchEntries as unknown as LdapEntry[]
+    return searchEntries
   } finally {
     await client.unbind().catch(() => undefined)
   }

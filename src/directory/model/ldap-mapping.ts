@@ -31,7 +31,12 @@ export type LdapEntry = { dn: string } & Record<string, LdapValue>
 
 /** The attributes a search asks for: the mapped ones and Active Directory's account control. */
 export function requestedAttributes(m: LdapMapping): string[] {
-  return [...new Set([...Object.values(m).filter((v): v is string => typeof v === 'string' && v !== ''), 'userAccountControl'])]
+  return [
+    ...new Set([
+      ...Object.values(m).filter((v): v is string => typeof v === 'string' && v !== ''),
+      'userAccountControl',
+    ]),
+  ]
 }
 
 /** AD's objectGUID is 16 bytes in mixed-endian order (MS-DTYP §2.3.4): written as its usual text form. */

@@ -57,7 +57,12 @@ function translate(type: ScimResourceType, f: Filter): DirectoryCondition | true
     case '[]': {
       const target = field(type, f.attrPath)
       const v = f.valFilter
-      if (target === 'member' && v.op === 'eq' && v.attrPath.toLowerCase() === 'value' && typeof v.compValue === 'string')
+      if (
+        target === 'member' &&
+        v.op === 'eq' &&
+        v.attrPath.toLowerCase() === 'value' &&
+        typeof v.compValue === 'string'
+      )
         return { op: 'eq', field: 'member', value: v.compValue }
       if ('attrPath' in v && IGNORED_VALUE_FILTER.has(v.attrPath.toLowerCase()) && target === 'email') return true
       throw new ScimError(400, 'invalidFilter', `Filtering ${f.attrPath}[…] this way is not supported.`)

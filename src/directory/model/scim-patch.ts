@@ -23,7 +23,9 @@ const EXTENSIONS = [ENTERPRISE_SCHEMA, MAILROOM_SCHEMA]
 export function patchOperations(body: unknown): PatchOp[] {
   if (!isObject(body)) throw new ScimError(400, 'invalidSyntax', 'The body must be a PatchOp object.')
   const ops = Array.isArray(body.Operations)
-    ? body.Operations.map((o) => (isObject(o) && typeof o.op === 'string' ? { ...o, op: o.op.toLowerCase() } : o))
+    ? (body.Operations as unknown[]).map((o: unknown) =>
+        isObject(o) && typeof o.op === 'string' ? { ...o, op: o.op.toLowerCase() } : o,
+      )
     : body.Operations
   try {
     patchBodyValidation({ ...body, Operations: ops } as never)
@@ -47,7 +49,8 @@ export function patchOperations(body: unknown): PatchOp[] {
 function splitPath(path: string): { extension?: string; path: string } {
   const core = `${USER_SCHEMA}:`
   if (path.toLowerCase().startsWith(core.toLowerCase())) return { path: path.slice(core.length) }
-  for (const ext of EXTENSIONS) if (path.startsWith(`${ext}:`)) return { extension: ext, path: path.slice(ext.length + 1) }
+  for (const ext of EXTENSIONS)
+    if (path.startsWith(`${ext}:`)) return { extension: ext, path: path.slice(ext.length + 1) }
   return { path }
 }
 
@@ -82,14 +85,14 @@ export function applyPatch(resource: Json, ops: PatchOp[]): Json {
   for (const op of ops) {
     const { extension, path } = op.path === undefined ? { path: undefined } : splitPath(op.path)
     if (extension) {
-      const ext = isObject(out[extension]) ? (out[extension] as Json) : {}
+      const ext = isObject(out[extension]) ? out[extension] : {}
       setDotted(ext, path!, op.value, op.op === 'remove')
       out[extension] = ext
       continue
     }
     if (path !== undefined && op.op !== 'remove') ensureFilteredItem(out, path)
     try {
-      out = scimPatch(out as never, [{ ...op, path } as ScimPatchOperation]) as Json
+      out = scimPatch(out as never, [{ ...op, path } as ScimPatchOperation])
     } catch (err) {
       throw new ScimError(400, 'invalidPath', (err as Error).message)
     }

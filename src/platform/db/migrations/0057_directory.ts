@@ -59,7 +59,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_run', 'jsonb')
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute()
-  await db.schema.alterTable('pickups').addColumn('delegate', 'boolean', (c) => c.notNull().defaultTo(false)).execute()
+  await db.schema
+    .alterTable('pickups')
+    .addColumn('delegate', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
