@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 export const ScimTokenSchema = Type.Object({
   tokenId: Type.String(),
@@ -18,7 +18,6 @@ export const NewScimTokenSchema = Type.Object(
   },
   { additionalProperties: false },
 )
-export type NewScimToken = Static<typeof NewScimTokenSchema>
 
 export const CreatedScimTokenSchema = Type.Intersect([
   ScimTokenSchema,

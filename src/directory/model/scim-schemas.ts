@@ -5,7 +5,6 @@ export const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterpr
 /** mailroom's own extension: what a mailroom needs that the core schema has no place for. */
 export const MAILROOM_SCHEMA = 'urn:mailroom:params:scim:schemas:extension:mailroom:2.0:User'
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'
-export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
 const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'
 const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType'
 const SCHEMA_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema'
