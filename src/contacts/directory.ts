@@ -4,6 +4,7 @@ import type { Clock } from '../platform/kit/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import { LANGUAGE_PATTERN } from '../platform/http/schemas.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
 import * as repo from './store/directory.js'
 import type { DirectoryCondition } from './model/directory-query.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
@@ -160,11 +161,16 @@ export type DirectoryContacts = ReturnType<typeof createDirectoryOperations>
 export function createDirectoryOperations(deps: DirectoryDeps) {
   const { db, clock, ids } = deps
 
-  async function checkUnique(ex: Executor, subId: string, p: DirectoryPerson, except: string | null) {
-    if (p.userName && (await repo.userNameTaken(ex, subId, p.userName, except)))
+  /**
+   * A userName or externalId another contact has: the unique index decides (no read before the
+   * write, and two concurrent writes of one cannot both pass), and the write is a 409.
+   */
+  function taken(e: unknown): never {
+    if (isUniqueViolation(e, 'contacts_user_name_idx'))
       throw new AppError(DIRECTORY_ERRORS.DIRECTORY_USER_NAME_TAKEN, { field: 'userName' })
-    if (p.externalId && (await repo.externalIdTaken(ex, subId, p.externalId, except)))
+    if (isUniqueViolation(e, 'contacts_external_id_uq'))
       throw new AppError('CONTACT_EXTERNAL_ID_TAKEN', { field: 'externalId' })
+    throw e
   }
 
   async function write(
@@ -177,37 +183,40 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
   ): Promise<{ id: string; departed: boolean }> {
     const problems = personProblems(p)
     if (problems.length > 0) throw new ValidationErrors(problems)
-    await checkUnique(trx, subId, p, cur?.contact_id ?? null)
     const at = clock.now()
     const cols = columnsOf(p, group, source)
     if (cur) {
       // Back again (reactivated, move-out cleared): a later departure is flagged afresh.
       const back = isGone(cur, day(at)) && !isGone({ status: String(cols.status), move_out: next(cur, cols) }, day(at))
-      await repo.updateDirectoryContact(trx, subId, cur.contact_id, {
-        ...cols,
-        ...(back ? { departure_noted_at: null } : {}),
-        updated_at: at,
-      })
+      await repo
+        .updateDirectoryContact(trx, subId, cur.contact_id, {
+          ...cols,
+          ...(back ? { departure_noted_at: null } : {}),
+          updated_at: at,
+        })
+        .catch(taken)
       return { id: cur.contact_id, departed: departed(cur, cols, at) }
     }
     const contactId = ids('con_')
-    await repo.insertDirectoryContact(trx, {
-      contact_type: 'RECEIVER',
-      notify: true,
-      company: null,
-      email: null,
-      phone: null,
-      personal_id: null,
-      location_site_id: null,
-      mail_stop_site_id: null,
-      language: null,
-      match_company: null,
-      ...cols,
-      contact_id: contactId,
-      sub_id: subId,
-      created_at: at,
-      updated_at: at,
-    })
+    await repo
+      .insertDirectoryContact(trx, {
+        contact_type: 'RECEIVER',
+        notify: true,
+        company: null,
+        email: null,
+        phone: null,
+        personal_id: null,
+        location_site_id: null,
+        mail_stop_site_id: null,
+        language: null,
+        match_company: null,
+        ...cols,
+        contact_id: contactId,
+        sub_id: subId,
+        created_at: at,
+        updated_at: at,
+      })
+      .catch(taken)
     return { id: contactId, departed: false }
   }
 

@@ -28,8 +28,6 @@ export interface DeparturesDeps {
 }
 
 const day = (at: Date) => at.toISOString().slice(0, 10)
-const isoDay = (d: Date | string | null | undefined) =>
-  d === null || d === undefined ? undefined : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10)
 
 /** How many departures one sweep notes, oldest first; the next sweep takes the rest. */
 const SWEEP_BATCH = 200
@@ -47,23 +45,31 @@ export type Departures = ReturnType<typeof createDepartures>
 export function createDepartures(deps: DeparturesDeps) {
   const { db, clock, ids, contacts, packages } = deps
 
+  /**
+   * Notes one departure: with nothing waiting, only the mark (one statement); otherwise the mark
+   * and an event per waiting parcel, in one transaction. Returns the events written.
+   */
   async function note(
     subId: string,
-    c: { contact_id: string; name: string; status: string; move_out: Date | string | null },
+    contactId: string,
+    who?: { name: string; status: string; move_out: string | null },
   ): Promise<number> {
-    const waiting = await packages.waitingPackages(subId, { receiverId: c.contact_id })
-    const records =
-      waiting.length > 0
-        ? await packages.recordsByIds(
-            subId,
-            waiting.map((w) => w.package_id),
-          )
-        : []
-    const reason: DepartureReason = c.status !== 'active' ? 'deactivated' : 'moved-out'
-    const moveOutDate = isoDay(c.move_out)
+    const waiting = await packages.waitingPackages(subId, { receiverId: contactId })
     const at = clock.now()
+    if (waiting.length === 0) {
+      await contacts.noteDeparture(db, subId, contactId, at)
+      return 0
+    }
+    const c = who ?? (await readContact(subId, contactId))
+    if (!c) return 0
+    const records = await packages.recordsByIds(
+      subId,
+      waiting.map((w) => w.package_id),
+    )
+    const reason: DepartureReason = c.status !== 'active' ? 'deactivated' : 'moved-out'
+    const moveOutDate = c.move_out ?? undefined
     const written = await inTransaction(db, async (trx) => {
-      if (!(await contacts.noteDeparture(trx, subId, c.contact_id, at))) return 0
+      if (!(await contacts.noteDeparture(trx, subId, contactId, at))) return 0
       await appendPackageEvents(
         trx,
         records.map((r) => ({
@@ -79,7 +85,7 @@ export function createDepartures(deps: DeparturesDeps) {
             currentStatus: r.currentStatus,
             previousStatus: r.currentStatus,
             currentLocation: r.currentLocation ?? null,
-            departure: { contactId: c.contact_id, name: c.name, reason, ...(moveOutDate ? { moveOutDate } : {}) },
+            departure: { contactId, name: c.name, reason, ...(moveOutDate ? { moveOutDate } : {}) },
           },
         })),
       )
@@ -89,25 +95,22 @@ export function createDepartures(deps: DeparturesDeps) {
     return written
   }
 
+  async function readContact(subId: string, contactId: string) {
+    const c = await contacts.getDirectoryContact(subId, contactId).catch(() => undefined)
+    return c && { name: c.name, status: c.active ? 'active' : 'inactive', move_out: c.moveOutDate ?? null }
+  }
+
   return {
     /** The contacts domain's hook: told of departures as they are written. */
     async onDeparted(subId: string, contactIds: string[]): Promise<void> {
-      for (const id of contactIds) {
-        const c = await contacts.getDirectoryContact(subId, id).catch(() => undefined)
-        if (c)
-          await note(subId, {
-            contact_id: c.contactId,
-            name: c.name,
-            status: c.active ? 'active' : 'inactive',
-            move_out: c.moveOutDate ?? null,
-          })
-      }
+      for (const id of contactIds) await note(subId, id)
     },
 
     /** Notes the departures not noted yet (move-out dates that passed, a hook a crash missed); returns the events written. */
     async sweep(): Promise<number> {
       let events = 0
-      for (const c of await contacts.goneUnnoted(day(clock.now()), SWEEP_BATCH)) events += await note(c.sub_id, c)
+      for (const c of await contacts.goneUnnoted(day(clock.now()), SWEEP_BATCH))
+        events += await note(c.sub_id, c.contact_id, c)
       return events
     },
 
@@ -121,7 +124,7 @@ export function createDepartures(deps: DeparturesDeps) {
       for (const c of await contacts.goneNoted(subId, day(clock.now()), LISTED)) {
         const waiting = await packages.waitingPackages(subId, { receiverId: c.contact_id })
         if (waiting.length === 0) continue
-        const moveOutDate = isoDay(c.move_out)
+        const moveOutDate = c.move_out ?? undefined
         out.push({
           contactId: c.contact_id,
           name: c.name,

@@ -16,6 +16,13 @@ export const SCIM_TOKEN_ERRORS = registerErrors({
 
 /** How often a token's last use is written: reads do not write each time (DESIGN, "Reads never write"). */
 const TOUCH_EVERY_MS = 10 * 60_000
+/**
+ * How long a process trusts a token it checked, without reading its row again: a provider sends
+ * bursts of requests. A revocation is at once in the process that made it, and within this long in
+ * the others (as API clients' status cache).
+ */
+const TRUST_MS = 30_000
+const MAX_TRUSTED = 1_000
 const PREFIX = 'mrscim_'
 
 export interface ScimTokenInfo {
@@ -41,6 +48,8 @@ export type ScimTokensService = ReturnType<typeof createScimTokensService>
  */
 export function createScimTokensService(deps: { db: Db; clock: Clock; ids: IdGenerator; key: Buffer }) {
   const { db, clock, ids, key } = deps
+  // tokenId → the secret's HMAC, its subscription, and until when it is trusted.
+  const trusted = new Map<string, { hash: string; subId: string; until: number }>()
   return {
     /** A new token: the answer is the only time it is shown. */
     async createToken(subId: string, name: string): Promise<ScimTokenInfo & { token: string }> {
@@ -64,6 +73,7 @@ export function createScimTokensService(deps: { db: Db; clock: Clock; ids: IdGen
     },
 
     async revokeToken(subId: string, tokenId: string): Promise<void> {
+      trusted.delete(tokenId)
       if (!(await repo.revokeToken(db, subId, tokenId, clock.now())))
         throw new AppError(SCIM_TOKEN_ERRORS.SCIM_TOKEN_NOT_FOUND, { detail: { tokenId } })
     },
@@ -74,11 +84,16 @@ export function createScimTokensService(deps: { db: Db; clock: Clock; ids: IdGen
       const dot = presented.indexOf('.', PREFIX.length)
       if (dot < 0) return null
       const tokenId = presented.slice(PREFIX.length, dot)
-      const row = tokenId ? await repo.findLiveToken(db, tokenId) : undefined
-      if (!row || !constantTimeEqualHex(row.secret_hash, hmacHex(key, presented.slice(dot + 1)))) return null
+      const hash = hmacHex(key, presented.slice(dot + 1))
       const now = clock.now()
+      const known = trusted.get(tokenId)
+      if (known && known.until > now.getTime()) return constantTimeEqualHex(known.hash, hash) ? known.subId : null
+      const row = tokenId ? await repo.findLiveToken(db, tokenId) : undefined
+      if (!row || !constantTimeEqualHex(row.secret_hash, hash)) return null
       if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > TOUCH_EVERY_MS)
         await repo.touchToken(db, tokenId, now)
+      if (trusted.size >= MAX_TRUSTED) trusted.clear()
+      trusted.set(tokenId, { hash: row.secret_hash, subId: row.sub_id, until: now.getTime() + TRUST_MS })
       return row.sub_id
     },
   }
