@@ -165,7 +165,7 @@ function LdapSettings({ cur, reload }) {
       <${Field} label="Base DN" id="ldap-base-dn" errors=${form.errorsOf('baseDn')}>${(a) => html`<input ...${a} ...${form.bind('baseDn')} />`}</${Field}>
       <${Field} label="Filter" id="ldap-filter" errors=${form.errorsOf('filter')}>${(a) => html`<input ...${a} ...${form.bind('filter')} />`}</${Field}>
       <${Field} label="Every (minutes)" id="ldap-interval" errors=${form.errorsOf('intervalMinutes')}>${(a) => html`<input ...${a} type="number" min="5" ...${form.bind('intervalMinutes')} />`}</${Field}>
-      <div class="field"><label><input type="checkbox" ...${form.check('enabled')} /> Sync on this schedule</label></div>
+      <label class="check"><input type="checkbox" ...${form.check('enabled')} /> Sync on this schedule</label>
       <button type="submit" disabled=${form.busy}>Save LDAP settings</button>
     </form>
     ${
