@@ -10,6 +10,7 @@ import { seedCommand } from './seed.js'
 import { serve } from './serve.js'
 import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
+import { scimTokenCommand } from './scim.js'
 import { PortInUseError } from './port.js'
 
 const HELP = `mailroom: package receiving service
@@ -30,6 +31,7 @@ usage: mailroom <command>
   worker                                  run only the webhook delivery worker
   images migrate [--from local] [--to postgres|s3] [--keep]
                                           move stored image bytes into the configured store (BLOB_STORE)
+  scim-token create --subscription NAME [--name LABEL] [--json]   a SCIM token for an identity provider, printed once
   seed [--packages N] [--contacts N] [--subscription NAME] [--json]
                                           generate a realistic subscription (locations, sites, contacts, packages with histories)
 
@@ -60,6 +62,8 @@ async function main(argv: string[]): Promise<void> {
       return seedCommand(config, rest)
     case 'worker':
       return workerCommand(config)
+    case 'scim-token':
+      return scimTokenCommand(config, rest)
     default:
       throw new UsageError(`unknown command ${command}`)
   }
