@@ -3,12 +3,24 @@ import { inTransaction, type Executor } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
-import { LANGUAGE_PATTERN } from '../platform/http/schemas.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import * as repo from './store/directory.js'
+import * as delegates from './store/delegates.js'
+import * as departures from './store/departures.js'
 import type { DirectoryCondition } from './model/directory-query.js'
-import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
-import { normalizeForMatch } from './model/normalize.js'
+import {
+  columnsOf,
+  day,
+  next,
+  personProblems,
+  toDirectoryContact,
+  type DirectoryContact,
+  type DirectoryPerson,
+  type DirectorySource,
+} from './model/directory-person.js'
+
+export { personProblems } from './model/directory-person.js'
+export type { DirectoryContact, DirectoryPerson, DirectorySource } from './model/directory-person.js'
 import { departed, isGone, type DepartureHook } from './model/departure.js'
 
 export const DIRECTORY_ERRORS = registerErrors({
@@ -19,133 +31,6 @@ export const DIRECTORY_ERRORS = registerErrors({
     message: 'Another contact has this userName.',
   },
 })
-
-export type DirectorySource = 'scim' | 'ldap'
-
-/** A person or group as a directory (SCIM, LDAP) describes it, mapped to contact fields. */
-export interface DirectoryPerson {
-  name: string
-  userName?: string | null
-  externalId?: string | null
-  email?: string | null
-  phone?: string | null
-  company?: string | null
-  personalId?: string | null
-  unit?: string | null
-  aliases?: string[]
-  language?: string | null
-  active: boolean
-  moveInDate?: string | null
-  moveOutDate?: string | null
-  /** SCIM: the resource as sent, less mapped attributes and any password. */
-  scimAttributes?: Record<string, unknown> | null
-}
-
-export interface DirectoryContact extends DirectoryPerson {
-  contactId: string
-  group: boolean
-  source: string
-  createdAt: Date
-  updatedAt: Date
-}
-
-const LIMITS: Array<[keyof DirectoryPerson, number]> = [
-  ['name', 200],
-  ['userName', 200],
-  ['externalId', 200],
-  ['company', 200],
-  ['phone', 50],
-  ['personalId', 100],
-  ['unit', 100],
-  ['email', 254],
-]
-const LANGUAGE = new RegExp(LANGUAGE_PATTERN)
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-
-/** Every problem of a person at once, named by the directory's own attribute (`names` maps them). */
-export function personProblems(
-  p: DirectoryPerson,
-  names: Partial<Record<keyof DirectoryPerson, string>> = {},
-): Array<{ field: string; description: string }> {
-  const out: Array<{ field: string; description: string }> = []
-  const at = (f: keyof DirectoryPerson) => names[f] ?? f
-  if (!p.name.trim()) out.push({ field: at('name'), description: 'A name is required.' })
-  for (const [f, max] of LIMITS) {
-    const v = p[f]
-    if (typeof v === 'string' && v.length > max) out.push({ field: at(f), description: `At most ${max} characters.` })
-  }
-  if (p.email && !isPlainAddress(p.email))
-    out.push({ field: at('email'), description: `Must be ${PLAIN_ADDRESS_RULE}.` })
-  if ((p.aliases?.length ?? 0) > 10) out.push({ field: at('aliases'), description: 'At most 10 aliases.' })
-  for (const a of p.aliases ?? [])
-    if (a.length < 1 || a.length > 100) out.push({ field: at('aliases'), description: 'Each alias 1–100 characters.' })
-  for (const f of ['moveInDate', 'moveOutDate'] as const) {
-    const v = p[f]
-    if (v && (!DATE.test(v) || Number.isNaN(Date.parse(v))))
-      out.push({ field: at(f), description: 'A date YYYY-MM-DD.' })
-  }
-  return out
-}
-
-const day = (at: Date) => at.toISOString().slice(0, 10)
-const next = (cur: repo.DirectoryRow, cols: Record<string, unknown>) =>
-  cols.move_out === undefined ? (cur.move_out as Date | string | null) : (cols.move_out as string | null)
-
-const isoDay = (d: Date | string | null): string | null =>
-  d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10)
-
-function toDirectoryContact(r: repo.DirectoryRow): DirectoryContact {
-  return {
-    contactId: r.contact_id,
-    name: r.name,
-    userName: r.user_name,
-    externalId: r.external_id,
-    email: r.email,
-    phone: r.phone,
-    company: r.company,
-    personalId: r.personal_id,
-    unit: r.unit,
-    aliases: r.aliases,
-    language: r.language && LANGUAGE.test(r.language) ? r.language : null,
-    active: r.status === 'active',
-    moveInDate: isoDay(r.move_in),
-    moveOutDate: isoDay(r.move_out),
-    scimAttributes: r.scim_attributes,
-    group: r.is_group,
-    source: r.source,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-  }
-}
-
-/** The columns a person sets. Absent (undefined) optional fields keep what is stored. */
-function columnsOf(p: DirectoryPerson, group: boolean, source: DirectorySource) {
-  const cols: Record<string, unknown> = {
-    name: p.name.trim(),
-    match_name: normalizeForMatch(p.name),
-    status: p.active ? 'active' : 'inactive',
-    is_group: group,
-    source,
-  }
-  const set = (col: string, v: unknown) => {
-    if (v !== undefined) cols[col] = v
-  }
-  set('user_name', p.userName)
-  set('external_id', p.externalId)
-  set('email', p.email)
-  set('phone', p.phone)
-  set('company', p.company)
-  if (p.company !== undefined) cols.match_company = p.company ? normalizeForMatch(p.company) : null
-  set('personal_id', p.personalId)
-  set('unit', p.unit)
-  set('aliases', p.aliases)
-  set('language', p.language)
-  set('move_in', p.moveInDate)
-  set('move_out', p.moveOutDate)
-  if (p.scimAttributes !== undefined)
-    cols.scim_attributes = p.scimAttributes === null ? null : JSON.stringify(p.scimAttributes)
-  return cols
-}
 
 export interface DirectoryDeps {
   db: Db
@@ -293,7 +178,7 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
 
     /** Delegates (a group's members) of each contact, in id order. */
     async delegatesOf(subId: string, contactIds: string[]): Promise<Map<string, string[]>> {
-      return repo.delegatesOf(db, subId, contactIds)
+      return delegates.delegatesOf(db, subId, contactIds)
     },
 
     /**
@@ -311,7 +196,7 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
         const cur = await repo.findDirectoryContact(trx, subId, contactId, { forUpdate: true })
         if (!cur) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
         const wanted = [...new Set([...(change.set ?? []), ...(change.add ?? [])])]
-        const live = await repo.liveContactIds(trx, subId, wanted)
+        const live = await delegates.liveContactIds(trx, subId, wanted)
         const bad = wanted.filter((id) => !live.has(id) || id === contactId)
         if (bad.length > 0)
           throw new ValidationErrors(
@@ -320,19 +205,19 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
               description: id === contactId ? 'A contact is not its own delegate.' : `No contact ${id}.`,
             })),
           )
-        if (change.set) await repo.removeDelegates(trx, subId, contactId, 'all')
-        await repo.addDelegates(trx, subId, contactId, wanted)
-        if (change.remove) await repo.removeDelegates(trx, subId, contactId, change.remove)
+        if (change.set) await delegates.removeDelegates(trx, subId, contactId, 'all')
+        await delegates.addDelegates(trx, subId, contactId, wanted)
+        if (change.remove) await delegates.removeDelegates(trx, subId, contactId, change.remove)
         await repo.updateDirectoryContact(trx, subId, contactId, { updated_at: clock.now() })
       })
     },
 
     /** Gone contacts whose departure is not noted yet, across subscriptions (the periodic sweep). */
-    goneUnnoted: (day: string, limit: number) => repo.goneUnnoted(db, day, limit),
+    goneUnnoted: (day: string, limit: number) => departures.goneUnnoted(db, day, limit),
     /** Gone contacts whose departure was noted, newest first (the dashboard's exceptions). */
-    goneNoted: (subId: string, day: string, limit: number) => repo.goneNoted(db, subId, day, limit),
+    goneNoted: (subId: string, day: string, limit: number) => departures.goneNoted(db, subId, day, limit),
     /** Marks a departure noted, in the caller's transaction; false: it already was. */
     noteDeparture: (ex: Executor, subId: string, contactId: string, at: Date) =>
-      repo.noteDeparture(ex, subId, contactId, at),
+      departures.noteDeparture(ex, subId, contactId, at),
   }
 }
