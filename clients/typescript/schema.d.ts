@@ -937,6 +937,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The single sign-on settings of the subscription
+         * @description Defaults (single sign-on off) until an admin saves some. `redirectUri` is what to register with the identity provider. The client secret is shown masked.
+         */
+        get: operations["getSso"];
+        /**
+         * Set the single sign-on settings of the subscription
+         * @description Staff sign in to the console with the subscription’s OpenID Connect provider (authorization code with PKCE). The settings replace the stored ones; omitted optional fields take their defaults, except `clientSecret` (absent keeps the stored one).
+         *
+         *     While `enabled`, `issuer`, `clientId` and at least one of `emailDomains` are required. `passwordSignIn: false` needs `enabled`. Each problem is a 400 naming its field; a domain another subscription claims is a 409 naming `emailDomains`.
+         *
+         *     The provider is not called here: a wrong issuer or client shows at the first sign-in (the sign-in page says it failed; the log says why).
+         */
+        put: operations["putSso"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients": {
         parameters: {
             query?: never;
@@ -1972,6 +2000,50 @@ export interface paths {
          * @description Signs that browser out at once (a lost tablet). Needs `X-CSRF-Token`. Ending the current session signs out and clears the cookie. Another user’s session, or an unknown id, is a 404.
          */
         delete: operations["deleteConsoleSessionsBySessionId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a single sign-on (browser navigation)
+         * @description The sign-in page’s “Use single sign-on”: the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).
+         *
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled` (docs/sso.md says what each means).
+         */
+        get: operations["getConsoleSsoStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider’s redirect back (browser navigation)
+         * @description The redirect URI to register with the provider, exactly: MAILROOM_PUBLIC_URL + /console/api/sso/callback. Needs the flow cookie of the same browser. The code is exchanged and the id_token validated (signature, issuer, audience, nonce, expiry); the user of the email in this subscription is signed in, or provisioned when the settings say so. 303 to the console with the session cookie set.
+         *
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled` (docs/sso.md says what each means).
+         */
+        get: operations["getConsoleSsoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9044,6 +9116,251 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getSso: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the sign-in page offers single sign-on for the email domains. */
+                        enabled: boolean;
+                        /** @description The identity provider's issuer identifier (its discovery document is at `<issuer>/.well-known/openid-configuration`): https:// only, unless MAILROOM_SSO_ALLOW_HTTP is set. */
+                        issuer?: string;
+                        /** @description The client id the provider gave mailroom. */
+                        clientId?: string;
+                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case. */
+                        emailDomains: string[];
+                        /** @description true: an email of one of `emailDomains` with no user yet becomes a new user with `defaultRole` at its first sign-on. false: only existing users sign in; others are refused. */
+                        provisionUsers: boolean;
+                        /**
+                         * @description The role of a user created at their first single sign-on (`provisionUsers`).
+                         * @enum {string}
+                         */
+                        defaultRole: "admin" | "clerk";
+                        /** @description true (default): the id_token must carry `email_verified: true`, else the sign-in is refused. */
+                        requireVerifiedEmail: boolean;
+                        /** @description false: the subscription’s users cannot sign in with a password, only through the provider (allowed only while `enabled`). Break-glass: an admin whose password was set on the server with `mailroom users create` or `mailroom users password` still can. */
+                        passwordSignIn: boolean;
+                        /** @description Masked: `****` and the last 4 characters. */
+                        clientSecret?: string;
+                        /** @description The redirect URI to register with the provider, exactly (MAILROOM_PUBLIC_URL + /console/api/sso/callback). */
+                        redirectUri: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putSso: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the sign-in page offers single sign-on for the email domains. */
+                    enabled: boolean;
+                    /** @description The identity provider's issuer identifier (its discovery document is at `<issuer>/.well-known/openid-configuration`): https:// only, unless MAILROOM_SSO_ALLOW_HTTP is set. */
+                    issuer?: string;
+                    /** @description The client id the provider gave mailroom. */
+                    clientId?: string;
+                    /** @description The client secret (sealed at rest, never shown again: answers show `****` and its last 4 characters). Absent, or the mask an answer showed: the stored one is kept. null: none (a public client, PKCE only). */
+                    clientSecret?: string | null;
+                    /**
+                     * @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case.
+                     * @default []
+                     */
+                    emailDomains?: string[];
+                    /**
+                     * @description true: an email of one of `emailDomains` with no user yet becomes a new user with `defaultRole` at its first sign-on. false: only existing users sign in; others are refused.
+                     * @default false
+                     */
+                    provisionUsers?: boolean;
+                    /**
+                     * @description The role of a user created at their first single sign-on (`provisionUsers`).
+                     * @default clerk
+                     * @enum {string}
+                     */
+                    defaultRole?: "admin" | "clerk";
+                    /**
+                     * @description true (default): the id_token must carry `email_verified: true`, else the sign-in is refused.
+                     * @default true
+                     */
+                    requireVerifiedEmail?: boolean;
+                    /**
+                     * @description false: the subscription’s users cannot sign in with a password, only through the provider (allowed only while `enabled`). Break-glass: an admin whose password was set on the server with `mailroom users create` or `mailroom users password` still can.
+                     * @default true
+                     */
+                    passwordSignIn?: boolean;
+                    /** @description Read-only: ignored in a write. */
+                    redirectUri?: string;
+                    /** @description Read-only: ignored in a write. */
+                    updatedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the sign-in page offers single sign-on for the email domains. */
+                        enabled: boolean;
+                        /** @description The identity provider's issuer identifier (its discovery document is at `<issuer>/.well-known/openid-configuration`): https:// only, unless MAILROOM_SSO_ALLOW_HTTP is set. */
+                        issuer?: string;
+                        /** @description The client id the provider gave mailroom. */
+                        clientId?: string;
+                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case. */
+                        emailDomains: string[];
+                        /** @description true: an email of one of `emailDomains` with no user yet becomes a new user with `defaultRole` at its first sign-on. false: only existing users sign in; others are refused. */
+                        provisionUsers: boolean;
+                        /**
+                         * @description The role of a user created at their first single sign-on (`provisionUsers`).
+                         * @enum {string}
+                         */
+                        defaultRole: "admin" | "clerk";
+                        /** @description true (default): the id_token must carry `email_verified: true`, else the sign-in is refused. */
+                        requireVerifiedEmail: boolean;
+                        /** @description false: the subscription’s users cannot sign in with a password, only through the provider (allowed only while `enabled`). Break-glass: an admin whose password was set on the server with `mailroom users create` or `mailroom users password` still can. */
+                        passwordSignIn: boolean;
+                        /** @description Masked: `****` and the last 4 characters. */
+                        clientSecret?: string;
+                        /** @description The redirect URI to register with the provider, exactly (MAILROOM_PUBLIC_URL + /console/api/sso/callback). */
+                        redirectUri: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            /** @description Default Response */
+            415: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getClients: {
         parameters: {
             query?: never;
@@ -15425,6 +15742,16 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description The right password, but the user's subscription turned password sign-in off (docs/sso.md): “Password sign-in is turned off for your organisation: use single sign-on (“Use single sign-on” on the sign-in page).” */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             413: components["responses"]["Error413"];
             /** @description Not JSON. */
             415: {
@@ -15709,6 +16036,74 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getConsoleSsoStart: {
+        parameters: {
+            query: {
+                /** @description The email typed on the sign-in page. */
+                email: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider, or back to the sign-in page with `sso_error`. */
+            303: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No `email`, or a malformed one. */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getConsoleSsoCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the console, signed in; or back to the sign-in page with `sso_error`. */
+            303: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

@@ -15,6 +15,7 @@ import { ApiClients } from './admin-clients.js'
 import { Webhooks } from './webhooks.js'
 import { NotificationSettings } from './admin-notifications.js'
 import { Directory } from './admin-directory.js'
+import { SingleSignOn } from './admin-sso.js'
 
 const SECTIONS = [
   ['sites', 'Sites'],
@@ -26,6 +27,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['notifications', 'Notifications'],
   ['directory', 'Directory'],
+  ['sso', 'Single sign-on'],
 ]
 
 const SCREENS = {
@@ -38,6 +40,7 @@ const SCREENS = {
   webhooks: () => html`<${Webhooks} />`,
   notifications: () => html`<${NotificationSettings} />`,
   directory: () => html`<${Directory} />`,
+  sso: () => html`<${SingleSignOn} />`,
 }
 
 /**

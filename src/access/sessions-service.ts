@@ -12,6 +12,8 @@ import { isSafeMethod } from '../platform/http/safe-methods.js'
 import { hashPassword, verifyPassword } from './model/passwords.js'
 import { USER_ERRORS } from './model/user-errors.js'
 import * as repo from './store/users.js'
+import { passwordSignInAllowed } from './model/sso-rules.js'
+import { passwordSignInOff } from './store/sso.js'
 import type { Role, UserSessionRow } from './store/user-tables.js'
 
 /** The signed-in person, as the auth hook sets it on `request.user`. */
@@ -39,6 +41,8 @@ export type SignIn =
   | { outcome: 'ok'; session: ActiveSession; cookieValue: string; deviceCookie: string }
   | { outcome: 'limited'; retryAfterSeconds: number }
   | { outcome: 'invalid' }
+  /** The right password, but the subscription signs in through its identity provider only (sso-rules.ts). */
+  | { outcome: 'password-off' }
 
 /** A request of the console's own API, as far as its session goes. */
 export type Authorized =
@@ -139,6 +143,34 @@ export function createSessionsService(deps: SessionsServiceDeps) {
     s: Pick<UserSessionRow, 'session_id' | 'csrf_token' | 'expires_at'>,
   ): ActiveSession => ({ user: userOf(u), sessionId: s.session_id, csrfToken: s.csrf_token, expiresAt: s.expires_at })
 
+  /**
+   * A new session of a user whose identity was proved (a password here, or the identity provider's
+   * id_token in sso-service.ts): it replaces the browser's open one, and sweeps ended sessions.
+   */
+  async function openSession(
+    user: repo.UserRecord,
+    from: { userAgent?: string; previousCookie?: string },
+  ): Promise<{ session: ActiveSession; cookieValue: string }> {
+    const now = clock.now()
+    // A sign-in over an open session replaces it: one browser, one session.
+    if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
+    // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
+    await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
+    const cookieValue = randomToken(32)
+    const session = {
+      session_hash: hashOf(cookieValue),
+      session_id: newId('ses_'),
+      user_agent: from.userAgent?.slice(0, USER_AGENT_MAX) || null,
+      user_id: user.user_id,
+      csrf_token: randomToken(32),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + maxMs),
+    }
+    await repo.insertSession(db, session)
+    return { cookieValue, session: activeOf(user, session) }
+  }
+
   return {
     /**
      * The idle time a session is sure to survive: the idle window less the renewal step (a request
@@ -176,29 +208,18 @@ export function createSessionsService(deps: SessionsServiceDeps) {
         return { outcome: 'invalid' }
       }
       await limiter.succeeded(admission.ticket)
-      // A sign-in over an open session replaces it: one browser, one session.
-      if (from.previousCookie !== undefined) await repo.deleteSession(db, hashOf(from.previousCookie))
-      // Each sign-in sweeps the sessions that ended: the table holds live sessions and few others.
-      await repo.deleteExpiredSessions(db, now, new Date(now.getTime() - idleMs))
-      const cookieValue = randomToken(32)
-      const session = {
-        session_hash: hashOf(cookieValue),
-        session_id: newId('ses_'),
-        user_agent: from.userAgent?.slice(0, USER_AGENT_MAX) || null,
-        user_id: row.user_id,
-        csrf_token: randomToken(32),
-        created_at: now,
-        last_seen_at: now,
-        expires_at: new Date(now.getTime() + maxMs),
-      }
-      await repo.insertSession(db, session)
+      // Checked once the password is right: a guesser learns nothing of the subscription's policy.
+      const passwordOff = await passwordSignInOff(db, row.sub_id)
+      if (!passwordSignInAllowed(passwordOff, { role: row.role, passwordFromCli: row.password_from_cli }))
+        return { outcome: 'password-off' }
       return {
         outcome: 'ok',
-        cookieValue,
+        ...(await openSession(row, from)),
         deviceCookie: withDevice(deps.deviceKey, from.deviceCookie, email, now.getTime()),
-        session: activeOf(row, session),
       }
     },
+
+    openSession,
 
     /**
      * The live session of a cookie value, its idle window slid (written at most once per

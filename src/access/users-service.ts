@@ -50,7 +50,11 @@ export function createUsersService(deps: UsersServiceDeps) {
 
   return {
     /** A new user; without a password one is generated and returned once (only its hash is kept). */
-    async createUser(subId: string, input: CreateUser): Promise<{ user: UserDetail; password?: string }> {
+    async createUser(
+      subId: string,
+      input: CreateUser,
+      fromCli = false,
+    ): Promise<{ user: UserDetail; password?: string }> {
       await checkSite(subId, input.siteId)
       const generated = input.password === undefined ? generatePassword() : undefined
       const now = clock.now()
@@ -64,6 +68,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         password_hash: await deps.passwords.run([`sub:${subId}`], () => hashPassword(input.password ?? generated!)),
         // A generated password was read off the admin's screen: the user chooses their own at first sign-in.
         must_change_password: generated !== undefined,
+        // Set on the server: the break-glass password when SSO turns passwords off (sso-rules.ts).
+        password_from_cli: fromCli,
         created_at: now,
         updated_at: now,
       }
@@ -74,13 +80,17 @@ export function createUsersService(deps: UsersServiceDeps) {
           throw new AppError(USER_ERRORS.USER_EMAIL_EXISTS, { field: 'email' })
         throw e
       }
-      const { password_hash: _, ...record } = { ...row, status: 'active' as const, disabled_at: null }
+      const {
+        password_hash: _,
+        password_from_cli: __,
+        ...record
+      } = { ...row, status: 'active' as const, disabled_at: null }
       return { user: detailOf(record), ...(generated ? { password: generated } : {}) }
     },
 
     /** `mailroom users create`: the same, in the subscription of this name (created when new). */
     async createUserIn(subscription: string, input: CreateUser) {
-      return this.createUser(await deps.ensureSubscription(subscription), input)
+      return this.createUser(await deps.ensureSubscription(subscription), input, true)
     },
 
     listUsers: async (subId: string): Promise<UserDetail[]> => (await repo.listUsers(db, subId)).map(detailOf),
@@ -113,13 +123,20 @@ export function createUsersService(deps: UsersServiceDeps) {
      * A new password (generated and returned once when none is given): the forgotten-password case
      * at a desk. Every session of the user ends, so whoever knew the old one is signed out.
      */
-    async resetPassword(subId: string, userId: string, password?: string): Promise<{ password?: string }> {
+    async resetPassword(
+      subId: string,
+      userId: string,
+      password?: string,
+      fromCli = false,
+    ): Promise<{ password?: string }> {
       const generated = password === undefined ? generatePassword() : undefined
       const password_hash = await deps.passwords.run([`sub:${subId}`], () => hashPassword(password ?? generated!))
       const found = await inTransaction(db, async (trx) => {
         const row = await repo.updateUser(trx, subId, userId, {
           password_hash,
           must_change_password: generated !== undefined,
+          // An admin's reset through the API is no break-glass password; the CLI's is.
+          password_from_cli: fromCli,
           updated_at: clock.now(),
         })
         if (row) await repo.deleteSessionsOf(trx, userId)
@@ -132,7 +149,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     /** `mailroom users password ID`: any subscription's user; undefined when there is none. */
     async resetPasswordOf(userId: string, password?: string): Promise<{ password?: string } | undefined> {
       const user = await repo.findUserById(db, userId)
-      return user ? this.resetPassword(user.sub_id, userId, password) : undefined
+      return user ? this.resetPassword(user.sub_id, userId, password, true) : undefined
     },
 
     /** `mailroom users disable|enable ID`: any subscription's user; false when there is none. */

@@ -55,6 +55,7 @@ import cookie from '@fastify/cookie'
 import { consoleSessionRoutes } from '../access/index.js'
 import { registerAccess } from '../access/index.js'
 import { usersRoutes } from '../access/index.js'
+import { ssoAdminRoutes, ssoConsoleRoutes } from '../access/index.js'
 import { departuresRoutes, directoryAdminRoutes, scimRoutes } from '../directory/index.js'
 
 /** Where identity providers find the SCIM service (RFC 7644 §3: the base URL is the provider's to choose). */
@@ -279,6 +280,7 @@ function routePlugins(
       mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
       mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
       mount(usersRoutes, { users: ctx.users }),
+      mount(ssoAdminRoutes, { sso: ctx.sso }),
       mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),
       mount(notificationsPreviewRoutes, {}),
@@ -293,6 +295,9 @@ function routePlugins(
       mount(sessionRoutes, { tag: `${variant} webhooks` }),
       mount(webhookRoutes, { webhooks: ctx.webhooks, variant }),
     ],
-    console: [mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl })],
+    console: [
+      mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl }),
+      mount(ssoConsoleRoutes, { sso: ctx.sso, publicUrl: config.publicUrl }),
+    ],
   }
 }

@@ -15,6 +15,7 @@ import { createEventSignal } from '../events/signal.js'
 import type { Presence } from '../platform/fairness/presence.js'
 import { createSessionsService, type SessionsService } from '../access/index.js'
 import { createUsersService, type UsersService } from '../access/index.js'
+import { createSsoService, type SsoService } from '../access/index.js'
 import { createNotifications, type Notifications } from '../notifications/index.js'
 import { createCompanions, createReceiving, type Companions, type Receiving } from './receiving.js'
 import { createDirectory, type Directory } from '../directory/index.js'
@@ -47,6 +48,8 @@ export interface AppContext {
     idempotencyKey: Buffer
     unsubscribeKey: Buffer
     deviceKey: Buffer
+    ssoSecretKey: Buffer
+    ssoFlowKey: Buffer
   }
   webhooks: Webhooks
   /** Recipient emails: settings, the outbox and its worker (started where the webhook worker runs). */
@@ -56,6 +59,8 @@ export interface AppContext {
   /** People: console users (admin, clerk) and their sign-in sessions. */
   users: UsersService
   sessions: SessionsService
+  /** Staff single sign-on with each subscription's OpenID Connect provider. */
+  sso: SsoService
   /** Which subscriptions the process serves now (shared/presence.ts): fed by the receiving interface's requests. */
   presence: Presence
   /** Recipients from identity providers and directories (SCIM, LDAP), and their departures. */
@@ -89,6 +94,9 @@ export function createContext(input: {
     idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
     // Signs the console's device cookies (access/model/device-cookie.ts).
     deviceKey: deriveKey(masterSecret, 'console-device-cookie'),
+    // Seals the single sign-on client secrets at rest, and the flow cookie of a sign-on in progress.
+    ssoSecretKey: deriveKey(masterSecret, 'sso-client-secret-seal'),
+    ssoFlowKey: deriveKey(masterSecret, 'console-sso-flow'),
     // Signs the unsubscribe links of notification emails.
     unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
   }
@@ -194,6 +202,18 @@ export function createContext(input: {
     idleMinutes: config.consoleSessions.idleMinutes,
     maxHours: config.consoleSessions.maxHours,
   })
+  const sso = createSsoService({
+    db,
+    clock,
+    ids,
+    log,
+    sessions,
+    passwords,
+    secretKey: secrets.ssoSecretKey,
+    flowKey: secrets.ssoFlowKey,
+    publicUrl: config.publicUrl,
+    allowHttp: config.sso.allowHttp,
+  })
 
   // The directory provisions contacts and flags the waiting parcels of recipients who leave.
   const directory = createDirectory({
@@ -230,6 +250,7 @@ export function createContext(input: {
     receiving,
     users,
     sessions,
+    sso,
     presence,
     directory,
   }

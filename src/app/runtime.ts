@@ -2,7 +2,7 @@ import type { Config } from './config.js'
 import { createContext, type AppContext } from './context.js'
 import { openDatabase } from '../platform/db/database.js'
 import { migrateToLatest } from '../platform/db/migrate.js'
-import { loadMasterSecret } from './secrets.js'
+import { explainSecretFailure, loadMasterSecret } from './secrets.js'
 import { systemClock } from '../platform/kit/clock.js'
 
 /**
@@ -15,7 +15,7 @@ export async function openRuntime(
   config: Readonly<Config>,
   opts: { migrate?: boolean; statementTimeout?: boolean } = {},
 ): Promise<AppContext> {
-  const { secret } = loadMasterSecret(config)
+  const { secret, generated } = loadMasterSecret(config)
   const timeoutMs = opts.statementTimeout && config.database.kind === 'postgres' ? config.limits.statementTimeoutMs : 0
   let migrate = opts.migrate !== false
   if (migrate && timeoutMs > 0) {
@@ -37,6 +37,6 @@ export async function openRuntime(
     return ctx
   } catch (e) {
     await database.close()
-    throw e
+    throw explainSecretFailure(e, config, generated)
   }
 }

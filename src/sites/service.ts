@@ -5,14 +5,15 @@ import type { Clock } from '../platform/kit/clock.js'
 import { AppError, invalid, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { Invalidations } from '../platform/cache/invalidations.js'
-import { SubscriptionCache } from '../platform/cache/subscription-cache.js'
+import { createSiteInfos } from './infos.js'
 import * as repo from './store/sites.js'
 import { SITE_SORT_FIELDS, type CreateSite, type ListSitesQuery, type Site, type UpdateSite } from './api/schemas.js'
 import { SITE_ERRORS } from './model/errors.js'
-import { toSite, toSiteRef, type SiteInfo } from './model/view.js'
+import { toSite } from './model/view.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import { handOverChains, type HandOverRule } from './model/hand-over-rules.js'
+import { chainOf } from './model/site-chain.js'
 
 export interface SitesServiceDeps {
   db: Db
@@ -30,9 +31,7 @@ export type SitesService = ReturnType<typeof createSitesService>
 
 export function createSitesService(deps: SitesServiceDeps) {
   const { db, clock, ids } = deps
-  // Sites as packages see them, by id; null remembers an id that is no site of the subscription.
-  const infos = new SubscriptionCache<Map<string, SiteInfo | null>>(clock, deps.cacheMs ?? 0)
-  deps.invalidations.on('sites', infos.drop)
+  const infos = createSiteInfos({ db, clock, cacheMs: deps.cacheMs ?? 0, invalidations: deps.invalidations })
   /** Runs a write of the subscription's tree, then forgets what the cache holds of it (a rename or move changes other sites' paths too). */
   const changing = <T>(subId: string, write: () => Promise<T>): Promise<T> =>
     write().finally(() => infos.invalidate(subId))
@@ -52,6 +51,13 @@ export function createSitesService(deps: SitesServiceDeps) {
     const row = await repo.findSite(trx, subId, id, { forUpdate })
     if (!row) throw new AppError(SITE_ERRORS.SITE_NOT_FOUND, { detail: { id } })
     return row
+  }
+
+  /** The rows of these sites and of all their ancestors. */
+  async function chainRows(ex: Executor, subId: string, siteIds: string[]): Promise<repo.SiteRow[]> {
+    const own = await repo.findSites(ex, subId, [...new Set(siteIds)])
+    const above = [...new Set(own.flatMap((r) => r.ancestor_ids))]
+    return [...own, ...(above.length ? await repo.findSites(ex, subId, above) : [])]
   }
 
   return {
@@ -244,61 +250,21 @@ export function createSitesService(deps: SitesServiceDeps) {
       }
     },
 
-    /** Sites by id for display (deleted ones included: history keeps pointing at them). */
-    async getInfos(subId: string, siteIds: string[]): Promise<Map<string, SiteInfo>> {
-      const out = new Map<string, SiteInfo>()
-      const known = infos.peek(subId)
-      const missing: string[] = []
-      for (const id of new Set(siteIds)) {
-        const hit = known?.get(id)
-        if (hit === undefined) missing.push(id)
-        else if (hit !== null) out.set(id, hit)
-      }
-      if (missing.length === 0) return out
-      const generation = infos.generation(subId)
-      const at = clock.now().getTime()
-      const rows = await repo.findSites(db, subId, missing)
-      const loaded = new Map<string, SiteInfo | null>(missing.map((id) => [id, null]))
-      for (const r of rows)
-        loaded.set(
-          r.site_id,
-          Object.freeze({
-            ...toSiteRef(r),
-            locationId: r.location_id,
-            status: r.status,
-            deleted: r.deleted_at !== null,
-          }),
-        )
-      for (const [id, info] of loaded) if (info) out.set(id, info)
-      // Added to the entry it was looked up beside (or a new one), so the entry's age stays that of its oldest read.
-      if (known) for (const [id, info] of loaded) known.set(id, info)
-      else infos.store(subId, loaded, generation, at)
-      return out
-    },
+    getInfos: infos.getInfos,
 
     /**
      * The hand-over proof rule chain of each site (itself, then its ancestors nearest first), for
      * pickups; read in the caller's transaction (`ex`) when it has one.
      */
     async handOverRules(subId: string, siteIds: string[], ex: Executor = db): Promise<Map<string, HandOverRule[]>> {
-      const own = await repo.findSites(ex, subId, [...new Set(siteIds)])
-      const above = [...new Set(own.flatMap((r) => r.ancestor_ids))]
-      return handOverChains(siteIds, [...own, ...(above.length ? await repo.findSites(ex, subId, above) : [])])
+      return handOverChains(siteIds, await chainRows(ex, subId, siteIds))
     },
 
-    /**
-     * The opening hours an email shows for a site: its own, else its nearest live ancestor's (a
-     * shelf's building, the site at the top).
-     */
+    /** The opening hours an email shows for a site: its own, else its nearest live ancestor's. */
     async openingHoursAt(subId: string, siteId: string): Promise<string | undefined> {
-      const [own] = await repo.findSites(db, subId, [siteId])
-      if (!own) return undefined
-      const chain = [own, ...(own.ancestor_ids.length ? await repo.findSites(db, subId, own.ancestor_ids) : [])]
-      // Nearest first: the site itself, then its ancestors deepest first.
-      const depth = (r: (typeof chain)[number]) => (r.site_id === siteId ? Infinity : r.ancestor_ids.length)
+      const byId = new Map((await chainRows(db, subId, [siteId])).map((r) => [r.site_id, r]))
       return (
-        chain.filter((r) => r.deleted_at === null && r.opening_hours !== null).sort((a, b) => depth(b) - depth(a))[0]
-          ?.opening_hours ?? undefined
+        chainOf(siteId, byId).find((r) => r.deleted_at === null && r.opening_hours !== null)?.opening_hours ?? undefined
       )
     },
 

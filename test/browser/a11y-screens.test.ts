@@ -27,6 +27,7 @@ const ADMIN_SECTIONS = [
   'webhooks',
   'notifications',
   'directory',
+  'sso',
 ]
 
 beforeAll(async () => {

@@ -25,6 +25,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
     /^\/console\/api\/session(\/password|s|s\/:sessionId)$/,
     "the signed-in user's own password and sessions: the session cookie, never a token (test/users/own-sessions.test.ts)",
   ],
+  [
+    /^\/console\/api\/sso\/(start|callback)$/,
+    "single sign-on: browser navigations to and back from the subscription's identity provider; the sealed flow cookie and the provider's id_token are the credentials (test/users/sso-*.test.ts)",
+  ],
   ['/notifications/unsubscribe', "the emails' unsubscribe link (RFC 8058): its HMAC-signed token is the credential"],
   [
     /^\/scim\/v2(\/|$)/,

@@ -26,6 +26,9 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'POST /api/v1/users',
   'PATCH /api/v1/users/:userId',
   'POST /api/v1/users/:userId/password',
+  // Single sign-on, reads included: they name the identity provider and its client.
+  'GET /api/v1/sso',
+  'PUT /api/v1/sso',
   // Machines: API clients and their secrets, reads included (a list of who can call the API).
   'GET /api/v1/clients',
   'POST /api/v1/clients',

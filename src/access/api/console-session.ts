@@ -32,6 +32,8 @@ declare module 'fastify' {
 const tags = ['console']
 const security = [{ sessionCookie: [] }]
 const INVALID = 'Wrong email or password.'
+const PASSWORD_OFF =
+  'Password sign-in is turned off for your organisation: use single sign-on (“Use single sign-on” on the sign-in page).'
 const SIGNED_OUT = 'Not signed in, or the session has expired: sign in again.'
 const COOKIE_NAMES =
   'the session cookie (`__Host-mailroom_session` over HTTPS, `mailroom_session` over plain HTTP, where browsers refuse the `__Host-` prefix)'
@@ -127,6 +129,9 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
         response: {
           200: SessionSchema,
           401: Type.Ref('Unauthorized', { description: 'Wrong email or password.' }),
+          403: Type.Ref('Unauthorized', {
+            description: `The right password, but the user's subscription turned password sign-in off (docs/sso.md): “${PASSWORD_OFF}”`,
+          }),
           400: errorBody('A missing or malformed field, named.'),
           415: errorBody('Not JSON.'),
           429: errorBody('Too many failed sign-ins, or too many password checks in progress; see Retry-After.'),
@@ -152,6 +157,8 @@ export const consoleSessionRoutes: FastifyPluginAsyncTypebox<{ sessions: Session
           })
         case 'invalid':
           return unauthorized(reply, INVALID)
+        case 'password-off':
+          return reply.code(403).send({ message: PASSWORD_OFF })
         default:
           return result satisfies never
       }

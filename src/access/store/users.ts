@@ -17,7 +17,7 @@ const USER_COLUMNS = [
   'users.must_change_password',
 ] as const
 
-export type UserRecord = Omit<UserRow, 'password_hash'>
+export type UserRecord = Omit<UserRow, 'password_hash' | 'password_from_cli'>
 export type UserWithSubscription = UserRecord & { subscription: string }
 
 export async function insertUser(db: Executor, row: Insertable<UserTable>): Promise<void> {
@@ -28,10 +28,10 @@ export async function insertUser(db: Executor, row: Insertable<UserTable>): Prom
 export async function findForSignIn(
   db: Executor,
   email: string,
-): Promise<(UserRecord & { password_hash: string }) | undefined> {
+): Promise<(UserRecord & { password_hash: string; password_from_cli: boolean }) | undefined> {
   return db
     .selectFrom('users')
-    .select([...USER_COLUMNS, 'users.password_hash'])
+    .select([...USER_COLUMNS, 'users.password_hash', 'users.password_from_cli'])
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
     .executeTakeFirst()
 }

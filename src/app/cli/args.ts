@@ -10,3 +10,14 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
     throw new UsageError((e as Error).message)
   }
 }
+
+/** A command that cannot do what was asked, said in one line (`mailroom: …`) with its exit code (1 unless given). */
+export class CommandError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message)
+    this.name = 'CommandError'
+  }
+}

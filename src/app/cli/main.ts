@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig } from '../config.js'
 import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
-import { DataDirDamagedError } from '../../platform/db/embedded-dir.js'
-import { UsageError } from './args.js'
+import { DataDirDamagedError, DataDirExistsError } from '../../platform/db/embedded-dir.js'
+import { CommandError, UsageError } from './args.js'
+import { backupCommand } from './backup.js'
+import { heldCommand } from './held.js'
+import { restoreCommand } from './restore.js'
 import { clientsCommand } from './clients.js'
 import { imagesCommand } from './images.js'
 import { keysCommand } from './keys.js'
@@ -12,6 +15,7 @@ import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
 import { scimTokenCommand } from './scim.js'
 import { PortInUseError } from './port.js'
+import { WrongSecretError } from '../secrets.js'
 
 const HELP = `mailroom: package receiving service
 
@@ -32,6 +36,13 @@ usage: mailroom <command>
   images migrate [--from local] [--to postgres|s3] [--keep]
                                           move stored image bytes into the configured store (BLOB_STORE)
   scim-token create --subscription NAME [--name LABEL] [--json]   a SCIM token for an identity provider, printed once
+  backup FILE [--passphrase-file F | --no-secret]
+                                          the embedded database (while it serves, too), its local images and the
+                                          master secret (beside it in FILE.secret, or sealed in it); docs/backup.md
+  restore FILE [--passphrase-file F]      a backup into MAILROOM_DATA_DIR (without a database yet)
+  restore --mark                          record that the database is a restored one (after pg_restore); before serve
+  held [--json]                           what a restore held back (emails, webhooks pending in the backup)
+  held resend|drop emails|webhooks        send the held kind now, or never
   seed [--packages N] [--contacts N] [--subscription NAME] [--json]
                                           generate a realistic subscription (locations, sites, contacts, packages with histories)
 
@@ -64,6 +75,12 @@ async function main(argv: string[]): Promise<void> {
       return workerCommand(config)
     case 'scim-token':
       return scimTokenCommand(config, rest)
+    case 'backup':
+      return backupCommand(config, rest)
+    case 'restore':
+      return restoreCommand(config, rest)
+    case 'held':
+      return heldCommand(config, rest)
     default:
       throw new UsageError(`unknown command ${command}`)
   }
@@ -74,7 +91,7 @@ main(process.argv.slice(2)).catch((e: unknown) => {
     process.stderr.write(`${e.message}\n`)
     process.exit(78)
   }
-  if (e instanceof PortInUseError) {
+  if (e instanceof PortInUseError || e instanceof WrongSecretError) {
     process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(78)
   }
@@ -85,6 +102,14 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof DataDirDamagedError) {
     process.stderr.write(`mailroom: ${e.message}\n`)
     process.exit(74)
+  }
+  if (e instanceof DataDirExistsError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(73)
+  }
+  if (e instanceof CommandError) {
+    process.stderr.write(`mailroom: ${e.message}\n`)
+    process.exit(e.exitCode)
   }
   if (e instanceof UsageError) {
     process.stderr.write(`mailroom: ${e.message}\n\n${HELP}\n`)

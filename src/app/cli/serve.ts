@@ -5,6 +5,8 @@ import { startBackground } from '../background.js'
 import { openRuntime } from '../runtime.js'
 import { announceFirstRun } from './first-run.js'
 import { ensurePortFree, listenOrExplain } from './port.js'
+import { startControlSocket } from '../restore/control.js'
+import { listHeld } from '../restore/held-work.js'
 
 /**
  * `mailroom serve`: the whole service in one process, closed gracefully on SIGTERM/SIGINT. The
@@ -62,6 +64,28 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     log: (level, msg, extra) => app.log[level](extra, msg),
   })
 
+  // The embedded database lives in this process: `mailroom backup` and `mailroom held` ask it here.
+  const stopControl =
+    config.database.kind === 'pglite'
+      ? await startControlSocket(
+          {
+            dbDir: config.database.dir,
+            database: ctx.database,
+            clock: ctx.clock,
+            nudge: () => {
+              ctx.notifications.nudge()
+              ctx.webhooks.notify()
+            },
+          },
+          (err) => app.log.error({ err }, 'control socket failed'),
+        )
+      : undefined
+  if (config.database.kind === 'pglite' && !stopControl)
+    app.log.warn(
+      { dir: config.database.dir },
+      'no control socket beside the data directory (its path is too long, or the file system refuses sockets): `mailroom backup` and `mailroom held` need the service stopped',
+    )
+
   stopService = async (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests')
     const force = setTimeout(() => {
@@ -71,6 +95,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     force.unref()
     try {
       await app.close()
+      await stopControl?.()
       await stopBackground()
       await stopInvalidations()
       await ctx.database.close()
@@ -83,6 +108,12 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   // A signal that came while listening started: honour it now.
   if (shuttingDown) return stopService('SIGTERM')
   app.log.info({ engine: ctx.database.engine, ms: Date.now() - started }, 'mailroom is up')
+  const { held } = await listHeld(ctx.db)
+  if (held.emails.count + held.webhooks.count > 0)
+    app.log.warn(
+      { held },
+      'a restore holds emails and webhooks that were pending in its backup: `mailroom held`, then resend or drop them (docs/backup.md)',
+    )
   await announceFirstRun(ctx, app.server.address())
 }
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { int, oneOf, section } from './define.js'
+import { flag, int, oneOf, section } from './define.js'
 import type { Env } from './index.js'
 
 /** Tokens, console sessions, and how many wrong guesses anyone gets. */
@@ -85,6 +85,10 @@ export const accessSettings = section({
       default: 12,
       description: 'a console session ends this many hours after sign-in, whatever the activity',
     }),
+    MAILROOM_SSO_ALLOW_HTTP: flag({
+      default: 'false',
+      description: 'accept plain http:// single sign-on issuers (development, tests)',
+    }),
   },
 })
 
@@ -102,6 +106,8 @@ export interface AccessConfig {
   consoleSessions: { idleMinutes: number; maxHours: number }
   /** The bounded pool every password hash runs in (access/model/password-pool.ts). */
   passwordHashing: { concurrency: number; maxWaiting: number; perKey: number }
+  /** Staff single sign-on (access/sso-service.ts). */
+  sso: { allowHttp: boolean }
 }
 
 export function accessConfig(env: Env): AccessConfig {
@@ -120,5 +126,6 @@ export function accessConfig(env: Env): AccessConfig {
       maxWaiting: env.PASSWORD_HASH_QUEUE,
       perKey: env.PASSWORD_HASHES_PER_KEY,
     },
+    sso: { allowHttp: env.MAILROOM_SSO_ALLOW_HTTP === 'true' },
   }
 }

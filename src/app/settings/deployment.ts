@@ -47,6 +47,13 @@ export const deploymentSettings = section({
       description:
         'create and print a demo client on first start; unset: true in development and sandbox, false elsewhere (refused in production)',
     }),
+    RESTORE_HOLD_AFTER_MINUTES: int({
+      minimum: 0,
+      maximum: 43_200,
+      default: 15,
+      description:
+        'after a restore (`mailroom restore`, `mailroom restore --mark`), emails and webhooks that were pending in the backup and are older than this are held for an operator (`mailroom held`) instead of sent again; 0: hold all of them (docs/backup.md)',
+    }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       default: 'info',
       description: 'pino log level',
@@ -67,6 +74,8 @@ export interface DeploymentConfig {
   /** Create and print a demo client on first start (development and sandbox). */
   demo: boolean
   logLevel: Env['LOG_LEVEL']
+  /** RESTORE_HOLD_AFTER_MINUTES: pending outbound work older than this at a restore is held (docs/backup.md). */
+  restoreHoldAfterMinutes: number
 }
 
 export function deploymentConfig(env: Env): DeploymentConfig {
@@ -90,6 +99,7 @@ export function deploymentConfig(env: Env): DeploymentConfig {
       ? env.MAILROOM_DEMO === 'true'
       : env.MAILROOM_ENV === 'development' || env.MAILROOM_ENV === 'sandbox',
     logLevel: env.LOG_LEVEL,
+    restoreHoldAfterMinutes: env.RESTORE_HOLD_AFTER_MINUTES,
   }
 }
 

@@ -123,18 +123,30 @@ async function handle(trx: Trx, ids: IdGenerator, now: Date, events: ConsumedEve
 
 /**
  * Consumes the outbox up to now (up to ROUNDS reads); any number of workers may call it at once: one
- * holds the cursor, the others return at once. Returns how many events were read.
+ * holds the cursor, the others return at once. Returns how many events were read. A write whose
+ * notifications cannot be written is logged and left for the next pass (consumeEvents isolates it);
+ * this pass stops there, so a write that keeps failing costs one isolation per pass, not per round.
  */
-export async function consumePackageEvents(deps: { db: Db; clock: Clock; ids: IdGenerator }): Promise<number> {
-  const { db, clock, ids } = deps
+export async function consumePackageEvents(deps: {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  log?: { error(obj: object, msg: string): void }
+}): Promise<number> {
+  const { db, clock, ids, log } = deps
+  const onFailed = (err: unknown, events: ConsumedEvent[]) =>
+    log?.error(
+      { err, subId: events[0]?.sub_id, eventIds: events.map((e) => e.event_id) },
+      'notifications of a write could not be written; its events wait for the next pass',
+    )
   let total = 0
   for (let round = 0; round < ROUNDS; round++) {
-    const read = await consumeEvents(db, CONSUMER, { limit: TAKE, now: clock.now() }, (trx, events) =>
+    const step = await consumeEvents(db, CONSUMER, { limit: TAKE, now: clock.now(), onFailed }, (trx, events) =>
       handle(trx, ids, clock.now(), events),
     )
-    if (read === undefined) return total
-    total += read
-    if (read < TAKE) return total
+    if (step === undefined) return total
+    total += step.read
+    if (step.read < TAKE || step.failed > 0) return total
   }
   return total
 }

@@ -225,7 +225,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       // fails (a statement timeout on a backlog) must not stop the receipts, retries and reminders already due.
       prepare: async () => {
         try {
-          await consumePackageEvents({ db, clock, ids })
+          await consumePackageEvents({ db, clock, ids, log })
         } catch (e) {
           log.error({ err: e }, 'consuming package events failed; claiming what is due all the same')
         }

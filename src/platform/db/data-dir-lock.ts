@@ -1,25 +1,42 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 
 export class DataDirInUseError extends Error {}
+
+/** Who holds a data directory: written into its lock file as one line of JSON. */
+interface LockOwner {
+  pid: number
+  host: string
+  /** The directory locked, resolved: a copy of the lock inside a copied data directory names the original. */
+  dir: string
+  /** The process's start time (Linux: /proc/<pid>/stat, in clock ticks since boot); absent elsewhere. */
+  started?: string
+}
 
 /**
  * PGlite is PostgreSQL inside this process: a second process opening the same directory does not
  * wait or fail, it silently writes over the first one's pages (seen: a client created from the CLI
  * while `serve` ran was lost, and the directory no longer opened). The lock file turns that into a
- * clear refusal. A lock left by a process that died is taken over.
+ * clear refusal. Only a live owner of this very directory on this host refuses; a lock left by a
+ * process that died, by a process id now reused by another program, or copied along with the data
+ * directory (`cp -a` of a running service: the lock names the original's directory or host) is
+ * stale and taken over.
  */
 export function lockDataDir(dir: string, pid = process.pid): () => void {
+  const resolved = path.resolve(dir)
   // Beside the directory, not in it: a fresh database directory must stay empty for initdb.
-  const file = `${path.resolve(dir)}.lock`
+  const file = `${resolved}.lock`
+  const me: LockOwner = { pid, host: hostname(), dir: resolved, ...startedOf(pid) }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600)
-      writeSync(fd, `${pid}\n`)
+      writeSync(fd, `${JSON.stringify(me)}\n`)
       closeSync(fd)
       return () => {
         try {
-          if (readOwner(file) === pid) unlinkSync(file)
+          const owner = readOwner(file)
+          if (owner?.pid === pid && owner.dir === resolved) unlinkSync(file)
         } catch {
           // already gone
         }
@@ -27,9 +44,9 @@ export function lockDataDir(dir: string, pid = process.pid): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
       const owner = readOwner(file)
-      if (owner !== undefined && owner !== pid && isAlive(owner)) {
+      if (owner !== undefined && holdsIt(owner, me)) {
         throw new DataDirInUseError(
-          `the embedded database in ${dir} is in use by process ${owner} (a running \`mailroom serve\` or another command). ` +
+          `the embedded database in ${dir} is in use by process ${owner.pid} (a running \`mailroom serve\` or another command). ` +
             'Stop that process first, or run every process against PostgreSQL (DATABASE_URL).',
         )
       }
@@ -43,10 +60,35 @@ export function lockDataDir(dir: string, pid = process.pid): () => void {
   throw new DataDirInUseError(`could not lock the embedded database in ${dir}`)
 }
 
-function readOwner(file: string): number | undefined {
+/** Whether the lock's owner is a live process, other than us, holding this directory on this host. */
+function holdsIt(owner: LockOwner, me: LockOwner): boolean {
+  if (owner.host !== me.host || owner.dir !== me.dir || owner.pid === me.pid) return false
+  if (!isAlive(owner.pid)) return false
+  // The id is in use, but by the process that wrote the lock only if it started at the same time.
+  const now = startedOf(owner.pid).started
+  return owner.started === undefined || now === undefined || now === owner.started
+}
+
+/**
+ * The lock's owner. A lock written by an older version holds only a process id: it is taken as
+ * this host's and this directory's (what it meant then).
+ */
+function readOwner(file: string): LockOwner | undefined {
+  let text: string
   try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10)
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+    text = readFileSync(file, 'utf8').trim()
+  } catch {
+    return undefined
+  }
+  const validPid = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0
+  if (/^\d+$/.test(text)) {
+    const pid = Number(text)
+    return validPid(pid) ? { pid, host: hostname(), dir: file.replace(/\.lock$/, '') } : undefined
+  }
+  try {
+    const o = JSON.parse(text) as Partial<LockOwner>
+    if (!validPid(o.pid) || typeof o.host !== 'string' || typeof o.dir !== 'string') return undefined
+    return { pid: o.pid, host: o.host, dir: o.dir, ...(typeof o.started === 'string' ? { started: o.started } : {}) }
   } catch {
     return undefined
   }
@@ -59,5 +101,16 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     // EPERM: it exists but belongs to someone else.
     return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started. The command name (field 2) may hold spaces, so count from its `)`. */
+function startedOf(pid: number): { started?: string } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    return started ? { started } : {}
+  } catch {
+    return {}
   }
 }

@@ -8,8 +8,9 @@ import path from 'node:path'
 import type { Database } from './tables.js'
 import { guardTransactions, transactionScope } from './transaction.js'
 import { lockDataDir } from './data-dir-lock.js'
-import { openEmbeddedDir } from './embedded-dir.js'
+import { createEmbeddedDir, openEmbeddedDir } from './embedded-dir.js'
 import { preparedStatementsFor, StatementNames } from './prepared-statements.js'
+import { ConflictRetryDriver } from './conflict-retry-driver.js'
 
 export type Db = Kysely<Database>
 export type DbEngine = 'postgres' | 'pglite'
@@ -18,6 +19,11 @@ export interface DatabaseHandle {
   db: Db
   engine: DbEngine
   close(): Promise<void>
+  /**
+   * The embedded database only: a consistent snapshot of its data directory (PGlite's dumpDataDir,
+   * gzipped tar), taken between transactions (see dumpBetweenTransactions).
+   */
+  dumpDataDir?: () => Promise<Blob>
 }
 
 export type DatabaseTarget =
@@ -25,7 +31,8 @@ export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs?: number }
   /**
    * dir: a directory, or 'memory' for a database that lives and dies with the process; an in-memory
-   * one may start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template).
+   * one may start `from` a data directory dumped by PGlite's dumpDataDir (the tests' migrated template;
+   * a directory is made from a dump by restoreEmbedded).
    */
   | { kind: 'pglite'; dir: string; from?: Blob }
 
@@ -54,7 +61,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     pool.on('error', () => {})
     const names = new StatementNames()
     pool.on('connect', (client) => preparedStatementsFor(client, names))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Database>({ dialect: new ConflictRetryDialect({ pool }) })
     return { db, engine: 'postgres', close: () => db.destroy() }
   }
   let unlock = () => {}
@@ -63,17 +70,12 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     mkdirSync(path.dirname(path.resolve(target.dir)), { recursive: true })
     unlock = lockDataDir(target.dir)
   }
-  const from = target.dir === 'memory' ? target.from : undefined
-  const create = (dataDir?: string) =>
-    PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(from ? { loadDataDir: from } : {}),
-      extensions: { pg_trgm },
-      parsers: { 20: (v: string) => Number(v), 1082: (v: string) => v },
-    })
   let pglite: PGlite
   try {
-    pglite = target.dir === 'memory' ? await create() : await openEmbeddedDir(path.resolve(target.dir), create)
+    pglite =
+      target.dir === 'memory'
+        ? await createPGlite(undefined, target.from)
+        : await openEmbeddedDir(path.resolve(target.dir), createPGlite)
   } catch (e) {
     unlock()
     throw e
@@ -83,6 +85,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   return {
     db,
     engine: 'pglite',
+    dumpDataDir: () => dumpBetweenTransactions(db, pglite),
     close: async () => {
       try {
         await db.destroy()
@@ -90,6 +93,54 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
         unlock()
       }
     },
+  }
+}
+
+const createPGlite = (dataDir?: string, from?: Blob) =>
+  PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(from ? { loadDataDir: from } : {}),
+    extensions: { pg_trgm },
+    parsers: { 20: (v: string) => Number(v), 1082: (v: string) => v },
+  })
+
+/**
+ * Makes the embedded database in `dir`, which must not hold one yet, from `dump` (a data directory
+ * dumped by dumpDataDir: a backup), under the directory's lock. `prepare` runs on it before it is
+ * moved into place: a restore migrates and marks itself there, so that no one ever finds, or
+ * starts on, a restored directory that is not marked.
+ */
+export async function restoreEmbedded(dir: string, dump: Blob, prepare: (db: Db) => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(path.resolve(dir)), { recursive: true })
+  const unlock = lockDataDir(dir)
+  try {
+    await createEmbeddedDir(path.resolve(dir), createPGlite, {
+      from: dump,
+      prepare: (fresh) => prepare(new Kysely<Database>({ dialect: new SerializedPGliteDialect(fresh) })),
+    })
+  } finally {
+    unlock()
+  }
+}
+
+/**
+ * PGlite's dumpDataDir reads the files under the running database: it must not run while a
+ * statement writes them, nor inside a transaction. Holding the one connection (the driver's queue)
+ * waits for the transaction in progress to end and keeps the next one waiting until the dump is
+ * read; a checkpoint first writes every committed page to the files, so the copy opens without
+ * replaying the log. Writes wait for the dump (about a second for tens of megabytes).
+ */
+async function dumpBetweenTransactions(db: Db, pglite: PGlite): Promise<Blob> {
+  return db.connection().execute(async () => {
+    await pglite.exec('CHECKPOINT')
+    return pglite.dumpDataDir('gzip')
+  })
+}
+
+/** PostgreSQL, with lone statements that lost a deadlock or a serialization race run again (ConflictRetryDriver). */
+class ConflictRetryDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new ConflictRetryDriver(super.createDriver())
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +16,13 @@ describe('README', () => {
     let service: RunningService
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'mailroom-readme-'))
+      // `npx mailroom` in the reader's directory, as in a project that installed mailroom (docs/backup.md runs it).
+      mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true })
+      symlinkSync(
+        path.resolve(import.meta.dirname, '../../../bin/mailroom.js'),
+        path.join(dir, 'node_modules/.bin/mailroom'),
+      )
+      writeFileSync(path.join(dir, 'package.json'), '{"private": true}\n')
       // As a reader runs it: npm start in development (demo client in ./data), the blocks in the same directory.
       service = await startService(
         {
@@ -58,7 +65,7 @@ describe('README', () => {
       for (const run of [1, 2]) {
         const r = spawnSync('bash', ['-c', PREAMBLE + script], {
           cwd: dir,
-          env: { ...process.env, BASE: service.baseUrl },
+          env: { ...process.env, BASE: service.baseUrl, MAILROOM_FROM_SOURCE: '1' },
           encoding: 'utf8',
           timeout: 120_000,
         })

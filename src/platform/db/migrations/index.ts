@@ -33,7 +33,9 @@ import * as m0041 from './0041_batch_reminders.js'
 import * as m0043 from './0043_pickup_typed_signature.js'
 import * as m0046 from './0046_password_change_required.js'
 import * as m0051 from './0051_contact_directory_fields.js'
+import * as m0052 from './0052_restores.js'
 import * as m0057 from './0057_directory.js'
+import * as m0060 from './0060_console_sso.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -71,5 +73,7 @@ export const migrations: Record<string, Migration> = {
   '0043_pickup_typed_signature': m0043,
   '0046_password_change_required': m0046,
   '0051_contact_directory_fields': m0051,
+  '0052_restores': m0052,
   '0057_directory': m0057,
+  '0060_console_sso': m0060,
 }

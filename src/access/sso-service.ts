@@ -1,0 +1,238 @@
+import * as oidc from 'openid-client'
+import type { Logger } from 'pino'
+import type { Db } from '../platform/db/database.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
+import type { Clock } from '../platform/kit/clock.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import type { PasswordPool } from './model/password-pool.js'
+import { generatePassword, hashPassword } from './model/passwords.js'
+import { openFlow, sealFlow } from './model/sso-flow.js'
+import { decideSsoUser, emailDomainOf, type SsoRefusal } from './model/sso-rules.js'
+import type { ActiveSession, SessionsService } from './sessions-service.js'
+import { createSsoSettings, openSecret } from './sso-settings.js'
+import * as repo from './store/sso.js'
+import * as users from './store/users.js'
+
+export interface SsoServiceDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  log: Logger
+  sessions: SessionsService
+  passwords: PasswordPool
+  /** Seals client secrets at rest (derived from the master secret for this purpose alone). */
+  secretKey: Buffer
+  /** Seals the flow cookie (model/sso-flow.ts). */
+  flowKey: Buffer
+  publicUrl: string
+  /** MAILROOM_SSO_ALLOW_HTTP: an http:// issuer is accepted (development, tests). */
+  allowHttp: boolean
+}
+
+export type SsoService = ReturnType<typeof createSsoService>
+
+const CALLBACK_PATH = '/console/api/sso/callback'
+const SCOPE = 'openid email profile'
+/** A provider's discovery document and keys are fetched again after this long (or when its settings change). */
+const DISCOVERY_TTL_MS = 10 * 60_000
+const FAILED_DISCOVERY_TTL_MS = 30_000
+
+type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
+type SsoFinish =
+  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'refused'; reason: SsoRefusal }
+
+/**
+ * Staff single sign-on with OpenID Connect (issue 28.5): per subscription, the authorization code
+ * flow with PKCE (S256), state and nonce, through `openid-client`, which validates the id_token
+ * (signature from the provider's JWKS, issuer, audience, nonce, expiry). The rules of who signs in
+ * are model/sso-rules.ts; the session is the password door's (sessions-service.ts `openSession`).
+ */
+export function createSsoService(deps: SsoServiceDeps) {
+  const { db, clock, log } = deps
+  const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`
+  const discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>()
+
+  /** The provider’s configuration, discovered once per issuer, client and secret, and kept a while. */
+  function configurationOf(s: repo.SsoSettingsRecord): Promise<oidc.Configuration> {
+    // What the configuration is made of: a change of any of them (in any process) discovers afresh.
+    const key = `${s.sub_id}|${s.issuer}|${s.client_id}|${s.client_secret_sealed ?? ''}`
+    const now = clock.now().getTime()
+    const cached = discovered.get(key)
+    if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config
+    for (const k of discovered.keys()) if (k.startsWith(`${s.sub_id}|`)) discovered.delete(k)
+    const secret = openSecret(deps.secretKey, s)
+    const issuer = new URL(s.issuer!)
+    const config = oidc.discovery(
+      issuer,
+      s.client_id!,
+      secret,
+      // client_secret_basic: the default of OpenID Connect client registration; none for a public client.
+      secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
+      {
+        execute: issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : [],
+        timeout: 10,
+      },
+    )
+    discovered.set(key, { at: now, config })
+    // A failed discovery is kept a short while only: sign-ins retry soon, but a flood of them does
+    // not make the service hammer a provider that is down.
+    config.catch(() => discovered.set(key, { at: now - DISCOVERY_TTL_MS + FAILED_DISCOVERY_TTL_MS, config }))
+    return config
+  }
+
+  async function provision(subId: string, email: string, role: 'admin' | 'clerk'): Promise<users.UserRecord> {
+    const now = clock.now()
+    const row = {
+      user_id: deps.ids('usr_'),
+      sub_id: subId,
+      email,
+      name: null,
+      role,
+      site_id: null,
+      // No password anyone knows: a hash of a random one, so a password guess takes as long as for anyone.
+      password_hash: await deps.passwords.run([`sub:${subId}`], () => hashPassword(generatePassword())),
+      created_at: now,
+      updated_at: now,
+    }
+    await users.insertUser(db, row)
+    return {
+      ...row,
+      status: 'active',
+      disabled_at: null,
+      must_change_password: false,
+      created_at: now,
+      updated_at: now,
+    }
+  }
+
+  const settings = createSsoSettings({
+    db,
+    clock,
+    secretKey: deps.secretKey,
+    redirectUri,
+    allowHttp: deps.allowHttp,
+  })
+
+  return {
+    redirectUri,
+    getSettings: settings.getSettings,
+    putSettings: settings.putSettings,
+
+    /** The sign-in page's "Use single sign-on": the provider's authorization URL and the flow cookie. */
+    async start(email: string): Promise<SsoStart> {
+      const domain = emailDomainOf(email.trim())
+      const s = domain === undefined ? undefined : await repo.findSettingsByDomain(db, domain)
+      if (!s?.enabled || !s.issuer || !s.client_id) return { outcome: 'refused', reason: 'not_configured' }
+      let config: oidc.Configuration
+      try {
+        config = await configurationOf(s)
+      } catch (e) {
+        log.warn({ subId: s.sub_id, err: e }, 'single sign-on: provider discovery failed')
+        return { outcome: 'refused', reason: 'failed' }
+      }
+      const codeVerifier = oidc.randomPKCECodeVerifier()
+      const state = oidc.randomState()
+      const nonce = oidc.randomNonce()
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: SCOPE,
+        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+        login_hint: email.trim(),
+      })
+      const flowCookie = sealFlow(
+        deps.flowKey,
+        { subId: s.sub_id, state, nonce, codeVerifier, email: email.trim() },
+        clock.now().getTime(),
+      )
+      return { outcome: 'redirect', url: url.href, flowCookie }
+    },
+
+    /**
+     * The provider's redirect back: the code exchanged (with the PKCE verifier, the exact redirect
+     * URI and the client's credentials), the id_token checked, then the user matched or provisioned
+     * and a console session opened. `callbackUrl` is the public URL of this request.
+     */
+    async finish(
+      flowCookie: string | undefined,
+      callbackUrl: URL,
+      from: { userAgent?: string; previousCookie?: string },
+    ): Promise<SsoFinish> {
+      const refused = (reason: SsoRefusal, subId?: string): SsoFinish => {
+        log.info({ subId, reason }, 'single sign-on refused')
+        return { outcome: 'refused', reason }
+      }
+      const flow = openFlow(deps.flowKey, flowCookie, clock.now().getTime())
+      if (!flow) return refused('expired')
+      const s = await repo.findSettings(db, flow.subId)
+      if (!s?.enabled || !s.issuer || !s.client_id) return refused('not_configured', flow.subId)
+      let claims: oidc.IDToken
+      try {
+        const config = await configurationOf(s)
+        const tokens = await oidc.authorizationCodeGrant(
+          config,
+          callbackUrl,
+          {
+            pkceCodeVerifier: flow.codeVerifier,
+            expectedState: flow.state,
+            expectedNonce: flow.nonce,
+            idTokenExpected: true,
+          },
+          { redirect_uri: redirectUri },
+        )
+        claims = tokens.claims()!
+      } catch (e) {
+        log.warn({ subId: s.sub_id, err: e }, 'single sign-on: the provider’s answer failed')
+        return refused('failed', s.sub_id)
+      }
+      const email = typeof claims.email === 'string' ? claims.email.trim() : ''
+      const existing = email ? await users.findForSignIn(db, email) : undefined
+      const decision = decideSsoUser(
+        { email: claims.email, email_verified: claims.email_verified },
+        {
+          subId: s.sub_id,
+          domains: s.domains,
+          provisionUsers: s.provision_users,
+          defaultRole: s.default_role,
+          requireVerifiedEmail: s.require_verified_email,
+        },
+        existing && { userId: existing.user_id, subId: existing.sub_id, status: existing.status },
+      )
+      let user: users.UserRecord
+      switch (decision.kind) {
+        case 'refuse':
+          return refused(decision.reason, s.sub_id)
+        case 'sign-in':
+          user = existing!
+          break
+        case 'provision':
+          try {
+            user = await provision(s.sub_id, decision.email, decision.role)
+            log.info({ subId: s.sub_id, userId: user.user_id }, 'single sign-on: user provisioned')
+          } catch (e) {
+            if (!isUniqueViolation(e, 'users_email_key')) throw e
+            // The same new user signing in twice at once: the other request created them.
+            const created = await users.findForSignIn(db, decision.email)
+            if (created?.sub_id !== s.sub_id || created.status !== 'active') return refused('failed', s.sub_id)
+            user = created
+          }
+          break
+        default:
+          return decision satisfies never
+      }
+      if (user.must_change_password) {
+        // A generated password is void once the provider vouched for the user: no one must change it first.
+        const password_hash = await deps.passwords.run([`sub:${s.sub_id}`], () => hashPassword(generatePassword()))
+        user =
+          (await users.updateUser(db, s.sub_id, user.user_id, {
+            password_hash,
+            must_change_password: false,
+            updated_at: clock.now(),
+          })) ?? user
+      }
+      return { outcome: 'ok', ...(await deps.sessions.openSession(user, from)) }
+    },
+  }
+}

@@ -1,0 +1,104 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { DataDirInUseError, lockDataDir } from '../../src/platform/db/data-dir-lock.js'
+
+// Issue 31.2: only a live owner of the same directory on this host refuses; any other lock is stale.
+const root = mkdtempSync(path.join(tmpdir(), 'mailroom-lock-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+let n = 0
+const newDir = () => path.join(root, `db${++n}`)
+const lockOf = (dir: string) => `${dir}.lock`
+const owner = (dir: string) => JSON.parse(readFileSync(lockOf(dir), 'utf8')) as Record<string, unknown>
+
+/** A live process other than this one (ended by the test). */
+function liveProcess() {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' })
+  return { pid: child.pid!, stop: () => child.kill('SIGKILL') }
+}
+
+describe('the data directory lock', () => {
+  it('records who holds it: process, host, directory and start time; unlock removes it', () => {
+    const dir = newDir()
+    const unlock = lockDataDir(dir)
+    expect(owner(dir)).toMatchObject({ pid: process.pid, host: hostname(), dir })
+    if (process.platform === 'linux') expect(owner(dir).started).toMatch(/^\d+$/)
+    unlock()
+    expect(() => readFileSync(lockOf(dir))).toThrow(/ENOENT/)
+  })
+
+  it('refuses while a live process of this host holds this very directory', () => {
+    const dir = newDir()
+    const other = liveProcess()
+    try {
+      writeFileSync(lockOf(dir), `${JSON.stringify({ pid: other.pid, host: hostname(), dir })}\n`)
+      expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
+      expect(() => lockDataDir(dir)).toThrow(`is in use by process ${other.pid}`)
+      // A lock written by an older version (the process id alone) still refuses for a live owner.
+      writeFileSync(lockOf(dir), `${other.pid}\n`)
+      expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('takes over a lock whose process is gone', () => {
+    const dir = newDir()
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    for (const text of [
+      `${JSON.stringify({ pid: Number(gone.stdout), host: hostname(), dir })}\n`,
+      `${gone.stdout}\n`,
+    ]) {
+      writeFileSync(lockOf(dir), text)
+      const unlock = lockDataDir(dir)
+      expect(owner(dir).pid).toBe(process.pid)
+      unlock()
+    }
+  })
+
+  it('takes over a lock copied with its directory, or written on another host, even if that process id lives here', () => {
+    const other = liveProcess()
+    try {
+      const copied = newDir()
+      // `cp -a data data2` of a running service: the lock in the copy names the original directory.
+      writeFileSync(
+        lockOf(copied),
+        `${JSON.stringify({ pid: other.pid, host: hostname(), dir: `${copied}-original` })}\n`,
+      )
+      lockDataDir(copied)()
+      const elsewhere = newDir()
+      writeFileSync(
+        lockOf(elsewhere),
+        `${JSON.stringify({ pid: other.pid, host: `not-${hostname()}`, dir: elsewhere })}\n`,
+      )
+      const unlock = lockDataDir(elsewhere)
+      expect(owner(elsewhere)).toMatchObject({ pid: process.pid, host: hostname() })
+      unlock()
+    } finally {
+      other.stop()
+    }
+  })
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose process id now belongs to another program', () => {
+    const dir = newDir()
+    const other = liveProcess()
+    try {
+      // Same id, same host, same directory, but that process started at another time: not the owner.
+      writeFileSync(lockOf(dir), `${JSON.stringify({ pid: other.pid, host: hostname(), dir, started: '1' })}\n`)
+      lockDataDir(dir)()
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('replaces a damaged lock file, which names no owner', () => {
+    const dir = newDir()
+    writeFileSync(lockOf(dir), 'not a lock\n')
+    const unlock = lockDataDir(dir)
+    expect(owner(dir).pid).toBe(process.pid)
+    unlock()
+  })
+})
