@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
@@ -73,5 +74,33 @@ describe('the directory in the console', () => {
     await card.getByRole('link', { name: record.trackingNumber }).waitFor()
     await expectAccessible(page, 'dashboard with a departure')
     await screenshot(page, 'dashboard-departure')
+  })
+
+  it('imports an Excel roster through the console: a row that says left deactivates its contact', async () => {
+    const a = api(h.t, client)
+    const stays = await a.contact('RECEIVER', 'Stan Stays', { email: 'stan@example.com', externalId: 'HR-10' })
+    const wb = new ExcelJS.Workbook()
+    const ws = wb.addWorksheet('Staff')
+    ws.addRow(['External ID', 'Full Name', 'Email', 'Office', 'Status'])
+    ws.addRow(['HR-11', 'Xena Excel', 'xena@example.com', 'B-204', 'active'])
+    ws.addRow(['HR-10', 'Stan Stays', 'stan@example.com', '', 'left'])
+    const buffer = Buffer.from(await wb.xlsx.writeBuffer())
+    const { page } = await h.open(DESKTOP)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/admin/contacts')
+    await page.getByRole('heading', { name: 'Import a roster (CSV or Excel)' }).waitFor()
+    await page.getByLabel('Roster file').setInputFiles({
+      name: 'staff.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer,
+    })
+    await page.getByRole('table', { name: 'Roster preview' }).waitFor()
+    await page.getByText('Deactivate (left): status').waitFor()
+    await expectAccessible(page, 'roster preview (xlsx)')
+    await page.getByRole('button', { name: 'Import 2 rows' }).click()
+    await page.getByText('Imported: 1 created, 0 updated, 1 deactivated, 0 unchanged.').waitFor()
+    expect((await a.ok('GET', `/api/v1/contacts/${stays}`, undefined, 200)).status).toBe('inactive')
+    const xena = (await a.ok('GET', '/api/v1/contacts?query=xena@', undefined, 200)).contacts[0]
+    expect(xena).toMatchObject({ name: 'Xena Excel', unit: 'B-204', source: 'csv' })
   })
 })
