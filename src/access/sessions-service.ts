@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { deviceOf, withDevice } from './model/device-cookie.js'
 import type { Attempt, FailureLimiter, Ticket } from './model/failure-limiter.js'
 import type { PasswordPool } from './model/password-pool.js'
@@ -14,48 +14,15 @@ import { USER_ERRORS } from './model/user-errors.js'
 import * as repo from './store/users.js'
 import { passwordSignInAllowed } from './model/sso-rules.js'
 import { passwordSignInOff } from './store/sso.js'
-import type { Role, UserSessionRow } from './store/user-tables.js'
-
-/** The signed-in person, as the auth hook sets it on `request.user`. */
-export interface SessionUser {
-  userId: string
-  email: string
-  name: string | null
-  role: Role
-  subId: string
-  /** A clerk limited to this site and the sites below it; null: the whole subscription. */
-  siteId: string | null
-  /** A generated password not yet changed: the session may only change it or sign out. */
-  mustChangePassword: boolean
-}
-
-export interface ActiveSession {
-  user: SessionUser
-  /** The public id (lists, DELETE /console/api/sessions/{sessionId}); never the cookie or its hash. */
-  sessionId: string
-  csrfToken: string
-  expiresAt: Date
-}
-
-export type SignIn =
-  | { outcome: 'ok'; session: ActiveSession; cookieValue: string; deviceCookie: string }
-  | { outcome: 'limited'; retryAfterSeconds: number }
-  | { outcome: 'invalid' }
-  /** The right password, but the subscription signs in through its identity provider only (sso-rules.ts). */
-  | { outcome: 'password-off' }
-
-/** A request of the console's own API, as far as its session goes. */
-export type Authorized =
-  { outcome: 'ok'; session: ActiveSession; cookieValue: string } | { outcome: 'signed-out' } | { outcome: 'csrf' }
-
-/** One session of the signed-in user, as GET /console/api/sessions lists it. */
-export interface SessionInfo {
-  sessionId: string
-  createdAt: string
-  lastSeenAt: string
-  userAgent?: string
-  current: boolean
-}
+import type { UserSessionRow } from './store/user-tables.js'
+import {
+  csrfMatches,
+  type ActiveSession,
+  type Authorized,
+  type SessionInfo,
+  type SessionUser,
+  type SignIn,
+} from './model/sessions.js'
 
 export interface SessionsServiceDeps {
   db: Db
@@ -94,14 +61,6 @@ const hashOf = (cookieValue: string) => createHash('sha256').update(cookieValue,
 const limiterKey = (email: string) => `user:${email.trim().toLowerCase()}`
 // The pool's keys: a flood from one address, or against one subscription's users, takes only its own places.
 const poolKeys = (address: string, subId: string | undefined) => [`address:${address}`, `sub:${subId ?? '(unknown)'}`]
-
-/** The synchronizer token of a session against the X-CSRF-Token header, in constant time. */
-export function csrfMatches(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string') return false
-  const a = Buffer.from(expected, 'utf8')
-  const b = Buffer.from(given, 'utf8')
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /**
  * Console sessions, kept server-side: the cookie carries 256 random bits, the table their SHA-256 (a

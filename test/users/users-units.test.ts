@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { accessOf, ADMIN_ONLY, CLERK_WRITES, routeKey } from '../../src/access/api/console-access.js'
 import { generatePassword, hashPassword, verifyPassword } from '../../src/access/model/passwords.js'
-import { csrfMatches } from '../../src/access/sessions-service.js'
+import { csrfMatches } from '../../src/access/model/sessions.js'
 
 describe('accessOf', () => {
   it('makes listed routes admin-only, HEAD as its GET', () => {

@@ -6,7 +6,8 @@ import { checkClientCredentials } from '../model/credential-check.js'
 import { parseBasicAuth } from '../model/basic-auth.js'
 import { sendError } from '../../platform/http/error-handler.js'
 import { isSafeMethod } from '../../platform/http/safe-methods.js'
-import { csrfMatches, type SessionsService, type SessionUser } from '../sessions-service.js'
+import type { SessionsService } from '../sessions-service.js'
+import { csrfMatches, type SessionUser } from '../model/sessions.js'
 import { CSRF_HEADER, CSRF_MESSAGE, PASSWORD_CHANGE_REQUIRED, sessionCookieOf } from '../model/session-cookie.js'
 
 declare module 'fastify' {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { sendError } from '../../platform/http/error-handler.js'
-import type { ActiveSession, SessionsService } from '../sessions-service.js'
+import type { SessionsService } from '../sessions-service.js'
+import type { ActiveSession } from '../model/sessions.js'
 import {
   clearSessionCookie,
   CSRF_HEADER,
