@@ -10,13 +10,18 @@ const EDITABLE = [
   ['email', 'Email'],
   ['personalId', 'Id'],
 ]
-const OUTCOME = { created: 'New contact', updated: 'Update', unchanged: 'Unchanged (no change)' }
+const OUTCOME = {
+  created: 'New contact',
+  updated: 'Update',
+  deactivated: 'Deactivate (left)',
+  unchanged: 'Unchanged (no change)',
+}
 
 function describe(result) {
   if (!result) return 'Not checked'
   if (result.errors.length) return result.errors.map((e) => `${e.field}: ${e.message}`).join('; ')
   const label = result.done
-    ? { created: 'Created', updated: 'Updated', unchanged: 'Unchanged' }[result.outcome]
+    ? { created: 'Created', updated: 'Updated', deactivated: 'Deactivated', unchanged: 'Unchanged' }[result.outcome]
     : OUTCOME[result.outcome]
   return result.changes?.length ? `${label}: ${result.changes.join(', ')}` : label
 }
@@ -45,7 +50,10 @@ export function RosterImport({ onImported }) {
       const file = e.target.files?.[0]
       if (!file) return
       setNotice(null)
-      const res = await post('/api/v1/contacts/import/csv', { csv: await file.text() })
+      // A spreadsheet goes as its bytes (base64): the server reads its first worksheet.
+      const res = /\.xlsx$/i.test(file.name)
+        ? await post('/api/v1/contacts/import/xlsx', { xlsx: await base64Of(file) })
+        : await post('/api/v1/contacts/import/csv', { csv: await file.text() })
       setWarnings(res.warnings)
       setRows(
         apply(
@@ -67,7 +75,9 @@ export function RosterImport({ onImported }) {
       const report = await post('/api/v1/contacts/import', { rows: ready.map((r) => r.row) })
       let k = 0
       setRows(rows.map((r) => (ready.includes(r) ? { ...r, result: { ...report.rows[k++], done: true } } : r)))
-      setNotice(`Imported: ${report.created} created, ${report.updated} updated, ${report.unchanged} unchanged.`)
+      setNotice(
+        `Imported: ${report.created} created, ${report.updated} updated, ${report.deactivated ? `${report.deactivated} deactivated, ` : ''}${report.unchanged} unchanged.`,
+      )
       await onImported()
     })
   const edit = (i, field, value) =>
@@ -77,16 +87,23 @@ export function RosterImport({ onImported }) {
   const unchecked = kept.some((r) => !r.result)
 
   return html`<section class="card" aria-labelledby="roster-title">
-    <h2 id="roster-title">Import a roster (CSV)</h2>
+    <h2 id="roster-title">Import a roster (CSV or Excel)</h2>
     <p class="hint">
       Comma, semicolon or tab separated, with a header row: name (or first and last name), email, company, phone,
-      personal id (student or employee number), type, language. A row updates the contact with its id or email;
-      importing the same file again changes nothing.
+      personal id (student or employee number), type, language, external id, unit, status. A row updates the contact
+      with its external id, id or email; a status of inactive (or left) deactivates it; contacts the file leaves out are
+      not touched. Importing the same file again changes nothing.
       <a href=${apiUrl('/api/v1/contacts/export')} download="contacts.csv">Export all contacts (CSV)</a>
     </p>
     <div class="field">
       <label for="roster-file">Roster file</label>
-      <input id="roster-file" type="file" accept=".csv,.tsv,.txt,text/csv" onChange=${read} disabled=${busy} />
+      <input
+        id="roster-file"
+        type="file"
+        accept=".csv,.tsv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        onChange=${read}
+        disabled=${busy}
+      />
     </div>
     <${Alert} messages=${error ? [error instanceof ApiError ? refusal(error) : error.message] : []} />
     <${Alert} kind="info" messages=${[...warnings, ...(notice ? [notice] : [])]} />
@@ -141,4 +158,12 @@ export function RosterImport({ onImported }) {
         </button>`
     }
   </section>`
+}
+
+/** A file's bytes as base64, in slices (String.fromCharCode takes a bounded number of arguments). */
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return globalThis.btoa(binary)
 }

@@ -175,6 +175,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/import/xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a roster spreadsheet (XLSX)
+         * @description Reads the first worksheet of an Excel workbook (base64) as the CSV route reads a file: the first non-empty row is the header (same synonyms), each later row a contact; dates read as YYYY-MM-DD, formulas as their values. Answers the rows (`line`: the spreadsheet row) and what importing them would do. Writes nothing: import the rows with POST /api/v1/contacts/import.
+         *
+         *     Bytes that are not a workbook are 400 naming `xlsx`.
+         */
+        post: operations["postContactsImportXlsx"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contacts/import": {
         parameters: {
             query?: never;
@@ -186,11 +208,11 @@ export interface paths {
         put?: never;
         /**
          * Import roster rows (upsert)
-         * @description A row is the contact whose `personalId` (the roster's external id) it names, else the contact with its `email` (both ignoring case), else, for a row with neither, the one contact of its name that has neither, else a new contact. A row whose id and email name two different contacts, whose id or email several contacts share, or that repeats an earlier row's email or id is invalid: an import never merges people by accident.
+         * @description A row is the contact with its `externalId` (exactly), else the one whose `personalId` it names, else the contact with its `email` (both ignoring case), else, for a row with none of these, the one contact of its name that has none, else a new contact (source `csv`). A row whose keys name two different contacts, whose id or email several contacts share, or that repeats an earlier row's email or id is invalid: an import never merges people by accident. Never an overwrite of all: a contact the file leaves out stays as it is; only a row whose `status` says inactive deactivates its contact.
          *
          *     A matched contact gets the non-empty cells that differ; one with nothing different is left untouched (`unchanged`), so importing the same file twice changes nothing the second time. A new contact is active, notified, RECEIVER unless the row says otherwise.
          *
-         *     With `dryRun: true` the answer says row by row what would happen and nothing is written. Otherwise all rows or none: an invalid row is a 400 whose errors name `rows[i].field`, and no row is written.
+         *     With `dryRun: true` the answer says row by row what would happen (created, updated, deactivated, unchanged, invalid with its errors) and nothing is written. Otherwise all rows or none: an invalid row is a 400 whose errors name `rows[i].field`, and no row is written.
          */
         post: operations["postContactsImport"];
         delete?: never;
@@ -208,7 +230,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description Every live contact as RFC 4180 CSV (CRLF) with the header `name,email,company,phone,personalId,contactType,language`, in id order: the import reads it back as it is, unchanged. Cells a spreadsheet would run as formulas start with an apostrophe, which the import removes.
+         * @description Every live contact as RFC 4180 CSV (CRLF) with the header `name,email,company,phone,personalId,contactType,language,externalId,unit,status`, in id order: the import reads it back as it is, unchanged. Cells a spreadsheet would run as formulas start with an apostrophe, which the import removes.
          */
         get: operations["getContactsExport"];
         put?: never;
@@ -1158,6 +1180,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/directory/departures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Departed recipients with waiting parcels
+         * @description Recipients deactivated (SCIM, LDAP, a roster, a clerk) or past their move-out date while parcels still wait for them, newest departure first (the last 200 departures looked at). Each parcel got a `RecipientDeparted` event when the departure was noted (within a minute). A recipient leaves this list once their parcels are handed over or returned; their pickup code keeps working until then.
+         */
+        get: operations["getDirectoryDepartures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM tokens
+         * @description The live SCIM bearer tokens of the subscription (never the tokens themselves), and the SCIM base URL.
+         */
+        get: operations["getDirectoryScimTokens"];
+        put?: never;
+        /**
+         * Create a SCIM token
+         * @description A bearer token for an identity provider's SCIM app (Okta, Entra ID): the answer is the only time it is shown; only an HMAC of it is kept. Admins only.
+         */
+        post: operations["postDirectoryScimTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory/scim/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token
+         * @description The token stops working at once.
+         */
+        delete: operations["deleteDirectoryScimTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory/ldap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the LDAP sync settings
+         * @description The bind password is never shown (********). `lastRun`: the outcome of the last sync.
+         */
+        get: operations["getDirectoryLdap"];
+        /**
+         * Set the LDAP sync settings
+         * @description A periodic pull of people from LDAP or Active Directory: a paged subtree search of `baseDn` with `filter`, each entry mapped to a contact (source `ldap`) and matched by its id attribute (`mapping.externalId`), else by email among contacts without one. Contacts of this directory it no longer lists are deactivated, never deleted. The bind password is sealed at rest (AES-256-GCM). The first sync runs within a minute of a change, then every `intervalMinutes`.
+         */
+        put: operations["putDirectoryLdap"];
+        post?: never;
+        /**
+         * Stop syncing from LDAP
+         * @description Forgets the settings; the contacts stay as they are.
+         */
+        delete: operations["deleteDirectoryLdap"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory/ldap/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync from LDAP now
+         * @description Runs the sync at once and answers its outcome; with `dryRun: true`, what it would do (adds, updates, deactivations, invalid entries), writing nothing. 409 when the directory cannot be read (the reason is in the description).
+         */
+        post: operations["postDirectoryLdapRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/tracking/api/v1/session": {
         parameters: {
             query?: never;
@@ -1206,6 +1340,7 @@ export interface paths {
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
          *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
          *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
+         *     - `RecipientDeparted`: The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.
          */
         get: operations["getWebhooksTrackingEvents"];
         put?: never;
@@ -1247,6 +1382,7 @@ export interface paths {
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
          *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
          *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
+         *     - `RecipientDeparted`: The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.
          */
         get: operations["getWebhooksTrackingWebhookEvents"];
         put?: never;
@@ -1660,6 +1796,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM service provider configuration */
+        get: operations["getScimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM resource types */
+        get: operations["getScimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A SCIM resource type */
+        get: operations["getScimResourceTypesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM schemas */
+        get: operations["getScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A SCIM schema */
+        get: operations["getScimSchemasById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM Users
+         * @description The recipients (contacts) provisioned by SCIM.
+         */
+        get: operations["getScimUsers"];
+        put?: never;
+        /** Create a SCIM User */
+        post: operations["postScimUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a SCIM User */
+        get: operations["getScimUsersById"];
+        /** Replace a SCIM User */
+        put: operations["putScimUsersById"];
+        post?: never;
+        /**
+         * Deactivate a SCIM User
+         * @description Deactivates: nothing is deleted (parcels keep their history).
+         */
+        delete: operations["deleteScimUsersById"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM User
+         * @description PatchOp (RFC 7644 §3.5.2), with the forms Okta and Entra ID send.
+         */
+        patch: operations["patchScimUsersById"];
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM Groups
+         * @description The group contacts provisioned by SCIM.
+         */
+        get: operations["getScimGroups"];
+        put?: never;
+        /** Create a SCIM Group */
+        post: operations["postScimGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a SCIM Group */
+        get: operations["getScimGroupsById"];
+        /** Replace a SCIM Group */
+        put: operations["putScimGroupsById"];
+        post?: never;
+        /**
+         * Deactivate a SCIM Group
+         * @description Deactivates: nothing is deleted (parcels keep their history).
+         */
+        delete: operations["deleteScimGroupsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM Group
+         * @description PatchOp (RFC 7644 §3.5.2), with the forms Okta and Entra ID send.
+         */
+        patch: operations["patchScimGroupsById"];
+        trace?: never;
+    };
     "/console/api/session": {
         parameters: {
             query?: never;
@@ -2066,6 +2381,10 @@ export interface components {
              * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
              */
             moveOutDate?: string;
+            /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. Absent: none. */
+            delegates?: {
+                contactId: string;
+            }[];
         };
         /** CustomField */
         CustomField: {
@@ -2911,7 +3230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The separator found: ",", ";" or a tab. */
+                        /** @description The separator found: ",", ";" or a tab; "" for an XLSX file. */
                         delimiter: string;
                         columns: {
                             header: string;
@@ -2923,7 +3242,7 @@ export interface operations {
                         rows: {
                             /** @description The file's line the row ends on (the header is line 1). */
                             line: number;
-                            /** @description One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact. */
+                            /** @description One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact. `externalId`: the id of the system the roster comes from (compared exactly). `status`: active or inactive (also yes/no, true/false, left): a row saying inactive deactivates its contact; a contact the file leaves out is never touched. */
                             row: {
                                 name?: string;
                                 email?: string;
@@ -2932,11 +3251,16 @@ export interface operations {
                                 personalId?: string;
                                 contactType?: string;
                                 language?: string;
+                                externalId?: string;
+                                unit?: string;
+                                status?: string;
                             };
                         }[];
                         report: {
                             created: number;
                             updated: number;
+                            /** @description Rows whose status set an active contact inactive. */
+                            deactivated: number;
                             unchanged: number;
                             invalid: number;
                             /** @description One per row, in order. */
@@ -2945,7 +3269,149 @@ export interface operations {
                                  * @description With dryRun, what importing the row would do.
                                  * @enum {string}
                                  */
-                                outcome: "created" | "updated" | "unchanged" | "invalid";
+                                outcome: "created" | "updated" | "deactivated" | "unchanged" | "invalid";
+                                /** @description The contact created, updated or matched. */
+                                contactId?: string;
+                                /** @description The fields an update changes. */
+                                changes?: string[];
+                                errors: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postContactsImportXlsx: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The .xlsx file, base64: its first worksheet, the first non-empty row the header. */
+                    xlsx: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The separator found: ",", ";" or a tab; "" for an XLSX file. */
+                        delimiter: string;
+                        columns: {
+                            header: string;
+                            /** @description The field it fills; null: ignored. */
+                            field: string | null;
+                        }[];
+                        /** @description Ignored columns, a missing name column, an empty file. */
+                        warnings: string[];
+                        rows: {
+                            /** @description The file's line the row ends on (the header is line 1). */
+                            line: number;
+                            /** @description One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact. `externalId`: the id of the system the roster comes from (compared exactly). `status`: active or inactive (also yes/no, true/false, left): a row saying inactive deactivates its contact; a contact the file leaves out is never touched. */
+                            row: {
+                                name?: string;
+                                email?: string;
+                                company?: string;
+                                phone?: string;
+                                personalId?: string;
+                                contactType?: string;
+                                language?: string;
+                                externalId?: string;
+                                unit?: string;
+                                status?: string;
+                            };
+                        }[];
+                        report: {
+                            created: number;
+                            updated: number;
+                            /** @description Rows whose status set an active contact inactive. */
+                            deactivated: number;
+                            unchanged: number;
+                            invalid: number;
+                            /** @description One per row, in order. */
+                            rows: {
+                                /**
+                                 * @description With dryRun, what importing the row would do.
+                                 * @enum {string}
+                                 */
+                                outcome: "created" | "updated" | "deactivated" | "unchanged" | "invalid";
                                 /** @description The contact created, updated or matched. */
                                 contactId?: string;
                                 /** @description The fields an update changes. */
@@ -3037,6 +3503,9 @@ export interface operations {
                         personalId?: string;
                         contactType?: string;
                         language?: string;
+                        externalId?: string;
+                        unit?: string;
+                        status?: string;
                     }[];
                     /** @description true: answer what the import would do, row by row, and write nothing. */
                     dryRun?: boolean;
@@ -3059,6 +3528,8 @@ export interface operations {
                     "application/json": {
                         created: number;
                         updated: number;
+                        /** @description Rows whose status set an active contact inactive. */
+                        deactivated: number;
                         unchanged: number;
                         invalid: number;
                         /** @description One per row, in order. */
@@ -3067,7 +3538,7 @@ export interface operations {
                              * @description With dryRun, what importing the row would do.
                              * @enum {string}
                              */
-                            outcome: "created" | "updated" | "unchanged" | "invalid";
+                            outcome: "created" | "updated" | "deactivated" | "unchanged" | "invalid";
                             /** @description The contact created, updated or matched. */
                             contactId?: string;
                             /** @description The fields an update changes. */
@@ -3339,6 +3810,10 @@ export interface operations {
                      * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
                      */
                     moveOutDate?: string;
+                    /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. */
+                    delegates?: {
+                        contactId: string;
+                    }[];
                     /**
                      * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
                      * @enum {string}
@@ -3404,6 +3879,10 @@ export interface operations {
                          * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
                          */
                         moveOutDate?: string;
+                        /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. Absent: none. */
+                        delegates?: {
+                            contactId: string;
+                        }[];
                     };
                 };
             };
@@ -3541,6 +4020,10 @@ export interface operations {
                          * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
                          */
                         moveOutDate?: string;
+                        /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. Absent: none. */
+                        delegates?: {
+                            contactId: string;
+                        }[];
                     };
                 };
             };
@@ -3639,6 +4122,10 @@ export interface operations {
                     group?: boolean;
                     moveInDate?: string | null;
                     moveOutDate?: string | null;
+                    /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. */
+                    delegates?: {
+                        contactId: string;
+                    }[];
                     /**
                      * @description Read-only: set by mailroom from the path a write came by; ignored when sent, so a GET body can be PUT back.
                      * @enum {string}
@@ -3702,6 +4189,10 @@ export interface operations {
                          * @description The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.
                          */
                         moveOutDate?: string;
+                        /** @description Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it. Absent: none. */
+                        delegates?: {
+                            contactId: string;
+                        }[];
                     };
                 };
             };
@@ -7480,6 +7971,8 @@ export interface operations {
                                 contactId: string;
                                 name?: string;
                             };
+                            /** @description true: the collector is one of the receiver's delegates (contacts allowed to collect for them). */
+                            delegate?: boolean;
                             /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
                             inboundSites: {
                                 inboundSiteId: string;
@@ -7621,6 +8114,8 @@ export interface operations {
                             contactId: string;
                             name?: string;
                         };
+                        /** @description true: the collector is one of the receiver's delegates (contacts allowed to collect for them). */
+                        delegate?: boolean;
                         /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
                         inboundSites: {
                             inboundSiteId: string;
@@ -7755,6 +8250,8 @@ export interface operations {
                             contactId: string;
                             name?: string;
                         };
+                        /** @description true: the collector is one of the receiver's delegates (contacts allowed to collect for them). */
+                        delegate?: boolean;
                         /** @description Where the packages were handed over: the sites of their DELIVERED activities. */
                         inboundSites: {
                             inboundSiteId: string;
@@ -10680,6 +11177,762 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getDirectoryDepartures: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        departures: {
+                            contactId: string;
+                            name: string;
+                            /** @enum {string} */
+                            reason: "deactivated" | "moved-out";
+                            /** @description YYYY-MM-DD. */
+                            moveOutDate?: string;
+                            /**
+                             * Format: date-time
+                             * @description When the departure was flagged.
+                             */
+                            notedAt: string;
+                            packages: {
+                                packageId: string;
+                                trackingNumber: string;
+                                /** @description Still valid: the recipient (or a delegate) may collect. */
+                                pickupCode?: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getDirectoryScimTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            tokenId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Within ten minutes.
+                             */
+                            lastUsedAt?: string;
+                        }[];
+                        scimUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postDirectoryScimTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who uses it: "Okta", "Entra ID". */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokenId: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Within ten minutes.
+                         */
+                        lastUsedAt?: string;
+                    } & {
+                        /** @description The bearer token for the identity provider's SCIM app: shown this once only. */
+                        token: string;
+                        /** @description The SCIM base URL to give the identity provider. */
+                        scimUrl: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteDirectoryScimTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getDirectoryLdap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        url: string;
+                        bindDn: string;
+                        /** @description Always ********. */
+                        bindPassword: string;
+                        baseDn: string;
+                        filter: string;
+                        mapping: {
+                            [key: string]: string;
+                        };
+                        intervalMinutes: number;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        lastRun?: {
+                            /** Format: date-time */
+                            at: string;
+                            ok: boolean;
+                            /** @description Entries the search returned. */
+                            seen: number;
+                            created: number;
+                            updated: number;
+                            /** @description Contacts of this directory it no longer lists. */
+                            deactivated: number;
+                            unchanged: number;
+                            invalid: number;
+                            ms: number;
+                            error?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putDirectoryLdap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Sync on the schedule; default true. */
+                    enabled?: boolean;
+                    /** @description ldap://host:389 or ldaps://host:636. */
+                    url: string;
+                    bindDn: string;
+                    /** @description Required the first time; sealed at rest and shown as ******** afterwards (sending that back keeps it). */
+                    bindPassword?: string;
+                    baseDn: string;
+                    /** @description RFC 4515; default (objectClass=person). */
+                    filter?: string;
+                    /** @description Which attribute fills each contact field; absent: the default (entryUUID, cn, givenName, sn, mail, telephoneNumber, o, employeeNumber, roomNumber). */
+                    mapping?: {
+                        /** @description A stable id: entryUUID (OpenLDAP), objectGUID (AD). Default entryUUID. */
+                        externalId?: string;
+                        /** @description Default cn; empty: givenName and familyName. */
+                        name?: string;
+                        givenName?: string;
+                        familyName?: string;
+                        email?: string;
+                        phone?: string;
+                        company?: string;
+                        personalId?: string;
+                        unit?: string;
+                    };
+                    /** @description Default 60. */
+                    intervalMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        url: string;
+                        bindDn: string;
+                        /** @description Always ********. */
+                        bindPassword: string;
+                        baseDn: string;
+                        filter: string;
+                        mapping: {
+                            [key: string]: string;
+                        };
+                        intervalMinutes: number;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        lastRun?: {
+                            /** Format: date-time */
+                            at: string;
+                            ok: boolean;
+                            /** @description Entries the search returned. */
+                            seen: number;
+                            created: number;
+                            updated: number;
+                            /** @description Contacts of this directory it no longer lists. */
+                            deactivated: number;
+                            unchanged: number;
+                            invalid: number;
+                            ms: number;
+                            error?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteDirectoryLdap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postDirectoryLdapRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: report what the sync would do, write nothing. */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        at: string;
+                        ok: boolean;
+                        /** @description Entries the search returned. */
+                        seen: number;
+                        created: number;
+                        updated: number;
+                        /** @description Contacts of this directory it no longer lists. */
+                        deactivated: number;
+                        unchanged: number;
+                        invalid: number;
+                        ms: number;
+                        error?: string;
+                    } & {
+                        /** @description The first 50 problems of invalid entries. */
+                        errors?: {
+                            externalId: string;
+                            field: string;
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getWebhooksTrackingSession: {
         parameters: {
             query?: never;
@@ -11011,7 +12264,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -11317,7 +12570,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -13645,6 +14898,1407 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: ({
+                            schemas?: string[];
+                            id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimResourceTypesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimSchemas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: ({
+                            schemas?: string[];
+                            id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimSchemasById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimUsers: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
+                filter?: string;
+                /** @description 1-based; below 1 is read as 1. */
+                startIndex?: number;
+                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: ({
+                            schemas?: string[];
+                            id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postScimUsers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimUsersById: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
+                filter?: string;
+                /** @description 1-based; below 1 is read as 1. */
+                startIndex?: number;
+                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putScimUsersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteScimUsersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated. */
+            204: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchScimUsersById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimGroups: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
+                filter?: string;
+                /** @description 1-based; below 1 is read as 1. */
+                startIndex?: number;
+                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: ({
+                            schemas?: string[];
+                            id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postScimGroups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getScimGroupsById: {
+        parameters: {
+            query?: {
+                /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
+                filter?: string;
+                /** @description 1-based; below 1 is read as 1. */
+                startIndex?: number;
+                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putScimGroupsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteScimGroupsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated. */
+            204: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            414: components["responses"]["Error414"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchScimGroupsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas?: string[];
+                        id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };

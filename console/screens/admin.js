@@ -1,5 +1,5 @@
 // Admin: sites tree, users, contacts (with a CSV roster import), custom fields, carriers, API
-// clients, webhooks, notification emails. Every call is refused by the server (403) for a clerk,
+// clients, webhooks, notification emails, the directory (SCIM, LDAP). Every call is refused by the server (403) for a clerk,
 // who sees "not allowed" here and no form. Each section is its own module; users are here.
 import { useState } from 'preact/hooks'
 import { get, post, patch } from '../api.js'
@@ -14,6 +14,7 @@ import { Carriers } from './admin-carriers.js'
 import { ApiClients } from './admin-clients.js'
 import { Webhooks } from './webhooks.js'
 import { NotificationSettings } from './admin-notifications.js'
+import { Directory } from './admin-directory.js'
 import { SingleSignOn } from './admin-sso.js'
 
 const SECTIONS = [
@@ -25,6 +26,7 @@ const SECTIONS = [
   ['clients', 'API clients'],
   ['webhooks', 'Webhooks'],
   ['notifications', 'Notifications'],
+  ['directory', 'Directory'],
   ['sso', 'Single sign-on'],
 ]
 
@@ -37,6 +39,7 @@ const SCREENS = {
   clients: () => html`<${ApiClients} />`,
   webhooks: () => html`<${Webhooks} />`,
   notifications: () => html`<${NotificationSettings} />`,
+  directory: () => html`<${Directory} />`,
   sso: () => html`<${SingleSignOn} />`,
 }
 

@@ -1,6 +1,6 @@
 // Dashboard: what waits now per site, today's receipts and hand-overs, the oldest waiting parcels.
 import { useEffect, useState } from 'preact/hooks'
-import { post, qs } from '../api.js'
+import { get, post, qs } from '../api.js'
 import { html, Alert, Link, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { HANDED_OVER_FILTER, WAITING, statusFilter } from '../statuses.js'
@@ -53,6 +53,36 @@ function Unclaimed({ days }) {
     }`
 }
 
+/**
+ * Recipients who left (deactivated, moved out) while parcels waited for them: each needs a decision
+ * at the desk (forward, return). Their pickup code keeps working until then.
+ */
+function Departures() {
+  const [list, setList] = useState(null)
+  const [error, setError] = useState(null)
+  useEffect(() => {
+    get('/api/v1/directory/departures').then((r) => setList(r.departures), setError)
+  }, [])
+  if (error) return html`<${Alert} messages=${[error.message]} />`
+  if (!list || list.length === 0) return null
+  return html`<section class="card exceptions" aria-labelledby="departures">
+    <h2 id="departures">Recipients who left with parcels waiting</h2>
+    <ul>
+      ${list.map(
+        (d) =>
+          html`<li>
+            <strong>${d.name}</strong> ·
+            ${d.reason === 'moved-out' ? `moved out ${d.moveOutDate ?? ''}` : 'deactivated'} ·
+            ${d.packages.map(
+              (p, i) =>
+                html`${i > 0 ? ', ' : ''}<${Link} to=${`/packages/${p.packageId}`}>${p.trackingNumber}</${Link}>`,
+            )}
+          </li>`,
+      )}
+    </ul>
+  </section>`
+}
+
 export function Dashboard() {
   const [days, setDays] = useState(3)
   const [data, setData] = useState(null)
@@ -79,6 +109,7 @@ export function Dashboard() {
   return html`<main id="main" class="dashboard">
     <h1>Dashboard</h1>
     <${Alert} messages=${error ? [error.message] : []} />
+    <${Departures} />
     ${
       data &&
       html`<div class="tiles">

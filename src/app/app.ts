@@ -57,6 +57,10 @@ import { consoleSessionRoutes } from '../access/index.js'
 import { registerAccess } from '../access/index.js'
 import { usersRoutes } from '../access/index.js'
 import { ssoAdminRoutes, ssoConsoleRoutes } from '../access/index.js'
+import { departuresRoutes, directoryAdminRoutes, scimRoutes } from '../directory/index.js'
+
+/** Where identity providers find the SCIM service (RFC 7644 §3: the base URL is the provider's to choose). */
+const SCIM_PREFIX = '/scim/v2'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -194,6 +198,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     )
   }
 
+  // SCIM 2.0 for identity providers (issue 28): its own bearer tokens, content type and error body.
+  await app.register(scimRoutes, {
+    prefix: SCIM_PREFIX,
+    scim: ctx.directory.scim,
+    tokens: ctx.directory.tokens,
+    publicUrl: config.publicUrl,
+  })
+
   // The console's own API (issue 18): sign-in and sign-out. Everything else it asks of the public API.
   await app.register(
     async (consoleApi) => {
@@ -274,6 +286,12 @@ function routePlugins(
       mount(clientsRoutes, { clients: ctx.clients }),
       mount(notificationsRoutes, { notifications: ctx.notifications.service }),
       mount(notificationsPreviewRoutes, {}),
+      mount(departuresRoutes, { departures: ctx.directory.departures }),
+      mount(directoryAdminRoutes, {
+        tokens: ctx.directory.tokens,
+        ldap: ctx.directory.ldap,
+        scimUrl: `${config.publicUrl.replace(/\/$/, '')}${SCIM_PREFIX}`,
+      }),
     ],
     webhooks: (variant) => [
       mount(sessionRoutes, { tag: `${variant} webhooks` }),

@@ -20,6 +20,11 @@ export function bodyLimits(settingsBytes: number): BodyLimitOptions {
       'POST /api/v1/packages': 768 * KiB,
       'PUT /api/v1/packages/:packageId': 768 * KiB,
       'PUT /api/v1/notifications/settings': settingsBytes,
+      // A SCIM group with thousands of members ({"value": id} each, ~60 bytes); a roster file (issue 28).
+      'POST /scim/v2/Groups': 1024 * KiB,
+      'PUT /scim/v2/Groups/:id': 1024 * KiB,
+      'PATCH /scim/v2/Groups/:id': 1024 * KiB,
+      'POST /api/v1/contacts/import/xlsx': 2048 * KiB,
     },
     // A body over 64 KiB is rare (a package with long custom values, templates): one at a time per
     // subscription, 2 MiB of them a second, is room for any client (three of the largest package

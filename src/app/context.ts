@@ -18,6 +18,7 @@ import { createUsersService, type UsersService } from '../access/index.js'
 import { createSsoService, type SsoService } from '../access/index.js'
 import { createNotifications, type Notifications } from '../notifications/index.js'
 import { createCompanions, createReceiving, type Companions, type Receiving } from './receiving.js'
+import { createDirectory, type Directory } from '../directory/index.js'
 
 export type { Companions, Receiving } from './receiving.js'
 
@@ -62,6 +63,8 @@ export interface AppContext {
   sso: SsoService
   /** Which subscriptions the process serves now (shared/presence.ts): fed by the receiving interface's requests. */
   presence: Presence
+  /** Recipients from identity providers and directories (SCIM, LDAP), and their departures. */
+  directory: Directory
 }
 
 /**
@@ -212,6 +215,20 @@ export function createContext(input: {
     allowHttp: config.sso.allowHttp,
   })
 
+  // The directory provisions contacts and flags the waiting parcels of recipients who leave.
+  const directory = createDirectory({
+    db,
+    clock,
+    ids,
+    contacts: companions.contacts,
+    packages: receiving.packages,
+    tokenKey: deriveKey(masterSecret, 'scim-token-hash'),
+    sealKey: deriveKey(masterSecret, 'ldap-credential-seal'),
+    log: (msg, extra) => log.error(extra, msg),
+    onEventsCommitted: () => events.committed(),
+  })
+  companions.contacts.listenDepartures((subId, contactIds) => directory.departures.onDeparted(subId, contactIds))
+
   return {
     config,
     db,
@@ -235,5 +252,6 @@ export function createContext(input: {
     sessions,
     sso,
     presence,
+    directory,
   }
 }

@@ -11,8 +11,11 @@ import { CONTACT_TYPES, type ContactType } from './api/schemas.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { guardCell, parseRoster, ROSTER_FIELDS, type ParsedRoster, type RosterRow } from './model/roster.js'
+import { parseRosterXlsx } from './model/roster-xlsx.js'
+import type { DepartureHook } from './model/departure.js'
+import { findByExternalIds } from './store/directory.js'
 
-export type RosterOutcome = 'created' | 'updated' | 'unchanged' | 'invalid'
+export type RosterOutcome = 'created' | 'updated' | 'deactivated' | 'unchanged' | 'invalid'
 export interface RosterRowResult {
   outcome: RosterOutcome
   contactId?: string
@@ -23,20 +26,53 @@ export interface RosterRowResult {
 export interface RosterReport {
   created: number
   updated: number
+  /** Rows that set an active contact inactive (a `status` cell): never a contact the file leaves out. */
+  deactivated: number
   unchanged: number
   invalid: number
   rows: RosterRowResult[]
 }
 
-const LIMITS: Partial<Record<keyof RosterRow, number>> = { name: 200, company: 200, phone: 50, personalId: 100 }
+const LIMITS: Partial<Record<keyof RosterRow, number>> = {
+  name: 200,
+  company: 200,
+  phone: 50,
+  personalId: 100,
+  externalId: 200,
+  unit: 100,
+}
+// A `status` cell: what HR and housing exports write for a person who is there, and one who left.
+const ACTIVE = new Set(['active', 'yes', 'y', 'true', '1', 'current', 'enabled'])
+const INACTIVE = new Set([
+  'inactive',
+  'no',
+  'n',
+  'false',
+  '0',
+  'left',
+  'departed',
+  'disabled',
+  'terminated',
+  'moved out',
+])
+const statusOf = (v: string | undefined) =>
+  v === undefined
+    ? undefined
+    : ACTIVE.has(v.toLowerCase())
+      ? 'active'
+      : INACTIVE.has(v.toLowerCase())
+        ? 'inactive'
+        : null
 const LANGUAGE = new RegExp(LANGUAGE_PATTERN)
-const COLUMN: Record<Exclude<keyof RosterRow, 'contactType'>, keyof repo.ContactRow> = {
+const COLUMN: Record<Exclude<keyof RosterRow, 'contactType' | 'status'>, keyof repo.ContactRow> = {
   name: 'name',
   email: 'email',
   company: 'company',
   phone: 'phone',
   personalId: 'personal_id',
   language: 'language',
+  externalId: 'external_id',
+  unit: 'unit',
 }
 
 /** The row's own checks, before any contact is looked at. */
@@ -51,6 +87,8 @@ function rowErrors(r: RosterRow): RosterRowResult['errors'] {
     errors.push({ field: 'contactType', message: `One of ${CONTACT_TYPES.join(', ')}.` })
   if (r.language !== undefined && !LANGUAGE.test(r.language))
     errors.push({ field: 'language', message: 'A language such as fr or pt-BR.' })
+  if (statusOf(r.status) === null)
+    errors.push({ field: 'status', message: 'active or inactive (also yes/no, true/false, left).' })
   return errors
 }
 
@@ -74,13 +112,15 @@ export interface RosterDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
+  /** Told of the contacts a roster deactivated, once the import committed. */
+  onDeparted?: DepartureHook
 }
 
-export function createRosterOperations({ db, clock, ids }: RosterDeps) {
+export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDeps) {
   /**
-   * Each row → what importing it does. A row is the contact whose personal id it names (the
-   * roster's external id), else the one with its email (both ignoring case), else (a row with
-   * neither) the one of its name with neither, else a new one; a
+   * Each row → what importing it does. A row is the contact with its externalId (exactly), else
+   * the one whose personal id it names, else the one with its email (both ignoring case), else (a
+   * row with no key) the one of its name with none, else a new one; a
    * row naming two different contacts, one many match, or a repeat of an earlier row's email or
    * id is refused, so an import never merges people by accident.
    */
@@ -88,13 +128,15 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
     const rows = input.map(clean)
     const emails = [...new Set(rows.flatMap((r) => (r.email ? [r.email.toLowerCase()] : [])))]
     const pids = [...new Set(rows.flatMap((r) => (r.personalId ? [r.personalId.toLowerCase()] : [])))]
-    const names = [
-      ...new Set(rows.flatMap((r) => (r.name && !r.email && !r.personalId ? [normalizeForMatch(r.name)] : []))),
-    ]
+    const unkeyed = (r: RosterRow) => !r.email && !r.personalId && !r.externalId
+    const names = [...new Set(rows.flatMap((r) => (r.name && unkeyed(r) ? [normalizeForMatch(r.name)] : [])))]
+    const exts = [...new Set(rows.flatMap((r) => (r.externalId ? [r.externalId] : [])))]
     // Sequential: PGlite has one connection, and a transaction's statements run one at a time.
     const byEmail = await repo.findLiveByEmails(ex, subId, emails)
     const byPid = await repo.findLiveByPersonalIds(ex, subId, pids)
-    const byName = await repo.findLiveUnkeyedByMatchNames(ex, subId, names)
+    const byName = (await repo.findLiveUnkeyedByMatchNames(ex, subId, names)).filter((c) => c.external_id === null)
+    // externalId is unique among a subscription's live contacts: at most one owner each.
+    const extOwners = new Map((await findByExternalIds(ex, subId, exts)).map((c) => [c.external_id!, c]))
     const group = (found: repo.ContactRow[], key: (c: repo.ContactRow) => string | null) => {
       const m = new Map<string, repo.ContactRow[]>()
       for (const c of found) {
@@ -106,12 +148,16 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
     const emailOwners = group(byEmail, (c) => c.email)
     const pidOwners = group(byPid, (c) => c.personal_id)
     const nameOwners = group(byName, (c) => c.match_name)
-    const firstSeen = { email: new Map<string, number>(), personalId: new Map<string, number>() }
+    const firstSeen = {
+      email: new Map<string, number>(),
+      personalId: new Map<string, number>(),
+      externalId: new Map<string, number>(),
+    }
     const now = clock.now()
     return rows.map((r, i) => {
       const errors = rowErrors(r)
-      for (const f of ['email', 'personalId'] as const) {
-        const k = r[f]?.toLowerCase()
+      for (const f of ['email', 'personalId', 'externalId'] as const) {
+        const k = f === 'externalId' ? r[f] : r[f]?.toLowerCase()
         if (!k) continue
         const earlier = firstSeen[f].get(k)
         if (earlier !== undefined) errors.push({ field: f, message: `Same ${f} as row ${earlier + 1}.` })
@@ -125,11 +171,14 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
         errors.push({ field: 'email', message: `${byMail.length} contacts have this email: settle them first.` })
       // A row with neither key is the one contact of that name that has neither either, so a
       // re-import of a roster without emails does not duplicate it.
-      const byNameOnly = !r.email && !r.personalId && r.name ? (nameOwners.get(normalizeForMatch(r.name)) ?? []) : []
+      const byNameOnly = unkeyed(r) && r.name ? (nameOwners.get(normalizeForMatch(r.name)) ?? []) : []
       if (byNameOnly.length > 1)
         errors.push({ field: 'name', message: `${byNameOnly.length} contacts have this name and no email or id.` })
-      const target = byId[0] ?? byMail[0] ?? byNameOnly[0]
-      if (byId[0] && byMail[0] && byId[0].contact_id !== byMail[0].contact_id)
+      const byExt = r.externalId ? extOwners.get(r.externalId) : undefined
+      const target = byExt ?? byId[0] ?? byMail[0] ?? byNameOnly[0]
+      if (byId[0] && target && byId[0].contact_id !== target.contact_id)
+        errors.push({ field: 'personalId', message: `This id belongs to another contact (${byId[0].name}).` })
+      if (byMail[0] && target && byMail[0].contact_id !== target.contact_id)
         errors.push({ field: 'email', message: `This email belongs to another contact (${byMail[0].name}).` })
       if (errors.length > 0) return { result: { outcome: 'invalid', errors } }
       if (!target) {
@@ -148,9 +197,11 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
             personal_id: r.personalId ?? null,
             location_site_id: null,
             mail_stop_site_id: null,
-            status: 'active',
+            status: statusOf(r.status) ?? 'active',
             notify: true,
             language: r.language ?? null,
+            external_id: r.externalId ?? null,
+            unit: r.unit ?? null,
             match_name: normalizeForMatch(name),
             match_company: r.company ? normalizeForMatch(r.company) : null,
             source: 'csv',
@@ -174,12 +225,19 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
         set.contact_type = r.contactType as ContactType
         changes.push('contactType')
       }
+      const status = statusOf(r.status)
+      if (status && status !== target.status) {
+        set.status = status
+        changes.push('status')
+      }
       const contactId = target.contact_id
       if (changes.length === 0) return { result: { outcome: 'unchanged', contactId, errors: [] } }
+      // Only a row that says so deactivates: a contact the file leaves out is left as it is.
+      const outcome = status === 'inactive' && changes.includes('status') ? 'deactivated' : 'updated'
       if (set.name !== undefined) set.match_name = normalizeForMatch(set.name)
       if (set.company !== undefined) set.match_company = set.company ? normalizeForMatch(set.company) : null
       set.updated_at = now
-      return { result: { outcome: 'updated', contactId, changes, errors: [] }, update: { contactId, set } }
+      return { result: { outcome, contactId, changes, errors: [] }, update: { contactId, set } }
     })
   }
 
@@ -188,6 +246,7 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
     return {
       created: count('created'),
       updated: count('updated'),
+      deactivated: count('deactivated'),
       unchanged: count('unchanged'),
       invalid: count('invalid'),
       rows: plans.map((p) => p.result),
@@ -200,17 +259,18 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
       return report(await plan(db, subId, rows))
     },
 
-    /** A roster file read and checked; writes nothing. */
+    /** A roster file (CSV text, or XLSX bytes) read and checked; writes nothing. */
     async readRoster(
       subId: string,
-      csv: string,
+      file: { csv: string } | { xlsx: Buffer },
     ): Promise<Omit<ParsedRoster, 'rows'> & { rows: Array<{ line: number; row: RosterRow }>; report: RosterReport }> {
       let parsed: ParsedRoster
       try {
-        parsed = parseRoster(csv)
+        parsed = 'csv' in file ? parseRoster(file.csv) : await parseRosterXlsx(file.xlsx)
       } catch (err) {
+        const field = 'csv' in file ? 'csv' : 'xlsx'
         throw new ValidationErrors([
-          { field: 'csv', description: `Not a readable CSV file: ${(err as Error).message}` },
+          { field, description: `Not a readable ${field.toUpperCase()} file: ${(err as Error).message}` },
         ])
       }
       return {
@@ -229,7 +289,7 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
      * `updated_at` as it was).
      */
     async importRoster(subId: string, rows: readonly RosterRow[]): Promise<RosterReport> {
-      return inTransaction(db, async (trx) => {
+      const done = await inTransaction(db, async (trx) => {
         const plans = await plan(trx, subId, rows)
         const bad = plans.flatMap((p, i) =>
           p.result.errors.map((e) => ({ field: `rows[${i}].${e.field}`, description: e.message })),
@@ -242,6 +302,9 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
         for (const p of plans) if (p.update) await repo.updateContact(trx, subId, p.update.contactId, p.update.set)
         return report(plans)
       })
+      const left = done.rows.flatMap((r) => (r.outcome === 'deactivated' && r.contactId ? [r.contactId] : []))
+      if (left.length > 0) await onDeparted?.(subId, left)
+      return done
     },
 
     /** Every live contact as CSV with the import's own header, so the file re-imports unchanged. */
@@ -255,9 +318,18 @@ export function createRosterOperations({ db, clock, ids }: RosterDeps) {
           if (page.length === 0) return
           after = page[page.length - 1]!.contact_id
           const cells = page.map((c) =>
-            [c.name, c.email, c.company, c.phone, c.personal_id, c.contact_type, c.language].map((v) =>
-              guardCell(v ?? ''),
-            ),
+            [
+              c.name,
+              c.email,
+              c.company,
+              c.phone,
+              c.personal_id,
+              c.contact_type,
+              c.language,
+              c.external_id,
+              c.unit,
+              c.status,
+            ].map((v) => guardCell(v ?? '')),
           )
           yield stringify(cells, { record_delimiter: 'windows', quoted_match: /[\r\n]/ })
         }

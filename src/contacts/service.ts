@@ -15,6 +15,10 @@ import type {
 } from './api/schemas.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { createRosterOperations } from './roster.js'
+import { createDirectoryOperations } from './directory.js'
+import { createSyncOperations } from './sync.js'
+import { departed, type DepartureHook } from './model/departure.js'
+import * as delegates from './store/delegates.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
@@ -132,6 +136,11 @@ function externalIdTaken(e: unknown, externalId: string | null): never {
   throw e
 }
 
+/** The contact with its delegates, in id order (absent when it has none). */
+function withDelegates(c: Contact, ids: string[]): Contact {
+  return ids.length === 0 ? c : { ...c, delegates: [...ids].sort().map((contactId) => ({ contactId })) }
+}
+
 function toContact(r: repo.ContactRow): Contact {
   const { locationSiteId, mailStopSiteId, deleted: _deleted, ...rest } = toRecord(r)
   const out: Contact = rest
@@ -175,6 +184,20 @@ export function createContactsService(deps: ContactsServiceDeps) {
     if (problems.length > 0) throw new ValidationErrors(problems)
   }
 
+  /** Delegates are live contacts of the subscription, and not the contact itself: 400 naming `delegates`. */
+  async function checkDelegates(subId: string, contactId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return
+    const live = await delegates.liveContactIds(db, subId, ids)
+    const bad = ids.filter((id) => id === contactId || !live.has(id))
+    if (bad.length > 0)
+      throw new ValidationErrors(
+        bad.map((id) => ({
+          field: 'delegates',
+          description: id === contactId ? 'A contact is not its own delegate.' : `No contact ${id}.`,
+        })),
+      )
+  }
+
   async function mustFind(subId: string, contactId: string): Promise<repo.ContactRow> {
     const row = await repo.findContact(db, subId, contactId)
     if (!row) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
@@ -187,8 +210,21 @@ export function createContactsService(deps: ContactsServiceDeps) {
     return new Map(rows.map((r) => [r.contact_id, toRecord(r)]))
   })
 
+  // Who is told of departures (the directory's, set up after the packages exist: see listenDepartures).
+  const departureHooks: DepartureHook[] = []
+  const onDeparted: DepartureHook = async (subId, contactIds) => {
+    for (const hook of departureHooks) await hook(subId, contactIds)
+  }
+
   return {
-    ...createRosterOperations({ db, clock, ids }),
+    ...createRosterOperations({ db, clock, ids, onDeparted }),
+    ...createDirectoryOperations({ db, clock, ids, onDeparted }),
+    ...createSyncOperations({ db, clock, ids, onDeparted }),
+
+    /** `hook` is told of every recipient who leaves (deactivated, moved out), once the write committed. */
+    listenDepartures(hook: DepartureHook): void {
+      departureHooks.push(hook)
+    },
 
     async createContact(
       subId: string,
@@ -232,13 +268,17 @@ export function createContactsService(deps: ContactsServiceDeps) {
         updated_at: at,
         deleted_at: null,
       }
-      return writeRecorded(db, outcome, toContact(row), (ex) =>
-        repo.insertContact(ex, row).catch((e: unknown) => externalIdTaken(e, row.external_id)),
-      )
+      const chosen = input.delegates?.map((d) => d.contactId) ?? []
+      await checkDelegates(subId, row.contact_id, chosen)
+      return writeRecorded(db, outcome, withDelegates(toContact(row), chosen), async (ex) => {
+        await repo.insertContact(ex, row).catch((e: unknown) => externalIdTaken(e, row.external_id))
+        await delegates.addDelegates(ex, subId, row.contact_id, chosen)
+      })
     },
 
     async getContact(subId: string, contactId: string): Promise<Contact> {
-      return toContact(await mustFind(subId, contactId))
+      const c = toContact(await mustFind(subId, contactId))
+      return withDelegates(c, (await delegates.delegatesOf(db, subId, [contactId])).get(contactId) ?? [])
     },
 
     async updateContact(
@@ -256,7 +296,9 @@ export function createContactsService(deps: ContactsServiceDeps) {
         location: input.location?.inboundSiteId,
         mailStop: input.mailStopLocation?.inboundSiteId,
       })
-      return inTransaction(db, async (trx) => {
+      const chosen = input.delegates?.map((d) => d.contactId)
+      if (chosen) await checkDelegates(subId, contactId, chosen)
+      const [out, left] = await inTransaction(db, async (trx) => {
         const cur = await repo.findContact(trx, subId, contactId, { forUpdate: true })
         if (!cur) throw new AppError(CONTACT_ERRORS.CONTACT_NOT_FOUND, { detail: { contactId } })
         const pick = (given: string | null | undefined, current: string | null) =>
@@ -294,8 +336,16 @@ export function createContactsService(deps: ContactsServiceDeps) {
         }
         const { contact_id: _id, sub_id: _sub, created_at: _created, ...set } = next
         await repo.updateContact(trx, subId, contactId, set).catch((e: unknown) => externalIdTaken(e, next.external_id))
-        return toContact(next)
+        if (chosen) {
+          await delegates.removeDelegates(trx, subId, contactId, 'all')
+          await delegates.addDelegates(trx, subId, contactId, chosen)
+        }
+        const now = (await delegates.delegatesOf(trx, subId, [contactId])).get(contactId) ?? []
+        return [withDelegates(toContact(next), now), departed(cur, next, next.updated_at)] as const
       })
+      // A clerk deactivating a recipient (or setting a past move-out date) flags their waiting parcels too.
+      if (left) await onDeparted(subId, [contactId])
+      return out
     },
 
     /** The unsubscribe link's effect: no more notification emails to this contact. False: no such contact. */
@@ -323,7 +373,15 @@ export function createContactsService(deps: ContactsServiceDeps) {
         { subId, prefix: prefix || undefined, types: typesFor(q.contactType), status: q.status },
         { skip: q.skip, limit: q.limit },
       )
-      return { contacts: rows.map(toContact), totalCount: total }
+      const of = await delegates.delegatesOf(
+        db,
+        subId,
+        rows.map((r) => r.contact_id),
+      )
+      return {
+        contacts: rows.map((r) => withDelegates(toContact(r), of.get(r.contact_id) ?? [])),
+        totalCount: total,
+      }
     },
 
     /** By id, for display: inactive and deleted contacts included (packages show their history). */

@@ -50,6 +50,9 @@ const TRACKING = {
     "A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.",
   ScanIssueSettled:
     "A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.",
+  // The directory (src/directory/departures.ts): once per departure, for each parcel waiting then.
+  RecipientDeparted:
+    'The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.',
 } as const
 
 const LOCKER = {

@@ -16,7 +16,11 @@ export interface SelectionDeps {
   db: Db
   ids: IdGenerator
   packages: Pick<PackagesService, 'waitingPackages' | 'pickupCodeIssued' | 'rowById'>
-  contacts: { getByIds(subId: string, ids: string[]): Promise<Map<string, ContactLike>> }
+  contacts: {
+    getByIds(subId: string, ids: string[]): Promise<Map<string, ContactLike>>
+    /** Contacts allowed to collect for each (a hand-over to one is recorded as such). */
+    delegatesOf(subId: string, ids: string[]): Promise<Map<string, string[]>>
+  }
   /** Wrong codes, counted per API client and per subscription (see codeLimiterKeys). */
   codeLimiter: FailureLimiter
 }

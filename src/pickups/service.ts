@@ -30,6 +30,7 @@ const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pi
   images: row.images,
   ...(row.comment ? { comment: row.comment } : {}),
   ...(row.typed_signature ? { typedSignature: row.typed_signature } : {}),
+  ...(row.delegate ? { delegate: true } : {}),
   userName: row.user_name,
   clerk: row.clerk,
   inboundSites,
@@ -71,10 +72,19 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     if (given.contactId !== undefined) {
       const c = known.get(given.contactId)
       if (!c || c.deleted) throw invalid('givenTo.contactId', `No contact ${given.contactId}.`)
-      return { contactId: c.contactId, name: c.name, onBehalf: c.contactId !== receiverId ? receiverName : undefined }
+      const delegate =
+        receiverId !== undefined &&
+        c.contactId !== receiverId &&
+        ((await contacts.delegatesOf(actor.subId, [receiverId])).get(receiverId) ?? []).includes(c.contactId)
+      return {
+        contactId: c.contactId,
+        name: c.name,
+        onBehalf: c.contactId !== receiverId ? receiverName : undefined,
+        delegate,
+      }
     }
-    if (given.name !== undefined) return { name: given.name.trim(), onBehalf: receiverName }
-    return { contactId: receiverId, name: receiverName ?? '', onBehalf: undefined }
+    if (given.name !== undefined) return { name: given.name.trim(), onBehalf: receiverName, delegate: false }
+    return { contactId: receiverId, name: receiverName ?? '', onBehalf: undefined, delegate: false }
   }
 
   /** Pickups as read back: on whose behalf (the receiver's name), where (the sites of their activities). */
@@ -113,7 +123,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
       const typed = body.typedSignature?.trim()
       const pickupId = ids('pku_')
       const note = [
-        `Pickup ${pickupId}: collected by ${who.name || 'the receiver'}${who.onBehalf ? ` on behalf of ${who.onBehalf}` : ''}.`,
+        `Pickup ${pickupId}: collected by ${who.name || 'the receiver'}${who.delegate ? ', a delegate,' : ''}${who.onBehalf ? ` on behalf of ${who.onBehalf}` : ''}.`,
         // A typed signature is recorded as typed, never passed off as drawn.
         typed ? `Signature typed by the collector: ${typed}.` : undefined,
         body.comment,
@@ -149,6 +159,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
               contentType: i.contentType,
               tempURL: i.tempURL,
             })),
+            ...(who.delegate ? { delegate: true } : {}),
             ...(body.comment ? { comment: body.comment } : {}),
             ...(typed ? { typedSignature: typed } : {}),
             userName: actor.userName,
@@ -167,6 +178,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             images: JSON.stringify(pickup.images),
             comment: body.comment ?? null,
             typed_signature: typed ?? null,
+            delegate: who.delegate,
             user_name: actor.userName,
             clerk: actor.clerk,
             created_at: done.at,

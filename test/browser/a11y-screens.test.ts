@@ -26,6 +26,7 @@ const ADMIN_SECTIONS = [
   'clients',
   'webhooks',
   'notifications',
+  'directory',
   'sso',
 ]
 

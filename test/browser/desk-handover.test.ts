@@ -183,13 +183,13 @@ describe('hand-over for everyone', () => {
     await signIn(page, admin.email, admin.password)
     await page.goto('/console/admin/contacts')
     const roster =
-      'Full Name;E-mail;Student ID;Room\r\nRosa Twice;rosa@example.com;R-1;12\r\nOtto Twice;otto@example.com;R-2;14\r\n'
+      'Full Name;E-mail;Student ID;Locker\r\nRosa Twice;rosa@example.com;R-1;12\r\nOtto Twice;otto@example.com;R-2;14\r\n'
     const importOnce = async () => {
       await page
         .getByLabel('Roster file')
         .setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(roster) })
       await page.getByRole('table', { name: 'Roster preview' }).waitFor()
-      await page.getByText('Column "Room" is not a contact field: ignored.').waitFor()
+      await page.getByText('Column "Locker" is not a contact field: ignored.').waitFor()
       await page.getByRole('button', { name: 'Import 2 rows' }).click()
       await page.getByText(/^Imported:/).waitFor()
       return (await page.getByText(/^Imported:/).textContent()) ?? ''

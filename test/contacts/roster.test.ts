@@ -36,7 +36,7 @@ const updatedAt = async (subId: string) =>
     .execute()
 
 const ROSTER = [
-  'Full Name;E-mail Address;Student ID;Dept;Room;Mobile',
+  'Full Name;E-mail Address;Student ID;Dept;Locker;Mobile',
   'Ada Lovelace;ada@example.com;S-1;Maths;101;+44 1',
   '"Grace ""Amazing"" Hopper";grace@example.com;S-2;Navy;102;',
   'Alan Turing;;S-3;;103;',
@@ -55,7 +55,7 @@ describe('roster import (upsert)', () => {
       null,
       'phone',
     ])
-    expect(read.warnings).toEqual(['Column "Room" is not a contact field: ignored.'])
+    expect(read.warnings).toEqual(['Column "Locker" is not a contact field: ignored.'])
     expect(read.rows.map((r: { row: unknown }) => r.row)).toEqual([
       { name: 'Ada Lovelace', email: 'ada@example.com', personalId: 'S-1', company: 'Maths', phone: '+44 1' },
       { name: 'Grace "Amazing" Hopper', email: 'grace@example.com', personalId: 'S-2', company: 'Navy' },
@@ -164,7 +164,7 @@ describe('roster import (upsert)', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
     expect(res.headers['content-disposition']).toBe('attachment; filename="contacts.csv"')
     const lines = res.body.split('\r\n')
-    expect(lines[0]).toBe('name,email,company,phone,personalId,contactType,language')
+    expect(lines[0]).toBe('name,email,company,phone,personalId,contactType,language,externalId,unit,status')
     expect(res.body).toContain(`"'=HYPERLINK(""x"")",f@example.com,,,,SENDER,`)
     const again = await readCsv(c, res.body)
     expect(again.report).toMatchObject({ created: 0, updated: 0, unchanged: 2, invalid: 0 })
@@ -177,6 +177,6 @@ describe('roster import (upsert)', () => {
     const other = await importRows(b, [{ name: 'Ada', email: 'ada@example.com' }], true)
     expect(other).toMatchObject({ created: 1, unchanged: 0 })
     const exp = await call(b, 'GET', '/api/v1/contacts/export')
-    expect(exp.body).toBe('name,email,company,phone,personalId,contactType,language\r\n')
+    expect(exp.body).toBe('name,email,company,phone,personalId,contactType,language,externalId,unit,status\r\n')
   })
 })

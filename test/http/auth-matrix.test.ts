@@ -30,6 +30,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
     "single sign-on: browser navigations to and back from the subscription's identity provider; the sealed flow cookie and the provider's id_token are the credentials (test/users/sso-*.test.ts)",
   ],
   ['/notifications/unsubscribe', "the emails' unsubscribe link (RFC 8058): its HMAC-signed token is the credential"],
+  [
+    /^\/scim\/v2(\/|$)/,
+    'SCIM 2.0: its own per-subscription tokens and SCIM error bodies (RFC 7644 §3.12), refused in test/directory/scim-protocol.test.ts',
+  ],
 ]
 const isPublic = (url: string) => PUBLIC.some(([m]) => (typeof m === 'string' ? m === url : m.test(url)))
 

@@ -65,6 +65,8 @@ describe('webhook configurations', () => {
       // The scan-issues queue of label photos (issue 27).
       'ScanIssueOpened',
       'ScanIssueSettled',
+      // A recipient left while parcels waited (issue 28).
+      'RecipientDeparted',
     ])
     expect(tracking.events[0]).toEqual({
       eventId: 'tracking.Manifest',

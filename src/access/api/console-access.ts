@@ -29,6 +29,16 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   // Single sign-on, reads included: they name the identity provider and its client.
   'GET /api/v1/sso',
   'PUT /api/v1/sso',
+  // The directory's feeds: SCIM tokens and the LDAP sync (reads included: they name the directory
+  // server and its bind account), and roster workbooks, which deactivate contacts as CSV rosters do.
+  'GET /api/v1/directory/scim/tokens',
+  'POST /api/v1/directory/scim/tokens',
+  'DELETE /api/v1/directory/scim/tokens/:tokenId',
+  'GET /api/v1/directory/ldap',
+  'PUT /api/v1/directory/ldap',
+  'DELETE /api/v1/directory/ldap',
+  'POST /api/v1/directory/ldap/run',
+  'POST /api/v1/contacts/import/xlsx',
   // Machines: API clients and their secrets, reads included (a list of who can call the API).
   'GET /api/v1/clients',
   'POST /api/v1/clients',

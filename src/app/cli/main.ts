@@ -13,6 +13,7 @@ import { seedCommand } from './seed.js'
 import { serve } from './serve.js'
 import { usersCommand } from './users.js'
 import { workerCommand } from './worker.js'
+import { scimTokenCommand } from './scim.js'
 import { PortInUseError } from './port.js'
 import { WrongSecretError } from '../secrets.js'
 
@@ -34,6 +35,7 @@ usage: mailroom <command>
   worker                                  run only the webhook delivery worker
   images migrate [--from local] [--to postgres|s3] [--keep]
                                           move stored image bytes into the configured store (BLOB_STORE)
+  scim-token create --subscription NAME [--name LABEL] [--json]   a SCIM token for an identity provider, printed once
   backup FILE [--passphrase-file F | --no-secret]
                                           the embedded database (while it serves, too), its local images and the
                                           master secret (beside it in FILE.secret, or sealed in it); docs/backup.md
@@ -71,6 +73,8 @@ async function main(argv: string[]): Promise<void> {
       return seedCommand(config, rest)
     case 'worker':
       return workerCommand(config)
+    case 'scim-token':
+      return scimTokenCommand(config, rest)
     case 'backup':
       return backupCommand(config, rest)
     case 'restore':

@@ -2,13 +2,19 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../platform/http/schemas.js'
 import type { ContactsService } from '../service.js'
-import { ImportRosterSchema, ReadRosterReplySchema, ReadRosterSchema, RosterReportSchema } from './roster-schemas.js'
+import {
+  ImportRosterSchema,
+  ReadRosterReplySchema,
+  ReadRosterSchema,
+  ReadRosterXlsxSchema,
+  RosterReportSchema,
+} from './roster-schemas.js'
 
 const tags = ['contacts']
 const security = [{ bearerAuth: [] }]
 
 const MATCHING =
-  "A row is the contact whose `personalId` (the roster's external id) it names, else the contact with its `email` (both ignoring case), else, for a row with neither, the one contact of its name that has neither, else a new contact. A row whose id and email name two different contacts, whose id or email several contacts share, or that repeats an earlier row's email or id is invalid: an import never merges people by accident."
+  "A row is the contact with its `externalId` (exactly), else the one whose `personalId` it names, else the contact with its `email` (both ignoring case), else, for a row with none of these, the one contact of its name that has none, else a new contact (source `csv`). A row whose keys name two different contacts, whose id or email several contacts share, or that repeats an earlier row's email or id is invalid: an import never merges people by accident. Never an overwrite of all: a contact the file leaves out stays as it is; only a row whose `status` says inactive deactivates its contact."
 
 /** The roster: read a file, check rows, import them as an upsert, export every contact. */
 export const rosterRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService }> = async (app, { contacts }) => {
@@ -28,7 +34,25 @@ export const rosterRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService
         response: { 200: ReadRosterReplySchema, ...errorResponses(400) },
       },
     },
-    async (request) => contacts.readRoster(request.tenant.subId, request.body.csv),
+    async (request) => contacts.readRoster(request.tenant.subId, { csv: request.body.csv }),
+  )
+
+  app.post(
+    '/api/v1/contacts/import/xlsx',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a roster spreadsheet (XLSX)',
+        description: [
+          'Reads the first worksheet of an Excel workbook (base64) as the CSV route reads a file: the first non-empty row is the header (same synonyms), each later row a contact; dates read as YYYY-MM-DD, formulas as their values. Answers the rows (`line`: the spreadsheet row) and what importing them would do. Writes nothing: import the rows with POST /api/v1/contacts/import.',
+          'Bytes that are not a workbook are 400 naming `xlsx`.',
+        ].join('\n\n'),
+        body: ReadRosterXlsxSchema,
+        response: { 200: ReadRosterReplySchema, ...errorResponses(400) },
+      },
+    },
+    async (request) => contacts.readRoster(request.tenant.subId, { xlsx: Buffer.from(request.body.xlsx, 'base64') }),
   )
 
   app.post(
@@ -41,7 +65,7 @@ export const rosterRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService
         description: [
           MATCHING,
           'A matched contact gets the non-empty cells that differ; one with nothing different is left untouched (`unchanged`), so importing the same file twice changes nothing the second time. A new contact is active, notified, RECEIVER unless the row says otherwise.',
-          'With `dryRun: true` the answer says row by row what would happen and nothing is written. Otherwise all rows or none: an invalid row is a 400 whose errors name `rows[i].field`, and no row is written.',
+          'With `dryRun: true` the answer says row by row what would happen (created, updated, deactivated, unchanged, invalid with its errors) and nothing is written. Otherwise all rows or none: an invalid row is a 400 whose errors name `rows[i].field`, and no row is written.',
         ].join('\n\n'),
         body: ImportRosterSchema,
         response: { 200: RosterReportSchema, ...errorResponses(400) },
@@ -61,7 +85,7 @@ export const rosterRoutes: FastifyPluginAsyncTypebox<{ contacts: ContactsService
         security,
         summary: 'Export contacts as CSV',
         description:
-          'Every live contact as RFC 4180 CSV (CRLF) with the header `name,email,company,phone,personalId,contactType,language`, in id order: the import reads it back as it is, unchanged. Cells a spreadsheet would run as formulas start with an apostrophe, which the import removes.',
+          'Every live contact as RFC 4180 CSV (CRLF) with the header `name,email,company,phone,personalId,contactType,language,externalId,unit,status`, in id order: the import reads it back as it is, unchanged. Cells a spreadsheet would run as formulas start with an apostrophe, which the import removes.',
         response: { 200: Type.String({ description: 'The CSV file.' }), ...errorResponses() },
       },
     },

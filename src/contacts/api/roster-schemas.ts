@@ -12,11 +12,14 @@ export const RosterRowSchema = Type.Object(
     personalId: Type.Optional(Cell),
     contactType: Type.Optional(Cell),
     language: Type.Optional(Cell),
+    externalId: Type.Optional(Cell),
+    unit: Type.Optional(Cell),
+    status: Type.Optional(Cell),
   } satisfies Record<(typeof ROSTER_FIELDS)[number], unknown>,
   {
     additionalProperties: false,
     description:
-      'One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact.',
+      'One roster row as text cells. Cells are trimmed; an empty or absent cell leaves the stored value as it is. `contactType` (any case) defaults to RECEIVER for a new contact. `externalId`: the id of the system the roster comes from (compared exactly). `status`: active or inactive (also yes/no, true/false, left): a row saying inactive deactivates its contact; a contact the file leaves out is never touched.',
   },
 )
 
@@ -33,6 +36,21 @@ export const ImportRosterSchema = Type.Object(
   { additionalProperties: false },
 )
 
+/** An XLSX roster, base64: 2 MB of text: a workbook of tens of thousands of rows (XLSX is compressed). */
+export const MAX_XLSX_BASE64 = 2_000_000
+
+export const ReadRosterXlsxSchema = Type.Object(
+  {
+    xlsx: Type.String({
+      minLength: 1,
+      maxLength: MAX_XLSX_BASE64,
+      pattern: '^[A-Za-z0-9+/]+={0,2}$',
+      description: 'The .xlsx file, base64: its first worksheet, the first non-empty row the header.',
+    }),
+  },
+  { additionalProperties: false },
+)
+
 export const ReadRosterSchema = Type.Object(
   {
     csv: Type.String({
@@ -45,9 +63,9 @@ export const ReadRosterSchema = Type.Object(
 )
 
 const RowResult = Type.Object({
-  outcome: Type.Unsafe<'created' | 'updated' | 'unchanged' | 'invalid'>({
+  outcome: Type.Unsafe<'created' | 'updated' | 'deactivated' | 'unchanged' | 'invalid'>({
     type: 'string',
-    enum: ['created', 'updated', 'unchanged', 'invalid'],
+    enum: ['created', 'updated', 'deactivated', 'unchanged', 'invalid'],
     description: 'With dryRun, what importing the row would do.',
   }),
   contactId: Type.Optional(Type.String({ description: 'The contact created, updated or matched.' })),
@@ -58,13 +76,14 @@ const RowResult = Type.Object({
 export const RosterReportSchema = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
+  deactivated: Type.Integer({ description: 'Rows whose status set an active contact inactive.' }),
   unchanged: Type.Integer(),
   invalid: Type.Integer(),
   rows: Type.Array(RowResult, { description: 'One per row, in order.' }),
 })
 
 export const ReadRosterReplySchema = Type.Object({
-  delimiter: Type.String({ description: 'The separator found: ",", ";" or a tab.' }),
+  delimiter: Type.String({ description: 'The separator found: ",", ";" or a tab; "" for an XLSX file.' }),
   columns: Type.Array(
     Type.Object({
       header: Type.String(),

@@ -54,6 +54,11 @@ const directory = {
     format: 'date',
     description: 'The day the person leaves (`YYYY-MM-DD`): a moved-out recipient with parcels waiting is flagged.',
   }),
+  delegates: Type.Array(Type.Object({ contactId: Id }, { additionalProperties: false }), {
+    maxItems: 50,
+    description:
+      "Contacts who may collect this contact's parcels (a partner, an assistant; a SCIM group's members): a hand-over to one is recorded as such (the pickup's `delegate`). Each a live contact of the subscription, not the contact itself: 400 naming `delegates` otherwise. PUT replaces the list; `[]` clears it.",
+  }),
   /** Read-only, but accepted: a client may PUT back the body it got from GET. */
   source: oneOf(
     CONTACT_SOURCES,
@@ -100,6 +105,11 @@ export const ContactSchema = Type.Object(
     group: Type.Boolean({ description: directory.group.description }),
     moveInDate: Type.Optional(Type.String({ format: 'date', description: directory.moveInDate.description })),
     moveOutDate: Type.Optional(Type.String({ format: 'date', description: directory.moveOutDate.description })),
+    delegates: Type.Optional(
+      Type.Array(Type.Object({ contactId: Type.String() }), {
+        description: `${directory.delegates.description} Absent: none.`,
+      }),
+    ),
   },
   { $id: 'Contact', title: 'Contact' },
 )
@@ -124,6 +134,7 @@ export const CreateContactSchema = Type.Object(
     group: Type.Optional(directory.group),
     moveInDate: Type.Optional(directory.moveInDate),
     moveOutDate: Type.Optional(directory.moveOutDate),
+    delegates: Type.Optional(directory.delegates),
     source: Type.Optional(directory.source),
   },
   { additionalProperties: false },
@@ -150,6 +161,7 @@ export const UpdateContactSchema = Type.Object(
     group: Type.Optional(directory.group),
     moveInDate: Type.Optional(Nullable(directory.moveInDate)),
     moveOutDate: Type.Optional(Nullable(directory.moveOutDate)),
+    delegates: Type.Optional(directory.delegates),
     source: Type.Optional(directory.source),
   },
   { additionalProperties: false },

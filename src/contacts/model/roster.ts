@@ -1,7 +1,18 @@
 import { parse } from 'csv-parse/sync'
 
 /** The contact fields a roster row can carry; the names are also the export's header. */
-export const ROSTER_FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType', 'language'] as const
+export const ROSTER_FIELDS = [
+  'name',
+  'email',
+  'company',
+  'phone',
+  'personalId',
+  'contactType',
+  'language',
+  'externalId',
+  'unit',
+  'status',
+] as const
 export type RosterField = (typeof ROSTER_FIELDS)[number]
 export type RosterRow = Partial<Record<RosterField, string>>
 
@@ -16,9 +27,11 @@ const SYNONYMS: Record<HeaderTarget, string[]> = {
   email: ['email', 'emailaddress', 'mail', 'emailid'],
   company: ['company', 'organisation', 'organization', 'department', 'dept', 'employer'],
   phone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile', 'mobilephone', 'cell', 'cellphone'],
+  externalId: ['externalid', 'sourcedid', 'immutableid', 'objectguid', 'uuid', 'guid', 'directoryid'],
+  unit: ['unit', 'room', 'roomnumber', 'apartment', 'apt', 'suite', 'mailstop', 'office', 'flat'],
+  status: ['status', 'active', 'state'],
   personalId: [
     'personalid',
-    'externalid',
     'id',
     'idnumber',
     'studentid',
@@ -70,7 +83,8 @@ export const guardCell = (v: string): string => (FORMULA.test(v) ? `'${v}` : v)
 const unguardCell = (v: string): string => (v.startsWith("'") && FORMULA.test(v.slice(1)) ? v.slice(1) : v)
 
 export interface ParsedRoster {
-  delimiter: Delimiter
+  /** The CSV separator found; "" for a spreadsheet (XLSX). */
+  delimiter: Delimiter | ''
   /** Each header cell and the field it fills; `null`: ignored. */
   columns: Array<{ header: string; field: HeaderTarget | null }>
   warnings: string[]
@@ -93,6 +107,17 @@ export function parseRoster(text: string): ParsedRoster {
     trim: true,
     info: true,
   }) as Array<{ record: string[]; info: { lines: number } }>
+  return rosterOfRecords(records, delimiter)
+}
+
+/**
+ * Rows of cells (the header first; `info.lines`: the line or spreadsheet row each ends on) → the
+ * roster: headers matched to fields, rows to contacts' fields. CSV and XLSX files share it.
+ */
+export function rosterOfRecords(
+  records: Array<{ record: string[]; info: { lines: number } }>,
+  delimiter: ParsedRoster['delimiter'],
+): ParsedRoster {
   const [head, ...body] = records
   if (!head) return { delimiter, columns: [], warnings: ['The file is empty.'], rows: [] }
   const warnings: string[] = []

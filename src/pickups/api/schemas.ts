@@ -110,6 +110,11 @@ export const PickupSchema = Type.Object(
         { description: 'The receiver, when someone else collected for them (givenTo is not the receiver).' },
       ),
     ),
+    delegate: Type.Optional(
+      Type.Boolean({
+        description: "true: the collector is one of the receiver's delegates (contacts allowed to collect for them).",
+      }),
+    ),
     inboundSites: Type.Array(Type.Object({ inboundSiteId: Type.String(), name: Type.String() }), {
       description: 'Where the packages were handed over: the sites of their DELIVERED activities.',
     }),

@@ -22,6 +22,7 @@ const COLUMNS = [
   'images',
   'comment',
   'typed_signature',
+  'delegate',
   'user_name',
   'clerk',
   'created_at',

@@ -42,6 +42,11 @@ export async function registerOpenApi(
             description: 'An access token from POST {auth}/api/v1/token, scope psapi.',
           },
           basicAuth: { type: 'http', scheme: 'basic', description: 'Client id and client secret.' },
+          scimToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A SCIM token of the subscription (/scim/v2 only).',
+          },
           sessionCookie: {
             type: 'apiKey',
             in: 'cookie',

@@ -36,6 +36,7 @@ import * as m0051 from './0051_contact_directory_fields.js'
 import * as m0052 from './0052_restores.js'
 import * as m0054 from './0054_recipient_match_indexes.js'
 import * as m0055 from './0055_scan_issues.js'
+import * as m0057 from './0057_directory.js'
 import * as m0060 from './0060_console_sso.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
@@ -77,5 +78,6 @@ export const migrations: Record<string, Migration> = {
   '0052_restores': m0052,
   '0054_recipient_match_indexes': m0054,
   '0055_scan_issues': m0055,
+  '0057_directory': m0057,
   '0060_console_sso': m0060,
 }

@@ -1,0 +1,223 @@
+import type { Db } from '../platform/db/database.js'
+import { inTransaction, type Executor } from '../platform/db/transaction.js'
+import type { Clock } from '../platform/kit/clock.js'
+import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
+import { isUniqueViolation } from '../platform/db/errors.js'
+import * as repo from './store/directory.js'
+import * as delegates from './store/delegates.js'
+import * as departures from './store/departures.js'
+import type { DirectoryCondition } from './model/directory-query.js'
+import {
+  columnsOf,
+  day,
+  next,
+  personProblems,
+  toDirectoryContact,
+  type DirectoryContact,
+  type DirectoryPerson,
+  type DirectorySource,
+} from './model/directory-person.js'
+
+export { personProblems } from './model/directory-person.js'
+export type { DirectoryContact, DirectoryPerson, DirectorySource } from './model/directory-person.js'
+import { departed, isGone, type DepartureHook } from './model/departure.js'
+
+export const DIRECTORY_ERRORS = registerErrors({
+  DIRECTORY_USER_NAME_TAKEN: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'CON-4091',
+    message: 'Another contact has this userName.',
+  },
+})
+
+export interface DirectoryDeps {
+  db: Db
+  clock: Clock
+  ids: IdGenerator
+  /** Told, after the write committed, of recipients who left (deactivated or moved out). */
+  onDeparted?: DepartureHook
+}
+
+export type DirectoryContacts = ReturnType<typeof createDirectoryOperations>
+
+/** What the directory protocols (SCIM, LDAP) do to contacts; the protocols themselves live in src/directory. */
+export function createDirectoryOperations(deps: DirectoryDeps) {
+  const { db, clock, ids } = deps
+
+  /**
+   * A userName or externalId another contact has: the unique index decides (no read before the
+   * write, and two concurrent writes of one cannot both pass), and the write is a 409.
+   */
+  function taken(e: unknown): never {
+    if (isUniqueViolation(e, 'contacts_user_name_idx'))
+      throw new AppError(DIRECTORY_ERRORS.DIRECTORY_USER_NAME_TAKEN, { field: 'userName' })
+    if (isUniqueViolation(e, 'contacts_external_id_uq'))
+      throw new AppError('CONTACT_EXTERNAL_ID_TAKEN', { field: 'externalId' })
+    throw e
+  }
+
+  async function write(
+    trx: Executor,
+    subId: string,
+    cur: repo.DirectoryRow | undefined,
+    p: DirectoryPerson,
+    group: boolean,
+    source: DirectorySource,
+  ): Promise<{ id: string; departed: boolean }> {
+    const problems = personProblems(p)
+    if (problems.length > 0) throw new ValidationErrors(problems)
+    const at = clock.now()
+    const cols = columnsOf(p, group, source)
+    if (cur) {
+      // Back again (reactivated, move-out cleared): a later departure is flagged afresh.
+      const back = isGone(cur, day(at)) && !isGone({ status: String(cols.status), move_out: next(cur, cols) }, day(at))
+      await repo
+        .updateDirectoryContact(trx, subId, cur.contact_id, {
+          ...cols,
+          ...(back ? { departure_noted_at: null } : {}),
+          updated_at: at,
+        })
+        .catch(taken)
+      return { id: cur.contact_id, departed: departed(cur, cols, at) }
+    }
+    const contactId = ids('con_')
+    await repo
+      .insertDirectoryContact(trx, {
+        contact_type: 'RECEIVER',
+        notify: true,
+        company: null,
+        email: null,
+        phone: null,
+        personal_id: null,
+        location_site_id: null,
+        mail_stop_site_id: null,
+        language: null,
+        match_company: null,
+        ...cols,
+        contact_id: contactId,
+        sub_id: subId,
+        created_at: at,
+        updated_at: at,
+      })
+      .catch(taken)
+    return { id: contactId, departed: false }
+  }
+
+  /** After the commit: the hook reads packages on its own connection (PGlite has one). */
+  async function tell(subId: string, w: { id: string; departed: boolean }) {
+    if (w.departed) await deps.onDeparted?.(subId, [w.id])
+  }
+
+  async function read(ex: Executor, subId: string, contactId: string, group: boolean): Promise<DirectoryContact> {
+    const row = await repo.findDirectoryContact(ex, subId, contactId)
+    if (!row || row.is_group !== group) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+    return toDirectoryContact(row)
+  }
+
+  return {
+    /**
+     * A person provisioned: the contact with its externalId or userName is a conflict (the
+     * provider should have found it by filter), a manual contact of its email is adopted,
+     * otherwise a new contact. Groups are always new.
+     */
+    async provision(
+      subId: string,
+      p: DirectoryPerson,
+      source: DirectorySource,
+      opts: { group?: boolean } = {},
+    ): Promise<DirectoryContact> {
+      const group = opts.group ?? false
+      const [w, out] = await inTransaction(db, async (trx) => {
+        // A contact made elsewhere (the desk, a roster) with this externalId or email is adopted;
+        // one already provisioned (it has a userName) is not: the uniqueness checks refuse the POST.
+        const found = group
+          ? undefined
+          : await repo.findProvisioned(trx, subId, { externalId: p.externalId, email: p.email })
+        const adopt = found && found.user_name === null ? found : undefined
+        const written = await write(trx, subId, adopt, p, group, source)
+        return [written, await read(trx, subId, written.id, group)] as const
+      })
+      await tell(subId, w)
+      return out
+    },
+
+    /** The contact `contactId` (a user, or a group) set to `p`; absent optional fields keep theirs. */
+    async replace(
+      subId: string,
+      contactId: string,
+      p: DirectoryPerson,
+      source: DirectorySource,
+      opts: { group?: boolean } = {},
+    ): Promise<DirectoryContact> {
+      const group = opts.group ?? false
+      const [w, out] = await inTransaction(db, async (trx) => {
+        const cur = await repo.findDirectoryContact(trx, subId, contactId, { forUpdate: true })
+        if (!cur || cur.is_group !== group) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+        const written = await write(trx, subId, cur, p, group, source)
+        return [written, await read(trx, subId, contactId, group)] as const
+      })
+      await tell(subId, w)
+      return out
+    },
+
+    async getDirectoryContact(subId: string, contactId: string, opts: { group?: boolean } = {}) {
+      return read(db, subId, contactId, opts.group ?? false)
+    },
+
+    async queryDirectory(
+      subId: string,
+      kind: repo.DirectoryKind,
+      where: DirectoryCondition | undefined,
+      page: { offset: number; limit: number },
+    ): Promise<{ contacts: DirectoryContact[]; total: number }> {
+      const { rows, total } = await repo.queryDirectory(db, subId, kind, where, page)
+      return { contacts: rows.map(toDirectoryContact), total }
+    },
+
+    /** Delegates (a group's members) of each contact, in id order. */
+    async delegatesOf(subId: string, contactIds: string[]): Promise<Map<string, string[]>> {
+      return delegates.delegatesOf(db, subId, contactIds)
+    },
+
+    /**
+     * Changes `contactId`'s delegates: `set` replaces them all, `add` and `remove` change some.
+     * A delegate that is no live contact of the subscription, or the contact itself, is a 400
+     * naming `field`.
+     */
+    async changeDelegates(
+      subId: string,
+      contactId: string,
+      change: { set?: string[]; add?: string[]; remove?: string[] },
+      field = 'delegates',
+    ): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        const cur = await repo.findDirectoryContact(trx, subId, contactId, { forUpdate: true })
+        if (!cur) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+        const wanted = [...new Set([...(change.set ?? []), ...(change.add ?? [])])]
+        const live = await delegates.liveContactIds(trx, subId, wanted)
+        const bad = wanted.filter((id) => !live.has(id) || id === contactId)
+        if (bad.length > 0)
+          throw new ValidationErrors(
+            bad.slice(0, 50).map((id) => ({
+              field,
+              description: id === contactId ? 'A contact is not its own delegate.' : `No contact ${id}.`,
+            })),
+          )
+        if (change.set) await delegates.removeDelegates(trx, subId, contactId, 'all')
+        await delegates.addDelegates(trx, subId, contactId, wanted)
+        if (change.remove) await delegates.removeDelegates(trx, subId, contactId, change.remove)
+        await repo.updateDirectoryContact(trx, subId, contactId, { updated_at: clock.now() })
+      })
+    },
+
+    /** Gone contacts whose departure is not noted yet, across subscriptions (the periodic sweep). */
+    goneUnnoted: (day: string, limit: number) => departures.goneUnnoted(db, day, limit),
+    /** Gone contacts whose departure was noted, newest first (the dashboard's exceptions). */
+    goneNoted: (subId: string, day: string, limit: number) => departures.goneNoted(db, subId, day, limit),
+    /** Marks a departure noted, in the caller's transaction; false: it already was. */
+    noteDeparture: (ex: Executor, subId: string, contactId: string, at: Date) =>
+      departures.noteDeparture(ex, subId, contactId, at),
+  }
+}

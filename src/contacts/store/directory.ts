@@ -1,0 +1,258 @@
+import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Selectable } from 'kysely'
+import type { ContactSource, ContactTable, Database } from '../../platform/db/tables.js'
+import type { Executor } from '../../platform/db/transaction.js'
+import { CASE_INSENSITIVE, type DirectoryCondition, type DirectoryField } from '../model/directory-query.js'
+import './directory-tables.js'
+
+/** Every column the directory reads: the contact and its directory attributes. */
+export const DIRECTORY_COLUMNS = [
+  'contact_id',
+  'sub_id',
+  'contact_type',
+  'name',
+  'company',
+  'email',
+  'phone',
+  'personal_id',
+  'location_site_id',
+  'mail_stop_site_id',
+  'status',
+  'notify',
+  'language',
+  'match_name',
+  'match_company',
+  'aliases',
+  'unit',
+  'external_id',
+  'source',
+  'is_group',
+  'move_in',
+  'move_out',
+  'user_name',
+  'scim_attributes',
+  'departure_noted_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const
+export type DirectoryRow = Pick<Selectable<ContactTable>, (typeof DIRECTORY_COLUMNS)[number]>
+
+const COLUMN: Record<Exclude<DirectoryField, 'member' | 'active'>, keyof ContactTable> = {
+  userName: 'user_name',
+  externalId: 'external_id',
+  contactId: 'contact_id',
+  email: 'email',
+  name: 'name',
+}
+
+/** `\`, `%` and `_` are literal in a SCIM value compared with co/sw/ew. */
+const literal = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+type Eb = ExpressionBuilder<Database, 'contacts'>
+
+function condition(eb: Eb, c: DirectoryCondition): Expression<SqlBool> {
+  switch (c.op) {
+    case 'and':
+      return eb.and(c.of.map((x) => condition(eb, x)))
+    case 'or':
+      return eb.or(c.of.map((x) => condition(eb, x)))
+    case 'not':
+      return eb.not(condition(eb, c.of))
+    case 'pr':
+      return eb(COLUMN[c.field], 'is not', null)
+    default:
+  }
+  if (c.field === 'active') return eb('status', c.op === 'eq' ? '=' : '<>', c.value ? 'active' : 'inactive')
+  if (c.field === 'member')
+    return eb.exists(
+      eb
+        .selectFrom('contact_delegates as d')
+        .select(sql`1`.as('one'))
+        .whereRef('d.sub_id', '=', 'contacts.sub_id')
+        .whereRef('d.contact_id', '=', 'contacts.contact_id')
+        .where('d.delegate_id', '=', c.value),
+    )
+  const ci = CASE_INSENSITIVE.has(c.field)
+  const col = ci ? sql<string>`lower(${sql.ref(COLUMN[c.field])})` : sql<string>`${sql.ref(COLUMN[c.field])}`
+  const v = ci ? c.value.toLowerCase() : c.value
+  switch (c.op) {
+    case 'eq':
+      return eb(col, '=', v)
+    case 'ne':
+      // SCIM: an absent attribute is "not equal" to any value.
+      return eb.or([eb(col, '<>', v), eb(COLUMN[c.field], 'is', null)])
+    case 'co':
+      return eb(col, 'like', `%${literal(v)}%`)
+    case 'sw':
+      return eb(col, 'like', `${literal(v)}%`)
+    case 'ew':
+      return eb(col, 'like', `%${literal(v)}`)
+  }
+}
+
+export type DirectoryKind = 'user' | 'group'
+
+/**
+ * A page of the directory's live contacts of one kind matching `where`, in creation order (a
+ * provider pages with startIndex, RFC 7644 §3.4.2.4, so the order must hold between requests).
+ * Users: contacts provisioned by SCIM (they have a userName). Groups: group contacts provisioned by SCIM.
+ */
+export async function queryDirectory(
+  db: Executor,
+  subId: string,
+  kind: DirectoryKind,
+  where: DirectoryCondition | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ rows: DirectoryRow[]; total: number }> {
+  let q = db
+    .selectFrom('contacts')
+    .where('sub_id', '=', subId)
+    .where('deleted_at', 'is', null)
+    .where('is_group', '=', kind === 'group')
+  q = kind === 'user' ? q.where('user_name', 'is not', null) : q.where('source', '=', 'scim')
+  if (where) q = q.where((eb) => condition(eb, where))
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const rows =
+    page.limit === 0
+      ? []
+      : await q
+          .select(DIRECTORY_COLUMNS)
+          .orderBy('created_at')
+          .orderBy('contact_id')
+          .offset(page.offset)
+          .limit(page.limit)
+          .execute()
+  return { rows, total: Number(total.n) }
+}
+
+export async function findDirectoryContact(
+  db: Executor,
+  subId: string,
+  contactId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<DirectoryRow | undefined> {
+  let q = db
+    .selectFrom('contacts')
+    .select(DIRECTORY_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('contact_id', '=', contactId)
+    .where('deleted_at', 'is', null)
+  if (opts.forUpdate) q = q.forUpdate()
+  return q.executeTakeFirst()
+}
+
+/**
+ * The live contact a provisioned person is, if one exists: by externalId, else by userName, else
+ * (not yet provisioned) by email: an existing manual contact is adopted rather than duplicated.
+ */
+export async function findProvisioned(
+  db: Executor,
+  subId: string,
+  keys: { externalId?: string | null; userName?: string | null; email?: string | null },
+): Promise<DirectoryRow | undefined> {
+  const base = db
+    .selectFrom('contacts')
+    .select(DIRECTORY_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('deleted_at', 'is', null)
+    .where('is_group', '=', false)
+  if (keys.externalId) {
+    const r = await base.where('external_id', '=', keys.externalId).executeTakeFirst()
+    if (r) return r
+  }
+  if (keys.userName) {
+    const r = await base.where(sql`lower(user_name)`, '=', keys.userName.toLowerCase()).executeTakeFirst()
+    if (r) return r
+  }
+  if (keys.email)
+    return base
+      .where(sql`lower(email)`, '=', keys.email.toLowerCase())
+      .where('user_name', 'is', null)
+      .where('external_id', 'is', null)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst()
+  return undefined
+}
+
+export async function insertDirectoryContact(db: Executor, row: Record<string, unknown>): Promise<void> {
+  await db
+    .insertInto('contacts')
+    .values(row as never)
+    .execute()
+}
+
+export async function updateDirectoryContact(
+  db: Executor,
+  subId: string,
+  contactId: string,
+  set: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .updateTable('contacts')
+    .set(set as never)
+    .where('sub_id', '=', subId)
+    .where('contact_id', '=', contactId)
+    .execute()
+}
+
+/** Live, non-group contacts of the subscription with any of `externalIds`, or from `source` (a sync's whole view). */
+export async function syncCandidates(
+  db: Executor,
+  subId: string,
+  source: ContactSource,
+  externalIds: readonly string[],
+): Promise<DirectoryRow[]> {
+  const bySource = await db
+    .selectFrom('contacts')
+    .select(DIRECTORY_COLUMNS)
+    .where('sub_id', '=', subId)
+    .where('deleted_at', 'is', null)
+    .where('is_group', '=', false)
+    .where('source', '=', source)
+    .execute()
+  const seen = new Set(bySource.map((r) => r.contact_id))
+  const out = [...bySource]
+  const CHUNK = 1000
+  for (let i = 0; i < externalIds.length; i += CHUNK) {
+    const part = externalIds.slice(i, i + CHUNK)
+    for (const r of await db
+      .selectFrom('contacts')
+      .select(DIRECTORY_COLUMNS)
+      .where('sub_id', '=', subId)
+      .where('deleted_at', 'is', null)
+      .where('source', '<>', source)
+      .where('external_id', 'in', part)
+      .execute())
+      if (!seen.has(r.contact_id)) out.push(r)
+  }
+  return out
+}
+
+export async function insertDirectoryContacts(db: Executor, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000)
+    await db
+      .insertInto('contacts')
+      .values(rows.slice(i, i + 1000) as never)
+      .execute()
+}
+
+/** Live contacts with any of `externalIds`, compared exactly (unique among live contacts). */
+export async function findByExternalIds(
+  db: Executor,
+  subId: string,
+  externalIds: readonly string[],
+): Promise<DirectoryRow[]> {
+  const out: DirectoryRow[] = []
+  for (let i = 0; i < externalIds.length; i += 1000)
+    out.push(
+      ...(await db
+        .selectFrom('contacts')
+        .select(DIRECTORY_COLUMNS)
+        .where('sub_id', '=', subId)
+        .where('external_id', 'in', externalIds.slice(i, i + 1000))
+        .where('deleted_at', 'is', null)
+        .execute()),
+    )
+  return out
+}
