@@ -280,9 +280,12 @@ describe('the event catalogue is the one home', () => {
     }
   })
 
-  it('every catalogue event has a trigger: a package change, the locker jobs (PickupReminder, Expired, PickupMissed), or a recipient notification', () => {
+  it('every catalogue event has a trigger: a package change, the locker jobs (PickupReminder, Expired, PickupMissed), the scan-issues queue, a departure, or a recipient notification', () => {
     const emitted = new Set(transitions.flatMap((tr) => eventsFor(tr).map((e) => `${e.variant}.${e.eventName}`)))
     for (const job of ['locker.PickupReminder', 'locker.Expired', 'tracking.PickupMissed']) emitted.add(job)
+    // src/scanissues (opened and settled: test/scanissues) and src/directory/departures.ts (test/directory).
+    for (const other of ['tracking.ScanIssueOpened', 'tracking.ScanIssueSettled', 'tracking.RecipientDeparted'])
+      emitted.add(other)
     for (const kind of NOTIFICATION_KINDS) emitted.add(`tracking.${webhookEventOf(kind)}`)
     const catalogue = (['tracking', 'locker'] as const).flatMap((v) => eventNames(v).map((name) => `${v}.${name}`))
     expect([...emitted].sort()).toEqual(catalogue.sort())
