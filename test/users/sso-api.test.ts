@@ -116,11 +116,6 @@ describe('the single sign-on settings API', () => {
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toEqual(before)
   })
 
-  it('refuses http:// issuers unless MAILROOM_SSO_ALLOW_HTTP is set', () => {
-    // The unit tests cover the rule; here, the setting reaches the service.
-    expect(t.config.sso.allowHttp).toBe(true)
-  })
-
   it('keeps subscriptions apart: a domain belongs to one, and each reads only its own settings', async () => {
     const taken = await put(other.auth, settings({ emailDomains: ['other.example', 'ACME.example'] }))
     expect(taken.statusCode).toBe(409)
@@ -288,5 +283,21 @@ describe('the single sign-on door', () => {
       cookies: { mailroom_sso: flow.value },
     })
     expect(expired.headers.location).toBe('/console/?sso_error=expired')
+  })
+})
+
+describe('without MAILROOM_SSO_ALLOW_HTTP', () => {
+  const strict = useTestApp()
+  const admin = useClient(strict, 'sso-strict')
+
+  it('refuses an http:// issuer with a 400 naming issuer', async () => {
+    const res = await strict.inject({
+      method: 'PUT',
+      url: '/api/v1/sso',
+      headers: admin.auth,
+      payload: settings({ emailDomains: ['strict.example'] }),
+    })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(fields(res.json())).toEqual(['issuer'])
   })
 })
