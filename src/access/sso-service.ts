@@ -119,6 +119,18 @@ export function createSsoService(deps: SsoServiceDeps) {
     getSettings: settings.getSettings,
     putSettings: settings.putSettings,
 
+    /**
+     * What the sign-in page may say of an email's domain after a refused password: whether its
+     * subscription signs in through a provider, and whether passwords are off. Only what the
+     * "Use single sign-on" button already shows (a domain with single sign-on goes to its provider).
+     */
+    async optionsFor(email: string): Promise<{ singleSignOn: boolean; passwordSignIn: boolean }> {
+      const domain = emailDomainOf(email.trim())
+      const s = domain === undefined ? undefined : await repo.findSettingsByDomain(db, domain)
+      const on = Boolean(s?.enabled && s.issuer && s.client_id)
+      return { singleSignOn: on, passwordSignIn: !on || s!.password_sign_in }
+    },
+
     /** The sign-in page's "Use single sign-on": the provider's authorization URL and the flow cookie. */
     async start(email: string): Promise<SsoStart> {
       const domain = emailDomainOf(email.trim())

@@ -72,6 +72,24 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
   )
 
   app.get(
+    '/sso/options',
+    {
+      schema: {
+        tags,
+        summary: 'Whether an email’s organisation signs in with single sign-on',
+        description:
+          'What the sign-in page says after a refused password: `singleSignOn` when the subscription claiming the domain of `email` has single sign-on on, `passwordSignIn: false` when it turned passwords off (POST /console/api/session answers those the 401 of a wrong password, so the right password is never told apart). Nothing about users: only the domain’s settings, which “Use single sign-on” shows anyway.',
+        querystring: SsoStartQuery,
+        response: {
+          200: Type.Object({ singleSignOn: Type.Boolean(), passwordSignIn: Type.Boolean() }),
+          400: Type.Ref('ErrorBody', { description: 'No `email`, or a malformed one.' }),
+        },
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await sso.optionsFor(request.query.email)),
+  )
+
+  app.get(
     '/sso/callback',
     {
       schema: {
