@@ -1699,9 +1699,9 @@ export interface paths {
         };
         /**
          * Start a single sign-on (browser navigation)
-         * @description The sign-in page’s “Use single sign-on”: the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).
+         * @description The sign-in page’s “Use single sign-on”, from the console’s own page only (`Sec-Fetch-Site: same-origin`, or an `Origin`/`Referer` of MAILROOM_PUBLIC_URL; else `cross_site`): the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).
          *
-         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled` (docs/sso.md says what each means).
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `cross_site` (docs/sso.md says what each means).
          */
         get: operations["getConsoleSsoStart"];
         put?: never;
@@ -1743,7 +1743,7 @@ export interface paths {
          * The provider’s redirect back (browser navigation)
          * @description The redirect URI to register with the provider, exactly: MAILROOM_PUBLIC_URL + /console/api/sso/callback. Needs the flow cookie of the same browser. The code is exchanged and the id_token validated (signature, issuer, audience, nonce, expiry); the user of the email in this subscription is signed in, or provisioned when the settings say so. 303 to the console with the session cookie set.
          *
-         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled` (docs/sso.md says what each means).
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `cross_site` (docs/sso.md says what each means).
          */
         get: operations["getConsoleSsoCallback"];
         put?: never;

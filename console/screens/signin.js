@@ -32,6 +32,7 @@ const SSO_REFUSALS = {
   other_subscription:
     'This email belongs to a user of another organisation: it cannot sign in through this identity provider.',
   disabled: 'Your mailroom user is disabled: ask an administrator.',
+  cross_site: 'Single sign-on starts from this page only: type your email and press “Use single sign-on”.',
 }
 
 /** The refusal the server sent back in the address (`?sso_error=CODE`), taken out of it so a reload does not repeat it. */

@@ -14,6 +14,8 @@ beforeAll(async () => {
 })
 afterAll(async () => provider?.close())
 
+/** What Chromium sends with the sign-in page's navigation to the start. */
+const ownPage = { 'sec-fetch-site': 'same-origin' }
 const fields = (body: { errors: Array<{ additionalParameters: string }> }) =>
   body.errors.map((e) => e.additionalParameters).sort()
 const put = (headers: Record<string, string>, payload: unknown) =>
@@ -231,15 +233,43 @@ describe('password sign-in turned off', () => {
 })
 
 describe('the single sign-on door', () => {
+  it('refuses a start that does not come from the console’s own page (login CSRF), setting no flow cookie', async () => {
+    await put(acme.auth, settings())
+    const own = new URL(t.config.publicUrl).origin
+    const url = '/console/api/sso/start?email=dana%40acme.example'
+    const refused: Array<Record<string, string>> = [
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'none' },
+      // Sec-Fetch-Site wins over an Origin or Referer that would pass.
+      { 'sec-fetch-site': 'cross-site', referer: `${own}/console/` },
+      { origin: 'https://attacker.example' },
+      { origin: 'null' },
+      { referer: 'https://attacker.example/console/' },
+      { referer: 'not a url' },
+    ]
+    for (const headers of refused) {
+      const res = await t.inject({ url, headers })
+      expect(res.statusCode, JSON.stringify(headers)).toBe(303)
+      expect(res.headers.location, JSON.stringify(headers)).toBe('/console/?sso_error=cross_site')
+      expect(res.cookies, JSON.stringify(headers)).toEqual([])
+    }
+    for (const headers of [ownPage, { origin: own }, { referer: `${own}/console/` }]) {
+      const res = await t.inject({ url, headers })
+      expect(String(res.headers.location), JSON.stringify(headers)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    }
+  })
+
   it('sends an unknown domain back to the sign-in page, saying so', async () => {
-    const res = await t.inject({ url: '/console/api/sso/start?email=someone%40nowhere.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=someone%40nowhere.example', headers: ownPage })
     expect(res.statusCode).toBe(303)
     expect(res.headers.location).toBe('/console/?sso_error=not_configured')
   })
 
   it('sends a claimed domain to its provider: code flow, PKCE S256, state, nonce, the exact redirect URI; the flow in a sealed Lax cookie', async () => {
     await put(acme.auth, settings())
-    const res = await t.inject({ url: '/console/api/sso/start?email=Dana%40ACME.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=Dana%40ACME.example', headers: ownPage })
     expect(res.statusCode, res.body).toBe(303)
     const to = new URL(String(res.headers.location))
     expect(`${to.origin}${to.pathname}`).toBe(`${provider.issuer}/auth`)
@@ -272,7 +302,7 @@ describe('the single sign-on door', () => {
 
   it('says the sign-in failed when the provider cannot be reached (the log says why)', async () => {
     expect((await put(acme.auth, settings({ issuer: 'http://127.0.0.1:1' }))).statusCode).toBe(200)
-    const res = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
     expect(res.statusCode).toBe(303)
     expect(res.headers.location).toBe('/console/?sso_error=failed')
     expect(res.cookies.find((c) => c.name === 'mailroom_sso')).toBeUndefined()
@@ -282,7 +312,7 @@ describe('the single sign-on door', () => {
   it('refuses a callback without this browser’s flow cookie, or once single sign-on is off', async () => {
     const res = await t.inject({ url: `/console/api/sso/callback?code=x&state=y` })
     expect(res.headers.location).toBe('/console/?sso_error=expired')
-    const started = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
+    const started = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
     const flow = started.cookies.find((c) => c.name === 'mailroom_sso')!
     // Turned off, the issuer and client cleared: the stored secret may stay (it goes nowhere).
     expect((await put(acme.auth, { enabled: false })).statusCode).toBe(200)

@@ -21,6 +21,11 @@ export const SSO_REFUSALS = [
   'other_subscription',
   /** The user is disabled. */
   'disabled',
+  /**
+   * The start did not come from the console's own page (another site's link or form): refused, or
+   * any site could sign a visitor into an organisation of its choosing, ending their own session.
+   */
+  'cross_site',
 ] as const
 export type SsoRefusal = (typeof SSO_REFUSALS)[number]
 
