@@ -7,7 +7,7 @@ import type { IdGenerator } from '../platform/kit/ids.js'
 import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { openFlow, sealFlow } from './model/sso-flow.js'
-import { decideSsoUser, emailDomainOf, type SsoRefusal } from './model/sso-rules.js'
+import { decideSsoUser, emailDomainOf, ssoEmailOf, type SsoRefusal } from './model/sso-rules.js'
 import type { SessionsService } from './sessions-service.js'
 import type { ActiveSession } from './model/sessions.js'
 import { createSsoSettings, openSecret } from './sso-settings.js'
@@ -200,8 +200,8 @@ export function createSsoService(deps: SsoServiceDeps) {
         log.warn({ subId: s.sub_id, err: e }, 'single sign-on: the provider’s answer failed')
         return refused('failed', s.sub_id)
       }
-      const email = typeof claims.email === 'string' ? claims.email.trim() : ''
-      const existing = email ? await users.findForSignIn(db, email) : undefined
+      const email = ssoEmailOf(claims.email)
+      const existing = email === undefined ? undefined : await users.findForSignIn(db, email)
       const decision = decideSsoUser(
         { email: claims.email, email_verified: claims.email_verified },
         {
