@@ -1,6 +1,8 @@
 import * as oidc from 'openid-client'
 import type { Logger } from 'pino'
 import type { Db } from '../platform/db/database.js'
+import { createGuardedFetch } from '../platform/http/guarded-fetch.js'
+import { createAddressPolicy, systemLookup, type Lookup } from '../platform/http/outbound-guard.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
@@ -28,6 +30,10 @@ export interface SsoServiceDeps {
   publicUrl: string
   /** MAILROOM_SSO_ALLOW_HTTP: an http:// issuer is accepted (development, tests). */
   allowHttp: boolean
+  /** MAILROOM_SSO_ALLOW_CIDRS: private addresses an issuer may be at (else only public ones). */
+  allowCidrs: readonly string[]
+  /** Name resolution (tests play DNS answers); the system's by default. */
+  lookup?: Lookup
 }
 
 export type SsoService = ReturnType<typeof createSsoService>
@@ -37,6 +43,9 @@ const SCOPE = 'openid email profile'
 /** A provider's discovery document and keys are fetched again after this long (or when its settings change). */
 const DISCOVERY_TTL_MS = 10 * 60_000
 const FAILED_DISCOVERY_TTL_MS = 30_000
+/** A provider's documents (discovery, keys, tokens) are a few KiB; more is not a provider. */
+const PROVIDER_MAX_BYTES = 256 * 1024
+const PROVIDER_TIMEOUT_MS = 10_000
 
 type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
 type SsoFinish =
@@ -52,6 +61,14 @@ export function createSsoService(deps: SsoServiceDeps) {
   const { db, clock, log } = deps
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`
   const discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>()
+  // The issuer is an admin's choice and a start is anonymous: every request to the provider goes
+  // through the private-address guard of webhooks, with a deadline and a size cap.
+  const guardedFetch = createGuardedFetch({
+    policy: createAddressPolicy(deps.allowCidrs),
+    lookup: deps.lookup ?? systemLookup,
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+    maxBytes: PROVIDER_MAX_BYTES,
+  })
 
   /** The provider’s configuration, discovered once per issuer, client and secret, and kept a while. */
   function configurationOf(s: repo.SsoSettingsRecord): Promise<oidc.Configuration> {
@@ -70,8 +87,11 @@ export function createSsoService(deps: SsoServiceDeps) {
       // client_secret_basic: the default of OpenID Connect client registration; none for a public client.
       secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
       {
-        execute: issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : [],
-        timeout: 10,
+        [oidc.customFetch]: guardedFetch,
+        // openid-client 6 checks the id_token's signature (against the provider's JWKS, fetched
+        // through the same guard) only with this: without it, issuer, audience and nonce alone.
+        execute: [...(issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : [])],
+        timeout: PROVIDER_TIMEOUT_MS / 1000,
       },
     )
     discovered.set(key, { at: now, config })

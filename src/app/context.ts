@@ -210,6 +210,7 @@ export function createContext(input: {
     flowKey: secrets.ssoFlowKey,
     publicUrl: config.publicUrl,
     allowHttp: config.sso.allowHttp,
+    allowCidrs: config.sso.allowCidrs,
   })
 
   return {

@@ -29,7 +29,11 @@ const pages: Page[] = []
 beforeAll(async () => {
   const port = await freePort()
   origin = `http://127.0.0.1:${port}`
-  t = await buildTestApp({ MAILROOM_PUBLIC_URL: origin, MAILROOM_SSO_ALLOW_HTTP: 'true' })
+  t = await buildTestApp({
+    MAILROOM_PUBLIC_URL: origin,
+    MAILROOM_SSO_ALLOW_HTTP: 'true',
+    MAILROOM_SSO_ALLOW_CIDRS: '127.0.0.0/8',
+  })
   await t.app.listen({ host: '127.0.0.1', port })
   provider = await startTestProvider(`${origin}/console/api/sso/callback`)
   const launched = await launchChromium()

@@ -4,7 +4,7 @@ import { createUser, signIn } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
-const t = useTestApp({ MAILROOM_SSO_ALLOW_HTTP: 'true' })
+const t = useTestApp({ MAILROOM_SSO_ALLOW_HTTP: 'true', MAILROOM_SSO_ALLOW_CIDRS: '127.0.0.0/8' })
 const acme = useClient(t, 'sso-acme')
 const other = useClient(t, 'sso-other')
 
