@@ -90,7 +90,10 @@ export function createSsoService(deps: SsoServiceDeps) {
         [oidc.customFetch]: guardedFetch,
         // openid-client 6 checks the id_token's signature (against the provider's JWKS, fetched
         // through the same guard) only with this: without it, issuer, audience and nonce alone.
-        execute: [...(issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : [])],
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          ...(issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : []),
+        ],
         timeout: PROVIDER_TIMEOUT_MS / 1000,
       },
     )

@@ -140,6 +140,14 @@ async function signOn(app = t): Promise<string> {
 }
 
 describe('the provider’s answers', () => {
+  it('signs in with an id_token signed by a published key, and refuses one signed by another key', async () => {
+    fake.next = { email: 'dana@acme.example', signer: 'published' }
+    expect(await signOn()).toBe('/console/')
+    fake.next = { email: 'dana@acme.example', signer: 'other' }
+    expect(await signOn()).toBe('/console/?sso_error=failed')
+    expect(fake.seen).toContain('/jwks')
+  })
+
   it('refuses an email no user could have (no_email), never a 500', async () => {
     fake.next = { email: `${'a'.repeat(3000)}@acme.example`, signer: 'published' }
     expect(await signOn()).toBe('/console/?sso_error=no_email')
