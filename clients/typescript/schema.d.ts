@@ -931,7 +931,7 @@ export interface paths {
          * Set the single sign-on settings of the subscription
          * @description Staff sign in to the console with the subscription’s OpenID Connect provider (authorization code with PKCE). The settings replace the stored ones; omitted optional fields take their defaults, except `clientSecret` (absent keeps the stored one).
          *
-         *     While `enabled`, `issuer`, `clientId` and at least one of `emailDomains` are required. `passwordSignIn: false` needs `enabled`. Each problem is a 400 naming its field; a domain another subscription claims is a 409 naming `emailDomains`.
+         *     While `enabled`, `issuer`, `clientId` and at least one of `emailDomains` are required. `passwordSignIn: false` needs `enabled`. Each problem is a 400 naming its field. A new domain is pending (`domainClaims`) until the installation’s operator grants it (`mailroom sso grant DOMAIN SUB_ID`): whether another subscription claims it is never said.
          *
          *     The provider is not called here: a wrong issuer or client shows at the first sign-in (the sign-in page says it failed; the log says why).
          */
@@ -8668,7 +8668,7 @@ export interface operations {
                         issuer?: string;
                         /** @description The client id the provider gave mailroom. */
                         clientId?: string;
-                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case. */
+                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user. A domain claimed here is pending until the installation’s operator grants it (`mailroom sso grant`; see `domainClaims`), and a domain is granted to one subscription at most. Compared in lower case. */
                         emailDomains: string[];
                         /** @description true: an email of one of `emailDomains` with no user yet becomes a new user with `defaultRole` at its first sign-on. false: only existing users sign in; others are refused. */
                         provisionUsers: boolean;
@@ -8683,6 +8683,15 @@ export interface operations {
                         passwordSignIn: boolean;
                         /** @description Masked: `****` and the last 4 characters. */
                         clientSecret?: string;
+                        /** @description Each of `emailDomains` and whether it is in force. */
+                        domainClaims: {
+                            domain: string;
+                            /**
+                             * @description `active`: granted by the installation’s operator, the sign-in page finds this subscription by it. `pending`: not yet (or granted to no one); single sign-on does not start for it.
+                             * @enum {string}
+                             */
+                            status: "active" | "pending";
+                        }[];
                         /** @description The redirect URI to register with the provider, exactly (MAILROOM_PUBLIC_URL + /console/api/sso/callback). */
                         redirectUri: string;
                         /** Format: date-time */
@@ -8747,7 +8756,7 @@ export interface operations {
                     /** @description The client secret (sealed at rest, never shown again: answers show `****` and its last 4 characters). Absent, or the mask an answer showed: the stored one is kept. null: none (a public client, PKCE only). */
                     clientSecret?: string | null;
                     /**
-                     * @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case.
+                     * @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user. A domain claimed here is pending until the installation’s operator grants it (`mailroom sso grant`; see `domainClaims`), and a domain is granted to one subscription at most. Compared in lower case.
                      * @default []
                      */
                     emailDomains?: string[];
@@ -8776,6 +8785,8 @@ export interface operations {
                     redirectUri?: string;
                     /** @description Read-only: ignored in a write. */
                     updatedAt?: string;
+                    /** @description Read-only: ignored in a write. */
+                    domainClaims?: unknown[];
                 };
             };
         };
@@ -8797,7 +8808,7 @@ export interface operations {
                         issuer?: string;
                         /** @description The client id the provider gave mailroom. */
                         clientId?: string;
-                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case. */
+                        /** @description The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user. A domain claimed here is pending until the installation’s operator grants it (`mailroom sso grant`; see `domainClaims`), and a domain is granted to one subscription at most. Compared in lower case. */
                         emailDomains: string[];
                         /** @description true: an email of one of `emailDomains` with no user yet becomes a new user with `defaultRole` at its first sign-on. false: only existing users sign in; others are refused. */
                         provisionUsers: boolean;
@@ -8812,6 +8823,15 @@ export interface operations {
                         passwordSignIn: boolean;
                         /** @description Masked: `****` and the last 4 characters. */
                         clientSecret?: string;
+                        /** @description Each of `emailDomains` and whether it is in force. */
+                        domainClaims: {
+                            domain: string;
+                            /**
+                             * @description `active`: granted by the installation’s operator, the sign-in page finds this subscription by it. `pending`: not yet (or granted to no one); single sign-on does not start for it.
+                             * @enum {string}
+                             */
+                            status: "active" | "pending";
+                        }[];
                         /** @description The redirect URI to register with the provider, exactly (MAILROOM_PUBLIC_URL + /console/api/sso/callback). */
                         redirectUri: string;
                         /** Format: date-time */
@@ -8847,16 +8867,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             413: components["responses"]["Error413"];

@@ -26,6 +26,7 @@ const formOf = (s) => ({
   clientSecret: '',
   storedSecret: s.clientSecret ?? null,
   emailDomains: s.emailDomains.join(', '),
+  claims: s.domainClaims ?? [],
   provisionUsers: s.provisionUsers,
   defaultRole: s.defaultRole,
   requireVerifiedEmail: s.requireVerifiedEmail,
@@ -113,6 +114,18 @@ export function SingleSignOn() {
     <${Field} label="Email domains" id="sso-domains" hint="Comma-separated, e.g. example.com, example.org: the sign-in page finds your organisation by the email's domain." errors=${errorsAt(error, 'emailDomains')}>${(
       a,
     ) => html`<input ...${a} value=${values.emailDomains} onInput=${set('emailDomains')} />`}</${Field}>
+    ${
+      values.claims.length > 0 &&
+      html`<ul class="claims" aria-label="Email domains in force">
+        ${values.claims.map(
+          (c) =>
+            html`<li>
+              ${c.domain}:
+              ${c.status === 'active' ? 'active' : 'pending'}${c.status === 'pending' ? ' (until the installation’s operator grants it, single sign-on does not start for it)' : ''}
+            </li>`,
+        )}
+      </ul>`
+    }
     <label class="check"><input type="checkbox" id="sso-provision" checked=${values.provisionUsers} onChange=${set('provisionUsers')} /> Create a user at the first sign-in of a new email of these domains</label>
     <${Field} label="Role of created users" id="sso-role" errors=${errorsAt(error, 'defaultRole')}>${(a) =>
       html`<select ...${a} value=${values.defaultRole} onChange=${set('defaultRole')}>

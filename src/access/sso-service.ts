@@ -4,12 +4,15 @@ import type { Db } from '../platform/db/database.js'
 import { createGuardedFetch } from '../platform/http/guarded-fetch.js'
 import { createAddressPolicy, systemLookup, type Lookup } from '../platform/http/outbound-guard.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import { AppError } from '../platform/kit/errors.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { openFlow, sealFlow } from './model/sso-flow.js'
-import { decideSsoUser, emailDomainOf, ssoEmailOf, type SsoRefusal } from './model/sso-rules.js'
+import { SSO_ERRORS } from './model/sso-errors.js'
+import { decideSsoUser, emailDomainOf, normalizeDomain, ssoEmailOf, type SsoRefusal } from './model/sso-rules.js'
 import type { SessionsService } from './sessions-service.js'
 import type { ActiveSession } from './model/sessions.js'
 import { createSsoSettings, openSecret } from './sso-settings.js'
@@ -141,6 +144,30 @@ export function createSsoService(deps: SsoServiceDeps) {
     redirectUri,
     getSettings: settings.getSettings,
     putSettings: settings.putSettings,
+
+    /** The operator's view (`mailroom sso domains`): every claim, granted or pending. */
+    listDomainClaims: () => repo.listClaims(db),
+
+    /**
+     * The operator grants a subscription's claim on a domain (docs/sso.md): from then on the
+     * sign-in page finds that subscription by it. Refused (SSO_DOMAIN_TAKEN) when another
+     * subscription holds the grant (revoke that one first); false when it does not claim it.
+     */
+    async grantDomain(domain: string, subId: string): Promise<boolean> {
+      const d = normalizeDomain(domain)
+      try {
+        return await inTransaction(db, (trx) => repo.grantClaim(trx, d, subId, clock.now()))
+      } catch (e) {
+        if (isUniqueViolation(e, 'sso_email_domains_granted_key'))
+          throw new AppError(SSO_ERRORS.SSO_DOMAIN_TAKEN, {
+            description: `${d} is granted to another subscription: revoke it first`,
+          })
+        throw e
+      }
+    },
+
+    /** Every grant of the domain back to pending; how many there were. */
+    revokeDomain: (domain: string) => repo.revokeGrant(db, normalizeDomain(domain)),
 
     /**
      * What the sign-in page may say of an email's domain after a refused password: whether its

@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
@@ -108,6 +109,8 @@ async function configure(over: Record<string, unknown>) {
     },
   })
   expect(res.statusCode, res.body).toBe(200)
+  // The operator grants the domain (a claim alone starts nothing: docs/sso.md).
+  await runSsoCommand(t.ctx, parseSsoCommand(['grant', 'acme.example', client.subId]), () => {})
 }
 
 async function open(): Promise<Page> {
@@ -247,7 +250,13 @@ describe('single sign-on in Chromium', () => {
       .poll(() => page.getByRole('status').allTextContents())
       .toContainEqual(expect.stringContaining('Single sign-on settings saved.'))
     const saved = (await t.inject({ url: '/api/v1/sso', headers: client.auth })).json()
+    // A domain just claimed is shown pending until the operator grants it.
+    await expect.poll(() => page.getByText('acme-staff.example: pending').count()).toBe(1)
     expect(saved).toMatchObject({
+      domainClaims: [
+        { domain: 'acme-staff.example', status: 'pending' },
+        { domain: 'acme.example', status: 'active' },
+      ],
       emailDomains: ['acme-staff.example', 'acme.example'],
       provisionUsers: true,
       defaultRole: 'admin',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
 import { parseUsersCommand, runUsersCommand } from '../../src/app/cli/users.js'
 import { createUser, signIn } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
@@ -29,6 +30,12 @@ const settings = (over: Record<string, unknown> = {}) => ({
   ...over,
 })
 
+async function ssoCli(...args: string[]): Promise<string[]> {
+  const lines: string[] = []
+  await runSsoCommand(t.ctx, parseSsoCommand(args), (line) => lines.push(line))
+  return lines
+}
+
 async function cli(...args: string[]): Promise<string[]> {
   const lines: string[] = []
   await runUsersCommand(t.ctx, parseUsersCommand(args), (line) => lines.push(line))
@@ -42,6 +49,7 @@ describe('the single sign-on settings API', () => {
     expect(res.json()).toEqual({
       enabled: false,
       emailDomains: [],
+      domainClaims: [],
       provisionUsers: false,
       defaultRole: 'clerk',
       requireVerifiedEmail: true,
@@ -61,6 +69,11 @@ describe('the single sign-on settings API', () => {
       clientSecret: `****${provider.clientSecret.slice(-4)}`,
       // Lower case, sorted.
       emailDomains: ['acme-staff.example', 'acme.example'],
+      // Pending until the operator grants them.
+      domainClaims: [
+        { domain: 'acme-staff.example', status: 'pending' },
+        { domain: 'acme.example', status: 'pending' },
+      ],
       provisionUsers: true,
       defaultRole: 'admin',
       requireVerifiedEmail: true,
@@ -118,22 +131,47 @@ describe('the single sign-on settings API', () => {
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toEqual(before)
   })
 
-  it('keeps subscriptions apart: a domain belongs to one, and each reads only its own settings', async () => {
-    const taken = await put(other.auth, settings({ emailDomains: ['other.example', 'ACME.example'] }))
-    expect(taken.statusCode).toBe(409)
-    expect(taken.json().errors[0]).toMatchObject({
-      errorCode: 'already_exists',
-      additionalCode: 'SSO-4090',
-      additionalParameters: 'emailDomains',
-    })
-    expect((await t.inject({ url: '/api/v1/sso', headers: other.auth })).json().enabled).toBe(false)
-    const own = await put(other.auth, settings({ emailDomains: ['other.example'], clientSecret: 'other-secret-9999' }))
-    expect(own.statusCode).toBe(200)
+  it('makes a claim active only once the operator grants it, and never tells one subscription another’s claims', async () => {
+    await put(acme.auth, settings())
+    const start = () => t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
+    // Claimed, not granted: single sign-on does not start for it.
+    expect((await start()).headers.location).toBe('/console/?sso_error=not_configured')
+    expect(await ssoCli('grant', 'acme.example', acme.subId)).toEqual([
+      `acme.example granted to ${acme.subId}: its single sign-on starts for this domain`,
+    ])
+    expect(String((await start()).headers.location)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json().domainClaims).toEqual([
+      { domain: 'acme-staff.example', status: 'pending' },
+      { domain: 'acme.example', status: 'active' },
+    ])
+
+    // Another subscription claiming it gets the answer of any new claim: pending, nothing disclosed.
+    const claimed = await put(other.auth, settings({ emailDomains: ['other.example', 'ACME.example'] }))
+    expect(claimed.statusCode, claimed.body).toBe(200)
+    expect(claimed.json().domainClaims).toEqual([
+      { domain: 'acme.example', status: 'pending' },
+      { domain: 'other.example', status: 'pending' },
+    ])
+    // And it takes nothing: the sign-in page still finds acme.
+    expect(String((await start()).headers.location)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    await expect(ssoCli('grant', 'acme.example', other.subId)).rejects.toThrow(/granted to another subscription/)
+    await expect(ssoCli('grant', 'nobody.example', other.subId)).rejects.toThrow(/does not claim/)
+    expect(await ssoCli('domains')).toEqual([
+      `acme-staff.example\t${acme.subId}\tpending`,
+      `acme.example\t${acme.subId}\tactive`,
+      `acme.example\t${other.subId}\tpending`,
+      `other.example\t${other.subId}\tpending`,
+    ])
+    // Revoked: pending again, and nobody's.
+    expect(await ssoCli('revoke', 'acme.example')).toEqual(['acme.example: grant revoked (pending again)'])
+    expect((await start()).headers.location).toBe('/console/?sso_error=not_configured')
+    await ssoCli('grant', 'acme.example', acme.subId)
+
+    // Each reads only its own settings.
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toMatchObject({
       emailDomains: ['acme-staff.example', 'acme.example'],
       clientSecret: `****${provider.clientSecret.slice(-4)}`,
     })
-    expect(own.json().clientSecret).toBe('****9999')
     expect((await put(other.auth, { enabled: false })).statusCode).toBe(200)
   })
 

@@ -2,6 +2,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
 // What mailroom checks of a provider's answers, against a provider made by hand so it can lie: an
@@ -120,6 +121,7 @@ beforeAll(async () => {
     },
   })
   expect(res.statusCode, res.body).toBe(200)
+  await runSsoCommand(t.ctx, parseSsoCommand(['grant', 'acme.example', acme.subId]), () => {})
 })
 afterAll(async () => fake?.close())
 
@@ -198,6 +200,7 @@ describe('an issuer at a private address', () => {
         },
       })
       expect(put.statusCode, put.body).toBe(200)
+      await runSsoCommand(strict.ctx, parseSsoCommand(['grant', 'private.example', admin.subId]), () => {})
       const started = await strict.inject({
         url: '/console/api/sso/start?email=dana%40private.example',
         headers: ownPage,

@@ -35,6 +35,7 @@ import * as m0046 from './0046_password_change_required.js'
 import * as m0051 from './0051_contact_directory_fields.js'
 import * as m0052 from './0052_restores.js'
 import * as m0060 from './0060_console_sso.js'
+import * as m0061 from './0061_sso_domain_grants.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0051_contact_directory_fields': m0051,
   '0052_restores': m0052,
   '0060_console_sso': m0060,
+  '0061_sso_domain_grants': m0061,
 }
