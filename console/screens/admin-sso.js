@@ -35,6 +35,12 @@ const formOf = (s) => ({
 })
 
 /** The API's body: empty text fields left out (the server says which are required), an empty secret keeps the stored one. */
+/** A claim as the list says it: pending ones say why single sign-on does not start for them. */
+const claimText = (c) =>
+  c.status === 'active'
+    ? `${c.domain}: active`
+    : `${c.domain}: pending (until the installation’s operator grants it, single sign-on does not start for it)`
+
 const bodyOf = (v) => ({
   enabled: v.enabled,
   ...(v.issuer.trim() ? { issuer: v.issuer.trim() } : {}),
@@ -116,14 +122,8 @@ export function SingleSignOn() {
     ) => html`<input ...${a} value=${values.emailDomains} onInput=${set('emailDomains')} />`}</${Field}>
     ${
       values.claims.length > 0 &&
-      html`<ul class="claims" aria-label="Email domains in force">
-        ${values.claims.map(
-          (c) =>
-            html`<li>
-              ${c.domain}:
-              ${c.status === 'active' ? 'active' : 'pending'}${c.status === 'pending' ? ' (until the installation’s operator grants it, single sign-on does not start for it)' : ''}
-            </li>`,
-        )}
+      html`<ul class="claims" aria-label="Claims in force">
+        ${values.claims.map((c) => html`<li>${claimText(c)}</li>`)}
       </ul>`
     }
     <label class="check"><input type="checkbox" id="sso-provision" checked=${values.provisionUsers} onChange=${set('provisionUsers')} /> Create a user at the first sign-in of a new email of these domains</label>
