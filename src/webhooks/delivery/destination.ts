@@ -9,7 +9,7 @@ import {
 } from './ssrf.js'
 import { systemLookup, type Lookup } from '../../platform/http/outbound-guard.js'
 
-export { systemLookup, type Lookup } from '../../platform/http/outbound-guard.js'
+export type { Lookup } from '../../platform/http/outbound-guard.js'
 
 export interface DestinationRules {
   allowHttp: boolean

@@ -6,9 +6,7 @@ export {
   literalAddress,
   permittedAddresses,
   SsrfError,
-  type AddressClass,
   type AddressPolicy,
-  type AddressVerdict,
   type ResolvedAddress,
 } from '../../platform/http/outbound-guard.js'
 
