@@ -26,6 +26,7 @@ const formOf = (s) => ({
   clientSecret: '',
   storedSecret: s.clientSecret ?? null,
   emailDomains: s.emailDomains.join(', '),
+  claims: s.domainClaims ?? [],
   provisionUsers: s.provisionUsers,
   defaultRole: s.defaultRole,
   requireVerifiedEmail: s.requireVerifiedEmail,
@@ -34,6 +35,12 @@ const formOf = (s) => ({
 })
 
 /** The API's body: empty text fields left out (the server says which are required), an empty secret keeps the stored one. */
+/** A claim as the list says it: pending ones say why single sign-on does not start for them. */
+const claimText = (c) =>
+  c.status === 'active'
+    ? `${c.domain}: active`
+    : `${c.domain}: pending (until the installation’s operator grants it, single sign-on does not start for it)`
+
 const bodyOf = (v) => ({
   enabled: v.enabled,
   ...(v.issuer.trim() ? { issuer: v.issuer.trim() } : {}),
@@ -99,7 +106,7 @@ export function SingleSignOn() {
     <p class="sso-redirect">Register this redirect URI with your identity provider, exactly: <code>${values.redirectUri}</code></p>
     <label class="check"><input type="checkbox" id="sso-enabled" aria-describedby=${errorsAt(error, 'enabled').length > 0 ? 'sso-enabled-error' : undefined} checked=${values.enabled} onChange=${set('enabled')} /> Offer single sign-on on the sign-in page</label>
     ${errorsAt(error, 'enabled').length > 0 && html`<p id="sso-enabled-error" class="field-error" role="alert">${errorsAt(error, 'enabled').join(' ')}</p>`}
-    <${Field} label="Issuer" id="sso-issuer" hint="The provider's issuer URL, e.g. https://login.example.com (its discovery document is at /.well-known/openid-configuration)." errors=${errorsAt(error, 'issuer')}>${(
+    <${Field} label="Issuer" id="sso-issuer" hint="The provider's issuer URL, as its discovery document (/.well-known/openid-configuration under it) names it." errors=${errorsAt(error, 'issuer')}>${(
       a,
     ) => html`<input ...${a} type="url" value=${values.issuer} onInput=${set('issuer')} />`}</${Field}>
     <${Field} label="Client ID" id="sso-client-id" errors=${errorsAt(error, 'clientId')}>${(a) =>
@@ -113,6 +120,12 @@ export function SingleSignOn() {
     <${Field} label="Email domains" id="sso-domains" hint="Comma-separated, e.g. example.com, example.org: the sign-in page finds your organisation by the email's domain." errors=${errorsAt(error, 'emailDomains')}>${(
       a,
     ) => html`<input ...${a} value=${values.emailDomains} onInput=${set('emailDomains')} />`}</${Field}>
+    ${
+      values.claims.length > 0 &&
+      html`<ul class="claims" aria-label="Claims in force">
+        ${values.claims.map((c) => html`<li>${claimText(c)}</li>`)}
+      </ul>`
+    }
     <label class="check"><input type="checkbox" id="sso-provision" checked=${values.provisionUsers} onChange=${set('provisionUsers')} /> Create a user at the first sign-in of a new email of these domains</label>
     <${Field} label="Role of created users" id="sso-role" errors=${errorsAt(error, 'defaultRole')}>${(a) =>
       html`<select ...${a} value=${values.defaultRole} onChange=${set('defaultRole')}>

@@ -1,9 +1,21 @@
 import { useState } from 'preact/hooks'
-import { post, SESSION_URL, ApiError } from '../api.js'
+import { get, post, SESSION_URL, ApiError } from '../api.js'
 import { html, Field, Alert } from '../ui.js'
 
 /** Where "Use single sign-on" goes: the server finds the subscription by the email's domain. */
 const SSO_START = '/console/api/sso/start'
+/** Whether the email's organisation turned passwords off: asked after a refused password (the 401 never says). */
+const SSO_OPTIONS = '/console/api/sso/options'
+const PASSWORD_OFF =
+  'Password sign-in is turned off for your organisation: use single sign-on (“Use single sign-on” below).'
+
+async function passwordOff(email) {
+  try {
+    return (await get(`${SSO_OPTIONS}?email=${encodeURIComponent(email.trim())}`)).passwordSignIn === false
+  } catch {
+    return false
+  }
+}
 
 /** What each refusal of a single sign-on means (the server's codes: access/model/sso-rules.ts SSO_REFUSALS). */
 const SSO_REFUSALS = {
@@ -20,6 +32,7 @@ const SSO_REFUSALS = {
   other_subscription:
     'This email belongs to a user of another organisation: it cannot sign in through this identity provider.',
   disabled: 'Your mailroom user is disabled: ask an administrator.',
+  cross_site: 'Single sign-on starts from this page only: type your email and press “Use single sign-on”.',
 }
 
 /** The refusal the server sent back in the address (`?sso_error=CODE`), taken out of it so a reload does not repeat it. */
@@ -52,11 +65,14 @@ export function SignIn({ notice, onSignedIn }) {
     try {
       onSignedIn(await post(SESSION_URL, { email, password }))
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 429
-          ? new ApiError(429, { message: 'Too many attempts: wait a minute and try again.' })
-          : err,
-      )
+      if (err instanceof ApiError && err.status === 401 && (await passwordOff(email)))
+        setError(new ApiError(401, { message: PASSWORD_OFF }))
+      else
+        setError(
+          err instanceof ApiError && err.status === 429
+            ? new ApiError(429, { message: 'Too many attempts: wait a minute and try again.' })
+            : err,
+        )
     } finally {
       setBusy(false)
     }

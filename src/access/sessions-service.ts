@@ -162,15 +162,21 @@ export function createSessionsService(deps: SessionsServiceDeps) {
       const admission = await limiter.admit({ identity: limiterKey(email), address, device })
       if (!admission.admitted) return { outcome: 'limited', retryAfterSeconds: admission.retryAfterSeconds }
       const matches = await checkPassword(admission.ticket, keys, () => verifyPassword(row?.password_hash, password))
-      if (!row || !matches || row.status !== 'active') {
+      // Password sign-in turned off (docs/sso.md) answers as a wrong password does, counted as a
+      // failure: a different answer for the right password would make the door a password oracle.
+      const refused =
+        !row ||
+        !matches ||
+        row.status !== 'active' ||
+        !passwordSignInAllowed(await passwordSignInOff(db, row.sub_id), {
+          role: row.role,
+          passwordFromCli: row.password_from_cli,
+        })
+      if (refused) {
         await limiter.failed(admission.ticket)
         return { outcome: 'invalid' }
       }
       await limiter.succeeded(admission.ticket)
-      // Checked once the password is right: a guesser learns nothing of the subscription's policy.
-      const passwordOff = await passwordSignInOff(db, row.sub_id)
-      if (!passwordSignInAllowed(passwordOff, { role: row.role, passwordFromCli: row.password_from_cli }))
-        return { outcome: 'password-off' }
       return {
         outcome: 'ok',
         ...(await openSession(row, from)),

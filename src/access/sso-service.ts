@@ -1,13 +1,18 @@
 import * as oidc from 'openid-client'
 import type { Logger } from 'pino'
 import type { Db } from '../platform/db/database.js'
+import { createGuardedFetch } from '../platform/http/guarded-fetch.js'
+import { createAddressPolicy, systemLookup, type Lookup } from '../platform/http/outbound-guard.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
+import { inTransaction } from '../platform/db/transaction.js'
+import { AppError } from '../platform/kit/errors.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { openFlow, sealFlow } from './model/sso-flow.js'
-import { decideSsoUser, emailDomainOf, type SsoRefusal } from './model/sso-rules.js'
+import { SSO_ERRORS } from './model/sso-errors.js'
+import { decideSsoUser, emailDomainOf, normalizeDomain, ssoEmailOf, type SsoRefusal } from './model/sso-rules.js'
 import type { SessionsService } from './sessions-service.js'
 import type { ActiveSession } from './model/sessions.js'
 import { createSsoSettings, openSecret } from './sso-settings.js'
@@ -28,6 +33,10 @@ export interface SsoServiceDeps {
   publicUrl: string
   /** MAILROOM_SSO_ALLOW_HTTP: an http:// issuer is accepted (development, tests). */
   allowHttp: boolean
+  /** MAILROOM_SSO_ALLOW_CIDRS: private addresses an issuer may be at (else only public ones). */
+  allowCidrs: readonly string[]
+  /** Name resolution (tests play DNS answers); the system's by default. */
+  lookup?: Lookup
 }
 
 export type SsoService = ReturnType<typeof createSsoService>
@@ -37,6 +46,9 @@ const SCOPE = 'openid email profile'
 /** A provider's discovery document and keys are fetched again after this long (or when its settings change). */
 const DISCOVERY_TTL_MS = 10 * 60_000
 const FAILED_DISCOVERY_TTL_MS = 30_000
+/** A provider's documents (discovery, keys, tokens) are a few KiB; more is not a provider. */
+const PROVIDER_MAX_BYTES = 256 * 1024
+const PROVIDER_TIMEOUT_MS = 10_000
 
 type SsoStart = { outcome: 'redirect'; url: string; flowCookie: string } | { outcome: 'refused'; reason: SsoRefusal }
 type SsoFinish =
@@ -52,6 +64,14 @@ export function createSsoService(deps: SsoServiceDeps) {
   const { db, clock, log } = deps
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`
   const discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>()
+  // The issuer is an admin's choice and a start is anonymous: every request to the provider goes
+  // through the private-address guard of webhooks, with a deadline and a size cap.
+  const guardedFetch = createGuardedFetch({
+    policy: createAddressPolicy(deps.allowCidrs),
+    lookup: deps.lookup ?? systemLookup,
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+    maxBytes: PROVIDER_MAX_BYTES,
+  })
 
   /** The provider’s configuration, discovered once per issuer, client and secret, and kept a while. */
   function configurationOf(s: repo.SsoSettingsRecord): Promise<oidc.Configuration> {
@@ -70,8 +90,14 @@ export function createSsoService(deps: SsoServiceDeps) {
       // client_secret_basic: the default of OpenID Connect client registration; none for a public client.
       secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret),
       {
-        execute: issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : [],
-        timeout: 10,
+        [oidc.customFetch]: guardedFetch,
+        // openid-client 6 checks the id_token's signature (against the provider's JWKS, fetched
+        // through the same guard) only with this: without it, issuer, audience and nonce alone.
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          ...(issuer.protocol === 'http:' && deps.allowHttp ? [oidc.allowInsecureRequests] : []),
+        ],
+        timeout: PROVIDER_TIMEOUT_MS / 1000,
       },
     )
     discovered.set(key, { at: now, config })
@@ -118,6 +144,42 @@ export function createSsoService(deps: SsoServiceDeps) {
     redirectUri,
     getSettings: settings.getSettings,
     putSettings: settings.putSettings,
+
+    /** The operator's view (`mailroom sso domains`): every claim, granted or pending. */
+    listDomainClaims: () => repo.listClaims(db),
+
+    /**
+     * The operator grants a subscription's claim on a domain (docs/sso.md): from then on the
+     * sign-in page finds that subscription by it. Refused (SSO_DOMAIN_TAKEN) when another
+     * subscription holds the grant (revoke that one first); false when it does not claim it.
+     */
+    async grantDomain(domain: string, subId: string): Promise<boolean> {
+      const d = normalizeDomain(domain)
+      try {
+        return await inTransaction(db, (trx) => repo.grantClaim(trx, d, subId, clock.now()))
+      } catch (e) {
+        if (isUniqueViolation(e, 'sso_email_domains_granted_key'))
+          throw new AppError(SSO_ERRORS.SSO_DOMAIN_TAKEN, {
+            description: `${d} is granted to another subscription: revoke it first`,
+          })
+        throw e
+      }
+    },
+
+    /** Every grant of the domain back to pending; how many there were. */
+    revokeDomain: (domain: string) => repo.revokeGrant(db, normalizeDomain(domain)),
+
+    /**
+     * What the sign-in page may say of an email's domain after a refused password: whether its
+     * subscription signs in through a provider, and whether passwords are off. Only what the
+     * "Use single sign-on" button already shows (a domain with single sign-on goes to its provider).
+     */
+    async optionsFor(email: string): Promise<{ singleSignOn: boolean; passwordSignIn: boolean }> {
+      const domain = emailDomainOf(email.trim())
+      const s = domain === undefined ? undefined : await repo.findSettingsByDomain(db, domain)
+      const on = Boolean(s?.enabled && s.issuer && s.client_id)
+      return { singleSignOn: on, passwordSignIn: !on || s!.password_sign_in }
+    },
 
     /** The sign-in page's "Use single sign-on": the provider's authorization URL and the flow cookie. */
     async start(email: string): Promise<SsoStart> {
@@ -188,8 +250,8 @@ export function createSsoService(deps: SsoServiceDeps) {
         log.warn({ subId: s.sub_id, err: e }, 'single sign-on: the provider’s answer failed')
         return refused('failed', s.sub_id)
       }
-      const email = typeof claims.email === 'string' ? claims.email.trim() : ''
-      const existing = email ? await users.findForSignIn(db, email) : undefined
+      const email = ssoEmailOf(claims.email)
+      const existing = email === undefined ? undefined : await users.findForSignIn(db, email)
       const decision = decideSsoUser(
         { email: claims.email, email_verified: claims.email_verified },
         {

@@ -1,11 +1,9 @@
 import type { Db } from '../platform/db/database.js'
-import { isUniqueViolation } from '../platform/db/errors.js'
 import { inTransaction } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { open, seal } from '../platform/kit/crypto.js'
-import { AppError, invalid, ValidationErrors } from '../platform/kit/errors.js'
+import { invalid, ValidationErrors } from '../platform/kit/errors.js'
 import type { SsoSettings, SsoSettingsBody } from './api/sso-schemas.js'
-import { SSO_ERRORS } from './model/sso-errors.js'
 import { maskSecret, normalizeDomain, settingsProblems } from './model/sso-rules.js'
 import * as repo from './store/sso.js'
 
@@ -39,6 +37,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       ...(s?.client_id ? { clientId: s.client_id } : {}),
       ...(secret !== undefined ? { clientSecret: maskSecret(secret) } : {}),
       emailDomains: s?.domains ?? [],
+      domainClaims: (s?.claims ?? []).map((c) => ({ domain: c.domain, status: c.granted ? 'active' : 'pending' })),
       provisionUsers: s?.provision_users ?? false,
       defaultRole: s?.default_role ?? 'clerk',
       requireVerifiedEmail: s?.require_verified_email ?? true,
@@ -72,7 +71,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
   return {
     getSettings: async (subId: string): Promise<SsoSettings> => answerOf(await repo.findSettings(db, subId)),
 
-    /** Replaces the subscription's settings; each problem names its field, a domain of another subscription is a 409. */
+    /** Replaces the subscription's settings; each problem names its field. New domains are pending until granted. */
     putSettings: async (subId: string, body: SsoSettingsBody): Promise<SsoSettings> => {
       const domains = [...new Set((body.emailDomains ?? []).map(normalizeDomain))].sort()
       const input = {
@@ -87,40 +86,29 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       }
       const problems = settingsProblems(input, { allowHttp: deps.allowHttp })
       if (problems.length > 0) throw new ValidationErrors(problems)
-      const taken = (field: string, list: string[]) =>
-        new AppError(SSO_ERRORS.SSO_DOMAIN_TAKEN, {
-          field,
-          description: `Another subscription already claims ${list.join(', ')} for single sign-on.`,
-        })
-      try {
-        await inTransaction(db, async (trx) => {
-          const current = await repo.findSettings(trx, subId)
-          const elsewhere = await repo.domainsClaimedElsewhere(trx, subId, domains)
-          if (elsewhere.length > 0) throw taken('emailDomains', elsewhere)
-          const now = clock.now()
-          await repo.saveSettings(
-            trx,
-            {
-              sub_id: subId,
-              enabled: input.enabled,
-              issuer: input.issuer ?? null,
-              client_id: input.clientId ?? null,
-              client_secret_sealed: secretToStore(subId, { ...body, issuer: input.issuer }, current),
-              provision_users: input.provisionUsers,
-              default_role: input.defaultRole,
-              require_verified_email: input.requireVerifiedEmail,
-              password_sign_in: input.passwordSignIn,
-              created_at: current?.created_at ?? now,
-              updated_at: now,
-            },
-            domains,
-          )
-        })
-      } catch (e) {
-        // Two subscriptions claiming one domain at once: the primary key keeps one.
-        if (isUniqueViolation(e, 'sso_email_domains_pkey')) throw taken('emailDomains', domains)
-        throw e
-      }
+      // No 409 for a domain another subscription claims: claims are pending until the operator
+      // grants one (docs/sso.md), and a refusal would tell one tenant another's domains.
+      await inTransaction(db, async (trx) => {
+        const current = await repo.findSettings(trx, subId)
+        const now = clock.now()
+        await repo.saveSettings(
+          trx,
+          {
+            sub_id: subId,
+            enabled: input.enabled,
+            issuer: input.issuer ?? null,
+            client_id: input.clientId ?? null,
+            client_secret_sealed: secretToStore(subId, { ...body, issuer: input.issuer }, current),
+            provision_users: input.provisionUsers,
+            default_role: input.defaultRole,
+            require_verified_email: input.requireVerifiedEmail,
+            password_sign_in: input.passwordSignIn,
+            created_at: current?.created_at ?? now,
+            updated_at: now,
+          },
+          domains,
+        )
+      })
       return answerOf(await repo.findSettings(db, subId))
     },
   }

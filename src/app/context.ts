@@ -213,6 +213,7 @@ export function createContext(input: {
     flowKey: secrets.ssoFlowKey,
     publicUrl: config.publicUrl,
     allowHttp: config.sso.allowHttp,
+    allowCidrs: config.sso.allowCidrs,
   })
 
   // The directory provisions contacts and flags the waiting parcels of recipients who leave.

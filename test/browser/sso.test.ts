@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
@@ -29,7 +30,11 @@ const pages: Page[] = []
 beforeAll(async () => {
   const port = await freePort()
   origin = `http://127.0.0.1:${port}`
-  t = await buildTestApp({ MAILROOM_PUBLIC_URL: origin, MAILROOM_SSO_ALLOW_HTTP: 'true' })
+  t = await buildTestApp({
+    MAILROOM_PUBLIC_URL: origin,
+    MAILROOM_SSO_ALLOW_HTTP: 'true',
+    MAILROOM_SSO_ALLOW_CIDRS: '127.0.0.0/8',
+  })
   await t.app.listen({ host: '127.0.0.1', port })
   provider = await startTestProvider(`${origin}/console/api/sso/callback`)
   const launched = await launchChromium()
@@ -104,6 +109,8 @@ async function configure(over: Record<string, unknown>) {
     },
   })
   expect(res.statusCode, res.body).toBe(200)
+  // The operator grants the domain (a claim alone starts nothing: docs/sso.md).
+  await runSsoCommand(t.ctx, parseSsoCommand(['grant', 'acme.example', client.subId]), () => {})
 }
 
 async function open(): Promise<Page> {
@@ -243,7 +250,15 @@ describe('single sign-on in Chromium', () => {
       .poll(() => page.getByRole('status').allTextContents())
       .toContainEqual(expect.stringContaining('Single sign-on settings saved.'))
     const saved = (await t.inject({ url: '/api/v1/sso', headers: client.auth })).json()
+    // A domain just claimed is shown pending until the operator grants it.
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Claims in force' }).textContent())
+      .toContain('acme-staff.example: pending')
     expect(saved).toMatchObject({
+      domainClaims: [
+        { domain: 'acme-staff.example', status: 'pending' },
+        { domain: 'acme.example', status: 'active' },
+      ],
       emailDomains: ['acme-staff.example', 'acme.example'],
       provisionUsers: true,
       defaultRole: 'admin',

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
 import { parseUsersCommand, runUsersCommand } from '../../src/app/cli/users.js'
 import { createUser, signIn } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
-const t = useTestApp({ MAILROOM_SSO_ALLOW_HTTP: 'true' })
+const t = useTestApp({ MAILROOM_SSO_ALLOW_HTTP: 'true', MAILROOM_SSO_ALLOW_CIDRS: '127.0.0.0/8' })
 const acme = useClient(t, 'sso-acme')
 const other = useClient(t, 'sso-other')
 
@@ -14,6 +15,8 @@ beforeAll(async () => {
 })
 afterAll(async () => provider?.close())
 
+/** What Chromium sends with the sign-in page's navigation to the start. */
+const ownPage = { 'sec-fetch-site': 'same-origin' }
 const fields = (body: { errors: Array<{ additionalParameters: string }> }) =>
   body.errors.map((e) => e.additionalParameters).sort()
 const put = (headers: Record<string, string>, payload: unknown) =>
@@ -26,6 +29,12 @@ const settings = (over: Record<string, unknown> = {}) => ({
   emailDomains: ['Acme.Example', 'acme-staff.example'],
   ...over,
 })
+
+async function ssoCli(...args: string[]): Promise<string[]> {
+  const lines: string[] = []
+  await runSsoCommand(t.ctx, parseSsoCommand(args), (line) => lines.push(line))
+  return lines
+}
 
 async function cli(...args: string[]): Promise<string[]> {
   const lines: string[] = []
@@ -40,6 +49,7 @@ describe('the single sign-on settings API', () => {
     expect(res.json()).toEqual({
       enabled: false,
       emailDomains: [],
+      domainClaims: [],
       provisionUsers: false,
       defaultRole: 'clerk',
       requireVerifiedEmail: true,
@@ -59,6 +69,11 @@ describe('the single sign-on settings API', () => {
       clientSecret: `****${provider.clientSecret.slice(-4)}`,
       // Lower case, sorted.
       emailDomains: ['acme-staff.example', 'acme.example'],
+      // Pending until the operator grants them.
+      domainClaims: [
+        { domain: 'acme-staff.example', status: 'pending' },
+        { domain: 'acme.example', status: 'pending' },
+      ],
       provisionUsers: true,
       defaultRole: 'admin',
       requireVerifiedEmail: true,
@@ -116,27 +131,47 @@ describe('the single sign-on settings API', () => {
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toEqual(before)
   })
 
-  it('refuses http:// issuers unless MAILROOM_SSO_ALLOW_HTTP is set', () => {
-    // The unit tests cover the rule; here, the setting reaches the service.
-    expect(t.config.sso.allowHttp).toBe(true)
-  })
+  it('makes a claim active only once the operator grants it, and never tells one subscription another’s claims', async () => {
+    await put(acme.auth, settings())
+    const start = () => t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
+    // Claimed, not granted: single sign-on does not start for it.
+    expect((await start()).headers.location).toBe('/console/?sso_error=not_configured')
+    expect(await ssoCli('grant', 'acme.example', acme.subId)).toEqual([
+      `acme.example granted to ${acme.subId}: its single sign-on starts for this domain`,
+    ])
+    expect(String((await start()).headers.location)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json().domainClaims).toEqual([
+      { domain: 'acme-staff.example', status: 'pending' },
+      { domain: 'acme.example', status: 'active' },
+    ])
 
-  it('keeps subscriptions apart: a domain belongs to one, and each reads only its own settings', async () => {
-    const taken = await put(other.auth, settings({ emailDomains: ['other.example', 'ACME.example'] }))
-    expect(taken.statusCode).toBe(409)
-    expect(taken.json().errors[0]).toMatchObject({
-      errorCode: 'already_exists',
-      additionalCode: 'SSO-4090',
-      additionalParameters: 'emailDomains',
-    })
-    expect((await t.inject({ url: '/api/v1/sso', headers: other.auth })).json().enabled).toBe(false)
-    const own = await put(other.auth, settings({ emailDomains: ['other.example'], clientSecret: 'other-secret-9999' }))
-    expect(own.statusCode).toBe(200)
+    // Another subscription claiming it gets the answer of any new claim: pending, nothing disclosed.
+    const claimed = await put(other.auth, settings({ emailDomains: ['other.example', 'ACME.example'] }))
+    expect(claimed.statusCode, claimed.body).toBe(200)
+    expect(claimed.json().domainClaims).toEqual([
+      { domain: 'acme.example', status: 'pending' },
+      { domain: 'other.example', status: 'pending' },
+    ])
+    // And it takes nothing: the sign-in page still finds acme.
+    expect(String((await start()).headers.location)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    await expect(ssoCli('grant', 'acme.example', other.subId)).rejects.toThrow(/granted to another subscription/)
+    await expect(ssoCli('grant', 'nobody.example', other.subId)).rejects.toThrow(/does not claim/)
+    expect(await ssoCli('domains')).toEqual([
+      `acme-staff.example\t${acme.subId}\tpending`,
+      `acme.example\t${acme.subId}\tactive`,
+      `acme.example\t${other.subId}\tpending`,
+      `other.example\t${other.subId}\tpending`,
+    ])
+    // Revoked: pending again, and nobody's.
+    expect(await ssoCli('revoke', 'acme.example')).toEqual(['acme.example: grant revoked (pending again)'])
+    expect((await start()).headers.location).toBe('/console/?sso_error=not_configured')
+    await ssoCli('grant', 'acme.example', acme.subId)
+
+    // Each reads only its own settings.
     expect((await t.inject({ url: '/api/v1/sso', headers: acme.auth })).json()).toMatchObject({
       emailDomains: ['acme-staff.example', 'acme.example'],
       clientSecret: `****${provider.clientSecret.slice(-4)}`,
     })
-    expect(own.json().clientSecret).toBe('****9999')
     expect((await put(other.auth, { enabled: false })).statusCode).toBe(200)
   })
 
@@ -179,17 +214,33 @@ describe('password sign-in turned off', () => {
         url: '/console/api/session',
         payload: { email, password: 'correct horse battery' },
       })
-      expect(res.statusCode, email).toBe(403)
-      expect(res.json().message).toContain('single sign-on')
+      // The very answer of a wrong password: the right one is not told apart (no password oracle).
+      const wrong = await t.inject({
+        method: 'POST',
+        url: '/console/api/session',
+        payload: { email, password: 'not the password' },
+      })
+      expect(wrong.statusCode).toBe(401)
+      expect(res.statusCode, email).toBe(401)
+      expect(res.json()).toEqual(wrong.json())
       expect(res.cookies).toEqual([])
     }
-    // A wrong password still gets the one 401: the policy shows only to who knows the password.
-    const wrong = await t.inject({
-      method: 'POST',
-      url: '/console/api/session',
-      payload: { email: 'pw-clerk@acme.example', password: 'not the password' },
-    })
-    expect(wrong.statusCode).toBe(401)
+    // Counted as failures: with the limit reached, even the right password is throttled (429).
+    let last = 0
+    for (let i = 0; i < 10 && last !== 429; i++)
+      last = (
+        await t.inject({
+          method: 'POST',
+          url: '/console/api/session',
+          payload: { email: 'pw-clerk@acme.example', password: 'correct horse battery' },
+        })
+      ).statusCode
+    expect(last).toBe(429)
+    // The sign-in page learns it from the domain's settings instead.
+    const options = (email: string) =>
+      t.inject({ url: `/console/api/sso/options?email=${encodeURIComponent(email)}` }).then((r) => r.json())
+    expect(await options('anyone@acme.example')).toEqual({ singleSignOn: true, passwordSignIn: false })
+    expect(await options('anyone@other.example')).toEqual({ singleSignOn: false, passwordSignIn: true })
     await signIn(t, 'glass@acme.example', 'break the glass now')
     await signIn(t, 'pw-other@other.example')
 
@@ -210,25 +261,53 @@ describe('password sign-in turned off', () => {
       url: '/console/api/session',
       payload: { email: 'glass@acme.example', password: 'reset by an admin' },
     })
-    expect(reset.statusCode).toBe(403)
+    expect(reset.statusCode).toBe(401)
     await cli('password', pwAdmin.userId, '--password', 'set on the server')
     await signIn(t, 'pw-admin@acme.example', 'set on the server')
 
     expect((await put(acme.auth, settings({ passwordSignIn: true }))).statusCode).toBe(200)
-    await signIn(t, 'pw-clerk@acme.example')
+    await signIn(t, 'pw-admin@acme.example', 'set on the server')
   })
 })
 
 describe('the single sign-on door', () => {
+  it('refuses a start that does not come from the console’s own page (login CSRF), setting no flow cookie', async () => {
+    await put(acme.auth, settings())
+    const own = new URL(t.config.publicUrl).origin
+    const url = '/console/api/sso/start?email=dana%40acme.example'
+    const refused: Array<Record<string, string>> = [
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'none' },
+      // Sec-Fetch-Site wins over an Origin or Referer that would pass.
+      { 'sec-fetch-site': 'cross-site', referer: `${own}/console/` },
+      { origin: 'https://attacker.example' },
+      { origin: 'null' },
+      { referer: 'https://attacker.example/console/' },
+      { referer: 'not a url' },
+    ]
+    for (const headers of refused) {
+      const res = await t.inject({ url, headers })
+      expect(res.statusCode, JSON.stringify(headers)).toBe(303)
+      expect(res.headers.location, JSON.stringify(headers)).toBe('/console/?sso_error=cross_site')
+      expect(res.cookies, JSON.stringify(headers)).toEqual([])
+    }
+    for (const headers of [ownPage, { origin: own }, { referer: `${own}/console/` }]) {
+      const res = await t.inject({ url, headers })
+      expect(String(res.headers.location), JSON.stringify(headers)).toMatch(new RegExp(`^${provider.issuer}/auth`))
+    }
+  })
+
   it('sends an unknown domain back to the sign-in page, saying so', async () => {
-    const res = await t.inject({ url: '/console/api/sso/start?email=someone%40nowhere.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=someone%40nowhere.example', headers: ownPage })
     expect(res.statusCode).toBe(303)
     expect(res.headers.location).toBe('/console/?sso_error=not_configured')
   })
 
   it('sends a claimed domain to its provider: code flow, PKCE S256, state, nonce, the exact redirect URI; the flow in a sealed Lax cookie', async () => {
     await put(acme.auth, settings())
-    const res = await t.inject({ url: '/console/api/sso/start?email=Dana%40ACME.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=Dana%40ACME.example', headers: ownPage })
     expect(res.statusCode, res.body).toBe(303)
     const to = new URL(String(res.headers.location))
     expect(`${to.origin}${to.pathname}`).toBe(`${provider.issuer}/auth`)
@@ -261,7 +340,7 @@ describe('the single sign-on door', () => {
 
   it('says the sign-in failed when the provider cannot be reached (the log says why)', async () => {
     expect((await put(acme.auth, settings({ issuer: 'http://127.0.0.1:1' }))).statusCode).toBe(200)
-    const res = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
+    const res = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
     expect(res.statusCode).toBe(303)
     expect(res.headers.location).toBe('/console/?sso_error=failed')
     expect(res.cookies.find((c) => c.name === 'mailroom_sso')).toBeUndefined()
@@ -271,7 +350,7 @@ describe('the single sign-on door', () => {
   it('refuses a callback without this browser’s flow cookie, or once single sign-on is off', async () => {
     const res = await t.inject({ url: `/console/api/sso/callback?code=x&state=y` })
     expect(res.headers.location).toBe('/console/?sso_error=expired')
-    const started = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example' })
+    const started = await t.inject({ url: '/console/api/sso/start?email=dana%40acme.example', headers: ownPage })
     const flow = started.cookies.find((c) => c.name === 'mailroom_sso')!
     // Turned off, the issuer and client cleared: the stored secret may stay (it goes nowhere).
     expect((await put(acme.auth, { enabled: false })).statusCode).toBe(200)
@@ -288,5 +367,21 @@ describe('the single sign-on door', () => {
       cookies: { mailroom_sso: flow.value },
     })
     expect(expired.headers.location).toBe('/console/?sso_error=expired')
+  })
+})
+
+describe('without MAILROOM_SSO_ALLOW_HTTP', () => {
+  const strict = useTestApp()
+  const admin = useClient(strict, 'sso-strict')
+
+  it('refuses an http:// issuer with a 400 naming issuer', async () => {
+    const res = await strict.inject({
+      method: 'PUT',
+      url: '/api/v1/sso',
+      headers: admin.auth,
+      payload: settings({ emailDomains: ['strict.example'] }),
+    })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(fields(res.json())).toEqual(['issuer'])
   })
 })

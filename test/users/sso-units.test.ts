@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { FLOW_SECONDS, openFlow, sealFlow, type SsoFlow } from '../../src/access/model/sso-flow.js'
 import {
   decideSsoUser,
+  ssoEmailOf,
   DOMAIN_PATTERN,
   emailDomainOf,
   maskSecret,
@@ -231,5 +232,41 @@ describe('the console knows every refusal', () => {
   it('has a message for each code of SSO_REFUSALS', () => {
     const page = readFileSync('console/screens/signin.js', 'utf8')
     for (const code of SSO_REFUSALS) expect(page, code).toMatch(new RegExp(`\\n  ${code}:\\s+'`))
+  })
+})
+
+describe('ssoEmailOf: the email a provider asserts, as a user’s email', () => {
+  it('normalizes: trimmed, NFC, lower case, an internationalized domain in ASCII, no trailing dot', () => {
+    expect(ssoEmailOf(' Dana@EXAMPLE.com. ')).toBe('dana@example.com')
+    // "é" composed (NFC) whatever form the provider sent.
+    expect(ssoEmailOf('dana@bu\u0308cher.example')).toBe('dana@xn--bcher-kva.example')
+    expect(ssoEmailOf('dana@Bücher.example')).toBe('dana@xn--bcher-kva.example')
+  })
+  it('refuses what the users API would refuse (never stored, never a 500)', () => {
+    for (const claim of [
+      undefined,
+      null,
+      42,
+      '',
+      'dana',
+      '@example.com',
+      'dana@',
+      'dana@localhost',
+      'da na@example.com',
+      'dana@exa_mple.com',
+      `${'a'.repeat(250)}@example.com`,
+      `${'a'.repeat(3000)}@example.com`,
+      'dana@xn--a.example',
+    ])
+      expect(ssoEmailOf(claim), String(claim).slice(0, 40)).toBeUndefined()
+  })
+  it('makes an oversized email a no_email refusal', () => {
+    expect(
+      decideSsoUser(
+        { email: `${'a'.repeat(3000)}@example.com`, email_verified: true },
+        { ...policy, provisionUsers: true },
+        undefined,
+      ),
+    ).toEqual({ kind: 'refuse', reason: 'no_email' })
   })
 })

@@ -36,11 +36,11 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = as
         summary: 'Set the single sign-on settings of the subscription',
         description: [
           'Staff sign in to the console with the subscription’s OpenID Connect provider (authorization code with PKCE). The settings replace the stored ones; omitted optional fields take their defaults, except `clientSecret` (absent keeps the stored one).',
-          'While `enabled`, `issuer`, `clientId` and at least one of `emailDomains` are required. `passwordSignIn: false` needs `enabled`. Each problem is a 400 naming its field; a domain another subscription claims is a 409 naming `emailDomains`.',
+          'While `enabled`, `issuer`, `clientId` and at least one of `emailDomains` are required. `passwordSignIn: false` needs `enabled`. Each problem is a 400 naming its field. A new domain is pending (`domainClaims`) until the installation’s operator grants it (`mailroom sso grant DOMAIN SUB_ID`): whether another subscription claims it is never said.',
           'The provider is not called here: a wrong issuer or client shows at the first sign-in (the sign-in page says it failed; the log says why).',
         ].join('\n\n'),
         body: SsoSettingsInputSchema,
-        response: { 200: SsoSettingsSchema, ...errorResponses(400, 409, 415) },
+        response: { 200: SsoSettingsSchema, ...errorResponses(400, 415) },
       },
     },
     async (request) => sso.putSettings(request.tenant.subId, request.body),

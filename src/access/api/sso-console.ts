@@ -28,6 +28,26 @@ const flowOptions = (request: FastifyRequest, publicUrl: string) => ({
   secure: overHttps(request, publicUrl),
 })
 
+/**
+ * Whether a start comes from the console's own page: `Sec-Fetch-Site: same-origin` (every current
+ * browser sends it), else an `Origin` or `Referer` of the public URL. Anything else (another site's
+ * link, a typed address, no header at all) is refused: a start signs the browser in at the callback.
+ */
+function fromOwnPage(request: FastifyRequest, publicUrl: string): boolean {
+  const site = request.headers['sec-fetch-site']
+  if (site !== undefined) return site === 'same-origin'
+  const own = new URL(publicUrl).origin
+  const origin = request.headers.origin
+  if (origin !== undefined) return origin === own
+  const referer = request.headers.referer
+  if (referer === undefined) return false
+  try {
+    return new URL(referer).origin === own
+  } catch {
+    return false
+  }
+}
+
 /** Back to the console's sign-in page, which says what the code means (console/screens/signin.js). */
 const refuse = (reply: FastifyReply, reason: SsoRefusal) =>
   reply.header('cache-control', 'no-store').redirect(`${CONSOLE_HOME}?sso_error=${reason}`, 303)
@@ -50,7 +70,7 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
         tags,
         summary: 'Start a single sign-on (browser navigation)',
         description: [
-          'The sign-in page’s “Use single sign-on”: the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).',
+          'The sign-in page’s “Use single sign-on”, from the console’s own page only (`Sec-Fetch-Site: same-origin`, or an `Origin`/`Referer` of MAILROOM_PUBLIC_URL; else `cross_site`): the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).',
           REFUSALS,
         ].join('\n\n'),
         querystring: SsoStartQuery,
@@ -61,6 +81,7 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
       },
     },
     async (request, reply) => {
+      if (!fromOwnPage(request, publicUrl)) return refuse(reply, 'cross_site')
       const started = await sso.start(request.query.email)
       if (started.outcome === 'refused') return refuse(reply, started.reason)
       reply.setCookie(flowCookieName(request, publicUrl), started.flowCookie, {
@@ -69,6 +90,24 @@ export const ssoConsoleRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; publ
       })
       return reply.header('cache-control', 'no-store').redirect(started.url, 303)
     },
+  )
+
+  app.get(
+    '/sso/options',
+    {
+      schema: {
+        tags,
+        summary: 'Whether an email’s organisation signs in with single sign-on',
+        description:
+          'What the sign-in page says after a refused password: `singleSignOn` when the subscription claiming the domain of `email` has single sign-on on, `passwordSignIn: false` when it turned passwords off (POST /console/api/session answers those the 401 of a wrong password, so the right password is never told apart). Nothing about users: only the domain’s settings, which “Use single sign-on” shows anyway.',
+        querystring: SsoStartQuery,
+        response: {
+          200: Type.Object({ singleSignOn: Type.Boolean(), passwordSignIn: Type.Boolean() }),
+          400: Type.Ref('ErrorBody', { description: 'No `email`, or a malformed one.' }),
+        },
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await sso.optionsFor(request.query.email)),
   )
 
   app.get(

@@ -23,7 +23,7 @@ const fields = {
   emailDomains: Type.Array(Domain, {
     maxItems: 20,
     description:
-      'The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user; a domain belongs to one subscription across the installation (409 otherwise). Compared in lower case.',
+      'The email domains of the subscription’s staff (`example.com`). The sign-in page finds the subscription by the domain of the email typed, before it knows the user. A domain claimed here is pending until the installation’s operator grants it (`mailroom sso grant`; see `domainClaims`), and a domain is granted to one subscription at most. Compared in lower case.',
   }),
   provisionUsers: Type.Boolean({
     description:
@@ -58,6 +58,9 @@ export const SsoSettingsInputSchema = Type.Object(
     // What a read returns, a write accepts (CONTRACT §5): the read-only fields are ignored.
     redirectUri: Type.Optional(Type.String({ maxLength: 2000, description: 'Read-only: ignored in a write.' })),
     updatedAt: Type.Optional(Type.String({ maxLength: 100, description: 'Read-only: ignored in a write.' })),
+    domainClaims: Type.Optional(
+      Type.Array(Type.Unknown(), { maxItems: 100, description: 'Read-only: ignored in a write.' }),
+    ),
   },
   { additionalProperties: false, title: 'SsoSettingsInput' },
 )
@@ -67,6 +70,16 @@ export const SsoSettingsSchema = Type.Object(
   {
     ...fields,
     clientSecret: Type.Optional(Type.String({ description: 'Masked: `****` and the last 4 characters.' })),
+    domainClaims: Type.Array(
+      Type.Object({
+        domain: Type.String(),
+        status: Type.Union([Type.Literal('active'), Type.Literal('pending')], {
+          description:
+            '`active`: granted by the installation’s operator, the sign-in page finds this subscription by it. `pending`: not yet (or granted to no one); single sign-on does not start for it.',
+        }),
+      }),
+      { description: 'Each of `emailDomains` and whether it is in force.' },
+    ),
     redirectUri: Type.String({
       description:
         'The redirect URI to register with the provider, exactly (MAILROOM_PUBLIC_URL + /console/api/sso/callback).',

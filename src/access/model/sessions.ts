@@ -28,8 +28,6 @@ export type SignIn =
   | { outcome: 'ok'; session: ActiveSession; cookieValue: string; deviceCookie: string }
   | { outcome: 'limited'; retryAfterSeconds: number }
   | { outcome: 'invalid' }
-  /** The right password, but the subscription signs in through its identity provider only (sso-rules.ts). */
-  | { outcome: 'password-off' }
 
 /** A request of the console's own API, as far as its session goes. */
 export type Authorized =

@@ -6,6 +6,6 @@ export const SSO_ERRORS = registerErrors({
     errorCode: 'already_exists',
     additionalCode: 'SSO-4090',
     message:
-      'Another subscription already claims this email domain for single sign-on (the sign-in page finds a subscription by its domain).',
+      'The email domain is granted to another subscription for single sign-on (`mailroom sso grant`: the operator revokes that grant first).',
   },
 })

@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url'
+import { fullFormats } from 'ajv-formats/dist/formats.js'
 import type { Role } from '../store/user-tables.js'
 
 /**
@@ -21,6 +23,11 @@ export const SSO_REFUSALS = [
   'other_subscription',
   /** The user is disabled. */
   'disabled',
+  /**
+   * The start did not come from the console's own page (another site's link or form): refused, or
+   * any site could sign a visitor into an organisation of its choosing, ending their own session.
+   */
+  'cross_site',
 ] as const
 export type SsoRefusal = (typeof SSO_REFUSALS)[number]
 
@@ -34,6 +41,27 @@ export function emailDomainOf(email: string): string | undefined {
   const at = email.lastIndexOf('@')
   if (at < 1 || at === email.length - 1) return undefined
   return normalizeDomain(email.slice(at + 1))
+}
+
+/** The users API's Email rule (user-schemas.ts): ajv's `email` format, 3 to 254 characters. */
+const EMAIL_FORMAT = fullFormats.email as RegExp
+const EMAIL_MAX = 254
+
+/**
+ * The email a provider asserts, as a user's email: NFC, lower case, an internationalized domain in
+ * its ASCII (punycode) form, and then the users API's rule; undefined when it is none. What is not
+ * an email is refused (`no_email`) rather than stored: a provider's claim is input like any other.
+ */
+export function ssoEmailOf(claim: unknown): string | undefined {
+  if (typeof claim !== 'string' || claim.length > 4 * EMAIL_MAX) return undefined
+  const email = claim.trim().normalize('NFC').toLowerCase()
+  const at = email.lastIndexOf('@')
+  if (at < 1) return undefined
+  const domain = domainToASCII(normalizeDomain(email.slice(at + 1)))
+  if (domain === '') return undefined
+  const normalized = `${email.slice(0, at)}@${domain}`
+  if (normalized.length < 3 || normalized.length > EMAIL_MAX || !EMAIL_FORMAT.test(normalized)) return undefined
+  return normalized
 }
 
 /** The settings the admin API takes, after defaults (the schema's). */
@@ -128,8 +156,8 @@ export function decideSsoUser(
   policy: SsoPolicy,
   existing: { userId: string; subId: string; status: 'active' | 'disabled' } | undefined,
 ): SsoDecision {
-  const email = typeof claims.email === 'string' ? claims.email.trim() : ''
-  if (email === '' || emailDomainOf(email) === undefined) return { kind: 'refuse', reason: 'no_email' }
+  const email = ssoEmailOf(claims.email)
+  if (email === undefined) return { kind: 'refuse', reason: 'no_email' }
   if (policy.requireVerifiedEmail && claims.email_verified !== true)
     return { kind: 'refuse', reason: 'unverified_email' }
   if (existing) {

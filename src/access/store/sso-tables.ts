@@ -20,9 +20,11 @@ export interface SsoSettingsTable {
 }
 
 export interface SsoEmailDomainTable {
-  /** Lower case, no trailing dot; one subscription per domain across the installation. */
+  /** Lower case, no trailing dot. Any subscription may claim it; one at most holds it granted. */
   domain: string
   sub_id: string
+  /** When the operator granted the claim (`mailroom sso grant`, migration 0061); null: pending. */
+  granted_at: Timestamp | null
 }
 
 declare module '../../platform/db/tables.js' {

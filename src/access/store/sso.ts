@@ -16,16 +16,22 @@ const SETTINGS_COLUMNS = [
   'updated_at',
 ] as const
 
-export type SsoSettingsRecord = SsoSettingsRow & { domains: string[] }
+export interface DomainClaim {
+  domain: string
+  granted: boolean
+}
 
-async function domainsOf(db: Executor, subId: string): Promise<string[]> {
+/** `domains`: every domain it claims; `claims`: each with whether the operator granted it. */
+export type SsoSettingsRecord = SsoSettingsRow & { domains: string[]; claims: DomainClaim[] }
+
+async function claimsOf(db: Executor, subId: string): Promise<DomainClaim[]> {
   const rows = await db
     .selectFrom('sso_email_domains')
-    .select('domain')
+    .select(['domain', 'granted_at'])
     .where('sub_id', '=', subId)
     .orderBy('domain')
     .execute()
-  return rows.map((r) => r.domain)
+  return rows.map((r) => ({ domain: r.domain, granted: r.granted_at !== null }))
 }
 
 /** The subscription's settings and email domains; undefined when it never saved any. */
@@ -35,30 +41,54 @@ export async function findSettings(db: Executor, subId: string): Promise<SsoSett
     .select(SETTINGS_COLUMNS)
     .where('sub_id', '=', subId)
     .executeTakeFirst()
-  return row ? { ...row, domains: await domainsOf(db, subId) } : undefined
+  if (!row) return undefined
+  const claims = await claimsOf(db, subId)
+  return { ...row, domains: claims.map((c) => c.domain), claims }
 }
 
-/** The settings of the subscription that claims this email domain (the sign-in page's lookup). */
+/** The settings of the subscription granted this email domain (the sign-in page's lookup); a pending claim finds none. */
 export async function findSettingsByDomain(db: Executor, domain: string): Promise<SsoSettingsRecord | undefined> {
   const owner = await db
     .selectFrom('sso_email_domains')
     .select('sub_id')
     .where('domain', '=', domain)
+    .where('granted_at', 'is not', null)
     .executeTakeFirst()
   return owner ? findSettings(db, owner.sub_id) : undefined
 }
 
-/** Which of `domains` another subscription claims. */
-export async function domainsClaimedElsewhere(db: Executor, subId: string, domains: string[]): Promise<string[]> {
-  if (domains.length === 0) return []
-  const rows = await db
+/** Every claim of the installation (the operator's list), domain then subscription. */
+export async function listClaims(
+  db: Executor,
+): Promise<Array<{ domain: string; sub_id: string; granted_at: Date | null }>> {
+  return db
     .selectFrom('sso_email_domains')
-    .select('domain')
-    .where('domain', 'in', domains)
-    .where('sub_id', '<>', subId)
+    .select(['domain', 'sub_id', 'granted_at'])
     .orderBy('domain')
+    .orderBy('sub_id')
     .execute()
-  return rows.map((r) => r.domain)
+}
+
+/** Grants a subscription's claim; false when it has none. The partial unique index keeps one grant per domain. */
+export async function grantClaim(db: Executor, domain: string, subId: string, at: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('sso_email_domains')
+    .set({ granted_at: at })
+    .where('domain', '=', domain)
+    .where('sub_id', '=', subId)
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
+}
+
+/** Back to pending, whoever holds the grant; how many claims changed. */
+export async function revokeGrant(db: Executor, domain: string): Promise<number> {
+  const res = await db
+    .updateTable('sso_email_domains')
+    .set({ granted_at: null })
+    .where('domain', '=', domain)
+    .where('granted_at', 'is not', null)
+    .executeTakeFirst()
+  return Number(res.numUpdatedRows)
 }
 
 /** Writes the settings and replaces the domains (call inside a transaction). */
@@ -69,11 +99,15 @@ export async function saveSettings(db: Executor, row: Insertable<SsoSettingsTabl
     .values(row)
     .onConflict((oc) => oc.column('sub_id').doUpdateSet(change))
     .execute()
-  await db.deleteFrom('sso_email_domains').where('sub_id', '=', row.sub_id).execute()
+  // A domain kept keeps its grant; one dropped loses it; a new one is pending.
+  let gone = db.deleteFrom('sso_email_domains').where('sub_id', '=', row.sub_id)
+  if (domains.length > 0) gone = gone.where('domain', 'not in', domains)
+  await gone.execute()
   if (domains.length > 0)
     await db
       .insertInto('sso_email_domains')
-      .values(domains.map((domain) => ({ domain, sub_id: row.sub_id })))
+      .values(domains.map((domain) => ({ domain, sub_id: row.sub_id, granted_at: null })))
+      .onConflict((oc) => oc.columns(['domain', 'sub_id']).doNothing())
       .execute()
 }
 

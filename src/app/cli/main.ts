@@ -12,6 +12,7 @@ import { migrateCommand } from './migrate.js'
 import { seedCommand } from './seed.js'
 import { serve } from './serve.js'
 import { usersCommand } from './users.js'
+import { ssoCommand } from './sso.js'
 import { workerCommand } from './worker.js'
 import { scimTokenCommand } from './scim.js'
 import { PortInUseError } from './port.js'
@@ -30,6 +31,7 @@ usage: mailroom <command>
   users list [--json]
   users disable ID | users enable ID      disabling signs the user out everywhere at once
   users password ID [--password P] [--json]
+  sso domains [--json] | sso grant DOMAIN SUB_ID | sso revoke DOMAIN   single sign-on email domains (docs/sso.md)
                                           a new password (printed once when generated); signs the user out everywhere
   keys rotate                             start signing with a new key
   worker                                  run only the webhook delivery worker
@@ -65,6 +67,8 @@ async function main(argv: string[]): Promise<void> {
       return clientsCommand(config, rest)
     case 'users':
       return usersCommand(config, rest)
+    case 'sso':
+      return ssoCommand(config, rest)
     case 'keys':
       return keysCommand(config, rest)
     case 'images':

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { flag, int, oneOf, section } from './define.js'
+import { flag, int, oneOf, section, text } from './define.js'
 import type { Env } from './index.js'
 
 /** Tokens, console sessions, and how many wrong guesses anyone gets. */
@@ -89,6 +89,12 @@ export const accessSettings = section({
       default: 'false',
       description: 'accept plain http:// single sign-on issuers (development, tests)',
     }),
+    MAILROOM_SSO_ALLOW_CIDRS: text({
+      default: '',
+      pattern: '^([0-9a-fA-F:.]+/\\d{1,3})?(,[0-9a-fA-F:.]+/\\d{1,3})*$',
+      description:
+        'comma-separated CIDRs a single sign-on issuer may be in although private (a provider on the local network), e.g. 10.0.0.0/8',
+    }),
   },
 })
 
@@ -107,7 +113,7 @@ export interface AccessConfig {
   /** The bounded pool every password hash runs in (access/model/password-pool.ts). */
   passwordHashing: { concurrency: number; maxWaiting: number; perKey: number }
   /** Staff single sign-on (access/sso-service.ts). */
-  sso: { allowHttp: boolean }
+  sso: { allowHttp: boolean; allowCidrs: string[] }
 }
 
 export function accessConfig(env: Env): AccessConfig {
@@ -126,6 +132,11 @@ export function accessConfig(env: Env): AccessConfig {
       maxWaiting: env.PASSWORD_HASH_QUEUE,
       perKey: env.PASSWORD_HASHES_PER_KEY,
     },
-    sso: { allowHttp: env.MAILROOM_SSO_ALLOW_HTTP === 'true' },
+    sso: {
+      allowHttp: env.MAILROOM_SSO_ALLOW_HTTP === 'true',
+      allowCidrs: env.MAILROOM_SSO_ALLOW_CIDRS.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    },
   }
 }

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises'
 import {
   createAddressPolicy,
   literalAddress,
@@ -8,11 +7,9 @@ import {
   type AddressPolicy,
   type ResolvedAddress,
 } from './ssrf.js'
+import { systemLookup, type Lookup } from '../../platform/http/outbound-guard.js'
 
-/** Name resolution, injected so tests can play a DNS answer that changes between check and send. */
-export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>
-
-export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true })
+export type { Lookup } from '../../platform/http/outbound-guard.js'
 
 export interface DestinationRules {
   allowHttp: boolean

@@ -1,6 +1,6 @@
-import type { LookupFunction } from 'node:net'
 import { Agent, request } from 'undici'
 import type { DestinationRules } from './destination.js'
+import { guardedLookup } from '../../platform/http/outbound-guard.js'
 import { literalAddress, permittedAddresses, SsrfError, urlShapeProblem } from './ssrf.js'
 
 /** The one seam for outbound HTTP: the worker and the OAuth2 token fetch go through it; tests may swap it. */
@@ -85,30 +85,12 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * undici with the SSRF guard at connect time: every address a name resolves to is checked, and the
- * socket connects to one of the addresses that passed (net.connect uses what this lookup returns;
- * there is no second resolution). IP literals skip lookup in net.connect, so they are checked
- * before the request. Redirects are never followed: undici's request() follows none by default,
+ * undici with the SSRF guard at connect time (platform/http/outbound-guard.ts `guardedLookup`). IP
+ * literals skip lookup in net.connect, so they are checked before the request. Redirects are never followed: undici's request() follows none by default,
  * and a 3xx is reported as a failure by the caller.
  */
 export function createGuardedSender(rules: DestinationRules): HttpSender {
-  const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    rules
-      .lookup(hostname)
-      .then((addresses) => {
-        const family = options.family === 4 || options.family === 6 ? options.family : undefined
-        if (addresses.length === 0)
-          throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-        const usable = permittedAddresses(
-          rules.policy,
-          family ? addresses.filter((a) => a.family === family) : addresses,
-        )
-        if (options.all) callback(null, usable)
-        else callback(null, usable[0]!.address, usable[0]!.family)
-      })
-      .catch((err: NodeJS.ErrnoException) => callback(err, '', 0))
-  }
-  const agent = new Agent({ connect: { lookup: guardedLookup }, keepAliveTimeout: 10_000 })
+  const agent = new Agent({ connect: { lookup: guardedLookup(rules.policy, rules.lookup) }, keepAliveTimeout: 10_000 })
 
   return {
     async post(req) {

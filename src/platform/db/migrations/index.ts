@@ -38,6 +38,7 @@ import * as m0054 from './0054_recipient_match_indexes.js'
 import * as m0055 from './0055_scan_issues.js'
 import * as m0057 from './0057_directory.js'
 import * as m0060 from './0060_console_sso.js'
+import * as m0061 from './0061_sso_domain_grants.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0055_scan_issues': m0055,
   '0057_directory': m0057,
   '0060_console_sso': m0060,
+  '0061_sso_domain_grants': m0061,
 }
