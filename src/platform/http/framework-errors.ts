@@ -12,6 +12,14 @@ import { errorItem } from './error-handler.js'
  * a timeout) through the server's `clientError`, where no request object exists yet.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // An interface with an error model of its own (SCIM under /scim/v2) answers in it: its clients
+  // read only that shape and media type.
+  const own = ownAnswers.find((a) => request.url.startsWith(a.prefix))
+  if (own) {
+    request.log.info({ err: { code: error.code, message: error.message } }, 'request refused')
+    own.answer(reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400, 'The request URL is not valid.')
+    return
+  }
   const code: ErrorCode =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? 'PATH_TOO_LONG'
@@ -24,6 +32,20 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     .header('x-correlation-id', request.id)
     .type('application/json; charset=utf-8')
     .send({ errors: [errorItem(code, request.id)] })
+}
+
+type OwnAnswer = (reply: FastifyReply, status: number, detail: string) => unknown
+const ownAnswers: Array<{ prefix: string; answer: OwnAnswer }> = []
+
+/**
+ * Makes the framework's refusals of URLs under `prefix` answer through `answer` (an interface with
+ * an error model of its own). Process-wide, as the routes it serves: registering a prefix again
+ * replaces its answer.
+ */
+export function answerFrameworkErrorsUnder(prefix: string, answer: OwnAnswer): void {
+  const i = ownAnswers.findIndex((a) => a.prefix === prefix)
+  if (i >= 0) ownAnswers.splice(i, 1)
+  ownAnswers.push({ prefix, answer })
 }
 
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
