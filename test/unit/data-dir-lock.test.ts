@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -40,6 +40,51 @@ describe('the data directory lock', () => {
       // A lock written by an older version (the process id alone) still refuses for a live owner.
       writeFileSync(lockOf(dir), `${other.pid}\n`)
       expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('refuses a live owner that reached the same directory by another path: a symbolic link to it or to its parent', () => {
+    // serve via /srv/mailroom -> /data/mailroom, the CLI via /data/mailroom: one directory, one lock.
+    const real = newDir()
+    mkdirSync(path.join(real, 'data'), { recursive: true })
+    const parentAlias = `${real}-alias`
+    symlinkSync(real, parentAlias)
+    const dirAlias = `${real}-data-link`
+    symlinkSync(path.join(real, 'data'), dirAlias)
+    const relative = path.relative(process.cwd(), path.join(real, 'data'))
+    const aliases = [path.join(parentAlias, 'data'), dirAlias, relative, `${path.join(real, 'data')}/`]
+    const other = liveProcess()
+    try {
+      for (const first of [path.join(real, 'data'), ...aliases]) {
+        const unlock = lockDataDir(first, other.pid)
+        for (const second of [path.join(real, 'data'), ...aliases])
+          expect(() => lockDataDir(second), `${first} then ${second}`).toThrow(`is in use by process ${other.pid}`)
+        unlock()
+      }
+      // A fresh directory (not made yet) reached through its parent's alias is the same one too.
+      const unlock = lockDataDir(path.join(real, 'fresh'), other.pid)
+      expect(() => lockDataDir(path.join(parentAlias, 'fresh'))).toThrow(DataDirInUseError)
+      unlock()
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('starts beside a live original on a `cp -a` copy of its directory, also when the original is reached by a link', () => {
+    const real = newDir()
+    mkdirSync(path.join(real, 'data'), { recursive: true })
+    const alias = `${real}-alias`
+    symlinkSync(real, alias)
+    const other = liveProcess()
+    try {
+      const unlock = lockDataDir(path.join(alias, 'data'), other.pid)
+      cpSync(path.join(real, 'data'), path.join(real, 'copy'), { recursive: true })
+      cpSync(`${path.join(real, 'data')}.lock`, `${path.join(real, 'copy')}.lock`)
+      lockDataDir(path.join(real, 'copy'))()
+      expect(() => lockDataDir(path.join(real, 'data'))).toThrow(DataDirInUseError)
+      unlock()
     } finally {
       other.stop()
     }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
 
@@ -8,7 +8,7 @@ export class DataDirInUseError extends Error {}
 interface LockOwner {
   pid: number
   host: string
-  /** The directory locked, resolved: a copy of the lock inside a copied data directory names the original. */
+  /** The directory locked, canonical (see canonicalDir): a copy of the lock inside a copied data directory names the original. */
   dir: string
   /** The process's start time (Linux: /proc/<pid>/stat, in clock ticks since boot); absent elsewhere. */
   started?: string
@@ -24,8 +24,9 @@ interface LockOwner {
  * stale and taken over.
  */
 export function lockDataDir(dir: string, pid = process.pid): () => void {
-  const resolved = path.resolve(dir)
-  // Beside the directory, not in it: a fresh database directory must stay empty for initdb.
+  const resolved = canonicalDir(dir)
+  // Beside the directory, not in it: a fresh database directory must stay empty for initdb. Named
+  // from the canonical path, so that every alias of the directory finds the same lock file.
   const file = `${resolved}.lock`
   const me: LockOwner = { pid, host: hostname(), dir: resolved, ...startedOf(pid) }
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -60,9 +61,29 @@ export function lockDataDir(dir: string, pid = process.pid): () => void {
   throw new DataDirInUseError(`could not lock the embedded database in ${dir}`)
 }
 
+/**
+ * The directory as one path whatever the alias it is reached by: the real path of the directory if
+ * it exists, else the real path of its parent and its name (a fresh directory is made later, and a
+ * symbolic link to it would have to exist already to be followed).
+ */
+function canonicalDir(dir: string): string {
+  const resolved = path.resolve(dir)
+  try {
+    return realpathSync(resolved)
+  } catch {
+    try {
+      return path.join(realpathSync(path.dirname(resolved)), path.basename(resolved))
+    } catch {
+      return resolved
+    }
+  }
+}
+
 /** Whether the lock's owner is a live process, other than us, holding this directory on this host. */
 function holdsIt(owner: LockOwner, me: LockOwner): boolean {
-  if (owner.host !== me.host || owner.dir !== me.dir || owner.pid === me.pid) return false
+  if (owner.host !== me.host || owner.pid === me.pid) return false
+  // A lock written before directories were made canonical names the path it was opened by.
+  if (owner.dir !== me.dir && canonicalDir(owner.dir) !== me.dir) return false
   if (!isAlive(owner.pid)) return false
   // The id is in use, but by the process that wrote the lock only if it started at the same time.
   const now = startedOf(owner.pid).started
