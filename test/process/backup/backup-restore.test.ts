@@ -8,6 +8,7 @@ import { openDatabase } from '../../../src/platform/db/database.js'
 import { freePort, startService, type RunningService } from '../../support/spawn-service.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
+import { unheldWork } from '../../restore/unheld-work.js'
 
 // Issue 31 as an operator meets it, with real processes, a real SMTP server and a real webhook
 // receiver: a backup taken while the service serves and writes, restored into new directories and
@@ -211,6 +212,16 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     expect(before.restore).toMatchObject({ holdAfterMinutes: 0 })
     expect(before.held.emails.count).toBeGreaterThanOrEqual(CONTACTS)
     expect(before.held.webhooks.count).toBeGreaterThanOrEqual(2 * CONTACTS)
+    // Held means not due and remembered: the waits below cannot tell (the original's work was not
+    // due for an hour anyway), the database can. Every pending row waits for 9999 in held_work.
+    const restoredDb = await openDatabase({ kind: 'pglite', dir: path.join(dirOf('restored'), 'pglite') })
+    try {
+      const unheld = await unheldWork(restoredDb.db)
+      expect(unheld.pending).toBeGreaterThanOrEqual(CONTACTS + 2 * CONTACTS)
+      expect(unheld).toMatchObject({ notifications: 0, deliveries: 0, events: 0 })
+    } finally {
+      await restoredDb.close()
+    }
 
     // A second restore into the same directory is refused: it holds a database now.
     const again = await cli(['restore', backupFile()], envOf('restored'))
