@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../config.js'
-import { readMasterSecret } from '../secrets.js'
+import { masterSecretFile, readMasterSecret } from '../secrets.js'
+import { secretOpens } from '../restore/secret-check.js'
 import { openDatabase } from '../../platform/db/database.js'
 import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
 import { askControlSocket, controlSocketPath } from '../../platform/db/control-socket.js'
@@ -59,6 +60,7 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
     )
   const takenAt = new Date()
   const database = await snapshotOf(config.database.dir)
+  if (secret !== undefined) await checkSecret(config, database, secret)
   const manifest: BackupManifest = {
     format: 1,
     takenAt: takenAt.toISOString(),
@@ -82,6 +84,25 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
         : manifest.secret === 'sealed'
           ? 'master secret sealed in it with the passphrase: without the passphrase it cannot be restored\n'
           : 'master secret not included (--no-secret): the restore needs MAILROOM_SECRET\n'),
+  )
+}
+
+/**
+ * The secret about to be saved opens the snapshot (a cron job with an old MAILROOM_SECRET would
+ * otherwise write, every night, a backup nothing restores). Checked on the snapshot itself, opened
+ * in memory: what is checked is what is saved, whether the service runs or not.
+ */
+async function checkSecret(config: Readonly<Config>, snapshot: Buffer, secret: string): Promise<void> {
+  const copy = await openDatabase({ kind: 'pglite', dir: 'memory', from: new Blob([snapshot]) })
+  try {
+    if (await secretOpens(copy.db, secret)) return
+  } finally {
+    await copy.close()
+  }
+  const source = config.masterSecret ? 'MAILROOM_SECRET' : masterSecretFile(config.dataDir)
+  throw new CommandError(
+    `${source} is not the master secret this database was made with (its signing key does not open): the backup would not restore; set ${config.masterSecret ? 'it' : 'MAILROOM_SECRET'} to the service's master secret and run the backup again`,
+    78,
   )
 }
 

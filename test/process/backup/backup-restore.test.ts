@@ -310,6 +310,63 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     await stop(service)
   }, 180_000)
 
+  it('checks the secret it saves or restores with against the database: exit 78, one line naming it', async () => {
+    const secretFile = path.join(dirOf('fresh'), 'master.secret')
+    const right = readFileSync(secretFile, 'utf8').trim()
+    const wrongSecret = 'a-master-secret-of-another-database-0123456789'
+    const file = path.join(root, 'checked.backup')
+    const oneLine = (r: { stderr: string }) => r.stderr.trim().split('\n')
+
+    // A backup whose secret does not open the database (a cron job with an old MAILROOM_SECRET),
+    // the service running (the snapshot comes over the control socket) or stopped: nothing written.
+    const service = await start('fresh')
+    const running = await cli(['backup', file], envOf('fresh', { MAILROOM_SECRET: wrongSecret }))
+    expect([running.status, oneLine(running)]).toEqual([
+      78,
+      [expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret this database was made with/)],
+    ])
+    await stop(service)
+    writeFileSync(secretFile, `${wrongSecret}\n`, { mode: 0o600 })
+    const stopped = await cli(['backup', file], envOf('fresh'))
+    writeFileSync(secretFile, `${right}\n`, { mode: 0o600 })
+    expect([stopped.status, oneLine(stopped)]).toEqual([
+      78,
+      [
+        expect.stringMatching(
+          new RegExp(`^mailroom: ${secretFile} is not the master secret this database was made with`),
+        ),
+      ],
+    ])
+    expect(existsSync(file)).toBe(false)
+    expect(existsSync(`${file}.secret`)).toBe(false)
+
+    // A restore with a secret file that is not the backup's, or with no secret in the backup and a
+    // wrong MAILROOM_SECRET: nothing restored, and the right secret restores it afterwards.
+    const ok = await cli(['backup', file], envOf('fresh'))
+    expect(ok.status, ok.stderr).toBe(0)
+    writeFileSync(`${file}.secret`, `${wrongSecret}\n`)
+    const wrongBeside = await cli(['restore', file], envOf('checked'))
+    expect([wrongBeside.status, oneLine(wrongBeside)]).toEqual([
+      78,
+      [
+        expect.stringMatching(
+          new RegExp(`^mailroom: ${file}.secret is not the master secret this backup was taken with`),
+        ),
+      ],
+    ])
+    expect(existsSync(path.join(dirOf('checked'), 'pglite'))).toBe(false)
+    expect(existsSync(path.join(dirOf('checked'), 'master.secret'))).toBe(false)
+    const noSecret = await cli(['backup', file, '--no-secret'], envOf('fresh'))
+    expect(noSecret.status, noSecret.stderr).toBe(0)
+    const wrongEnv = await cli(['restore', file], envOf('checked', { MAILROOM_SECRET: wrongSecret }))
+    expect([wrongEnv.status, oneLine(wrongEnv)]).toEqual([
+      78,
+      [expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret this backup was taken with/)],
+    ])
+    const restored = await cli(['restore', file], envOf('checked', { MAILROOM_SECRET: right }))
+    expect(restored.status, restored.stderr).toBe(0)
+  }, 180_000)
+
   it('seals the master secret with a passphrase when asked, and restores only with it', async () => {
     const passphrase = path.join(root, 'passphrase')
     writeFileSync(passphrase, 'correct horse battery staple\n', { mode: 0o600 })
