@@ -5,7 +5,7 @@ import { masterSecretFile, readMasterSecret } from '../secrets.js'
 import { secretOpens } from '../restore/secret-check.js'
 import { openDatabase } from '../../platform/db/database.js'
 import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
-import { askControlSocket, controlSocketPath } from '../../platform/db/control-socket.js'
+import { askControlSocket, ControlSocketError, controlSocketPath } from '../../platform/db/control-socket.js'
 import { writeBackup, type BackupManifest } from '../../platform/backup/archive.js'
 import { sealSecret } from '../../platform/backup/sealed-secret.js'
 import { localImagesDir } from '../../images/index.js'
@@ -106,10 +106,16 @@ async function checkSecret(config: Readonly<Config>, snapshot: Buffer, secret: s
   )
 }
 
+/** A control socket that cannot be asked is one line for the operator (exit 75: try again once it answers). */
+export function oneLine(e: unknown): never {
+  if (e instanceof ControlSocketError) throw new CommandError(e.message, 75)
+  throw e
+}
+
 /** The database's snapshot: from the running service if one answers on the control socket, else read here. */
 async function snapshotOf(dbDir: string): Promise<Buffer> {
   const socket = controlSocketPath(dbDir)
-  const asked = await askControlSocket(socket, 'GET', '/backup')
+  const asked = await askControlSocket(socket, 'GET', '/backup').catch(oneLine)
   if (asked) {
     if (asked.status !== 200)
       throw new CommandError(`the running service could not take the snapshot: ${asked.body.toString()}`)
