@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../config.js'
 import { masterSecretFile, readMasterSecret } from '../secrets.js'
@@ -68,15 +68,20 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
     images: existsSync(localImagesDir(config.dataDir)),
     secret: secret === undefined ? 'none' : passphrase ? 'sealed' : 'beside',
   }
+  // The secret beside it first, whole (written under another name, then renamed): a backup file is
+  // never in place without the secret that restores it.
+  const secretFile = secretFileOf(target)
+  if (manifest.secret === 'beside') {
+    const staging = `${secretFile}.${process.pid}.tmp`
+    writeFileSync(staging, `${secret}\n`, { mode: 0o600 })
+    renameSync(staging, secretFile)
+  } else rmSync(secretFile, { force: true })
   await writeBackup(target, {
     manifest,
     database,
     imagesDir: localImagesDir(config.dataDir),
     ...(secret !== undefined && passphrase ? { sealedSecret: sealSecret(secret, passphrase) } : {}),
   })
-  const secretFile = secretFileOf(target)
-  if (manifest.secret === 'beside') writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 })
-  else rmSync(secretFile, { force: true })
   process.stdout.write(
     `backup written to ${target} (database ${Math.round(database.length / 1024)} KiB${manifest.images ? ', local images' : ''})\n` +
       (manifest.secret === 'beside'
