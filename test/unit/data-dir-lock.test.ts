@@ -1,9 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DataDirInUseError, lockDataDir } from '../../src/platform/db/data-dir-lock.js'
+import { DataDirInUseError, lockDataDir, UNREADABLE_LOCK_GRACE_MS } from '../../src/platform/db/data-dir-lock.js'
 
 // Issue 31.2: only a live owner of the same directory on this host refuses; any other lock is stale.
 const root = mkdtempSync(path.join(tmpdir(), 'mailroom-lock-'))
@@ -40,6 +50,51 @@ describe('the data directory lock', () => {
       // A lock written by an older version (the process id alone) still refuses for a live owner.
       writeFileSync(lockOf(dir), `${other.pid}\n`)
       expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('refuses a live owner that reached the same directory by another path: a symbolic link to it or to its parent', () => {
+    // serve via /srv/mailroom -> /data/mailroom, the CLI via /data/mailroom: one directory, one lock.
+    const real = newDir()
+    mkdirSync(path.join(real, 'data'), { recursive: true })
+    const parentAlias = `${real}-alias`
+    symlinkSync(real, parentAlias)
+    const dirAlias = `${real}-data-link`
+    symlinkSync(path.join(real, 'data'), dirAlias)
+    const relative = path.relative(process.cwd(), path.join(real, 'data'))
+    const aliases = [path.join(parentAlias, 'data'), dirAlias, relative, `${path.join(real, 'data')}/`]
+    const other = liveProcess()
+    try {
+      for (const first of [path.join(real, 'data'), ...aliases]) {
+        const unlock = lockDataDir(first, other.pid)
+        for (const second of [path.join(real, 'data'), ...aliases])
+          expect(() => lockDataDir(second), `${first} then ${second}`).toThrow(`is in use by process ${other.pid}`)
+        unlock()
+      }
+      // A fresh directory (not made yet) reached through its parent's alias is the same one too.
+      const unlock = lockDataDir(path.join(real, 'fresh'), other.pid)
+      expect(() => lockDataDir(path.join(parentAlias, 'fresh'))).toThrow(DataDirInUseError)
+      unlock()
+    } finally {
+      other.stop()
+    }
+  })
+
+  it('starts beside a live original on a `cp -a` copy of its directory, also when the original is reached by a link', () => {
+    const real = newDir()
+    mkdirSync(path.join(real, 'data'), { recursive: true })
+    const alias = `${real}-alias`
+    symlinkSync(real, alias)
+    const other = liveProcess()
+    try {
+      const unlock = lockDataDir(path.join(alias, 'data'), other.pid)
+      cpSync(path.join(real, 'data'), path.join(real, 'copy'), { recursive: true })
+      cpSync(`${path.join(real, 'data')}.lock`, `${path.join(real, 'copy')}.lock`)
+      lockDataDir(path.join(real, 'copy'))()
+      expect(() => lockDataDir(path.join(real, 'data'))).toThrow(DataDirInUseError)
+      unlock()
     } finally {
       other.stop()
     }
@@ -94,11 +149,96 @@ describe('the data directory lock', () => {
     }
   })
 
-  it('replaces a damaged lock file, which names no owner', () => {
+  it('holds a lock file that names no owner (empty or damaged) while it is young, and takes it over once old', () => {
+    for (const text of ['', 'not a lock\n', '{"pid":']) {
+      const dir = newDir()
+      writeFileSync(lockOf(dir), text)
+      // Maybe a starter writing it this very moment: not taken over.
+      expect(() => lockDataDir(dir)).toThrow('is in use by another process')
+      expect(readFileSync(lockOf(dir), 'utf8')).toBe(text)
+      const old = (Date.now() - UNREADABLE_LOCK_GRACE_MS - 1_000) / 1000
+      utimesSync(lockOf(dir), old, old)
+      const unlock = lockDataDir(dir)
+      expect(owner(dir).pid).toBe(process.pid)
+      unlock()
+    }
+  })
+
+  it('leaves no staging or stale files beside the lock', () => {
     const dir = newDir()
-    writeFileSync(lockOf(dir), 'not a lock\n')
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    writeFileSync(lockOf(dir), `${JSON.stringify({ pid: Number(gone.stdout), host: hostname(), dir })}\n`)
     const unlock = lockDataDir(dir)
-    expect(owner(dir).pid).toBe(process.pid)
+    expect(readdirSync(root).filter((f) => f.startsWith(path.basename(dir)))).toEqual([path.basename(lockOf(dir))])
     unlock()
   })
+
+  // Starters racing for one directory, as processes do: exactly one wins, whether the lock is absent
+  // (a starter must never see another's lock half written) or stale (two starters judging the same
+  // dead owner must not both take it over).
+  it.each(['absent', 'stale', 'old and damaged'] as const)(
+    'lets exactly one of many racing starters lock it when the lock is %s',
+    async (state) => {
+      for (let round = 0; round < 3; round++) {
+        const dir = newDir()
+        if (state === 'stale')
+          writeFileSync(lockOf(dir), `${JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), dir })}\n`)
+        if (state === 'old and damaged') {
+          writeFileSync(lockOf(dir), '')
+          utimesSync(lockOf(dir), 1, 1)
+        }
+        const results = await race(dir, 6)
+        expect(
+          results.filter((r) => r === 'locked'),
+          results.join(),
+        ).toHaveLength(1)
+        expect(results.filter((r) => r === 'refused')).toHaveLength(5)
+      }
+    },
+  )
 })
+
+/** `n` processes that each try to lock `dir` at the same moment and hold it; what each got. */
+async function race(dir: string, n: number): Promise<string[]> {
+  const go = `${dir}.go`
+  const script = `
+    import { existsSync } from 'node:fs'
+    import { lockDataDir } from ${JSON.stringify(path.resolve('src/platform/db/data-dir-lock.ts'))}
+    process.stdout.write('ready\\n')
+    while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1))
+    let result = 'locked'
+    try { lockDataDir(${JSON.stringify(dir)}) } catch (e) { result = e.constructor.name === 'DataDirInUseError' ? 'refused' : String(e) }
+    process.stdout.write(result)
+    process.stdin.on('end', () => process.exit(0)).resume()`
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  )
+  const lines = children.map((child) => {
+    let out = ''
+    const waiting: Array<() => void> = []
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+      for (const look of waiting) look()
+    })
+    const line = (want: (l: string) => boolean) =>
+      new Promise<string>((resolve) => {
+        const look = () => {
+          const found = out.split('\n').find(want)
+          if (found !== undefined) resolve(found)
+        }
+        waiting.push(look)
+        child.on('exit', () => resolve(`exited: ${out}`))
+        look()
+      })
+    return { ready: line((l) => l === 'ready'), result: line((l) => l !== '' && l !== 'ready') }
+  })
+  // Every child is up (its module loaded) before the start signal, so that they really race.
+  await Promise.all(lines.map((l) => l.ready))
+  writeFileSync(go, '')
+  const results = await Promise.all(lines.map((l) => l.result))
+  for (const child of children) child.stdin.end()
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.on('exit', r) : r(null)))))
+  return results
+}

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../config.js'
-import { readMasterSecret } from '../secrets.js'
+import { masterSecretFile, readMasterSecret } from '../secrets.js'
+import { secretOpens } from '../restore/secret-check.js'
 import { openDatabase } from '../../platform/db/database.js'
 import { DataDirInUseError } from '../../platform/db/data-dir-lock.js'
-import { askControlSocket, controlSocketPath } from '../../platform/db/control-socket.js'
+import { askControlSocket, ControlSocketError, controlSocketPath } from '../../platform/db/control-socket.js'
 import { writeBackup, type BackupManifest } from '../../platform/backup/archive.js'
 import { sealSecret } from '../../platform/backup/sealed-secret.js'
 import { localImagesDir } from '../../images/index.js'
@@ -59,6 +60,7 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
     )
   const takenAt = new Date()
   const database = await snapshotOf(config.database.dir)
+  if (secret !== undefined) await checkSecret(config, database, secret)
   const manifest: BackupManifest = {
     format: 1,
     takenAt: takenAt.toISOString(),
@@ -66,15 +68,20 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
     images: existsSync(localImagesDir(config.dataDir)),
     secret: secret === undefined ? 'none' : passphrase ? 'sealed' : 'beside',
   }
+  // The secret beside it first, whole (written under another name, then renamed): a backup file is
+  // never in place without the secret that restores it.
+  const secretFile = secretFileOf(target)
+  if (manifest.secret === 'beside') {
+    const staging = `${secretFile}.${process.pid}.tmp`
+    writeFileSync(staging, `${secret}\n`, { mode: 0o600 })
+    renameSync(staging, secretFile)
+  } else rmSync(secretFile, { force: true })
   await writeBackup(target, {
     manifest,
     database,
     imagesDir: localImagesDir(config.dataDir),
     ...(secret !== undefined && passphrase ? { sealedSecret: sealSecret(secret, passphrase) } : {}),
   })
-  const secretFile = secretFileOf(target)
-  if (manifest.secret === 'beside') writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 })
-  else rmSync(secretFile, { force: true })
   process.stdout.write(
     `backup written to ${target} (database ${Math.round(database.length / 1024)} KiB${manifest.images ? ', local images' : ''})\n` +
       (manifest.secret === 'beside'
@@ -85,10 +92,35 @@ export async function backupCommand(config: Readonly<Config>, args: string[]): P
   )
 }
 
+/**
+ * The secret about to be saved opens the snapshot (a cron job with an old MAILROOM_SECRET would
+ * otherwise write, every night, a backup nothing restores). Checked on the snapshot itself, opened
+ * in memory: what is checked is what is saved, whether the service runs or not.
+ */
+async function checkSecret(config: Readonly<Config>, snapshot: Buffer, secret: string): Promise<void> {
+  const copy = await openDatabase({ kind: 'pglite', dir: 'memory', from: new Blob([snapshot]) })
+  try {
+    if (await secretOpens(copy.db, secret)) return
+  } finally {
+    await copy.close()
+  }
+  const source = config.masterSecret ? 'MAILROOM_SECRET' : masterSecretFile(config.dataDir)
+  throw new CommandError(
+    `${source} is not the master secret this database was made with (its signing key does not open): the backup would not restore; set ${config.masterSecret ? 'it' : 'MAILROOM_SECRET'} to the service's master secret and run the backup again`,
+    78,
+  )
+}
+
+/** A control socket that cannot be asked is one line for the operator (exit 75: try again once it answers). */
+export function oneLine(e: unknown): never {
+  if (e instanceof ControlSocketError) throw new CommandError(e.message, 75)
+  throw e
+}
+
 /** The database's snapshot: from the running service if one answers on the control socket, else read here. */
 async function snapshotOf(dbDir: string): Promise<Buffer> {
   const socket = controlSocketPath(dbDir)
-  const asked = await askControlSocket(socket, 'GET', '/backup')
+  const asked = await askControlSocket(socket, 'GET', '/backup').catch(oneLine)
   if (asked) {
     if (asked.status !== 200)
       throw new CommandError(`the running service could not take the snapshot: ${asked.body.toString()}`)

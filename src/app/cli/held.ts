@@ -4,6 +4,7 @@ import { openDatabase } from '../../platform/db/database.js'
 import { migrateToLatest } from '../../platform/db/migrate.js'
 import { askControlSocket, controlSocketPath } from '../../platform/db/control-socket.js'
 import { CommandError, parse, UsageError } from './args.js'
+import { oneLine } from './backup.js'
 
 /**
  * `mailroom held [--json]`, `mailroom held resend|drop emails|webhooks`: the work a restore held
@@ -41,7 +42,7 @@ async function run<T>(
   direct: (db: Parameters<typeof listHeld>[0]) => Promise<T>,
 ): Promise<T> {
   if (config.database.kind === 'pglite') {
-    const asked = await askControlSocket(controlSocketPath(config.database.dir), method, url)
+    const asked = await askControlSocket(controlSocketPath(config.database.dir), method, url).catch(oneLine)
     if (asked) {
       if (asked.status !== 200) throw new CommandError(`the running service answered: ${asked.body.toString()}`)
       return JSON.parse(asked.body.toString()) as T

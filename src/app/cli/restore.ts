@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { Config } from '../config.js'
 import { masterSecretFile, readMasterSecret } from '../secrets.js'
 import { markRestored, type RestoreMark } from '../restore/held-work.js'
+import { secretOpens } from '../restore/secret-check.js'
 import { openDatabase, restoreEmbedded } from '../../platform/db/database.js'
 import { migrateToLatest } from '../../platform/db/migrate.js'
 import { BackupFileError, openBackup, type OpenedBackup } from '../../platform/backup/archive.js'
@@ -50,13 +51,19 @@ export async function restoreCommand(config: Readonly<Config>, args: string[]): 
     throw e
   }
   try {
-    const secret = secretOf(config, backup, path.resolve(file), passphrase)
-    // The secret first: a service started on the restored database finds the one that opens it.
-    if (!config.masterSecret) writeFileSync(masterSecretFile(config.dataDir), `${secret}\n`, { mode: 0o600 })
-    if (backup.imagesDir) moveImagesInto(backup.imagesDir, localImagesDir(config.dataDir))
+    const { secret, source } = secretOf(config, backup, path.resolve(file), passphrase)
     let mark: RestoreMark | undefined
-    // Migrated and marked before the directory is moved into place: it is never there unmarked.
+    // Checked, migrated and marked before the directory is moved into place: it is never there
+    // unmarked, nor with a secret that does not open it.
     await restoreEmbedded(dbDir, backup.database, async (db) => {
+      if (!(await secretOpens(db, secret)))
+        throw new CommandError(
+          `${source} is not the master secret this backup was taken with (its signing key does not open): nothing was restored; give the backup's own secret`,
+          78,
+        )
+      // The secret before the directory: a service started on the restored database finds the one that opens it.
+      if (!config.masterSecret) writeFileSync(masterSecretFile(config.dataDir), `${secret}\n`, { mode: 0o600 })
+      if (backup.imagesDir) moveImagesInto(backup.imagesDir, localImagesDir(config.dataDir))
       await migrateToLatest(db)
       mark = await markRestored(db, {
         now: new Date(),
@@ -107,7 +114,7 @@ function secretOf(
   backup: OpenedBackup,
   file: string,
   passphrase: string | undefined,
-): string {
+): { secret: string; source: string } {
   let fromBackup: string | undefined
   const { secret } = backup.manifest
   if (secret === 'sealed') {
@@ -146,7 +153,8 @@ function secretOf(
       `${masterSecretFile(config.dataDir)} holds another master secret than the backup's: restore into an empty MAILROOM_DATA_DIR`,
       78,
     )
-  return (fromBackup ?? config.masterSecret)!
+  if (fromBackup === undefined) return { secret: config.masterSecret!, source: 'MAILROOM_SECRET' }
+  return { secret: fromBackup, source: secret === 'sealed' ? 'the secret sealed in the backup' : secretFileOf(file) }
 }
 
 function holdsSomething(dir: string): boolean {

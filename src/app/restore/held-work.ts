@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js'
 import { inTransaction, type Trx } from '../../platform/db/transaction.js'
 import { newId } from '../../platform/kit/ids.js'
 import { CONSUMERS } from '../../events/cursors.js'
+import { NOT_DUE } from '../../platform/jobs/held-work.js'
 
 // What a restore holds back, and the operator's decision on it (docs/backup.md). A restored copy
 // must not send blind what was pending in its backup: the original may have sent it after the
@@ -14,8 +15,6 @@ import { CONSUMERS } from '../../events/cursors.js'
 export const HELD_KINDS = ['emails', 'webhooks'] as const
 export type HeldKind = (typeof HELD_KINDS)[number]
 
-/** A held row's next attempt: far ahead, finite (an API showing it must be able to print it). */
-const NOT_DUE = new Date('9999-12-31T00:00:00Z')
 const DROPPED = 'dropped by an operator after a restore: it may have been sent before the backup was restored'
 
 const kindOf = { emails: 'email', webhooks: 'webhook' } as const satisfies Record<HeldKind, string>

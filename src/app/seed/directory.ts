@@ -8,8 +8,9 @@ import { COMPANIES, CUSTOM_FIELDS, FIRST, SENDER_NAMES, surname } from './sample
 // The seed's directory: sites and shelves, contacts, custom fields.
 /** Three locations, each a mailroom → three buildings → five shelves; returns the shelves. */
 export async function seedSites(db: Db, subId: string, now: Date): Promise<string[]> {
-  const shelves: string[] = []
-  await inTransaction(db, async (trx) => {
+  // Built inside the transaction: a run again after a deadlock (inTransaction) starts a new list.
+  return inTransaction(db, async (trx) => {
+    const shelves: string[] = []
     for (let l = 0; l < 3; l++) {
       const locationId = newId('loc_')
       await repo.insertLocation(trx, {
@@ -66,8 +67,8 @@ export async function seedSites(db: Db, subId: string, now: Date): Promise<strin
         }
       }
     }
+    return shelves
   })
-  return shelves
 }
 
 /**

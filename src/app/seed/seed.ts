@@ -142,12 +142,15 @@ export async function seedSubscription(
     }
     return { p, a }
   }
+  // Progress counts what committed: a transaction run again after a deadlock (inTransaction) is not counted twice.
   let done = 0
+  const written = (b: ReturnType<typeof makeBatch>) => {
+    done += b.p.package_id.length
+    o.onProgress?.(done, o.packages)
+  }
   const write = async (trx: Trx, b: ReturnType<typeof makeBatch>) => {
     await repo.insertPackages(trx, subId, b.p)
     await repo.insertActivities(trx, subId, b.a)
-    done += b.p.package_id.length
-    o.onProgress?.(done, o.packages)
   }
   const bulk = o.bulk ?? (o.packages >= BULK_LOAD_MIN && !(await repo.hasPackages(db)))
   if (bulk) {
@@ -155,6 +158,8 @@ export async function seedSubscription(
     // once afterwards is several times faster than maintaining them row by row. One transaction: if
     // the load fails or the process dies, nothing was ever dropped.
     await inTransaction(db, async (trx) => {
+      // One transaction for the whole load: its progress is reported as it goes, from zero on each run.
+      done = 0
       const tables = ['packages', 'package_activities']
       const indexes = await repo.dropSecondaryIndexes(trx, tables)
       const keys = await repo.dropForeignKeys(trx, tables)
@@ -164,7 +169,7 @@ export async function seedSubscription(
         // Generate the next batch while the database writes this one.
         const next = makeBatch(start, Math.min(o.packages, start + batch))
         await pending
-        pending = write(trx, next)
+        pending = write(trx, next).then(() => written(next))
       }
       await pending
       o.onPhase?.(`building ${indexes.length} indexes, checking ${keys.length} foreign keys`)
@@ -179,7 +184,7 @@ export async function seedSubscription(
     for (let start = 0; start < o.packages; start += batch) {
       const next = makeBatch(start, Math.min(o.packages, start + batch))
       // Up to `parallel` batches in flight, each its own transaction.
-      inFlight.push(inTransaction(db, (trx) => write(trx, next)))
+      inFlight.push(inTransaction(db, (trx) => write(trx, next)).then(() => written(next)))
       if (inFlight.length >= (o.parallel ?? 2)) await inFlight.shift()
     }
     await Promise.all(inFlight)

@@ -5,6 +5,7 @@ import type { IdGenerator } from '../../platform/kit/ids.js'
 import { insertNotifications, linkPackages } from '../store/notifications.js'
 import { dueReminders, tryJobLock } from '../store/reminders.js'
 import { settingsWithReminders } from '../store/settings.js'
+import { lastRestore, NOT_DUE, recordHeld } from '../../platform/jobs/held-work.js'
 
 const BATCH = 500
 
@@ -28,17 +29,27 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
     afterHours: number,
   ): Promise<number> {
     let written = 0
+    let heldBatch = false
     for (;;) {
       const n = await inTransaction(db, async (trx) => {
+        heldBatch = false
         if (!(await tryJobLock(trx, 'reminders'))) return -1
         const now = clock.now()
-        const due = await dueReminders(trx, {
-          subId,
-          kind,
-          step,
-          cutoff: new Date(now.getTime() - afterHours * 3600_000),
-          limit: BATCH,
-        })
+        // A step that became due before this database was restored was sent by the original: the
+        // restored copy writes it held, for the operator's decision (docs/backup.md), before the rest.
+        const restore = await lastRestore(trx)
+        const before =
+          restore && new Date(Math.min(now.getTime(), restore.restoredAt.getTime()) - afterHours * 3600_000)
+        let due = before ? await dueReminders(trx, { subId, kind, step, cutoff: before, limit: BATCH }) : []
+        const held = (heldBatch = due.length > 0)
+        if (!held)
+          due = await dueReminders(trx, {
+            subId,
+            kind,
+            step,
+            cutoff: new Date(now.getTime() - afterHours * 3600_000),
+            limit: BATCH,
+          })
         // One reminder per arrival email, to the address it went to, about its parcels still waiting.
         const idOf = new Map(due.map((d) => [d.arrival_id, ids('ntf_')]))
         await insertNotifications(
@@ -51,11 +62,17 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
             to_address: d.to_address,
             step,
             status: 'pending' as const,
-            next_attempt_at: now,
+            next_attempt_at: held ? NOT_DUE : now,
             created_at: now,
             reminds_id: d.arrival_id,
           })),
         )
+        if (held)
+          await recordHeld(
+            trx,
+            { itemType: 'notification', kind: 'email', restoreId: restore!.restoreId, since: now },
+            [...idOf.values()],
+          )
         await linkPackages(
           trx,
           due.flatMap((d) =>
@@ -73,7 +90,7 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
       })
       if (n < 0) return written
       written += n
-      if (n < BATCH) return written
+      if (n < BATCH && !heldBatch) return written
     }
   }
 

@@ -13,6 +13,15 @@ export function controlSocketPath(dbDir: string): string {
   return `${path.resolve(dbDir)}.sock`
 }
 
+/** The control socket could not be asked (permission, no answer): a one-line message for the operator. */
+export class ControlSocketError extends Error {}
+
+/**
+ * How long an ask may go without a byte from the service. Long: a snapshot of a big database is
+ * taken before its first byte is sent.
+ */
+const ASK_IDLE_TIMEOUT_MS = 10 * 60_000
+
 /** Linux refuses socket paths over 107 bytes (macOS: 103). */
 const MAX_SOCKET_PATH = 100
 
@@ -49,10 +58,17 @@ export async function serveControlSocket(
       },
     )
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(file, () => resolve())
-  })
+  // Made 0600 from the start (umask while it is bound): a chmod after listen would leave a moment in
+  // which anyone could connect.
+  const umask = process.umask(0o177)
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(file, () => resolve())
+    })
+  } finally {
+    process.umask(umask)
+  }
   chmodSync(file, 0o600)
   return () =>
     new Promise<void>((resolve) => {
@@ -69,6 +85,7 @@ export async function askControlSocket(
   file: string,
   method: 'GET' | 'POST',
   url: string,
+  idleTimeoutMs = ASK_IDLE_TIMEOUT_MS,
 ): Promise<{ status: number; body: Buffer } | undefined> {
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) return undefined
   return new Promise((resolve, reject) => {
@@ -79,7 +96,17 @@ export async function askControlSocket(
       res.on('error', reject)
     })
     req.on('error', (e: NodeJS.ErrnoException) =>
-      e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK' ? resolve(undefined) : reject(e),
+      e.code === 'ENOENT' || e.code === 'ECONNREFUSED' || e.code === 'ENOTSOCK'
+        ? resolve(undefined)
+        : reject(
+            e.code === 'EACCES'
+              ? new ControlSocketError(`${file}: permission denied; run the command as the user the service runs as`)
+              : e,
+          ),
+    )
+    // A service that accepted but hangs (stopped with SIGSTOP, stuck) must not hang the command forever.
+    req.setTimeout(idleTimeoutMs, () =>
+      req.destroy(new ControlSocketError(`${file}: the running service did not answer for ${idleTimeoutMs / 1000} s`)),
     )
     req.end()
   })

@@ -9,6 +9,8 @@ import { configsToSweep, endIdleStreaks, endSweeps, purgeDeletedConfigs } from '
 import { closeUnsendable, purgeDeliveries } from '../store/deliveries.js'
 import { dueLockerStays, nextSequences } from '../../packages/index.js'
 import { tryJobLock } from '../../platform/jobs/lock.js'
+import { lastRestore, recordHeld } from '../../platform/jobs/held-work.js'
+import { sql } from 'kysely'
 
 export interface JobsDeps {
   db: Db
@@ -76,11 +78,20 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
           ]
         : [{ variant: 'locker', eventName }]
     let written = 0
+    let heldBatch = false
     for (;;) {
       const n = await inTransaction(db, async (trx) => {
+        heldBatch = false
         if (!(await tryJobLock(trx, 'locker'))) return 0
         const now = clock.now()
-        const stays = await dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
+        // An event that became due before this database was restored was sent by the original: the
+        // restored copy writes it held, for the operator's decision (docs/backup.md), before the rest.
+        const restore = await lastRestore(trx)
+        const before = restore && new Date(Math.min(now.getTime(), restore.restoredAt.getTime()) - afterMs)
+        let stays = before ? await dueLockerStays(trx, eventName, before, LOCKER_BATCH) : []
+        const held = (heldBatch = stays.length > 0)
+        if (!held) stays = await dueLockerStays(trx, eventName, new Date(now.getTime() - afterMs), LOCKER_BATCH)
+        const eventIds: string[] = []
         const sequences = await nextSequences(
           trx,
           stays.map((s) => s.package_id),
@@ -91,8 +102,10 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
           stays.flatMap((s) =>
             emitted.map((e, i) => {
               const sequence = sequences.get(s.package_id)! + i
+              const eventId = ids('evt_')
+              eventIds.push(eventId)
               return {
-                eventId: ids('evt_'),
+                eventId,
                 subId: s.sub_id,
                 packageId: s.package_id,
                 ...e,
@@ -110,10 +123,21 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
             }),
           ),
         )
+        if (held) {
+          // Held as the restore holds the events not fanned out yet: marked dispatched, remembered in held_work.
+          await sql`update package_events set dispatched_at = ${now}::timestamptz where event_id = any(${eventIds}::text[])`.execute(
+            trx,
+          )
+          await recordHeld(
+            trx,
+            { itemType: 'dispatch-event', kind: 'webhook', restoreId: restore!.restoreId, since: now },
+            eventIds,
+          )
+        }
         return stays.length
       })
       written += n
-      if (n < LOCKER_BATCH) return written
+      if (n < LOCKER_BATCH && !heldBatch) return written
     }
   }
 

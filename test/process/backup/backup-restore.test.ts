@@ -8,6 +8,7 @@ import { openDatabase } from '../../../src/platform/db/database.js'
 import { freePort, startService, type RunningService } from '../../support/spawn-service.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
+import { unheldWork } from '../../restore/unheld-work.js'
 
 // Issue 31 as an operator meets it, with real processes, a real SMTP server and a real webhook
 // receiver: a backup taken while the service serves and writes, restored into new directories and
@@ -211,6 +212,16 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     expect(before.restore).toMatchObject({ holdAfterMinutes: 0 })
     expect(before.held.emails.count).toBeGreaterThanOrEqual(CONTACTS)
     expect(before.held.webhooks.count).toBeGreaterThanOrEqual(2 * CONTACTS)
+    // Held means not due and remembered: the waits below cannot tell (the original's work was not
+    // due for an hour anyway), the database can. Every pending row waits for 9999 in held_work.
+    const restoredDb = await openDatabase({ kind: 'pglite', dir: path.join(dirOf('restored'), 'pglite') })
+    try {
+      const unheld = await unheldWork(restoredDb.db)
+      expect(unheld.pending).toBeGreaterThanOrEqual(CONTACTS + 2 * CONTACTS)
+      expect(unheld).toMatchObject({ notifications: 0, deliveries: 0, events: 0 })
+    } finally {
+      await restoredDb.close()
+    }
 
     // A second restore into the same directory is refused: it holds a database now.
     const again = await cli(['restore', backupFile()], envOf('restored'))
@@ -297,6 +308,63 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     const service = await start('fresh')
     await client(service.baseUrl)
     await stop(service)
+  }, 180_000)
+
+  it('checks the secret it saves or restores with against the database: exit 78, one line naming it', async () => {
+    const secretFile = path.join(dirOf('fresh'), 'master.secret')
+    const right = readFileSync(secretFile, 'utf8').trim()
+    const wrongSecret = 'a-master-secret-of-another-database-0123456789'
+    const file = path.join(root, 'checked.backup')
+    const oneLine = (r: { stderr: string }) => r.stderr.trim().split('\n')
+
+    // A backup whose secret does not open the database (a cron job with an old MAILROOM_SECRET),
+    // the service running (the snapshot comes over the control socket) or stopped: nothing written.
+    const service = await start('fresh')
+    const running = await cli(['backup', file], envOf('fresh', { MAILROOM_SECRET: wrongSecret }))
+    expect([running.status, oneLine(running)]).toEqual([
+      78,
+      [expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret this database was made with/)],
+    ])
+    await stop(service)
+    writeFileSync(secretFile, `${wrongSecret}\n`, { mode: 0o600 })
+    const stopped = await cli(['backup', file], envOf('fresh'))
+    writeFileSync(secretFile, `${right}\n`, { mode: 0o600 })
+    expect([stopped.status, oneLine(stopped)]).toEqual([
+      78,
+      [
+        expect.stringMatching(
+          new RegExp(`^mailroom: ${secretFile} is not the master secret this database was made with`),
+        ),
+      ],
+    ])
+    expect(existsSync(file)).toBe(false)
+    expect(existsSync(`${file}.secret`)).toBe(false)
+
+    // A restore with a secret file that is not the backup's, or with no secret in the backup and a
+    // wrong MAILROOM_SECRET: nothing restored, and the right secret restores it afterwards.
+    const ok = await cli(['backup', file], envOf('fresh'))
+    expect(ok.status, ok.stderr).toBe(0)
+    writeFileSync(`${file}.secret`, `${wrongSecret}\n`)
+    const wrongBeside = await cli(['restore', file], envOf('checked'))
+    expect([wrongBeside.status, oneLine(wrongBeside)]).toEqual([
+      78,
+      [
+        expect.stringMatching(
+          new RegExp(`^mailroom: ${file}.secret is not the master secret this backup was taken with`),
+        ),
+      ],
+    ])
+    expect(existsSync(path.join(dirOf('checked'), 'pglite'))).toBe(false)
+    expect(existsSync(path.join(dirOf('checked'), 'master.secret'))).toBe(false)
+    const noSecret = await cli(['backup', file, '--no-secret'], envOf('fresh'))
+    expect(noSecret.status, noSecret.stderr).toBe(0)
+    const wrongEnv = await cli(['restore', file], envOf('checked', { MAILROOM_SECRET: wrongSecret }))
+    expect([wrongEnv.status, oneLine(wrongEnv)]).toEqual([
+      78,
+      [expect.stringMatching(/^mailroom: MAILROOM_SECRET is not the master secret this backup was taken with/)],
+    ])
+    const restored = await cli(['restore', file], envOf('checked', { MAILROOM_SECRET: right }))
+    expect(restored.status, restored.stderr).toBe(0)
   }, 180_000)
 
   it('seals the master secret with a passphrase when asked, and restores only with it', async () => {

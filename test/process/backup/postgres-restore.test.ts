@@ -9,6 +9,8 @@ import { startService, type RunningService } from '../../support/spawn-service.j
 import { createTestDatabase } from '../../support/test-db.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
+import { unheldWork } from '../../restore/unheld-work.js'
+import { openDatabase } from '../../../src/platform/db/database.js'
 
 // docs/backup.md's PostgreSQL recipe, run as written: pg_dump of a serving database, pg_restore into
 // a new one, `mailroom restore --mark`, and the restored service holds the old pending work until
@@ -157,6 +159,16 @@ describe.runIf(!!adminUrl)('pg_dump, pg_restore and mailroom restore --mark (Pos
     expect(mark.status, mark.stderr).toBe(0)
     expect(mark.stdout).toContain('marked the PostgreSQL database as restored')
     expect(mark.stdout).toContain(`${CONTACTS} emails, ${CONTACTS} webhooks`)
+    // Held means not due and remembered: the wait below cannot tell (the original's work was not due
+    // for an hour anyway), the database can. Every pending row waits for 9999 in held_work.
+    const target = await openDatabase({ kind: 'postgres', url: targetUrl, poolSize: 1 })
+    try {
+      const unheld = await unheldWork(target.db)
+      expect(unheld.pending).toBe(2 * CONTACTS)
+      expect(unheld).toMatchObject({ notifications: 0, deliveries: 0, events: 0 })
+    } finally {
+      await target.close()
+    }
 
     rx.respond = () => ({ status: 200, body: 'ok' })
     const seen = rx.requests.length
