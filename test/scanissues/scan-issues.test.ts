@@ -153,6 +153,26 @@ describe('scan issues', () => {
     expect(await eventsOf(packageId)).toHaveLength(1)
   })
 
+  it('two clerks settling at once: one wins, the other gets 409, and the package has the winner’s receiver', async () => {
+    const d = await desk('Soylent')
+    const packageId = await d.receive()
+    const issue = await d.a.ok('POST', '/api/v1/scanissues', { packageId, read: { name: 'R SMITH' } })
+    const url = `/api/v1/scanissues/${issue.scanIssueId}/resolve`
+    const answers = await Promise.all([
+      d.a.call('POST', url, { contactId: d.robert }),
+      d.a.call('POST', url, { contactId: d.rachel }),
+    ])
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    const settled = await d.a.ok('GET', `/api/v1/scanissues/${issue.scanIssueId}`)
+    expect(settled.status).toBe('settled')
+    const record = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=DETAILED`)
+    expect(record.receiver.contactId).toBe(settled.contactId)
+    expect((await eventsOf(packageId)).map((e) => e.event_name)).toEqual(['ScanIssueOpened', 'ScanIssueSettled'])
+    // The loser's package update was rolled back with its claim: one receiver change, not two.
+    const { activities } = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)
+    expect(activities).toHaveLength(2)
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
