@@ -178,8 +178,13 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
     async resolveIssue(actor: Actor, issueId: string, contactId: string): Promise<ScanIssue> {
       const row = await repo.findIssue(db, actor.subId, issueId)
       if (!row) throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_NOT_FOUND)
-      if (row.status !== 'open') throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
       const [record] = await deps.packages.recordsByIds(actor.subId, [row.package_id])
+      // A retry of the same choice (its answer was lost) gets the settled issue; another choice is refused.
+      const settledAlready = (r: ScanIssueRow) => {
+        if (r.contact_id === contactId) return toIssue(r, record)
+        throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
+      }
+      if (row.status !== 'open') return settledAlready(row)
       const claimed: { row?: ScanIssueRow } = {}
       const claim = async (trx: Trx) => {
         const settled = (claimed.row = await repo.settleIssue(trx, actor.subId, issueId, {
@@ -199,6 +204,10 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
           claim,
         )
       } catch (e) {
+        if (e instanceof AppError && e.code === SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED) {
+          const now = await repo.findIssue(db, actor.subId, issueId)
+          if (now) return settledAlready(now)
+        }
         // The packages domain names its own field; here the contact is the body's.
         if (e instanceof AppError && e.options.field?.startsWith('package.receiver'))
           throw new AppError(e.code, { ...e.options, field: 'contactId' })

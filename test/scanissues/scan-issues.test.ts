@@ -173,6 +173,25 @@ describe('scan issues', () => {
     expect(activities).toHaveLength(2)
   })
 
+  it('a retry of the same choice (its answer lost) gets the settled issue, and nothing happens twice', async () => {
+    const d = await desk('Wonka')
+    const packageId = await d.receive()
+    const issue = await d.a.ok('POST', '/api/v1/scanissues', { packageId, read: { name: 'R SMITH' } })
+    const url = `/api/v1/scanissues/${issue.scanIssueId}/resolve`
+    const [first, second] = await Promise.all([
+      d.a.call('POST', url, { contactId: d.robert }),
+      d.a.call('POST', url, { contactId: d.robert }),
+    ])
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200])
+    expect(second.json()).toEqual(first.json())
+    const retry = await d.a.ok('POST', url, { contactId: d.robert }, 200)
+    expect(retry).toEqual(first.json())
+    expect(retry).toMatchObject({ status: 'settled', contactId: d.robert })
+    expect((await eventsOf(packageId)).map((e) => e.event_name)).toEqual(['ScanIssueOpened', 'ScanIssueSettled'])
+    const { activities } = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)
+    expect(activities).toHaveLength(2)
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
