@@ -63,7 +63,7 @@ export function LabelRead({ read, chosen, onPick, onRetake }) {
   const nameLine = label.shipTo?.nameLine
   return html`<section class="label-read card" aria-label="Label as read">
     <h2>Label as read</h2>
-    ${label.error && html`<p class="alert error" role="alert">The text could not be read: ${label.error}</p>`}
+    ${label.error && html`<p class="alert error" role="alert">${label.error}</p>`}
     ${
       label.retake &&
       html`<p class="alert warning" role="status" data-testid="retake">

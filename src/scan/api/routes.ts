@@ -87,6 +87,10 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => scanImage.decodeImage(request.tenant.subId, request.body, request.query),
+    async (request) =>
+      scanImage.decodeImage(request.tenant.subId, request.body, {
+        ...request.query,
+        logTextError: (detail) => request.log.warn({ detail }, 'label text not read'),
+      }),
   )
 }
