@@ -68,7 +68,9 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
             ),
             siteId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
           },
-          { additionalProperties: false },
+          // Query parameters this route does not know are ignored, as before `read` existed: a
+          // client sending its own (a cache buster, a trace id) keeps working.
+          { additionalProperties: true },
         ),
         body: Type.Object(
           {
