@@ -192,6 +192,22 @@ describe('scan issues', () => {
     expect(activities).toHaveLength(2)
   })
 
+  it('a contact who has moved out is no longer suggested', async () => {
+    const d = await desk('Cyberdyne')
+    await d.a.contact('RECEIVER', 'Quincy Adams', { moveOutDate: '2020-01-31' })
+    const stays = await d.a.contact('RECEIVER', 'Abigail Adams', { moveOutDate: '2999-12-31' })
+    const gone = await d.a.ok('POST', '/api/v1/scanissues', {
+      packageId: await d.receive(),
+      read: { name: 'QUINCY ADAMS' },
+    })
+    expect(gone).toMatchObject({ reason: 'no_match', suggestions: [] })
+    const here = await d.a.ok('POST', '/api/v1/scanissues', {
+      packageId: await d.receive(),
+      read: { name: 'ABIGAIL ADAMS' },
+    })
+    expect(here.suggestions.map((s: { contactId: string }) => s.contactId)).toEqual([stays])
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
