@@ -39,6 +39,7 @@ export interface ScanIssuesDeps {
   ids: IdGenerator
   packages: {
     recordsByIds(subId: string, packageIds: string[]): Promise<PackageRecord[]>
+    getImages(subId: string, packageId: string): Promise<{ images: Array<{ imageId: string }> }>
     updatePackage(
       actor: Actor,
       packageId: string,
@@ -99,6 +100,11 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
   return {
     async openIssue(actor: Actor, body: OpenScanIssue): Promise<ScanIssue> {
       const record = await packageOf(actor.subId, body.packageId, 'packageId')
+      if (body.imageId) {
+        const { images } = await deps.packages.getImages(actor.subId, body.packageId)
+        if (!images.some((i) => i.imageId === body.imageId))
+          throw new AppError('VALIDATION_FAILED', { field: 'imageId', description: 'Not an image of this package.' })
+      }
       const query: RecipientQuery = {}
       const name = body.read.name ? parsePersonName(body.read.name) : undefined
       if (name) query.name = name

@@ -216,6 +216,7 @@ describe('scan issues', () => {
       [{ packageId, read: {}, reason: 'maybe' }, 'reason'],
       [{ read: {} }, 'packageId'],
       [{ packageId, read: { lines: 'x' } }, 'read.lines'],
+      [{ packageId, read: {}, imageId: 'img_not_this_packages' }, 'imageId'],
     ] as const) {
       const res = await d.a.call('POST', '/api/v1/scanissues', body)
       expect(res.statusCode, res.body).toBe(400)
