@@ -930,7 +930,7 @@ export interface paths {
         put?: never;
         /**
          * Settle a scan issue: choose the recipient
-         * @description Sets the package's receiver to `contactId` (a package update: one activity, its own events), then settles the issue and emits `ScanIssueSettled`. A settled issue is 409.
+         * @description Sets the package's receiver to `contactId` (a package update: one activity, its own events) and settles the issue, emitting `ScanIssueSettled`, in one transaction. Settling an issue already settled with the same `contactId` (a retry) answers the settled issue and changes nothing; with another contact it is 409.
          */
         post: operations["postScanissuesByScanIssueIdResolve"];
         delete?: never;

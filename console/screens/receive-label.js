@@ -63,7 +63,7 @@ export function LabelRead({ read, chosen, onPick, onRetake }) {
   const nameLine = label.shipTo?.nameLine
   return html`<section class="label-read card" aria-label="Label as read">
     <h2>Label as read</h2>
-    ${label.error && html`<p class="alert error" role="alert">The text could not be read: ${label.error}</p>`}
+    ${label.error && html`<p class="alert error" role="alert">${label.error}</p>`}
     ${
       label.retake &&
       html`<p class="alert warning" role="status" data-testid="retake">
@@ -154,19 +154,23 @@ export function useLabelPhoto({ location, setError, setBusy, say, onItem, onNoBa
   return { labelRead, setLabelRead, choose, input }
 }
 
-/** What a saved package's outbox entry keeps to put it in the scan-issues queue: the label as read. */
+/**
+ * What a saved package's outbox entry keeps to put it in the scan-issues queue: the label as read.
+ * Every photo-received package saved without a recipient goes there, also when the text named
+ * nobody or could not be read at all (no_match): a clerk must still choose.
+ */
 export function scanIssueOf(read, location) {
-  const shipTo = read.label?.shipTo
-  if (!read.label?.recipient) return undefined
+  const label = read.label
+  const shipTo = label?.shipTo
   return {
     read: {
       ...(shipTo?.nameLine ? { name: shipTo.nameLine } : {}),
       ...(shipTo?.company ? { company: shipTo.company } : {}),
       ...(shipTo?.unit ? { unit: shipTo.unit } : {}),
-      lines: (shipTo?.lines ?? read.label.lines.map((l) => l.text)).slice(0, 80),
-      confidence: read.label.confidence,
+      lines: (shipTo?.lines ?? label?.lines.map((l) => l.text) ?? []).slice(0, 80),
+      ...(label ? { confidence: label.confidence } : {}),
     },
-    reason: read.label.recipient.doubt,
+    reason: label?.recipient?.doubt ?? 'no_match',
     imageId: read.image.imageId,
     ...(location.inboundSiteId ? { siteId: location.inboundSiteId } : {}),
   }

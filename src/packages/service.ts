@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/database.js'
-import { inTransaction } from '../platform/db/transaction.js'
+import { inTransaction, type Trx } from '../platform/db/transaction.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import type { ImagesService } from '../images/index.js'
 import type { Clock } from '../platform/kit/clock.js'
@@ -188,8 +188,16 @@ export function createPackagesService(deps: PackagesServiceDeps) {
      * two round trips. When another change got in between, the row is read again and the change
      * recomputed from it; after OPTIMISTIC_ATTEMPTS, or with images to claim, under the row lock
      * instead. Either way concurrent updates serialise instead of overwriting each other.
+     * `first` (another domain's claim, e.g. a scan issue settled) runs in the update's transaction
+     * before the row lock: when it throws, nothing is written and no event is emitted.
      */
-    async updatePackage(actor: Actor, packageId: string, body: UpdatePackage, ifMatch?: number) {
+    async updatePackage(
+      actor: Actor,
+      packageId: string,
+      body: UpdatePackage,
+      ifMatch?: number,
+      first?: (trx: Trx) => Promise<void>,
+    ) {
       const { current, givenSite, resolved } = await resolveUpdate(actor, packageId, body)
       await checkSiteScope(readers, actor, current.site_id, givenSite ? resolved.site : undefined, siteFieldOf(body))
       // An update that does not move the package keeps the site of the row it is computed from
@@ -215,7 +223,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
         return writeResult(change.package, attached)
       }
       try {
-        if (!body.images?.length) {
+        if (!body.images?.length && !first) {
           let row: repo.PackageRow | undefined = current
           for (let attempt = 1; ; attempt++) {
             const change = changeFrom(row)
@@ -226,6 +234,7 @@ export function createPackagesService(deps: PackagesServiceDeps) {
           }
         }
         const [change, attached] = await inTransaction(db, async (trx) => {
+          await first?.(trx)
           const change = changeFrom(await repo.findPackage(trx, actor.subId, packageId, { forUpdate: true }))
           return [change, await writer.recordLocked(trx, change, body.images)] as const
         })

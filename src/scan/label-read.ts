@@ -5,6 +5,9 @@ import type { FoundAndDecoded } from './scan-image-service.js'
 
 export type { LabelAnswer } from './api/label-schemas.js'
 
+/** What a client is told when the text was not read; why (tesseract's own words, paths) is logged. */
+export const TEXT_NOT_READ = 'The printed text could not be read; the barcodes stand.'
+
 /** Below this mean OCR confidence the clerk is asked to take the photo again. */
 const RETAKE_BELOW = 60
 
@@ -19,6 +22,7 @@ export async function answerLabel(
   barcodes: FoundAndDecoded[],
   siteId: string | undefined,
   match: ((subId: string, q: RecipientQuery) => Promise<RecipientMatch>) | undefined,
+  logTextError: (detail: string) => void = () => undefined,
 ): Promise<LabelAnswer> {
   const text = picture.text
   const out: LabelAnswer = {
@@ -26,7 +30,10 @@ export async function answerLabel(
     confidence: text?.confidence ?? 0,
     retake: true,
   }
-  if (picture.textError !== undefined) out.error = picture.textError
+  if (picture.textError !== undefined) {
+    out.error = TEXT_NOT_READ
+    logTextError(picture.textError)
+  }
   const found = text ? findShipTo(text.lines) : undefined
   const shipTo = found?.name || found?.company ? found : (fromBarcodes(barcodes) ?? found)
   if (shipTo) out.shipTo = shapeShipTo(shipTo)

@@ -136,7 +136,7 @@ export function createScanImageService(deps: ScanImageDeps) {
     async decodeImage(
       subId: string,
       input: { base64?: string; imageId?: string },
-      opts: { read?: 'text'; siteId?: string } = {},
+      opts: { read?: 'text'; siteId?: string; logTextError?: (detail: string) => void } = {},
     ): Promise<{ barcodes: FoundAndDecoded[]; label?: LabelAnswer }> {
       if (!input.base64 === !input.imageId) throw invalid('base64', 'Send either base64 (a data URL) or imageId.')
       const bytes = input.base64
@@ -155,7 +155,10 @@ export function createScanImageService(deps: ScanImageDeps) {
         }
       }
       if (!withText) return { barcodes }
-      return { barcodes, label: await answerLabel(subId, picture, barcodes, opts.siteId, deps.matchRecipient) }
+      return {
+        barcodes,
+        label: await answerLabel(subId, picture, barcodes, opts.siteId, deps.matchRecipient, opts.logTextError),
+      }
     },
 
     /** Stops the decode threads (the app's onClose). */

@@ -3,7 +3,7 @@ import { parsePersonName } from '../decode/index.js'
 import type { Actor, PackageRecord } from '../packages/index.js'
 import { appendPackageEvents } from '../packages/index.js'
 import type { Db } from '../platform/db/database.js'
-import { inTransaction } from '../platform/db/transaction.js'
+import { inTransaction, type Trx } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
@@ -39,10 +39,13 @@ export interface ScanIssuesDeps {
   ids: IdGenerator
   packages: {
     recordsByIds(subId: string, packageIds: string[]): Promise<PackageRecord[]>
+    getImages(subId: string, packageId: string): Promise<{ images: Array<{ imageId: string }> }>
     updatePackage(
       actor: Actor,
       packageId: string,
       body: { package: { receiver: { contactId: string } } },
+      ifMatch?: number,
+      first?: (trx: Trx) => Promise<void>,
     ): Promise<unknown>
   }
   matchRecipient(subId: string, q: RecipientQuery): Promise<RecipientMatch>
@@ -55,9 +58,8 @@ export type ScanIssuesService = ReturnType<typeof createScanIssuesService>
  * The scan-issues queue: packages received from a label photo whose recipient was not chosen.
  * Opening one runs the directory match again on what the label said (the suggestions and the
  * reason are the service's, not the caller's) and tells integrations (ScanIssueOpened); settling
- * one sets the package's receiver (a package update: its own activity and events) and then the
- * issue (ScanIssueSettled). The two commits are apart: a settle interrupted between them leaves the
- * receiver set and the issue open, and settling it again sets the same receiver once more.
+ * one sets the package's receiver (a package update: its own activity and events) and the issue
+ * (ScanIssueSettled) in one transaction.
  */
 export function createScanIssuesService(deps: ScanIssuesDeps) {
   const { db, clock, ids } = deps
@@ -98,6 +100,11 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
   return {
     async openIssue(actor: Actor, body: OpenScanIssue): Promise<ScanIssue> {
       const record = await packageOf(actor.subId, body.packageId, 'packageId')
+      if (body.imageId) {
+        const { images } = await deps.packages.getImages(actor.subId, body.packageId)
+        if (!images.some((i) => i.imageId === body.imageId))
+          throw new AppError('VALIDATION_FAILED', { field: 'imageId', description: 'Not an image of this package.' })
+      }
       const query: RecipientQuery = {}
       const name = body.read.name ? parsePersonName(body.read.name) : undefined
       if (name) query.name = name
@@ -169,14 +176,44 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
       return { scanIssues: rows.map((r) => toIssue(r, byId.get(r.package_id))), totalCount: total }
     },
 
-    /** The clerk's choice: the package's receiver, then the issue settled. */
+    /**
+     * The clerk's choice, in one transaction: the issue claimed (only while open), then the
+     * package's receiver set under its row lock, the events of both written once. Two clerks
+     * settling at once: the second finds the issue settled and changes nothing.
+     */
     async resolveIssue(actor: Actor, issueId: string, contactId: string): Promise<ScanIssue> {
       const row = await repo.findIssue(db, actor.subId, issueId)
       if (!row) throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_NOT_FOUND)
-      if (row.status !== 'open') throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
+      const [record] = await deps.packages.recordsByIds(actor.subId, [row.package_id])
+      // A retry of the same choice (its answer was lost) gets the settled issue; another choice is refused.
+      const settledAlready = (r: ScanIssueRow) => {
+        if (r.contact_id === contactId) return toIssue(r, record)
+        throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
+      }
+      if (row.status !== 'open') return settledAlready(row)
+      const claimed: { row?: ScanIssueRow } = {}
+      const claim = async (trx: Trx) => {
+        const settled = (claimed.row = await repo.settleIssue(trx, actor.subId, issueId, {
+          contactId,
+          settledBy: actor.clerk,
+          settledAt: clock.now(),
+        }))
+        if (!settled) throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
+        if (record) await publish(trx, settled, record)
+      }
       try {
-        await deps.packages.updatePackage(actor, row.package_id, { package: { receiver: { contactId } } })
+        await deps.packages.updatePackage(
+          actor,
+          row.package_id,
+          { package: { receiver: { contactId } } },
+          undefined,
+          claim,
+        )
       } catch (e) {
+        if (e instanceof AppError && e.code === SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED) {
+          const now = await repo.findIssue(db, actor.subId, issueId)
+          if (now) return settledAlready(now)
+        }
         // The packages domain names its own field; here the contact is the body's.
         if (e instanceof AppError && e.options.field?.startsWith('package.receiver'))
           throw new AppError(e.code, { ...e.options, field: 'contactId' })
@@ -184,19 +221,9 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
           throw new ValidationErrors(e.items.map((i) => ({ ...i, field: 'contactId' })))
         throw e
       }
-      const [record] = await deps.packages.recordsByIds(actor.subId, [row.package_id])
-      const settled = await inTransaction(db, async (trx) => {
-        const done = await repo.settleIssue(trx, actor.subId, issueId, {
-          contactId,
-          settledBy: actor.clerk,
-          settledAt: clock.now(),
-        })
-        if (done && record) await publish(trx, done, record)
-        return done
-      })
-      if (!settled) throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_SETTLED, { field: 'scanIssueId' })
+      if (!claimed.row) throw new Error(`scan issue ${issueId} settled without its row`)
       deps.onEventsCommitted?.()
-      return toIssue(settled, record)
+      return toIssue(claimed.row, record)
     },
   }
 }

@@ -4,6 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
 import { api } from '../support/factories.js'
+import { encodeImage } from '../decode/image/support/encode.js'
+import { labelPhoto } from '../decode/image/support/scene.js'
+import { renderSymbol, SYMBOLS } from '../decode/image/support/symbols.js'
 import { DESKTOP, expectAccessible, screenshot, signIn, useConsole } from './support.js'
 
 // Label photos at the desk (issue 27): Receive reads the printed recipient from a photo; a doubtful
@@ -87,4 +90,35 @@ describe('label photos at the desk', () => {
     expect(h.elsewhere).toEqual([])
     expect(h.pageErrors).toEqual([])
   }, 180_000) // OCR on a busy machine, the first read loading the model
+  it('a photo whose text names nobody: saved without a recipient, the parcel still waits in the queue (no match)', async () => {
+    // A barcode and no printed text: the OCR reads no name, so there is nothing to match.
+    const symbol = await renderSymbol(SYMBOLS.upsCode128, 3)
+    const scene = labelPhoto({
+      width: 800,
+      height: 500,
+      seed: 3,
+      placements: [{ symbol, at: { x: 0.5, y: 0.5 }, degrees: 0 }],
+    })
+    const { page } = await h.open(DESKTOP)
+    await page.goto('/console')
+    await signIn(page, admin.email, admin.password)
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
+    await page.getByRole('link', { name: 'Receive' }).click()
+    await page.getByRole('heading', { name: 'Receive' }).waitFor()
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'HQ' })
+    await page
+      .getByTestId('label-photo-input')
+      .setInputFiles({ name: 'bare.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(encodeImage(scene, 'jpeg')) })
+    await page.getByRole('heading', { name: 'Label as read' }).waitFor({ timeout: 60_000 })
+    const tracking = (await page.getByTestId('decoded-tracking').textContent())!
+    await page.getByRole('button', { name: 'Save package' }).click()
+    await page.getByRole('link', { name: tracking }).waitFor()
+    await page.getByText('waits in the scan-issues queue').waitFor()
+
+    const res = await h.t.inject({ method: 'GET', url: '/api/v1/scanissues', headers: client.auth })
+    const issues = res.json().scanIssues as Array<{ trackingNumber: string; reason: string; imageId?: string }>
+    const issue = issues.find((i) => i.trackingNumber === tracking)
+    expect(issue).toMatchObject({ reason: 'no_match', imageId: expect.any(String) })
+    expect(h.pageErrors).toEqual([])
+  }, 180_000)
 })

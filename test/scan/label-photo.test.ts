@@ -58,6 +58,17 @@ describe('decode-image?read=text', () => {
   )
 
   it(
+    'a query parameter the route does not know is ignored, as it always was (not a 400)',
+    async () => {
+      const a = api(t, await t.newClient())
+      const res = await a.call('POST', `${DECODE_IMAGE}?_=1732712345&trace=abc`, { base64: photo })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(Object.keys(res.json())).toEqual(['barcodes'])
+    },
+    OCR_TIMEOUT,
+  )
+
+  it(
     'refuses an unknown read mode, naming it',
     async () => {
       const a = api(t, await t.newClient())

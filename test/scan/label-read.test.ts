@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RecipientMatch, RecipientQuery } from '../../src/contacts/index.js'
-import { answerLabel } from '../../src/scan/label-read.js'
+import { TEXT_NOT_READ, answerLabel } from '../../src/scan/label-read.js'
 import type { FoundAndDecoded } from '../../src/scan/scan-image-service.js'
 
 // What decode-image?read=text answers from a picture's text and barcodes (pure: the OCR and the
@@ -50,15 +50,21 @@ describe('answerLabel', () => {
   })
 
   it('takes a 2D barcode’s ship-to when the text names nobody, and still says the photo was hard to read', async () => {
+    const logged: string[] = []
+    const detail = 'OCR could not start: /srv/app/node_modules/tesseract.js/src/worker-script/index.js'
     const answer = await answerLabel(
       'sub',
-      { barcodes: [], textError: 'OCR could not start' },
+      { barcodes: [], textError: detail },
       [barcodeFor('JANE DOE')],
       undefined,
       noMatch,
+      (d) => logged.push(d),
     )
+    // The client gets a fixed sentence; the internal detail (paths, tesseract's words) is logged only.
+    expect(logged).toEqual([detail])
+    expect(JSON.stringify(answer)).not.toContain('node_modules')
     expect(answer).toMatchObject({
-      error: 'OCR could not start',
+      error: TEXT_NOT_READ,
       lines: [],
       retake: false,
       shipTo: { nameLine: 'JANE DOE', foundBy: 'barcode' },

@@ -153,6 +153,61 @@ describe('scan issues', () => {
     expect(await eventsOf(packageId)).toHaveLength(1)
   })
 
+  it('two clerks settling at once: one wins, the other gets 409, and the package has the winner’s receiver', async () => {
+    const d = await desk('Soylent')
+    const packageId = await d.receive()
+    const issue = await d.a.ok('POST', '/api/v1/scanissues', { packageId, read: { name: 'R SMITH' } })
+    const url = `/api/v1/scanissues/${issue.scanIssueId}/resolve`
+    const answers = await Promise.all([
+      d.a.call('POST', url, { contactId: d.robert }),
+      d.a.call('POST', url, { contactId: d.rachel }),
+    ])
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    const settled = await d.a.ok('GET', `/api/v1/scanissues/${issue.scanIssueId}`)
+    expect(settled.status).toBe('settled')
+    const record = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=DETAILED`)
+    expect(record.receiver.contactId).toBe(settled.contactId)
+    expect((await eventsOf(packageId)).map((e) => e.event_name)).toEqual(['ScanIssueOpened', 'ScanIssueSettled'])
+    // The loser's package update was rolled back with its claim: one receiver change, not two.
+    const { activities } = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)
+    expect(activities).toHaveLength(2)
+  })
+
+  it('a retry of the same choice (its answer lost) gets the settled issue, and nothing happens twice', async () => {
+    const d = await desk('Wonka')
+    const packageId = await d.receive()
+    const issue = await d.a.ok('POST', '/api/v1/scanissues', { packageId, read: { name: 'R SMITH' } })
+    const url = `/api/v1/scanissues/${issue.scanIssueId}/resolve`
+    const [first, second] = await Promise.all([
+      d.a.call('POST', url, { contactId: d.robert }),
+      d.a.call('POST', url, { contactId: d.robert }),
+    ])
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200])
+    expect(second.json()).toEqual(first.json())
+    const retry = await d.a.ok('POST', url, { contactId: d.robert }, 200)
+    expect(retry).toEqual(first.json())
+    expect(retry).toMatchObject({ status: 'settled', contactId: d.robert })
+    expect((await eventsOf(packageId)).map((e) => e.event_name)).toEqual(['ScanIssueOpened', 'ScanIssueSettled'])
+    const { activities } = await d.a.ok('GET', `/api/v1/packages/${packageId}?type=ACTIVITIES`)
+    expect(activities).toHaveLength(2)
+  })
+
+  it('a contact who has moved out is no longer suggested', async () => {
+    const d = await desk('Cyberdyne')
+    await d.a.contact('RECEIVER', 'Quincy Adams', { moveOutDate: '2020-01-31' })
+    const stays = await d.a.contact('RECEIVER', 'Abigail Adams', { moveOutDate: '2999-12-31' })
+    const gone = await d.a.ok('POST', '/api/v1/scanissues', {
+      packageId: await d.receive(),
+      read: { name: 'QUINCY ADAMS' },
+    })
+    expect(gone).toMatchObject({ reason: 'no_match', suggestions: [] })
+    const here = await d.a.ok('POST', '/api/v1/scanissues', {
+      packageId: await d.receive(),
+      read: { name: 'ABIGAIL ADAMS' },
+    })
+    expect(here.suggestions.map((s: { contactId: string }) => s.contactId)).toEqual([stays])
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
@@ -161,6 +216,7 @@ describe('scan issues', () => {
       [{ packageId, read: {}, reason: 'maybe' }, 'reason'],
       [{ read: {} }, 'packageId'],
       [{ packageId, read: { lines: 'x' } }, 'read.lines'],
+      [{ packageId, read: {}, imageId: 'img_not_this_packages' }, 'imageId'],
     ] as const) {
       const res = await d.a.call('POST', '/api/v1/scanissues', body)
       expect(res.statusCode, res.body).toBe(400)

@@ -50,6 +50,8 @@ export async function findCandidatesByWords(
     select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id
     from contacts c
     where c.sub_id = ${subId} and c.deleted_at is null and c.status = 'active'
+      -- Gone (moved out before today): never suggested, never auto-assigned.
+      and (c.move_out is null or c.move_out >= current_date)
       and c.contact_type in ('RECEIVER', 'ALL')
       and string_to_array(c.match_name, ' ') && ${near(words.surname)}
       ${first}
@@ -69,6 +71,7 @@ export async function findGroupContacts(
     select contact_id, name, company, unit, aliases, is_group, location_site_id
     from contacts
     where sub_id = ${subId} and deleted_at is null and status = 'active' and is_group
+      and (move_out is null or move_out >= current_date)
       and contact_type in ('RECEIVER', 'ALL')
       and (${siteId ?? null}::text is not null and location_site_id = ${siteId ?? null}
            or ${company ?? null}::text is not null

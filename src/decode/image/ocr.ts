@@ -87,7 +87,14 @@ function start(opts: OcrOptions): Promise<TesseractWorker> {
     })
     // A thread that dies later (a wasm abort) would leave its job unanswered: the next label starts
     // another, and the job in flight fails (see readLabelText).
-    threadOf(worker)?.once('exit', () => {
+    // An exception nothing caught in that thread arrives here as 'error' (then 'exit'): without a
+    // listener it would be thrown in this thread and kill the decode, barcodes and all.
+    const thread = threadOf(worker)
+    thread?.on('error', (e) => {
+      engine = undefined
+      exited.fire(new Error('The OCR thread failed', { cause: e }))
+    })
+    thread?.once('exit', () => {
       engine = undefined
       exited.fire(new Error('The OCR thread stopped'))
     })
@@ -97,6 +104,11 @@ function start(opts: OcrOptions): Promise<TesseractWorker> {
     throw e instanceof Error ? e : new Error(String(e))
   })
   return engine
+}
+
+/** The OCR engine's own thread once started (tests make it fail; nothing else should touch it). */
+export async function ocrThread(): Promise<NodeWorker | undefined> {
+  return engine ? threadOf(await engine) : undefined
 }
 
 /**

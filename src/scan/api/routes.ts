@@ -68,7 +68,9 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
             ),
             siteId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
           },
-          { additionalProperties: false },
+          // Query parameters this route does not know are ignored, as before `read` existed: a
+          // client sending its own (a cache buster, a trace id) keeps working.
+          { additionalProperties: true },
         ),
         body: Type.Object(
           {
@@ -87,6 +89,10 @@ export const scanRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => scanImage.decodeImage(request.tenant.subId, request.body, request.query),
+    async (request) =>
+      scanImage.decodeImage(request.tenant.subId, request.body, {
+        ...request.query,
+        logTextError: (detail) => request.log.warn({ detail }, 'label text not read'),
+      }),
   )
 }

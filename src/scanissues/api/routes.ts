@@ -78,7 +78,7 @@ export const scanIssuesRoutes: FastifyPluginAsyncTypebox<{ scanIssues: ScanIssue
         security,
         summary: 'Settle a scan issue: choose the recipient',
         description:
-          "Sets the package's receiver to `contactId` (a package update: one activity, its own events), then settles the issue and emits `ScanIssueSettled`. A settled issue is 409.",
+          "Sets the package's receiver to `contactId` (a package update: one activity, its own events) and settles the issue, emitting `ScanIssueSettled`, in one transaction. Settling an issue already settled with the same `contactId` (a retry) answers the settled issue and changes nothing; with another contact it is 409.",
         params: ScanIssueIdParams,
         body: ResolveScanIssueSchema,
         response: { 200: ScanIssueSchema, ...errorResponses(400, 404, 409) },
