@@ -11,6 +11,9 @@ import { readLabelText, type LabelText, type OcrOptions } from './ocr.js'
 import { readSymbols } from './read-barcodes-from-image.js'
 import { loadZXingReader } from './zxing-module.js'
 
+/** A photo to read, or a warm-up: the thread starts (the wasm compiled) outside any photo's budget. */
+export type WorkerTask = DecodeTask | { warm: true }
+
 export interface DecodeTask {
   bytes: Uint8Array
   maxPixels: number
@@ -29,7 +32,11 @@ export type DecodeAnswer =
 // here is retried by the first read.
 loadZXingReader().catch(() => undefined)
 
-export default async function decodeInWorker(task: DecodeTask): Promise<DecodeAnswer> {
+export default async function decodeInWorker(task: WorkerTask): Promise<DecodeAnswer> {
+  if ('warm' in task) {
+    await loadZXingReader()
+    return { ok: true, found: [] }
+  }
   try {
     const { found, radians } = await readSymbols(task.bytes, { maxPixels: task.maxPixels })
     if (!task.text) return { ok: true, found }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Piscina } from 'piscina'
-import type { DecodeAnswer, DecodeTask } from './decode-worker.js'
+import type { DecodeAnswer, WorkerTask } from './decode-worker.js'
 import {
   ImageDecodeBusyError,
   ImageDecodeError,
@@ -46,12 +46,12 @@ export interface LabelRead {
  * refused without touching a thread.
  */
 export class ImageDecodePool {
-  readonly #pool: Piscina<DecodeTask, DecodeAnswer>
+  readonly #pool: Piscina<WorkerTask, DecodeAnswer>
   readonly #opts: ImageDecodePoolOptions
 
   constructor(opts: ImageDecodePoolOptions) {
     this.#opts = opts
-    this.#pool = new Piscina<DecodeTask, DecodeAnswer>({
+    this.#pool = new Piscina<WorkerTask, DecodeAnswer>({
       ...workerSource(),
       minThreads: 0, // started on the first photo: a service that never sees one pays nothing
       maxThreads: opts.threads,
@@ -94,6 +94,16 @@ export class ImageDecodePool {
     return this.#run(bytes, ocr)
   }
 
+  /**
+   * The thread a budget stopped is replaced on demand; its start (the module, the wasm compiled) is
+   * work no photo should pay inside its budget: on a busy machine that start alone outlasted a tight
+   * budget, so every photo stopped the thread it was starting and none was ever read. A warm-up
+   * task with no budget starts the replacement now; photos meanwhile wait or are refused as busy.
+   */
+  #warmReplacement(): void {
+    this.#pool.run({ warm: true }).catch(() => undefined)
+  }
+
   async #run(bytes: Uint8Array, text: OcrOptions | false): Promise<LabelRead> {
     checkPixelCount(readImageHeader(bytes), this.#opts.maxPixels)
     // A copy with a buffer of its own moves to the thread without another copy; the caller's
@@ -107,7 +117,10 @@ export class ImageDecodePool {
         { signal, transferList: [own.buffer] },
       )
     } catch (e) {
-      if (signal.aborted) throw new ImageDecodeTimeoutError(this.#opts.timeoutMs)
+      if (signal.aborted) {
+        this.#warmReplacement()
+        throw new ImageDecodeTimeoutError(this.#opts.timeoutMs)
+      }
       // piscina's refusals when its threads and queue are full (errors it does not export).
       if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message))
         throw new ImageDecodeBusyError(this.#opts.maxQueue)
