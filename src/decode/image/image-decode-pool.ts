@@ -100,8 +100,11 @@ export class ImageDecodePool {
    * budget, so every photo stopped the thread it was starting and none was ever read. A warm-up
    * task with no budget starts the replacement now; photos meanwhile wait or are refused as busy.
    */
-  #warmReplacement(): void {
-    this.#pool.run({ warm: true }).catch(() => undefined)
+  #warmReplacement(tries = 20): void {
+    // The stopped thread may still count against the pool for a moment: refused, try again shortly.
+    this.#pool.run({ warm: true }).catch((e: unknown) => {
+      if (tries > 1 && isFullPool(e)) setTimeout(() => this.#warmReplacement(tries - 1), 50).unref()
+    })
   }
 
   async #run(bytes: Uint8Array, text: OcrOptions | false): Promise<LabelRead> {
@@ -121,9 +124,7 @@ export class ImageDecodePool {
         this.#warmReplacement()
         throw new ImageDecodeTimeoutError(this.#opts.timeoutMs)
       }
-      // piscina's refusals when its threads and queue are full (errors it does not export).
-      if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message))
-        throw new ImageDecodeBusyError(this.#opts.maxQueue)
+      if (isFullPool(e)) throw new ImageDecodeBusyError(this.#opts.maxQueue)
       throw e
     }
     if (answer.ok) {
@@ -154,6 +155,9 @@ export class ImageDecodePool {
     await this.#pool.close({ force: true })
   }
 }
+
+/** piscina's refusals when its threads and queue are full (errors it does not export). */
+const isFullPool = (e: unknown) => e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)
 
 /**
  * The worker module beside this one: compiled JavaScript in a build; from a checkout the TypeScript
