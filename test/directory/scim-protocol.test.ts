@@ -146,6 +146,23 @@ describe('SCIM protocol', () => {
     expect((await scim.ok('GET', '/Users')).totalResults).toBe(0)
   })
 
+  it('refuses PATCH paths that reach a prototype with 400 invalidPath, leaving Object.prototype alone', async () => {
+    const scim = await scimCaller(t, await t.newClient())
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'proto@example.com' })
+    const enterprise = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'
+    for (const op of [
+      { op: 'add', path: `${enterprise}:__proto__.x`, value: 'p' },
+      { op: 'add', path: '__proto__.x', value: 'p' },
+      { op: 'add', path: 'constructor.prototype.x', value: 'p' },
+      { op: 'add', value: { '__proto__.x': 'p' } },
+      { op: 'add', value: JSON.parse('{"__proto__": {"x": "p"}}') },
+    ]) {
+      const res = await scim.call('PATCH', `/Users/${user.id}`, { schemas: [PATCH], Operations: [op] })
+      expect([res.statusCode, res.json().scimType], JSON.stringify(op)).toEqual([400, 'invalidPath'])
+      expect(({} as Record<string, unknown>).x).toBeUndefined()
+    }
+  })
+
   it('pages with startIndex and count, and filters with the operators providers use', async () => {
     const scim = await scimCaller(t, await t.newClient())
     for (const n of [1, 2, 3, 4, 5])
