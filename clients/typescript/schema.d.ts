@@ -15259,9 +15259,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15419,9 +15419,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15783,9 +15783,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15943,9 +15943,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;

@@ -163,6 +163,40 @@ describe('SCIM protocol', () => {
     }
   })
 
+  it('answers hostile input with 400s, never a 500: deep bodies, deep paths, huge startIndex', async () => {
+    const scim = await scimCaller(t, await t.newClient())
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'deep@example.com' })
+    const deepPath = `name.${'a.'.repeat(5000)}b`
+    const res = await scim.call('PATCH', `/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: deepPath, value: 'x' }],
+    })
+    expect([res.statusCode, res.json().scimType]).toEqual([400, 'invalidPath'])
+    expect(res.json().detail).toMatch(/at most 5/)
+    const pathless = await scim.call('PATCH', `/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', value: { [deepPath]: 'x' } }],
+    })
+    expect([pathless.statusCode, pathless.json().scimType]).toEqual([400, 'invalidPath'])
+    for (const type of ['application/scim+json', 'application/json']) {
+      const deep = await t.inject({
+        method: 'POST',
+        url: '/scim/v2/Users',
+        headers: { authorization: `Bearer ${scim.token}`, 'content-type': type },
+        payload: `{"schemas": ["${USER}"], "userName": "x", "a": ${'['.repeat(1000)}${']'.repeat(1000)}}`,
+      })
+      expect([deep.statusCode, deep.json().scimType], type).toEqual([400, 'invalidSyntax'])
+    }
+    for (const query of ['startIndex=1e20', 'startIndex=2147483648', 'count=1e20']) {
+      const r = await scim.call('GET', `/Users?${query}`)
+      expect([r.statusCode, r.json().scimType], query).toEqual([400, 'invalidSyntax'])
+    }
+    expect(await scim.ok('GET', '/Users?startIndex=2147483647&count=1000')).toMatchObject({
+      totalResults: 1,
+      itemsPerPage: 0,
+    })
+  })
+
   it('pages with startIndex and count, and filters with the operators providers use', async () => {
     const scim = await scimCaller(t, await t.newClient())
     for (const n of [1, 2, 3, 4, 5])

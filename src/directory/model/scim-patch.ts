@@ -54,6 +54,9 @@ function splitPath(path: string): { extension?: string; path: string } {
   return { path }
 }
 
+/** Attribute names in one path: `urn:…:enterprise:2.0:User:manager.value` is 2, ours go no deeper. */
+const MAX_PATH_SEGMENTS = 5
+
 /** Names that reach an object's prototype: never a SCIM attribute, whoever sends them. */
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -72,6 +75,13 @@ function pathSegments(path: string): string[] {
  */
 function refuseForbidden(op: PatchOp): void {
   const bad = (name: string) => FORBIDDEN.has(name.toLowerCase())
+  if (
+    op.path !== undefined &&
+    splitPath(op.path)
+      .path.replace(/\[[^\]]*\]/g, '')
+      .split('.').length > MAX_PATH_SEGMENTS
+  )
+    throw new ScimError(400, 'invalidPath', `A path names at most ${MAX_PATH_SEGMENTS} attributes, one in another.`)
   if (op.path !== undefined && pathSegments(op.path).some(bad))
     throw new ScimError(400, 'invalidPath', `The path "${op.path}" names a forbidden attribute.`)
   const visit = (v: unknown): void => {
