@@ -10,8 +10,6 @@ import * as departures from './store/departures.js'
 import type { DirectoryCondition } from './model/directory-query.js'
 import {
   columnsOf,
-  day,
-  next,
   personProblems,
   toDirectoryContact,
   type DirectoryContact,
@@ -21,7 +19,7 @@ import {
 
 export { personProblems } from './model/directory-person.js'
 export type { DirectoryContact, DirectoryPerson, DirectorySource } from './model/directory-person.js'
-import { departed, isGone, type DepartureHook } from './model/departure.js'
+import { departed, returnColumns, type DepartureHook } from './model/departure.js'
 
 export const DIRECTORY_ERRORS = registerErrors({
   DIRECTORY_USER_NAME_TAKEN: {
@@ -71,12 +69,10 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     const at = clock.now()
     const cols = columnsOf(p, group, source)
     if (cur) {
-      // Back again (reactivated, move-out cleared): a later departure is flagged afresh.
-      const back = isGone(cur, day(at)) && !isGone({ status: String(cols.status), move_out: next(cur, cols) }, day(at))
       await repo
         .updateDirectoryContact(trx, subId, cur.contact_id, {
           ...cols,
-          ...(back ? { departure_noted_at: null } : {}),
+          ...returnColumns(cur, cols, at),
           updated_at: at,
         })
         .catch(taken)

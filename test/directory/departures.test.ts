@@ -67,6 +67,35 @@ describe('a recipient who leaves with parcels waiting', () => {
     expect((await a.ok('GET', '/api/v1/directory/departures', undefined, 200)).departures).toEqual([])
   })
 
+  it('flags a second departure after the recipient came back, whoever brought them back', async () => {
+    const c = await t.newClient()
+    const a = api(t, c)
+    const m = await a.mailroom()
+    const scim = await scimCaller(t, c)
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'twice@example.com' })
+    await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: trackingNumber(), receiver: { contactId: user.id }, inboundSiteId: m.siteId },
+      lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.siteId } },
+    })
+    const deactivate = () =>
+      scim.ok('PATCH', `/Users/${user.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      })
+    await deactivate()
+    expect(await departedEvents(c.subId)).toHaveLength(1)
+    // A clerk brings them back, then the provider deactivates them again: flagged again.
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'active' }, 200)
+    await deactivate()
+    expect(await departedEvents(c.subId)).toHaveLength(2)
+    // A clerk's own deactivation after a clerk's reactivation: flagged again too.
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'active' }, 200)
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'inactive' }, 200)
+    expect(await departedEvents(c.subId)).toHaveLength(3)
+    await t.ctx.directory.departures.sweep()
+    expect(await departedEvents(c.subId)).toHaveLength(3)
+  })
+
   it('notes a move-out date when it passes (the periodic sweep), and a delegate collects on their behalf', async () => {
     let c = await t.newClient()
     let a = api(t, c)
