@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useTestApp } from '../support/use-test-app.js'
 import { scimCaller } from './scim-support.js'
@@ -94,6 +94,32 @@ describe('a recipient who leaves with parcels waiting', () => {
     expect(await departedEvents(c.subId)).toHaveLength(3)
     await t.ctx.directory.departures.sweep()
     expect(await departedEvents(c.subId)).toHaveLength(3)
+  })
+
+  it('answers a committed write even when noting the departure fails, and the sweep notes it later', async () => {
+    const c = await t.newClient()
+    const a = api(t, c)
+    const m = await a.mailroom()
+    const scim = await scimCaller(t, c)
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'hook@example.com' })
+    await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: trackingNumber(), receiver: { contactId: user.id }, inboundSiteId: m.siteId },
+      lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.siteId } },
+    })
+    const broken = vi.spyOn(t.ctx.receiving.packages, 'waitingPackages').mockRejectedValue(new Error('connection lost'))
+    try {
+      const out = await scim.ok('PATCH', `/Users/${user.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      })
+      expect(out.active).toBe(false)
+      expect(broken).toHaveBeenCalled()
+    } finally {
+      broken.mockRestore()
+    }
+    expect(await departedEvents(c.subId)).toHaveLength(0)
+    await t.ctx.directory.departures.sweep()
+    expect(await departedEvents(c.subId)).toHaveLength(1)
   })
 
   it('notes a move-out date when it passes (the periodic sweep), and a delegate collects on their behalf', async () => {
