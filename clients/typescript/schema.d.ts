@@ -14958,6 +14958,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15014,6 +15030,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15104,6 +15136,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15160,6 +15208,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15250,6 +15314,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15315,6 +15395,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15410,6 +15506,22 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15498,6 +15610,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15600,6 +15728,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15672,6 +15816,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15774,6 +15934,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15839,6 +16015,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15934,6 +16126,22 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16022,6 +16230,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16124,6 +16348,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16196,6 +16436,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16298,6 +16554,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

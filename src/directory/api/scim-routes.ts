@@ -94,15 +94,20 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     }
   })
   app.decorateRequest('scimSubId', null)
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.decorateRequest('rateSubId', null)
+  // The token is read here and refused after the rate check (the routes' own onRequest hook):
+  // a good token counts against its subscription, a bad one against the caller's address.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? ''
     const m = /^Bearer\s+(\S+)$/i.exec(header)
     const subId = m ? await tokens.verify(m[1]!) : null
-    if (!subId) {
-      void reply.header('www-authenticate', 'Bearer realm="scim"')
-      return sendError(reply, 401, 'A valid SCIM bearer token is required.')
-    }
     request.scimSubId = subId
+    request.rateSubId = subId
+  })
+  app.addHook('preParsing', (request: FastifyRequest, reply: FastifyReply, _payload, done) => {
+    if (request.scimSubId) return done()
+    void reply.header('www-authenticate', 'Bearer realm="scim"')
+    done(new ScimError(401, undefined, 'A valid SCIM bearer token is required.'))
   })
   // Every answer in SCIM's media type, set before the serializer picks the response schema by it.
   app.addHook('onRequest', async (_request, reply) => {

@@ -63,5 +63,5 @@ export const scimBody = (schema: TSchema, description = 'OK') => ({
 
 export const scimErrors = (...statuses: number[]) =>
   Object.fromEntries(
-    [400, 401, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]),
+    [400, 401, 429, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]),
   )
