@@ -97,7 +97,7 @@ export function createDepartures(deps: DeparturesDeps) {
   }
 
   async function readContact(subId: string, contactId: string) {
-    const c = await contacts.getDirectoryContact(subId, contactId).catch(() => undefined)
+    const c = await contacts.getDirectoryContact(subId, contactId, { any: true }).catch(() => undefined)
     return c && { name: c.name, status: c.active ? 'active' : 'inactive', move_out: c.moveOutDate ?? null }
   }
 

@@ -232,6 +232,26 @@ describe('SCIM protocol', () => {
     expect(Object.keys(only.Resources[0]).sort()).toEqual(['id', 'meta', 'schemas', 'userName'])
   })
 
+  it('does not reach contacts it did not provision: desk contacts are 404 to SCIM until a POST adopts them', async () => {
+    const c = await t.newClient()
+    const scim = await scimCaller(t, c)
+    const desk = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: c.auth,
+      payload: { contactType: 'RECEIVER', name: 'Dee Desk', email: 'dee@example.com' },
+    })
+    expect(desk.statusCode, desk.body).toBe(201)
+    const id = desk.json().contactId as string
+    const user = { schemas: [USER], userName: 'dee@example.com', active: false }
+    const patch = { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] }
+    for (const [method, body] of [['GET'], ['PUT', user], ['PATCH', patch], ['DELETE']] as const)
+      expect((await scim.call(method, `/Users/${id}`, body)).statusCode, method).toBe(404)
+    const after = await t.inject({ method: 'GET', url: `/api/v1/contacts/${id}`, headers: c.auth })
+    expect(after.json()).toMatchObject({ name: 'Dee Desk', status: 'active' })
+    expect((await scim.ok('GET', '/Users')).totalResults).toBe(0)
+  })
+
   it('adopts a contact typed at the desk with the same email instead of duplicating it', async () => {
     const c = await t.newClient()
     const scim = await scimCaller(t, c)
