@@ -14988,6 +14988,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15044,6 +15060,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15134,6 +15166,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15190,6 +15238,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15280,6 +15344,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15289,9 +15369,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15345,6 +15425,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15440,6 +15536,22 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15449,9 +15561,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15528,6 +15640,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15630,6 +15758,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15702,6 +15846,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15804,6 +15964,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15813,9 +15989,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -15869,6 +16045,22 @@ export interface operations {
             401: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15964,6 +16156,22 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -15973,9 +16181,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not. */
                 filter?: string;
-                /** @description 1-based; below 1 is read as 1. */
+                /** @description 1-based; below 1 is read as 1; at most 2^31-1. */
                 startIndex?: number;
-                /** @description Default 100, at most 200; 0 answers only totalResults. */
+                /** @description Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1. */
                 count?: number;
                 attributes?: string;
                 excludedAttributes?: string;
@@ -16052,6 +16260,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16154,6 +16378,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16226,6 +16466,22 @@ export interface operations {
                 };
             };
             414: components["responses"]["Error414"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16328,6 +16584,22 @@ export interface operations {
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
+            /** @description A SCIM error (RFC 7644 §3.12). */
+            429: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

@@ -10,8 +10,6 @@ import * as departures from './store/departures.js'
 import type { DirectoryCondition } from './model/directory-query.js'
 import {
   columnsOf,
-  day,
-  next,
   personProblems,
   toDirectoryContact,
   type DirectoryContact,
@@ -21,7 +19,7 @@ import {
 
 export { personProblems } from './model/directory-person.js'
 export type { DirectoryContact, DirectoryPerson, DirectorySource } from './model/directory-person.js'
-import { departed, isGone, type DepartureHook } from './model/departure.js'
+import { departed, returnColumns, type DepartureHook } from './model/departure.js'
 
 export const DIRECTORY_ERRORS = registerErrors({
   DIRECTORY_USER_NAME_TAKEN: {
@@ -71,12 +69,10 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     const at = clock.now()
     const cols = columnsOf(p, group, source)
     if (cur) {
-      // Back again (reactivated, move-out cleared): a later departure is flagged afresh.
-      const back = isGone(cur, day(at)) && !isGone({ status: String(cols.status), move_out: next(cur, cols) }, day(at))
       await repo
         .updateDirectoryContact(trx, subId, cur.contact_id, {
           ...cols,
-          ...(back ? { departure_noted_at: null } : {}),
+          ...returnColumns(cur, cols, at),
           updated_at: at,
         })
         .catch(taken)
@@ -110,10 +106,25 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     if (w.departed) await deps.onDeparted?.(subId, [w.id])
   }
 
-  async function read(ex: Executor, subId: string, contactId: string, group: boolean): Promise<DirectoryContact> {
+  /**
+   * Whether the directory's provider owns the contact: a user it provisioned (it has a userName),
+   * a group it made. Contacts typed at the desk or pulled from LDAP are not its to read or change
+   * (a 404), until a POST adopts one by its email.
+   */
+  const owned = (row: repo.DirectoryRow | undefined, group: boolean): row is repo.DirectoryRow =>
+    row !== undefined && row.is_group === group && (group ? row.source === 'scim' : row.user_name !== null)
+
+  async function read(
+    ex: Executor,
+    subId: string,
+    contactId: string,
+    group: boolean,
+    any = false,
+  ): Promise<DirectoryContact> {
     const row = await repo.findDirectoryContact(ex, subId, contactId)
-    if (!row || row.is_group !== group) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
-    return toDirectoryContact(row)
+    if (!(any ? row !== undefined && row.is_group === group : owned(row, group)))
+      throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+    return toDirectoryContact(row!)
   }
 
   return {
@@ -154,7 +165,7 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
       const group = opts.group ?? false
       const [w, out] = await inTransaction(db, async (trx) => {
         const cur = await repo.findDirectoryContact(trx, subId, contactId, { forUpdate: true })
-        if (!cur || cur.is_group !== group) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+        if (!owned(cur, group)) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
         const written = await write(trx, subId, cur, p, group, source)
         return [written, await read(trx, subId, contactId, group)] as const
       })
@@ -162,8 +173,9 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
       return out
     },
 
-    async getDirectoryContact(subId: string, contactId: string, opts: { group?: boolean } = {}) {
-      return read(db, subId, contactId, opts.group ?? false)
+    /** The contact, if the provider owns it; `any`: whoever made it (the departures' read). */
+    async getDirectoryContact(subId: string, contactId: string, opts: { group?: boolean; any?: boolean } = {}) {
+      return read(db, subId, contactId, opts.group ?? false, opts.any ?? false)
     },
 
     async queryDirectory(

@@ -12,7 +12,8 @@ import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { guardCell, parseRoster, ROSTER_FIELDS, type ParsedRoster, type RosterRow } from './model/roster.js'
 import { parseRosterXlsx } from './model/roster-xlsx.js'
-import type { DepartureHook } from './model/departure.js'
+import { MAX_ROSTER_ROWS } from './api/roster-schemas.js'
+import { returnColumns, type DepartureHook } from './model/departure.js'
 import { findByExternalIds } from './store/directory.js'
 
 export type RosterOutcome = 'created' | 'updated' | 'deactivated' | 'unchanged' | 'invalid'
@@ -236,6 +237,7 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
       const outcome = status === 'inactive' && changes.includes('status') ? 'deactivated' : 'updated'
       if (set.name !== undefined) set.match_name = normalizeForMatch(set.name)
       if (set.company !== undefined) set.match_company = set.company ? normalizeForMatch(set.company) : null
+      Object.assign(set, returnColumns(target, set, now))
       set.updated_at = now
       return { result: { outcome, contactId, changes, errors: [] }, update: { contactId, set } }
     })
@@ -266,7 +268,7 @@ export function createRosterOperations({ db, clock, ids, onDeparted }: RosterDep
     ): Promise<Omit<ParsedRoster, 'rows'> & { rows: Array<{ line: number; row: RosterRow }>; report: RosterReport }> {
       let parsed: ParsedRoster
       try {
-        parsed = 'csv' in file ? parseRoster(file.csv) : await parseRosterXlsx(file.xlsx)
+        parsed = 'csv' in file ? parseRoster(file.csv) : await parseRosterXlsx(file.xlsx, MAX_ROSTER_ROWS)
       } catch (err) {
         const field = 'csv' in file ? 'csv' : 'xlsx'
         throw new ValidationErrors([

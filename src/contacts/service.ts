@@ -17,7 +17,7 @@ import { normalizeForMatch } from './model/normalize.js'
 import { createRosterOperations } from './roster.js'
 import { createDirectoryOperations } from './directory.js'
 import { createSyncOperations } from './sync.js'
-import { departed, type DepartureHook } from './model/departure.js'
+import { departed, returnColumns, type DepartureHook } from './model/departure.js'
 import * as delegates from './store/delegates.js'
 import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
@@ -335,7 +335,9 @@ export function createContactsService(deps: ContactsServiceDeps) {
           updated_at: clock.now(),
         }
         const { contact_id: _id, sub_id: _sub, created_at: _created, ...set } = next
-        await repo.updateContact(trx, subId, contactId, set).catch((e: unknown) => externalIdTaken(e, next.external_id))
+        await repo
+          .updateContact(trx, subId, contactId, { ...set, ...returnColumns(cur, next, next.updated_at) })
+          .catch((e: unknown) => externalIdTaken(e, next.external_id))
         if (chosen) {
           await delegates.removeDelegates(trx, subId, contactId, 'all')
           await delegates.addDelegates(trx, subId, contactId, chosen)

@@ -4,7 +4,7 @@ import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import { personProblems, type DirectoryPerson, type DirectorySource } from './directory.js'
 import { normalizeForMatch } from './model/normalize.js'
-import { departed } from './model/departure.js'
+import { departed, returnColumns } from './model/departure.js'
 import type { DepartureHook } from './model/departure.js'
 import * as repo from './store/directory.js'
 
@@ -131,7 +131,12 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
           if (set.name !== undefined) set.match_name = normalizeForMatch(set.name as string)
           if (set.company !== undefined)
             set.match_company = set.company ? normalizeForMatch(set.company as string) : null
-          await repo.updateDirectoryContact(trx, subId, c.contact_id, { ...set, source, updated_at: at })
+          await repo.updateDirectoryContact(trx, subId, c.contact_id, {
+            ...set,
+            ...returnColumns(c, set, at),
+            source,
+            updated_at: at,
+          })
           if (departed(c, set, at)) gone.push(c.contact_id)
         }
         const leavers = current.filter((c) => c.source === source && c.status === 'active' && !kept.has(c.contact_id))

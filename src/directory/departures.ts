@@ -25,6 +25,7 @@ export interface DeparturesDeps {
   contacts: Pick<DirectoryContacts, 'getDirectoryContact' | 'goneUnnoted' | 'goneNoted' | 'noteDeparture'>
   packages: Pick<PackagesService, 'waitingPackages' | 'recordsByIds'>
   onEventsCommitted?: () => void
+  log?: (msg: string, extra: Record<string, unknown>) => void
 }
 
 const day = (at: Date) => at.toISOString().slice(0, 10)
@@ -96,14 +97,19 @@ export function createDepartures(deps: DeparturesDeps) {
   }
 
   async function readContact(subId: string, contactId: string) {
-    const c = await contacts.getDirectoryContact(subId, contactId).catch(() => undefined)
+    const c = await contacts.getDirectoryContact(subId, contactId, { any: true }).catch(() => undefined)
     return c && { name: c.name, status: c.active ? 'active' : 'inactive', move_out: c.moveOutDate ?? null }
   }
 
   return {
     /** The contacts domain's hook: told of departures as they are written. */
     async onDeparted(subId: string, contactIds: string[]): Promise<void> {
-      for (const id of contactIds) await note(subId, id)
+      // Called after the write committed: a failure here must not turn it into an error for the
+      // caller (a SCIM provider would retry a write that happened). The sweep notes what is missed.
+      for (const id of contactIds)
+        await note(subId, id).catch((err: unknown) =>
+          deps.log?.('departure not noted; the sweep will', { subId, contactId: id, err: String(err) }),
+        )
     },
 
     /** Notes the departures not noted yet (move-out dates that passed, a hook a crash missed); returns the events written. */

@@ -128,11 +128,14 @@ export function createLdapService(deps: LdapDeps) {
       return toSettings(await mustFind(subId))
     },
 
-    /** The bind password: a new one is sealed; the mask (or nothing) keeps the stored one. */
+    /** The bind password: a new one is sealed; the mask (or nothing) keeps the stored one, for the same url and bindDn only. */
     async putSettings(subId: string, body: PutLdapSettings): Promise<LdapSettings> {
       const cur = await repo.findSettings(db, subId)
       const password = body.bindPassword === undefined || body.bindPassword === MASK ? undefined : body.bindPassword
       if (!cur && password === undefined) throw invalid('bindPassword', 'bindPassword is required the first time.')
+      // The stored secret goes only to the server and account it was given for.
+      if (cur && password === undefined && (body.url !== cur.url || body.bindDn !== cur.bind_dn))
+        throw invalid('bindPassword', 'bindPassword is required again when url or bindDn changes.')
       const now = clock.now()
       const interval = body.intervalMinutes ?? cur?.interval_minutes ?? 60
       await repo.upsertSettings(db, {

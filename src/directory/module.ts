@@ -42,6 +42,7 @@ export function createDirectory(deps: DirectoryDeps): Directory {
     contacts: deps.contacts,
     packages: deps.packages,
     onEventsCommitted: deps.onEventsCommitted,
+    log: deps.log,
   })
   const ldap = createLdapService({ db, clock, contacts: deps.contacts, sealKey: deps.sealKey, log: deps.log })
   return {

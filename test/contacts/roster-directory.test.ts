@@ -51,6 +51,39 @@ describe('roster files: XLSX, externalId, deactivations', () => {
     expect(bad.json().errors[0].additionalParameters).toBe('xlsx')
   })
 
+  it('refuses workbooks past the limits before reading them, naming the limit, and reads rows no wider than the header', async () => {
+    const a = api(t, await t.newClient())
+    const small = Buffer.from(
+      await workbook([
+        ['Name', 'Email'],
+        ['Ada', 'ada@example.com'],
+      ]),
+      'base64',
+    )
+    // A zip bomb as the central directory tells it: one entry claims 3.75 GB unpacked.
+    const bomb = Buffer.from(small)
+    const header = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    bomb.writeUInt32LE(0xf0000000, header + 24)
+    const refused = await a.call('POST', '/api/v1/contacts/import/xlsx', { xlsx: bomb.toString('base64') })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().errors[0]).toMatchObject({ additionalParameters: 'xlsx' })
+    expect(refused.body).toMatch(/more than 64 MB/)
+    const rows: unknown[][] = [['Name']]
+    for (let i = 0; i <= 5000; i++) rows.push([`Person ${i}`])
+    const long = await a.call('POST', '/api/v1/contacts/import/xlsx', { xlsx: await workbook(rows) })
+    expect(long.statusCode).toBe(400)
+    expect(long.body).toMatch(/more than 5000 rows/)
+    const wideRow: unknown[] = ['Bo', 'bo@example.com']
+    wideRow[300] = 'far away'
+    const wide = await a.ok(
+      'POST',
+      '/api/v1/contacts/import/xlsx',
+      { xlsx: await workbook([['Name', 'Email'], wideRow]) },
+      200,
+    )
+    expect(wide.rows).toEqual([{ line: 2, row: { name: 'Bo', email: 'bo@example.com' } }])
+  })
+
   it('upserts by externalId, then email; deactivates only the rows that say so; the dry run shows each', async () => {
     const a = api(t, await t.newClient())
     const first = await a.ok(

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { api, trackingNumber } from '../support/factories.js'
 import { useTestApp } from '../support/use-test-app.js'
 import { scimCaller } from './scim-support.js'
@@ -65,6 +65,61 @@ describe('a recipient who leaves with parcels waiting', () => {
     const pickup = await a.ok('POST', '/api/v1/pickups', { pickupCode: code, typedSignature: 'Lee Leaver' })
     expect(pickup.packageIds.sort()).toEqual([p1.packageId, p2.packageId].sort())
     expect((await a.ok('GET', '/api/v1/directory/departures', undefined, 200)).departures).toEqual([])
+  })
+
+  it('flags a second departure after the recipient came back, whoever brought them back', async () => {
+    const c = await t.newClient()
+    const a = api(t, c)
+    const m = await a.mailroom()
+    const scim = await scimCaller(t, c)
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'twice@example.com' })
+    await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: trackingNumber(), receiver: { contactId: user.id }, inboundSiteId: m.siteId },
+      lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.siteId } },
+    })
+    const deactivate = () =>
+      scim.ok('PATCH', `/Users/${user.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      })
+    await deactivate()
+    expect(await departedEvents(c.subId)).toHaveLength(1)
+    // A clerk brings them back, then the provider deactivates them again: flagged again.
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'active' }, 200)
+    await deactivate()
+    expect(await departedEvents(c.subId)).toHaveLength(2)
+    // A clerk's own deactivation after a clerk's reactivation: flagged again too.
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'active' }, 200)
+    await a.ok('PUT', `/api/v1/contacts/${user.id}`, { status: 'inactive' }, 200)
+    expect(await departedEvents(c.subId)).toHaveLength(3)
+    await t.ctx.directory.departures.sweep()
+    expect(await departedEvents(c.subId)).toHaveLength(3)
+  })
+
+  it('answers a committed write even when noting the departure fails, and the sweep notes it later', async () => {
+    const c = await t.newClient()
+    const a = api(t, c)
+    const m = await a.mailroom()
+    const scim = await scimCaller(t, c)
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'hook@example.com' })
+    await a.ok('POST', '/api/v1/packages', {
+      package: { trackingNumber: trackingNumber(), receiver: { contactId: user.id }, inboundSiteId: m.siteId },
+      lastActivity: { status: 'READY_FOR_PICKUP', location: { inboundSiteId: m.siteId } },
+    })
+    const broken = vi.spyOn(t.ctx.receiving.packages, 'waitingPackages').mockRejectedValue(new Error('connection lost'))
+    try {
+      const out = await scim.ok('PATCH', `/Users/${user.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      })
+      expect(out.active).toBe(false)
+      expect(broken).toHaveBeenCalled()
+    } finally {
+      broken.mockRestore()
+    }
+    expect(await departedEvents(c.subId)).toHaveLength(0)
+    await t.ctx.directory.departures.sweep()
+    expect(await departedEvents(c.subId)).toHaveLength(1)
   })
 
   it('notes a move-out date when it passes (the periodic sweep), and a delegate collects on their behalf', async () => {

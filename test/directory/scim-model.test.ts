@@ -166,6 +166,27 @@ describe('SCIM PATCH', () => {
     expect(patch([{ op: 'remove', path: 'name.givenName' }]).name).toEqual({})
   })
 
+  it('refuses paths and value keys that reach a prototype, and changes no object of the process', () => {
+    const polluting: unknown[] = [
+      { op: 'add', path: `${ENTERPRISE}:__proto__.x`, value: 'p' },
+      { op: 'replace', path: `${ENTERPRISE}:constructor.prototype.x`, value: 'p' },
+      { op: 'add', path: '__proto__.x', value: 'p' },
+      { op: 'add', path: 'constructor.prototype.x', value: 'p' },
+      { op: 'replace', path: 'name.__proto__.x', value: 'p' },
+      { op: 'add', value: JSON.parse('{"__proto__.x": "p"}') },
+      { op: 'add', value: JSON.parse('{"__proto__": {"x": "p"}}') },
+      { op: 'add', value: JSON.parse(`{"${ENTERPRISE}": {"__proto__": {"x": "p"}}}`) },
+      { op: 'replace', path: 'name', value: JSON.parse('{"__proto__": {"x": "p"}}') },
+    ]
+    for (const op of polluting) {
+      expect(
+        scimType(() => patch([op])),
+        JSON.stringify(op),
+      ).toBe('invalidPath')
+      expect(({} as Record<string, unknown>).x, JSON.stringify(op)).toBeUndefined()
+    }
+  })
+
   it('refuses malformed bodies as invalidSyntax', () => {
     for (const body of [
       null,

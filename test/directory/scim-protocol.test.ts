@@ -146,6 +146,57 @@ describe('SCIM protocol', () => {
     expect((await scim.ok('GET', '/Users')).totalResults).toBe(0)
   })
 
+  it('refuses PATCH paths that reach a prototype with 400 invalidPath, leaving Object.prototype alone', async () => {
+    const scim = await scimCaller(t, await t.newClient())
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'proto@example.com' })
+    const enterprise = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'
+    for (const op of [
+      { op: 'add', path: `${enterprise}:__proto__.x`, value: 'p' },
+      { op: 'add', path: '__proto__.x', value: 'p' },
+      { op: 'add', path: 'constructor.prototype.x', value: 'p' },
+      { op: 'add', value: { '__proto__.x': 'p' } },
+      { op: 'add', value: JSON.parse('{"__proto__": {"x": "p"}}') },
+    ]) {
+      const res = await scim.call('PATCH', `/Users/${user.id}`, { schemas: [PATCH], Operations: [op] })
+      expect([res.statusCode, res.json().scimType], JSON.stringify(op)).toEqual([400, 'invalidPath'])
+      expect(({} as Record<string, unknown>).x).toBeUndefined()
+    }
+  })
+
+  it('answers hostile input with 400s, never a 500: deep bodies, deep paths, huge startIndex', async () => {
+    const scim = await scimCaller(t, await t.newClient())
+    const user = await scim.ok('POST', '/Users', { schemas: [USER], userName: 'deep@example.com' })
+    const deepPath = `name.${'a.'.repeat(5000)}b`
+    const res = await scim.call('PATCH', `/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: deepPath, value: 'x' }],
+    })
+    expect([res.statusCode, res.json().scimType]).toEqual([400, 'invalidPath'])
+    expect(res.json().detail).toMatch(/at most 5/)
+    const pathless = await scim.call('PATCH', `/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', value: { [deepPath]: 'x' } }],
+    })
+    expect([pathless.statusCode, pathless.json().scimType]).toEqual([400, 'invalidPath'])
+    for (const type of ['application/scim+json', 'application/json']) {
+      const deep = await t.inject({
+        method: 'POST',
+        url: '/scim/v2/Users',
+        headers: { authorization: `Bearer ${scim.token}`, 'content-type': type },
+        payload: `{"schemas": ["${USER}"], "userName": "x", "a": ${'['.repeat(1000)}${']'.repeat(1000)}}`,
+      })
+      expect([deep.statusCode, deep.json().scimType], type).toEqual([400, 'invalidSyntax'])
+    }
+    for (const query of ['startIndex=1e20', 'startIndex=2147483648', 'count=1e20']) {
+      const r = await scim.call('GET', `/Users?${query}`)
+      expect([r.statusCode, r.json().scimType], query).toEqual([400, 'invalidSyntax'])
+    }
+    expect(await scim.ok('GET', '/Users?startIndex=2147483647&count=1000')).toMatchObject({
+      totalResults: 1,
+      itemsPerPage: 0,
+    })
+  })
+
   it('pages with startIndex and count, and filters with the operators providers use', async () => {
     const scim = await scimCaller(t, await t.newClient())
     for (const n of [1, 2, 3, 4, 5])
@@ -179,6 +230,26 @@ describe('SCIM protocol', () => {
     expect(await count('userName sw "user_"')).toBe(0)
     const only = await scim.ok('GET', `/Users?attributes=userName&filter=${q('userName eq "user1@example.com"')}`)
     expect(Object.keys(only.Resources[0]).sort()).toEqual(['id', 'meta', 'schemas', 'userName'])
+  })
+
+  it('does not reach contacts it did not provision: desk contacts are 404 to SCIM until a POST adopts them', async () => {
+    const c = await t.newClient()
+    const scim = await scimCaller(t, c)
+    const desk = await t.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: c.auth,
+      payload: { contactType: 'RECEIVER', name: 'Dee Desk', email: 'dee@example.com' },
+    })
+    expect(desk.statusCode, desk.body).toBe(201)
+    const id = desk.json().contactId as string
+    const user = { schemas: [USER], userName: 'dee@example.com', active: false }
+    const patch = { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] }
+    for (const [method, body] of [['GET'], ['PUT', user], ['PATCH', patch], ['DELETE']] as const)
+      expect((await scim.call(method, `/Users/${id}`, body)).statusCode, method).toBe(404)
+    const after = await t.inject({ method: 'GET', url: `/api/v1/contacts/${id}`, headers: c.auth })
+    expect(after.json()).toMatchObject({ name: 'Dee Desk', status: 'active' })
+    expect((await scim.ok('GET', '/Users')).totalResults).toBe(0)
   })
 
   it('adopts a contact typed at the desk with the same email instead of duplicating it', async () => {

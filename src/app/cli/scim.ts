@@ -1,6 +1,6 @@
 import type { Config } from '../config.js'
 import { openRuntime } from '../runtime.js'
-import { parse, UsageError } from './args.js'
+import { CommandError, parse, UsageError } from './args.js'
 
 /** `mailroom scim-token create --subscription NAME [--name LABEL] [--json]`: a SCIM token, printed once. */
 export async function scimTokenCommand(config: Readonly<Config>, args: string[]): Promise<void> {
@@ -14,6 +14,9 @@ export async function scimTokenCommand(config: Readonly<Config>, args: string[])
     throw new UsageError('scim-token create --subscription NAME [--name LABEL] [--json]')
   const ctx = await openRuntime(config)
   try {
+    // A typo must not make a subscription nobody uses: the token's subscription exists already.
+    if (!(await ctx.clients.subscriptionExists(values.subscription)))
+      throw new CommandError(`no subscription named "${values.subscription}"`)
     const subId = await ctx.clients.ensureSubscription(values.subscription)
     const created = await ctx.directory.tokens.createToken(subId, values.name ?? 'SCIM')
     const scimUrl = `${config.publicUrl.replace(/\/$/, '')}/scim/v2`

@@ -29,3 +29,21 @@ export function departed(before: Presence, after: Partial<Record<string, unknown
   }
   return !isGone(before, day) && isGone(next, day)
 }
+
+/**
+ * The columns a write adds for a recipient who comes back (reactivated, move-out cleared or moved
+ * later): the departure note cleared, so that a later departure is flagged afresh. Every writer
+ * (SCIM, LDAP, roster, a clerk's edit) adds them.
+ */
+export function returnColumns(
+  before: Presence,
+  after: Partial<Record<string, unknown>>,
+  at: Date,
+): { departure_noted_at?: null } {
+  const day = at.toISOString().slice(0, 10)
+  const next: Presence = {
+    status: (after.status as string | undefined) ?? before.status,
+    move_out: after.move_out === undefined ? before.move_out : (after.move_out as string | null),
+  }
+  return isGone(before, day) && !isGone(next, day) ? { departure_noted_at: null } : {}
+}

@@ -71,10 +71,6 @@ export function personProblems(
   return out
 }
 
-export const day = (at: Date) => at.toISOString().slice(0, 10)
-export const next = (cur: DirectoryRow, cols: Record<string, unknown>) =>
-  cols.move_out === undefined ? (cur.move_out as Date | string | null) : (cols.move_out as string | null)
-
 export const isoDay = (d: Date | string | null): string | null =>
   d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10)
 

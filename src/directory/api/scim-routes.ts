@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { AppError, lookupError, ValidationErrors } from '../../platform/kit/errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../platform/http/json-depth.js'
 import { ScimError, scimErrorBody, type ScimType } from '../model/scim-error.js'
 import { LIST_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from '../model/scim-schemas.js'
 import type { ListQuery, ScimService } from '../scim-service.js'
@@ -31,7 +32,14 @@ function toScim(error: FastifyError | Error): { status: number; detail: string; 
   if (error instanceof ScimError) return { status: error.status, detail: error.message, scimType: error.scimType }
   if (error instanceof AppError) {
     const e = lookupError(error.code)
-    const scimType = e.status === 409 ? 'uniqueness' : e.status === 400 ? 'invalidValue' : undefined
+    const scimType =
+      e.status === 409
+        ? 'uniqueness'
+        : error.code === 'MALFORMED_BODY'
+          ? 'invalidSyntax'
+          : e.status === 400
+            ? 'invalidValue'
+            : undefined
     return { status: e.status, detail: error.message, ...(scimType ? { scimType } : {}) }
   }
   if (error instanceof ValidationErrors)
@@ -73,6 +81,12 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   const base = baseUrl(publicUrl, prefix)
   // RFC 7644 §3.1: requests and responses are application/scim+json; plain JSON is accepted too.
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (_request, body, done) => {
+    // The same depth guard as application/json (app.ts): a deeper body overflows the walks after it.
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH))
+      return done(
+        new ScimError(400, 'invalidSyntax', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`),
+        undefined,
+      )
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string))
     } catch {
@@ -80,15 +94,20 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
     }
   })
   app.decorateRequest('scimSubId', null)
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.decorateRequest('rateSubId', null)
+  // The token is read here and refused after the rate check (the routes' own onRequest hook):
+  // a good token counts against its subscription, a bad one against the caller's address.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? ''
     const m = /^Bearer\s+(\S+)$/i.exec(header)
     const subId = m ? await tokens.verify(m[1]!) : null
-    if (!subId) {
-      void reply.header('www-authenticate', 'Bearer realm="scim"')
-      return sendError(reply, 401, 'A valid SCIM bearer token is required.')
-    }
     request.scimSubId = subId
+    request.rateSubId = subId
+  })
+  app.addHook('preParsing', (request: FastifyRequest, reply: FastifyReply, _payload, done) => {
+    if (request.scimSubId) return done()
+    void reply.header('www-authenticate', 'Bearer realm="scim"')
+    done(new ScimError(401, undefined, 'A valid SCIM bearer token is required.'))
   })
   // Every answer in SCIM's media type, set before the serializer picks the response schema by it.
   app.addHook('onRequest', async (_request, reply) => {

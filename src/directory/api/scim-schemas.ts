@@ -37,8 +37,16 @@ export const ListQuerySchema = Type.Object(
           'RFC 7644 §3.4.2.2. Users: userName, externalId, id, emails(.value), displayName, active; Groups: displayName, externalId, id, members[value eq "…"]. Operators eq, ne, co, sw, ew, pr, and, or, not.',
       }),
     ),
-    startIndex: Type.Optional(Type.Integer({ description: '1-based; below 1 is read as 1.' })),
-    count: Type.Optional(Type.Integer({ description: 'Default 100, at most 200; 0 answers only totalResults.' })),
+    startIndex: Type.Optional(
+      Type.Integer({ maximum: 2147483647, description: '1-based; below 1 is read as 1; at most 2^31-1.' }),
+    ),
+    count: Type.Optional(
+      Type.Integer({
+        maximum: 2147483647,
+        description:
+          'Default 100; above 200 answers 200 (RFC 7644 §3.4.2.4: fewer, not an error); 0 answers only totalResults; at most 2^31-1.',
+      }),
+    ),
     attributes: Type.Optional(Type.String({ maxLength: 1000 })),
     excludedAttributes: Type.Optional(Type.String({ maxLength: 1000 })),
   },
@@ -55,5 +63,5 @@ export const scimBody = (schema: TSchema, description = 'OK') => ({
 
 export const scimErrors = (...statuses: number[]) =>
   Object.fromEntries(
-    [400, 401, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]),
+    [400, 401, 429, ...statuses].map((s) => [s, scimBody(ScimErrorSchema, 'A SCIM error (RFC 7644 §3.12).')]),
   )

@@ -54,11 +54,54 @@ function splitPath(path: string): { extension?: string; path: string } {
   return { path }
 }
 
+/** Attribute names in one path: `urn:…:enterprise:2.0:User:manager.value` is 2, ours go no deeper. */
+const MAX_PATH_SEGMENTS = 5
+
+/** Names that reach an object's prototype: never a SCIM attribute, whoever sends them. */
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** A path's attribute names: filters (`[type eq "work"]`) dropped, split on `.` and `:`. */
+function pathSegments(path: string): string[] {
+  return path
+    .replace(/\[[^\]]*\]/g, '')
+    .split(/[.:]/)
+    .map((s) => s.trim())
+}
+
+/**
+ * A path or a value key that names a prototype (`__proto__.x`, `constructor.prototype.x`, a
+ * path-less `{"__proto__": {…}}`) is refused before anything is applied: set, it would change
+ * every object of the process.
+ */
+function refuseForbidden(op: PatchOp): void {
+  const bad = (name: string) => FORBIDDEN.has(name.toLowerCase())
+  if (
+    op.path !== undefined &&
+    splitPath(op.path)
+      .path.replace(/\[[^\]]*\]/g, '')
+      .split('.').length > MAX_PATH_SEGMENTS
+  )
+    throw new ScimError(400, 'invalidPath', `A path names at most ${MAX_PATH_SEGMENTS} attributes, one in another.`)
+  if (op.path !== undefined && pathSegments(op.path).some(bad))
+    throw new ScimError(400, 'invalidPath', `The path "${op.path}" names a forbidden attribute.`)
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit)
+    else if (isObject(v))
+      for (const [k, inner] of Object.entries(v)) {
+        if (pathSegments(k).some(bad))
+          throw new ScimError(400, 'invalidPath', `The value names a forbidden attribute "${k}".`)
+        visit(inner)
+      }
+  }
+  visit(op.value)
+}
+
 function setDotted(target: Json, path: string, value: unknown, remove: boolean): void {
   const keys = path.split('.')
   let at = target
   for (const k of keys.slice(0, -1)) {
-    if (!isObject(at[k])) at[k] = {}
+    // Own properties only; new levels have no prototype to reach.
+    if (!Object.hasOwn(at, k) || !isObject(at[k])) at[k] = Object.create(null) as Json
     at = at[k] as Json
   }
   const last = keys[keys.length - 1]!
@@ -82,6 +125,7 @@ function ensureFilteredItem(resource: Json, path: string): void {
 /** The resource with the operations applied, in order; a path that cannot be applied is a 400 invalidPath. */
 export function applyPatch(resource: Json, ops: PatchOp[]): Json {
   let out: Json = structuredClone(resource)
+  for (const op of ops) refuseForbidden(op)
   for (const op of ops) {
     const { extension, path } = op.path === undefined ? { path: undefined } : splitPath(op.path)
     if (extension) {

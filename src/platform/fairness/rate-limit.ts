@@ -19,9 +19,22 @@ export interface RateConfig {
   processes: number
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The subscription a mount with its own credentials (SCIM's bearer tokens) authenticated, for
+     * the limit: identity providers share egress addresses across their customers.
+     */
+    rateSubId?: string | null
+  }
+}
+
+const subIdOf = (request: FastifyRequest): string | undefined => request.tenant?.subId ?? request.rateSubId ?? undefined
+
 /** The subject of a request's limit: its subscription once authenticated, else its client address. */
 export function rateLimitKey(request: FastifyRequest): string {
-  return request.tenant ? `sub:${request.tenant.subId}` : `ip:${normalizeIP(request.ip)}`
+  const subId = subIdOf(request)
+  return subId ? `sub:${subId}` : `ip:${normalizeIP(request.ip)}`
 }
 
 /**
@@ -49,10 +62,10 @@ export async function registerRateLimits(
   const windowMs = rate.windowSeconds * 1000
   const windows = shared ?? new LocalWindows(undefined, systemClock, rate)
   const maxOf = (request: FastifyRequest) =>
-    (request.tenant ? rate.overrides.get(request.tenant.subId) : undefined) ?? rate.max
+    (subIdOf(request) ? rate.overrides.get(subIdOf(request)!) : undefined) ?? rate.max
   const refusal = (request: FastifyRequest, max: number, ttl: number) =>
     new AppError('RATE_LIMITED', {
-      description: `Too many requests: at most ${max} per ${rate.windowSeconds} s for this ${request.tenant ? 'subscription' : 'address'}; retry after ${Math.max(1, Math.ceil(ttl / 1000))} s.`,
+      description: `Too many requests: at most ${max} per ${rate.windowSeconds} s for this ${subIdOf(request) ? 'subscription' : 'address'}; retry after ${Math.max(1, Math.ceil(ttl / 1000))} s.`,
       additionalInfo: `limit: ${max} requests per ${rate.windowSeconds} s`,
     })
   await app.register(rateLimit, {

@@ -26,6 +26,10 @@ afterAll(async () => {
 })
 
 it('creates a SCIM token for a subscription from the command line', () => {
+  const typo = runCli(['scim-token', 'create', '--subscription', 'acme'], env)
+  expect(typo.status).toBe(1)
+  expect(typo.stderr.trim().split('\n')).toEqual([expect.stringMatching(/no subscription named "acme"/)])
+  expect(runCli(['clients', 'create', '--subscription', 'acme', '--json'], env).status).toBe(0)
   const created = runCli(['scim-token', 'create', '--subscription', 'acme', '--name', 'Okta', '--json'], env)
   expect(created.status, created.stderr).toBe(0)
   expect(JSON.parse(created.stdout)).toEqual({

@@ -37,6 +37,7 @@ import * as m0052 from './0052_restores.js'
 import * as m0054 from './0054_recipient_match_indexes.js'
 import * as m0055 from './0055_scan_issues.js'
 import * as m0057 from './0057_directory.js'
+import * as m0058 from './0058_departures_noted.js'
 import * as m0060 from './0060_console_sso.js'
 import * as m0061 from './0061_sso_domain_grants.js'
 
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '0054_recipient_match_indexes': m0054,
   '0055_scan_issues': m0055,
   '0057_directory': m0057,
+  '0058_departures_noted': m0058,
   '0060_console_sso': m0060,
   '0061_sso_domain_grants': m0061,
 }
