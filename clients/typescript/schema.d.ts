@@ -2356,6 +2356,16 @@ export interface components {
                 };
             };
         };
+        /**
+         * ScimError
+         * @description A SCIM error (RFC 7644 §3.12).
+         */
+        ScimError: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+            status: string;
+            scimType?: string;
+            detail: string;
+        };
         /** Contact */
         Contact: {
             contactId: string;

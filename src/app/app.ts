@@ -57,7 +57,7 @@ import { consoleSessionRoutes } from '../access/index.js'
 import { registerAccess } from '../access/index.js'
 import { usersRoutes } from '../access/index.js'
 import { ssoAdminRoutes, ssoConsoleRoutes } from '../access/index.js'
-import { departuresRoutes, directoryAdminRoutes, scimRoutes } from '../directory/index.js'
+import { departuresRoutes, directoryAdminRoutes, ScimErrorSchema, scimRoutes } from '../directory/index.js'
 
 /** Where identity providers find the SCIM service (RFC 7644 §3: the base URL is the provider's to choose). */
 const SCIM_PREFIX = '/scim/v2'
@@ -148,7 +148,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerRateLimits(app, config.limits.rate, windows)
   await registerOpenApi(app, {
     publicUrl: config.publicUrl,
-    shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema],
+    shared: [SiteRefSchema, PackageRecordSchema, DecodeResponseSchema, ScimErrorSchema],
     // The data of webhook notifications: no route returns it, so the generator does not see it.
     extraSchemas: { PackageEventData: PackageEventDataSchema },
   })

@@ -144,6 +144,15 @@ describe('SCIM protocol', () => {
     expect([badPatch.statusCode, badPatch.json().scimType]).toEqual([400, 'invalidSyntax'])
     expect((await scim.call('GET', '/Users/con_missing')).statusCode).toBe(404)
     expect((await scim.ok('GET', '/Users')).totalResults).toBe(0)
+    // A URL the framework refuses before any route (a lone surrogate's percent-encoding) is a SCIM error too.
+    const badUrl = await t.inject({
+      method: 'GET',
+      url: '/scim/v2/Groups/%3F%ED%A0%80',
+      headers: { authorization: `Bearer ${scim.token}` },
+    })
+    expect(badUrl.statusCode).toBe(400)
+    expect(badUrl.headers['content-type']).toMatch(/^application\/scim\+json/)
+    expect(badUrl.json()).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidSyntax' })
   })
 
   it('refuses PATCH paths that reach a prototype with 400 invalidPath, leaving Object.prototype alone', async () => {

@@ -352,6 +352,11 @@ export function problemsOf(op: Operation, res: LightMyRequestResponse): string[]
   // The token endpoint answers in OAuth's terms, and a 401 of the other interfaces is RFC 6750's.
   if (op.path.endsWith('/api/v1/token'))
     return typeof b.errorCode === 'string' || typeof b.error === 'string' ? [] : ['token error without errorCode/error']
+  // SCIM answers every error in RFC 7644 §3.12's shape: identity providers read only that.
+  if (op.path.startsWith('/scim/v2'))
+    return Array.isArray(b.schemas) && b.status === String(res.statusCode) && typeof b.detail === 'string'
+      ? []
+      : ['SCIM error without schemas, status or detail']
   if (res.statusCode === 401) return typeof b.message === 'string' ? [] : ['401 without message']
   const errors = b.errors
   if (!Array.isArray(errors) || errors.length === 0) return [`no errors[]: ${res.body.slice(0, 80)}`]

@@ -26,6 +26,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
     "the signed-in user's own password and sessions: the session cookie, never a token (test/users/own-sessions.test.ts)",
   ],
   [
+    '/console/api/sso/options',
+    "the sign-in page's question before anyone is signed in: does this email's granted domain sign in with its identity provider (test/users/sso-api.test.ts)",
+  ],
+  [
     /^\/console\/api\/sso\/(start|callback)$/,
     "single sign-on: browser navigations to and back from the subscription's identity provider; the sealed flow cookie and the provider's id_token are the credentials (test/users/sso-*.test.ts)",
   ],

@@ -87,6 +87,9 @@ export class ResponseValidator {
     if (!found) {
       // Answers before or without a route (unknown path, 405, bad URL) are error bodies.
       if (res.statusCode < 400) return [`${where}: a success for a path and method the document does not have`]
+      // SCIM (RFC 7644 §3.12) answers every error under its mount in its own shape.
+      if (path.startsWith('/scim/v2/') || path === '/scim/v2')
+        return this.#checkBody(where, res, 'openapi.json#/components/schemas/ScimError', method)
       // Under a bearer mount the token is checked before the router's 404 (CONTRACT §1: 401 is `{message}`).
       return this.#checkBody(
         where,

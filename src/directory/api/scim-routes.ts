@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { AppError, lookupError, ValidationErrors } from '../../platform/kit/errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../platform/http/json-depth.js'
 import { ScimError, scimErrorBody, type ScimType } from '../model/scim-error.js'
+import { answerFrameworkErrorsUnder } from '../../platform/http/framework-errors.js'
 import { LIST_SCHEMA, resourceTypes, schemas, serviceProviderConfig } from '../model/scim-schemas.js'
 import type { ListQuery, ScimService } from '../scim-service.js'
 
@@ -79,6 +80,10 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{
   prefix: string
 }> = async (app, { scim, tokens, publicUrl, prefix }) => {
   const base = baseUrl(publicUrl, prefix)
+  // A URL the framework refuses before routing (bad percent-encoding, an over-long id) is answered
+  // in SCIM's shape too: identity providers read only that.
+  // (SCIM has no 414: an over-long id is bad syntax like the rest.)
+  answerFrameworkErrorsUnder(`${prefix}/`, (reply, _status, detail) => sendError(reply, 400, detail, 'invalidSyntax'))
   // RFC 7644 §3.1: requests and responses are application/scim+json; plain JSON is accepted too.
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (_request, body, done) => {
     // The same depth guard as application/json (app.ts): a deeper body overflows the walks after it.

@@ -25,7 +25,7 @@ export const ScimErrorSchema = Type.Object(
     scimType: Type.Optional(Type.String()),
     detail: Type.String(),
   },
-  { description: 'A SCIM error (RFC 7644 §3.12).' },
+  { $id: 'ScimError', title: 'ScimError', description: 'A SCIM error (RFC 7644 §3.12).' },
 )
 
 export const ListQuerySchema = Type.Object(

@@ -17,7 +17,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const own = ownAnswers.find((a) => request.url.startsWith(a.prefix))
   if (own) {
     request.log.info({ err: { code: error.code, message: error.message } }, 'request refused')
-    own.answer(reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400, 'The request URL is not valid.')
+    own.answer(
+      reply.header('x-correlation-id', request.id),
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400,
+      'The request URL is not valid.',
+    )
     return
   }
   const code: ErrorCode =
