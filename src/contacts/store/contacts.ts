@@ -2,7 +2,8 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import type { ContactTable } from '../../platform/db/tables.js'
 import type { Executor } from '../../platform/db/transaction.js'
 
-const COLUMNS = [
+/** A contact's columns as the service reads them (the directory's add its own: store/directory.ts). */
+export const COLUMNS = [
   'contact_id',
   'sub_id',
   'contact_type',

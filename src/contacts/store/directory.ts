@@ -3,38 +3,10 @@ import type { ContactSource, ContactTable, Database } from '../../platform/db/ta
 import type { Executor } from '../../platform/db/transaction.js'
 import { CASE_INSENSITIVE, type DirectoryCondition, type DirectoryField } from '../model/directory-query.js'
 import './directory-tables.js'
+import { COLUMNS } from './contacts.js'
 
 /** Every column the directory reads: the contact and its directory attributes. */
-export const DIRECTORY_COLUMNS = [
-  'contact_id',
-  'sub_id',
-  'contact_type',
-  'name',
-  'company',
-  'email',
-  'phone',
-  'personal_id',
-  'location_site_id',
-  'mail_stop_site_id',
-  'status',
-  'notify',
-  'language',
-  'match_name',
-  'match_company',
-  'aliases',
-  'unit',
-  'external_id',
-  'source',
-  'is_group',
-  'move_in',
-  'move_out',
-  'user_name',
-  'scim_attributes',
-  'departure_noted_at',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-] as const
+export const DIRECTORY_COLUMNS = [...COLUMNS, 'user_name', 'scim_attributes', 'departure_noted_at'] as const
 export type DirectoryRow = Pick<Selectable<ContactTable>, (typeof DIRECTORY_COLUMNS)[number]>
 
 const COLUMN: Record<Exclude<DirectoryField, 'member' | 'active'>, keyof ContactTable> = {
