@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { expect } from 'vitest'
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/mailroom.js')
 
@@ -73,5 +74,28 @@ export async function startService(
         child.once('exit', (code) => resolve(code))
         child.kill(signal)
       }),
+  }
+}
+
+/**
+ * A caller of a started service's API with a token of the client credentials: each call's answer
+ * as JSON, and anything but a 2xx fails the test with the answer in the message.
+ */
+export async function apiCaller(baseUrl: string, clientId: string, clientSecret: string) {
+  const res = await fetch(`${baseUrl}/auth/api/v1/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+  })
+  expect(res.status).toBe(200)
+  const { access_token: token } = (await res.json()) as { access_token: string }
+  return async (method: string, url: string, body?: unknown) => {
+    const r = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+    const json = (await r.json()) as Record<string, any>
+    expect(r.status, `${method} ${url}: ${JSON.stringify(json)}`).toBeLessThan(300)
+    return json
   }
 }

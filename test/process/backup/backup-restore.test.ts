@@ -5,7 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/platform/db/database.js'
-import { freePort, startService, type RunningService } from '../../support/spawn-service.js'
+import { apiCaller, freePort, startService, type RunningService } from '../../support/spawn-service.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
 import { unheldWork } from '../../restore/unheld-work.js'
@@ -88,24 +88,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     rmSync(root, { recursive: true, force: true })
   })
 
-  async function client(baseUrl: string) {
-    const res = await fetch(`${baseUrl}/auth/api/v1/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
-    })
-    expect(res.status).toBe(200)
-    const { access_token: token } = (await res.json()) as { access_token: string }
-    return async (method: string, url: string, body?: unknown) => {
-      const r = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      })
-      const json = (await r.json()) as Record<string, any>
-      expect(r.status, `${method} ${url}: ${JSON.stringify(json)}`).toBeLessThan(300)
-      return json
-    }
-  }
+  const client = (baseUrl: string) => apiCaller(baseUrl, CLIENT_ID, CLIENT_SECRET)
 
   async function trackingNumbersIn(name: string): Promise<Set<string>> {
     const database = await openDatabase({ kind: 'pglite', dir: path.join(dirOf(name), 'pglite') })

@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRET } from '../../support/build-test-app.js'
-import { startService, type RunningService } from '../../support/spawn-service.js'
+import { apiCaller, startService, type RunningService } from '../../support/spawn-service.js'
 import { createTestDatabase } from '../../support/test-db.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
@@ -89,24 +89,7 @@ describe.runIf(!!adminUrl)('pg_dump, pg_restore and mailroom restore --mark (Pos
     rmSync(dir, { recursive: true, force: true })
   })
 
-  async function client(baseUrl: string) {
-    const res = await fetch(`${baseUrl}/auth/api/v1/token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
-    })
-    expect(res.status).toBe(200)
-    const { access_token: token } = (await res.json()) as { access_token: string }
-    return async (method: string, url: string, body?: unknown) => {
-      const r = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      })
-      const json = (await r.json()) as Record<string, any>
-      expect(r.status, `${method} ${url}: ${JSON.stringify(json)}`).toBeLessThan(300)
-      return json
-    }
-  }
+  const client = (baseUrl: string) => apiCaller(baseUrl, CLIENT_ID, CLIENT_SECRET)
 
   it('holds what was pending in the dump until the operator resends or drops it', async () => {
     rx.respond = () => ({ status: 503 })
