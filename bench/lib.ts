@@ -27,7 +27,10 @@ export async function startProcess(
   /** The checkout to run in (BENCH_VS: an earlier commit's worktree); this one by default. */
   cwd = ROOT,
 ): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, args, {
+  // BENCH_CPU_PROF=DIR: each process started here writes a V8 CPU profile there when it stops
+  // (read with bench/profile-summary.ts: where a request's CPU goes, by package).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -88,11 +91,17 @@ export interface LoadOptions {
 /** Seconds of load before each measured run, not counted: the JIT's first second is not the service's speed. */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
 
-export async function load(scenario: string, o: LoadOptions): Promise<Figure> {
+/**
+ * `around`: called just before the measured run (after the warm-up) and just after it, e.g. to read
+ * a process's CPU over exactly the requests counted.
+ */
+export async function load(scenario: string, o: LoadOptions, around?: { start(): void; end(): void }): Promise<Figure> {
   if (WARMUP_SECONDS > 0) await run({ ...o, durationSeconds: WARMUP_SECONDS }, [])
   // autocannon reports p97.5 but not p95: keep every response time to read any percentile exactly.
   const times: number[] = []
+  around?.start()
   const result = await run(o, times)
+  around?.end()
   times.sort((x, y) => x - y)
   const pct = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? 0).toFixed(1))
   return {

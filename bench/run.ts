@@ -9,6 +9,8 @@ import { loadRecords, type RecordReferences } from '../src/packages/store/read.j
 import { findByTrackingNumbers } from '../src/packages/store/packages.js'
 import { upsCheckDigit } from '../src/decode/index.js'
 import { describeWrites, writeCounter } from './db-writes.js'
+import { cpuWindow, postgresPids } from './cpu.js'
+import { availableParallelism } from 'node:os'
 import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 import { receivingTargets, verdict } from './targets.js'
 
@@ -121,10 +123,34 @@ const measure = async (
   opts: Parameters<typeof load>[1],
   ceil?: number,
 ) => {
+  const window = cpuWindow(
+    {
+      service: () => [service.child.pid!],
+      'bare route': () => [ceiling.child.pid!],
+      PostgreSQL: postgresPids,
+      'load generator': () => [process.pid],
+    },
+    availableParallelism(),
+  )
   const f: Figure = { ...(await load(name, opts)), ...(ceil ? { ceiling: ceil } : {}) }
   f.target = verdict(f, key ? targets[key] : undefined)
   figures.push(f)
+  cpuPerRequest.push({ scenario: name, requests: f.reqPerSec * seconds, used: window() })
   return f
+}
+// Where each scenario's CPU went, per request: why a figure is what it is on a machine whose cores
+// the service, PostgreSQL and the load generator share (docs/benchmarks.md, "the ratio to the ceiling").
+const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const cpuPerRequest: Array<{ scenario: string; requests: number; used: ReturnType<ReturnType<typeof cpuWindow>> }> = []
+function printCpuPerRequest(): void {
+  console.log('CPU per request (µs), by process, while each scenario ran:')
+  console.table(
+    cpuPerRequest.map(({ scenario, requests, used }) => {
+      const row: Record<string, string | number> = { scenario }
+      for (const u of used) row[u.group] = requests > 0 ? Math.round((u.cpuSeconds * 1e6) / requests) : ''
+      return row
+    }),
+  )
 }
 try {
   const { access_token: token } = (await (
@@ -278,7 +304,6 @@ try {
       ceil.reqPerSec,
     )
   if (writes) {
-    const seconds = Number(process.env.BENCH_SECONDS ?? 8)
     const requests = figures
       .slice(readsFrom)
       .filter((f) => !f.scenario.startsWith('db ceiling'))
@@ -336,6 +361,7 @@ try {
       ceil.reqPerSec,
     )
   printTable(figures)
+  printCpuPerRequest()
   if (readOnlyWrites) console.log(`database writes during the read-only scenarios (HTTP, about): ${readOnlyWrites}`)
   console.log(JSON.stringify({ engine, figures }))
 } finally {

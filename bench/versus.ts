@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { upsCheckDigit } from '../src/decode/index.js'
+import { cpuWindow } from './cpu.js'
 import { describeWrites, writeCounter, type WriteCounts } from './db-writes.js'
 import { benchMailroom, load, poster, ROOT, startProcess, type Figure, type LoadOptions } from './lib.js'
 
@@ -30,6 +31,11 @@ interface Side {
   base: string
   bearer: Record<string, string>
   packageIds: string[]
+  /** The add scenario's recipients: a building's worth, as bench/run.ts's add goes to. */
+  recipients: string[]
+  inboundSiteId: string
+  /** The service's process: its CPU per request is read around each measured run. */
+  pid: number
   database?: string
   stop(): Promise<void>
 }
@@ -46,7 +52,7 @@ async function adminQuery(text: string): Promise<void> {
   await c.end()
 }
 
-/** One side: its service started in `cwd` on a database of its own, and 200 held packages. */
+/** One side: its service started in `cwd` on a database of its own, 200 held packages and 50 recipients. */
 async function startSide(label: string, cwd: string, n: number): Promise<Side> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `mailroom-vs-${n}-`))
   const database = admin ? `mailroom_vs_${process.pid}_${n}` : undefined
@@ -95,11 +101,20 @@ async function startSide(label: string, cwd: string, n: number): Promise<Side> {
         })
       ).packageId!,
     )
+  const recipients: string[] = []
+  for (let i = 0; i < 50; i++)
+    recipients.push(
+      (await post('/api/v1/contacts', { contactType: 'RECEIVER', name: `Resident ${i}`, email: `r${i}@example.com` }))
+        .contactId!,
+    )
   return {
     label,
     base,
     bearer,
     packageIds,
+    recipients,
+    inboundSiteId,
+    pid: service.child.pid!,
     database,
     async stop() {
       await service.stop()
@@ -112,6 +127,7 @@ async function startSide(label: string, cwd: string, n: number): Promise<Side> {
 /** The scenarios of bench/run.ts that both releases serve, read-only ones first. */
 function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: LoadOptions }> {
   let r = 0
+  let added = 0 // tracking numbers after the held pool's, one per add, never twice on a side
   return [
     {
       name: 'authenticated GET /api/v1/session',
@@ -141,6 +157,26 @@ function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: Load
       readOnly: false,
       opts: { url: `${s.base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } },
     },
+    {
+      name: 'add package (POST /api/v1/packages, 50 recipients)',
+      readOnly: false,
+      opts: {
+        url: `${s.base}/api/v1/packages`,
+        method: 'POST',
+        headers: { ...s.bearer, 'content-type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            package: {
+              trackingNumber: poolNumber(1000 + added),
+              receiver: { contactId: s.recipients[added++ % s.recipients.length] },
+              carrier: { carrierId: 'UPS' },
+            },
+            lastActivity: { status: 'RECEIVED', location: { inboundSiteId: s.inboundSiteId } },
+          }),
+        }),
+      },
+    },
   ]
 }
 
@@ -163,13 +199,27 @@ try {
     `mailroom bench, this checkout vs ${commit}: engine=${admin ? 'postgres' : 'pglite'}, ${rounds} rounds of ${seconds} s per scenario and side, 50 connections`,
   )
   const plans = sides.map(scenarios)
-  const results = plans[0]!.map(() => ({ ceilings: [] as number[], bySide: sides.map(() => [] as Figure[]) }))
+  const results = plans[0]!.map(() => ({
+    ceilings: [] as number[],
+    bySide: sides.map(() => [] as Figure[]),
+    // The service's CPU (user + system) per request, µs: less swayed by the rest of the machine than req/s.
+    cpuUs: sides.map(() => [] as number[]),
+  }))
   const counters = admin ? await Promise.all(sides.map((s) => writeCounter(admin, s.database!))) : []
   const readOnly = plans[0]!.flatMap((p, i) => (p.readOnly ? [i] : []))
   const measureScenario = async (i: number, round: number) => {
     results[i]!.ceilings.push((await load('ceiling', { url: `http://127.0.0.1:${ceiling.port}/` })).reqPerSec)
     const order = round % 2 === 0 ? [0, 1] : [1, 0]
-    for (const k of order) results[i]!.bySide[k]!.push(await load(plans[k]![i]!.name, plans[k]![i]!.opts))
+    for (const k of order) {
+      let end: ReturnType<typeof cpuWindow> | undefined
+      let used = 0
+      const f = await load(plans[k]![i]!.name, plans[k]![i]!.opts, {
+        start: () => (end = cpuWindow({ service: () => [sides[k]!.pid] }, 2)),
+        end: () => (used = end!()[0]!.cpuSeconds),
+      })
+      results[i]!.bySide[k]!.push(f)
+      results[i]!.cpuUs[k]!.push(Math.round((used * 1e6) / Math.max(1, f.reqPerSec * seconds)))
+    }
   }
   // The read-only scenarios together, with the writes they cause counted around them.
   if (admin) await Promise.all(counters.map((c) => c.before()))
@@ -193,6 +243,17 @@ try {
   })
   console.log("\nreq/s per round (ratio to that round's ceiling, p99 ms):")
   console.table(rows)
+  console.log("\nThe service's CPU per request (µs) per round; the ratio of the means (lower is cheaper):")
+  console.table(
+    plans[0]!.map((p, i) => {
+      const r = results[i]!
+      const row: Record<string, string> = { scenario: p.name }
+      sides.forEach((s, k) => (row[s.label] = r.cpuUs[k]!.join(' / ')))
+      const mean = (k: number) => r.cpuUs[k]!.reduce((a, v) => a + v, 0) / r.cpuUs[k]!.length
+      row['current ÷ earlier'] = (mean(0) / mean(1)).toFixed(2)
+      return row
+    }),
+  )
   if (admin) {
     const requests = (k: number) =>
       readOnly.reduce((a, i) => a + results[i]!.bySide[k]!.reduce((b, f) => b + f.reqPerSec * seconds, 0), 0)

@@ -11,6 +11,10 @@ import { Packages } from './screens/packages.js'
 import { PackageDetail } from './screens/package.js'
 import { Dashboard } from './screens/dashboard.js'
 import { Admin } from './screens/admin.js'
+import { Shelves } from './screens/shelves.js'
+import { Reports } from './screens/reports.js'
+import { Exceptions } from './screens/exceptions.js'
+import { Returns } from './screens/returns.js'
 import { Account } from './screens/account.js'
 import { PasswordFirst } from './screens/password-first.js'
 import { SessionClock } from './session-clock.js'
@@ -20,8 +24,12 @@ const NAV = [
   ['/', 'Dashboard'],
   ['/receive', 'Receive'],
   ['/scanissues', 'Scan issues'],
+  ['/exceptions', 'Exceptions'],
   ['/pickup', 'Hand over'],
   ['/packages', 'Packages'],
+  ['/shelves', 'Shelves'],
+  ['/returns', 'Returns'],
+  ['/reports', 'Reports'],
 ]
 
 function route(path, user) {
@@ -33,10 +41,18 @@ function route(path, user) {
       return html`<${Receive} user=${user} />`
     case 'scanissues':
       return html`<${ScanIssues} user=${user} />`
+    case 'exceptions':
+      return html`<${Exceptions} user=${user} />`
     case 'pickup':
       return html`<${Pickup} user=${user} />`
     case 'packages':
       return parts[1] ? html`<${PackageDetail} id=${parts[1]} user=${user} />` : html`<${Packages} user=${user} />`
+    case 'shelves':
+      return html`<${Shelves} tab=${parts[1] ?? ''} user=${user} />`
+    case 'reports':
+      return html`<${Reports} user=${user} />`
+    case 'returns':
+      return html`<${Returns} user=${user} />`
     case 'account':
       return html`<${Account} user=${user} />`
     case 'admin':

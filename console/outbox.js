@@ -46,7 +46,18 @@ export const discard = (seq) => inStore('readwrite', (s) => s.delete(seq))
  */
 export function enqueue(
   owner,
-  { raw, trackingNumber, body, recipient, location, internal = false, again = false, customFields = [], scanIssue },
+  {
+    raw,
+    trackingNumber,
+    body,
+    recipient,
+    location,
+    internal = false,
+    again = false,
+    customFields = [],
+    scanIssue,
+    flags,
+  },
 ) {
   return put({
     owner,
@@ -59,6 +70,7 @@ export function enqueue(
     internal,
     again,
     customFields,
+    ...(flags?.length ? { flags } : {}),
     // A label photo's recipient left for the scan-issues queue (receive-label.js), opened once saved.
     scanIssue,
     state: 'waiting',
@@ -84,7 +96,9 @@ async function bodyOf(entry) {
     await patch(`/api/v1/packages/${item.finished.packageId}/archive`, { archived: true })
   const carrier = entry.internal ? { carrier: { carrierId: 'MAILROOM' } } : {}
   const body = packageBody(item, entry.recipient ?? item.receiver, entry.location, entry.customFields ?? [])
-  return { ...body, package: { ...body.package, ...carrier } }
+  // The flags the clerk set on a scan decoded offline (issue 30) go with it.
+  const flags = entry.flags?.length ? { flags: entry.flags } : {}
+  return { ...body, package: { ...body.package, ...carrier, ...flags } }
 }
 
 const HANDED_OVER = 'Already handed over: receive it again only if it came back.'

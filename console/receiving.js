@@ -77,6 +77,7 @@ export function packageBody(item, recipient, location, customFields = []) {
       ...(item.carrier?.carrierId ? { carrier: { carrierId: item.carrier.carrierId } } : {}),
       ...(recipient ? { receiver: { contactId: recipient.id } } : {}),
       ...(customFields.length ? { customFields } : {}),
+      ...(item.flags?.length ? { flags: item.flags } : {}),
     },
     lastActivity: {
       status: 'RECEIVED',

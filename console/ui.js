@@ -66,3 +66,35 @@ export function refusal(err) {
 
 export const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : '')
 export const siteName = (ref) => ref?.locationHierarchy?.replace(/\| /g, ' › ') ?? ref?.name ?? ''
+
+/**
+ * A screen's actions: `act(what, fn)` is a handler that clears the screen's messages, runs `fn`,
+ * says `what` and reloads the screen's data; a refusal shows as the screen's error instead.
+ */
+export const actionsOf =
+  ({ setError, setNotice, load }) =>
+  (what, fn) =>
+  async (e) => {
+    e?.preventDefault()
+    setError(null)
+    setNotice(null)
+    try {
+      await fn()
+      setNotice(what)
+      await load()
+    } catch (err) {
+      setError(err)
+    }
+  }
+
+/** Previous and next page buttons; `pages` when the total is known ("Page 2 of 7"), else `more`. */
+export function Pager({ label, page, pages, more = pages !== undefined && page < pages, onPage }) {
+  if (page <= 1 && !more) return null
+  return html`<nav class="pager" aria-label=${label}>
+    <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => onPage(page - 1)}>
+      Previous page
+    </button>
+    <span>Page ${page}${pages !== undefined ? ` of ${pages}` : ''}</span>
+    <button type="button" class="secondary" disabled=${!more} onClick=${() => onPage(page + 1)}>Next page</button>
+  </nav>`
+}

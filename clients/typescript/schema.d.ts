@@ -134,6 +134,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications/sms/{subId}/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Incoming text (Messages API webhook)
+         * @description STOP, START and HELP are acted on and answered once (docs/sms.md); other replies are recorded.
+         */
+        post: operations["postNotificationsSmsBySubIdInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/sms/{subId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivery receipt (Messages API StatusCallback) */
+        post: operations["postNotificationsSmsBySubIdStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/session": {
         parameters: {
             query?: never;
@@ -634,7 +671,7 @@ export interface paths {
         };
         /**
          * Search packages
-         * @description `search=field:value`, case-insensitive, on trackingNumber, packageId, receiver.name, sender.name, givenTo.name, comment, packageLocation, lockerBank, carrier.name, pickupCode or `customFields.<name>`. Contains by default (at least 3 characters; trigram index), or `searchPosition=starts|ends` (prefix and suffix indexes; any length). Tracking numbers are matched normalised (spaces removed, upper case). `packageId` is an opaque id: without `searchPosition` it matches the whole id exactly (no contains); `starts` / `ends` match its beginning or end.
+         * @description `search=field:value`, case-insensitive, on trackingNumber, packageId, receiver.name, sender.name, givenTo.name, comment, packageLocation, lockerBank, carrier.name, pickupCode, flags or `customFields.<name>`. Contains by default (at least 3 characters; trigram index), or `searchPosition=starts|ends` (prefix and suffix indexes; any length). Tracking numbers are matched normalised (spaces removed, upper case). `packageId` is an opaque id: without `searchPosition` it matches the whole id exactly (no contains); `starts` / `ends` match its beginning or end.
          *
          *     `totalCount` is the exact number of matches. Ties in the sort order are broken by packageId (in the same direction); packages without a deliveryTime or a receiver come last when sorting on those.
          *
@@ -741,13 +778,13 @@ export interface paths {
         put?: never;
         /**
          * Hand over waiting packages in one step (by pickup code or contact)
-         * @description Selects the waiting packages (any status but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED and IN_TRANSIT, not archived) under `pickupCode` (every package's record shows its `pickupCode`; a receiver's waiting parcels share one) or for the receiver `contactId`, one of the two; `packageIds` narrows them.
+         * @description Selects the waiting packages (any status but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED, FORWARDED and IN_TRANSIT, not archived) under `pickupCode` (every package's record shows its `pickupCode`; a receiver's waiting parcels share one) or for the receiver `contactId`, one of the two; `packageIds` narrows them.
          *
          *     Every selected package becomes DELIVERED in ONE transaction, by the same rules as an Update to DELIVERED: deliveryTime, deliveryClerk, givenTo, one activity each (its comment and `pickupId` name this pickup) and the usual webhook events (`Delivered`, and `PickedUp` for the locker variant when it leaves a locker). All or nothing: a package that cannot be handed over is a 400 naming it (`packageIds[i]`, else the field that selected it) and nothing is written.
          *
          *     `givenTo`: `{contactId}` (recorded as each package’s givenTo) or `{name}` (someone collecting on the receiver’s behalf: recorded in the pickup and the activity comment; the package’s givenTo stays its receiver); absent, the receiver collects. A package without a receiver needs `givenTo.contactId`.
          *
-         *     The proof the packages' sites ask for (each site's `signatureRule`, else its nearest ancestor's; unset at the top: `required`) is enforced here: where any selected package's site requires a signature, the pickup needs a `SIGNATURE` image, a `typedSignature` (the collector's full name typed by them, recorded as typed), or a `PHOTO` of the collector or their ID where every site allows photos (`photoProofAllowed`); otherwise 400 naming `images`, and nothing is handed over. `optional` and `off` take the pickup with or without proof.
+         *     The proof the packages' sites ask for (each site's `signatureRule`, else its nearest ancestor's; unset at the top: `required`) is enforced here: where any selected package's site requires a signature, the pickup needs a `SIGNATURE` image, a `typedSignature` (the collector's full name typed by them, recorded as typed), or a `PHOTO` of the collector or their ID where every site allows photos (`photoProofAllowed`); otherwise 400 naming `images`, and nothing is handed over. `optional` and `off` take the pickup with or without proof. A package flagged `SIGNATURE_REQUIRED` needs a drawn or typed signature whatever its site's rule (a photo does not stand in). Where a site charges a holding fee (`holdingFee`), the pickup lists what each parcel owed at the hand-over in `holdingFees` (its receipt).
          *
          *     `images`: signature or photo uploads (POST /api/v1/packages/images → tempURL), attached at level ACTIVITY to the first package's DELIVERED activity (GET …?type=IMAGES of that package) and listed in the pickup.
          *
@@ -1180,6 +1217,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/sms/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SMS provider and channel settings
+         * @description provider none and email only until a PUT. The secret is never shown (`secretSet`).
+         */
+        get: operations["getNotificationsSmsSettings"];
+        /**
+         * Replace the SMS provider and channel settings
+         * @description Switching provider changes nothing else: texts already queued go through the new one. docs/sms.md has the setup of each provider.
+         */
+        put: operations["putNotificationsSmsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/recipients/{contactId}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recipient's channels and consent to texts */
+        get: operations["getNotificationsRecipientsByContactIdChannels"];
+        /**
+         * Set a recipient's channels and consent to texts
+         * @description Opting in records the time and `source`; opting out clears them. A STOP reply is the recipient’s own and only a START from the phone undoes it.
+         */
+        put: operations["putNotificationsRecipientsByContactIdChannels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/directory/departures": {
         parameters: {
             query?: never;
@@ -1194,6 +1276,465 @@ export interface paths {
         get: operations["getDirectoryDepartures"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shelves
+         * @description The shelves whose site is still in the tree, by code (at most 1,000).
+         */
+        get: operations["getShelves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Print shelf labels
+         * @description The labels of the shelves named (every shelf when none is), one per page (PDF) or per format (ZPL II, UTF-8, 203 dpi): the shelf’s name, where it is, and its code as a Code 128 with the code in text under it. A site named that is no shelf is a 400 naming it.
+         */
+        get: operations["getShelvesLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/codes/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the shelf a label code names
+         * @description What the desk asks when a scan starts with `SHELF-`. Case is ignored.
+         */
+        get: operations["getShelvesCodesByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List past shelf audits
+         * @description Newest first, paged with `skip` and `limit`; each with its counts. `inboundSiteId`: only the audits of that shelf, or of the shelves at or under that site (a 400 naming it when no such site).
+         */
+        get: operations["getShelvesAudits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/audits/{auditId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a past shelf audit
+         * @description As it was answered (which parcels were found, missing, misplaced; the unknown scans), each parcel as its record reads now (`recordedAt`: where it is recorded today).
+         */
+        get: operations["getShelvesAuditsByAuditId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/{inboundSiteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a shelf */
+        get: operations["getShelvesByInboundSiteId"];
+        /**
+         * Make a site a shelf
+         * @description Gives a storage site of the tree (any site below a top-tier site) a label code, or changes the `kind` of the shelf it is (default `shelf`). 201 when made, 200 when it was one: its code never changes, so printed labels stay good.
+         */
+        put: operations["putShelvesByInboundSiteId"];
+        post?: never;
+        /**
+         * Stop using a site as a shelf
+         * @description Its code no longer scans; the site and its packages stay.
+         */
+        delete: operations["deleteShelvesByInboundSiteId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/{inboundSiteId}/filings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File scanned parcels on a shelf
+         * @description Each scan (a tracking number or a package id) is moved to the shelf’s site with its name as `packageLocation`, a history entry as any move (a parcel out for delivery becomes RECEIVED). Each scan is answered on its own, in order: `filed`, `already_there`, `not_found`, or `finished` (handed over, returned or archived: not moved). A clerk limited to a site files only within it (400 as a move).
+         */
+        post: operations["postShelvesByInboundSiteIdFilings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shelves/{inboundSiteId}/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audit a shelf
+         * @description Compares what the records say waits at the shelf with the parcels scanned there: `found`, `missing` (recorded here, not scanned), `misplaced` (scanned here, recorded elsewhere) and `unknown` scans. The audit is kept. Nothing is moved: file the misplaced ones here to correct them.
+         */
+        post: operations["postShelvesByInboundSiteIdAudits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Received, handed over, dwell and clerk activity per day or week
+         * @description Counted from the report tallies (kept by the database as packages change), never by reading the packages: a day is when a parcel arrived (created in a waiting status, or announced and then arrived) or was handed over (its deliveryTime), on the date of its site's nearest location's time zone as it was when counted (UTC without one). Dwell is from creation to hand-over, as a histogram of hour buckets, so the median and 90th percentile are precise to their bucket (an hour up to 2 h, a day past two days). Clerks are counted over every site. From and to default to the 30 days up to today; at most 400 days.
+         */
+        get: operations["getReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{table}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One table of the report as CSV
+         * @description `volume`, `dwell` or `clerks`, as RFC 4180 CSV with a header row; the same query as GET /api/v1/reports. Counted from the report tallies (kept by the database as packages change), never by reading the packages: a day is when a parcel arrived (created in a waiting status, or announced and then arrived) or was handed over (its deliveryTime), on the date of its site's nearest location's time zone as it was when counted (UTC without one). Dwell is from creation to hand-over, as a histogram of hour buckets, so the median and 90th percentile are precise to their bucket (an hour up to 2 h, a day past two days). Clerks are counted over every site. From and to default to the 30 days up to today; at most 400 days.
+         */
+        get: operations["getReportsByTableCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/summary-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The daily summary email: when it goes and which admins get it
+         * @description Once a day, from the local hour, each admin who opted in gets the day before's received and handed over per site, the oldest waiting, how many wait past the unclaimed days and the notifications sent and failed, with a link to the console's reports.
+         */
+        get: operations["getReportsSummaryEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/summary-email/recipients/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Opt an admin in to (or out of) the daily summary email
+         * @description An active admin of the subscription (else 400 naming `userId`); answers the summary settings.
+         */
+        put: operations["putReportsSummaryEmailRecipientsByUserId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exceptions
+         * @description Every parcel still waiting that needs something done, each with its kind and next action; a parcel can be under several kinds (a damaged parcel waiting for a week is `damaged` and `unclaimed`). A clerk limited to a site sees that site's. Read from each kind's owner (packages, scan issues, the directory's departures, notifications, shelf audits) on indexes that hold the kind's rows only; scan issues, departures and failed notifications are read up to their 1,000 most recent. Oldest first. A list of several kinds reaches its first 10,000 rows; one kind pages to its end.
+         */
+        get: operations["getExceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exceptions/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count exceptions per kind
+         * @description Every parcel still waiting that needs something done, each with its kind and next action; a parcel can be under several kinds (a damaged parcel waiting for a week is `damaged` and `unclaimed`). A clerk limited to a site sees that site's. Read from each kind's owner (packages, scan issues, the directory's departures, notifications, shelf audits) on indexes that hold the kind's rows only; scan issues, departures and failed notifications are read up to their 1,000 most recent. Every kind asked for is listed, zero included.
+         */
+        get: operations["getExceptionsCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{contactId}/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's holds
+         * @description An extension to the vendor contract (issue 30.2). `onHoldUntil` is the last day of the hold in force now, what the desk shows.
+         */
+        get: operations["getContactsByContactIdHolds"];
+        put?: never;
+        /**
+         * Put a contact on hold
+         * @description An extension to the vendor contract (issue 30.2). Vacation, leave: from `startDate` through `endDate` (whole UTC days).
+         *
+         *     While a hold is in force the reminders and the final notice of the contact’s waiting parcels pause, and their parcels are not proposed for return. After it, each reminder step is due its usual hours after the hold’s end (the steps resume in order, not all at once). The arrival email is still sent during a hold.
+         *
+         *     Holds may overlap; the one ending last counts.
+         */
+        post: operations["postContactsByContactIdHolds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{contactId}/holds/{holdId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a hold
+         * @description An extension to the vendor contract (issue 30.2). A hold not begun is cancelled; one in force ends now (the reminders count from now); one over stays in the history.
+         */
+        delete: operations["deleteContactsByContactIdHoldsByHoldId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/packages/{packageId}/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward a package
+         * @description An extension to the vendor contract (issue 30.2). Exactly one of `inboundSiteId` (another live site of the subscription: the package waits there from now on, its shelf cleared; a package in a locker leaves it as RECEIVED) or `address` (free text outside the subscription: status FORWARDED, its wait ends, event `Forwarded`).
+         *
+         *     Recorded as one activity (who, when, where; the address in its comment). A site forward emits `Updated`. A package not waiting at a site (handed over, returned, forwarded, archived, not arrived) is a 409.
+         */
+        post: operations["postPackagesByPackageIdForward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inboundsites/{inboundSiteId}/returnDeadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a site's return deadline
+         * @description An extension to the vendor contract (issue 30.2). A parcel waiting longer than this many days is proposed for return to sender. A site without its own inherits its nearest ancestor's (`effective`); none anywhere: never proposed.
+         */
+        get: operations["getInboundsitesByInboundSiteIdReturnDeadline"];
+        /**
+         * Set a site's return deadline
+         * @description An extension to the vendor contract (issue 30.2). `returnAfterDays` 1–365, or null to inherit again.
+         */
+        put: operations["putInboundsitesByInboundSiteIdReturnDeadline"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returnProposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List return proposals
+         * @description An extension to the vendor contract (issue 30.2). The parcels the proposal job found waiting past their site's return deadline, still waiting and not decided, oldest arrival first; an extended one is listed again when its extension ends. `inboundSiteId`: only those waiting at that site when proposed.
+         */
+        get: operations["getReturnProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returnProposals/{proposalId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a return
+         * @description An extension to the vendor contract (issue 30.2). The parcel is returned to its sender: status RETURNED_TO_SENDER, one activity, event `ReturnToSender`. A proposal already decided is a 409.
+         */
+        post: operations["postReturnProposalsByProposalIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returnProposals/{proposalId}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a return proposal
+         * @description An extension to the vendor contract (issue 30.2). The parcel keeps waiting and is never proposed again.
+         */
+        post: operations["postReturnProposalsByProposalIdDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returnProposals/{proposalId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a return proposal
+         * @description An extension to the vendor contract (issue 30.2). The proposal leaves the list for `days` days, then comes back.
+         */
+        post: operations["postReturnProposalsByProposalIdExtend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1283,7 +1824,7 @@ export interface paths {
         put?: never;
         /**
          * Sync from LDAP now
-         * @description Runs the sync at once and answers its outcome; with `dryRun: true`, what it would do (adds, updates, deactivations, invalid entries), writing nothing. 409 when the directory cannot be read (the reason is in the description).
+         * @description Runs the sync at once and answers its outcome; with `dryRun: true`, what it would do (adds, updates, deactivations, invalid entries), writing nothing. A run that would deactivate too many contacts (none found, or more than `maxDeactivationPercent`) writes nothing and answers `refused`; `confirmRunId` (that run's `runId`) lets the next run deactivate as many. 409 when the directory cannot be read (the reason is in the description), while another sync of this directory runs or when this run lost its lease before writing (DIR-4091: it wrote nothing, and `lastRun` records it as aborted), or when `confirmRunId` is not the last, refused run (DIR-4092).
          */
         post: operations["postDirectoryLdapRun"];
         delete?: never;
@@ -1333,14 +1874,17 @@ export interface paths {
          *     - `PickedUp`: The recipient collected the package: status PICKED_UP reached.
          *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
          *     - `Archived`: The package was archived: status ARCHIVED reached.
+         *     - `Forwarded`: The package was forwarded to an address outside the subscription: status FORWARDED reached (a forward to another site of the subscription is an Updated, its activity naming the site).
          *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
          *     - `RecipientNotified`: The recipient was told that packages arrived (notification kind ARRIVAL): one event per package of the email, with `data.notification`.
          *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
          *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
+         *     - `NotificationFailed`: A notification about the package failed after its last attempt (an exception, issue 30.3): sent after the kind's own event (RecipientNotified…, whose `data.notification.status` is `failed`), with the same `data.notification`; a resend (POST /api/v1/notifications/{notificationId}/resend) settles it.
          *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
          *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
          *     - `RecipientDeparted`: The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.
+         *     - `MissingFromShelf`: A shelf audit did not find the package where its record says it waits, and the shelf's previous audit had not (or the package was changed since): once per such audit, written with it. `data.audit` {auditId, shelfId}. Filing it again, or a later audit that finds it, settles it.
          */
         get: operations["getWebhooksTrackingEvents"];
         put?: never;
@@ -1375,14 +1919,17 @@ export interface paths {
          *     - `PickedUp`: The recipient collected the package: status PICKED_UP reached.
          *     - `Received`: The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).
          *     - `Archived`: The package was archived: status ARCHIVED reached.
+         *     - `Forwarded`: The package was forwarded to an address outside the subscription: status FORWARDED reached (a forward to another site of the subscription is an Updated, its activity naming the site).
          *     - `Updated`: Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.
          *     - `RecipientNotified`: The recipient was told that packages arrived (notification kind ARRIVAL): one event per package of the email, with `data.notification`.
          *     - `RecipientReminded`: The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).
          *     - `RecipientFinalNotice`: The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).
          *     - `RecipientPickupReceipt`: The recipient was sent the receipt of a pickup (kind PICKED_UP).
+         *     - `NotificationFailed`: A notification about the package failed after its last attempt (an exception, issue 30.3): sent after the kind's own event (RecipientNotified…, whose `data.notification.status` is `failed`), with the same `data.notification`; a resend (POST /api/v1/notifications/{notificationId}/resend) settles it.
          *     - `ScanIssueOpened`: A label photo's recipient was not chosen and the package was put in the scan-issues queue, with `data.scanIssue.reason` (no_match, partial_match, several_matches, business) and its suggestions.
          *     - `ScanIssueSettled`: A scan issue was settled: a clerk chose the recipient (`data.scanIssue.contactId`), which is now the package's receiver.
          *     - `RecipientDeparted`: The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.
+         *     - `MissingFromShelf`: A shelf audit did not find the package where its record says it waits, and the shelf's previous audit had not (or the package was changed since): once per such audit, written with it. `data.audit` {auditId, shelfId}. Filing it again, or a later audit that finds it, settles it.
          */
         get: operations["getWebhooksTrackingWebhookEvents"];
         put?: never;
@@ -2083,7 +2630,7 @@ export interface paths {
          * Start a single sign-on (browser navigation)
          * @description The sign-in page’s “Use single sign-on”, from the console’s own page only (`Sec-Fetch-Site: same-origin`, or an `Origin`/`Referer` of MAILROOM_PUBLIC_URL; else `cross_site`): the subscription is the one claiming the domain of `email` (PUT /api/v1/sso). 303 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce, `login_hint`), with the flow cookie (`mailroom_sso`, `__Secure-mailroom_sso` over HTTPS: sealed, HttpOnly, SameSite=Lax, Path=/console/api/sso, 10 minutes).
          *
-         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `cross_site` (docs/sso.md says what each means).
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `identity_mismatch`, `cross_site` (docs/sso.md says what each means).
          */
         get: operations["getConsoleSsoStart"];
         put?: never;
@@ -2125,7 +2672,7 @@ export interface paths {
          * The provider’s redirect back (browser navigation)
          * @description The redirect URI to register with the provider, exactly: MAILROOM_PUBLIC_URL + /console/api/sso/callback. Needs the flow cookie of the same browser. The code is exchanged and the id_token validated (signature, issuer, audience, nonce, expiry); the user of the email in this subscription is signed in, or provisioned when the settings say so. 303 to the console with the session cookie set.
          *
-         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `cross_site` (docs/sso.md says what each means).
+         *     Refusals go back to `/console/?sso_error=CODE`, CODE one of `not_configured`, `expired`, `failed`, `no_email`, `unverified_email`, `unknown_user`, `other_subscription`, `disabled`, `identity_mismatch`, `cross_site` (docs/sso.md says what each means).
          */
         get: operations["getConsoleSsoCallback"];
         put?: never;
@@ -2245,6 +2792,21 @@ export interface components {
             };
             /** @description The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused). */
             pickupCode?: string;
+            /** @description An extension to the vendor contract: what the desk must know of the parcel, any of PERISHABLE (reminded sooner: the notification settings’ perishableReminderAfterHours), MEDICATION, OVERSIZE, SIGNATURE_REQUIRED (its hand-over needs the collector’s signature whatever the site’s signatureRule says) and FRAGILE. Shown in the console and in the arrival and reminder emails. */
+            flags: string[];
+            /** @description An extension to the vendor contract: the holding fee of its site (the site's `holdingFee`, else its nearest ancestor's), counted from when the parcel reached that site until it was handed over (while it waits: until now). Absent where no fee applies. */
+            holdingFee?: {
+                /** @description In minor units of currency. */
+                amount: number;
+                currency: string;
+                daysHeld: number;
+                chargedDays: number;
+                /** Format: date-time */
+                since: string;
+                /** Format: date-time */
+                freeUntil: string;
+                capped: boolean;
+            };
             locationZip?: string;
             /** Format: date-time */
             insertTimestamp: string;
@@ -2492,6 +3054,17 @@ export interface components {
             signatureRule?: "required" | "optional" | "off";
             /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. Omitted when unset. */
             photoProofAllowed?: boolean;
+            /** @description An extension to the vendor contract: the holding fee of parcels waiting here, charged at hand-over. After `freeDays` free days (every started 24 hours since the parcel reached this site counts as a day), `amountPerDay` per further day, in integer minor units of `currency` (ISO 4217, e.g. 250 EUR = 2.50 €), at most `cap` in all when given. Unset: the nearest ancestor’s; none at the top. `amountPerDay: 0` charges nothing here whatever the ancestors charge. Omitted when unset. */
+            holdingFee?: {
+                /** @description Days held for free. */
+                freeDays: number;
+                /** @description Per day after the free days, in minor units (cents). */
+                amountPerDay: number;
+                /** @description ISO 4217 code, upper case (EUR, USD, GBP). */
+                currency: string;
+                /** @description The most one parcel is charged, in minor units. */
+                cap?: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2539,6 +3112,54 @@ export interface components {
             /** Format: date-time */
             settledAt?: string;
         };
+        /** ParcelException */
+        ParcelException: {
+            /** @enum {string} */
+            kind: "unclaimed" | "unmatched_recipient" | "unknown_format" | "damaged" | "recipient_departed" | "notification_failed" | "missing_from_shelf" | "return_proposed";
+            /** @enum {string} */
+            nextAction: "open_package" | "match_recipient" | "hand_over_or_return" | "resend_notification" | "audit_shelf" | "decide_return";
+            packageId: string;
+            trackingNumber?: string;
+            currentStatus?: string;
+            receiver?: {
+                contactId: string;
+                name: string;
+            };
+            /** SiteRef */
+            currentLocation?: {
+                inboundSiteId: string;
+                name: string;
+                /** @enum {string} */
+                type: "site" | "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
+                /** @description Id of the parent site; null for a top-tier site. */
+                parent: string | null;
+                /** @description Names root→self joined by "| ". */
+                locationHierarchy: string;
+                /** @description Ids root→parent. */
+                ancestorlist: string[];
+                /** @description The root; EMPTY_SITE when the site is itself top tier. */
+                topTier: {
+                    inboundSiteId: string;
+                    name: string;
+                };
+            };
+            packageLocation?: string;
+            /**
+             * Format: date-time
+             * @description When the exception arose as far as is known: arrival (unclaimed, damaged, unknown_format), the scan issue opened, the departure noted, the notification failed, the audit.
+             */
+            since: string;
+            /** @description What the source says: the scan issue reason, the error… */
+            detail?: string;
+            scanIssueId?: string;
+            /** @description notification_failed: resend it with POST /api/v1/notifications/{notificationId}/resend. */
+            notificationId?: string;
+            /** @description recipient_departed: the recipient who left. */
+            contactId?: string;
+            auditId?: string;
+            /** @description missing_from_shelf: the shelf (an inboundSiteId) audited. */
+            shelfId?: string;
+        };
         /**
          * PackageEventData
          * @description The `data` of a package event: the package as the change left it.
@@ -2561,8 +3182,9 @@ export interface components {
             } | null;
             lockerBank?: string;
             lockerUnit?: string | null;
+            flags: string[];
             /** @description The status before the change; null for the add. */
-            previousStatus: ("RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED") | null;
+            previousStatus: ("RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED" | "FORWARDED") | null;
             /** @description Orders one package's events, across both variants. */
             sequence: number;
             /**
@@ -2623,6 +3245,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description A path parameter is longer than 100 characters. */
+        Error414: {
+            headers: {
+                "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Too many requests: retry after `Retry-After` seconds. */
         Error429: {
             headers: {
@@ -2647,8 +3279,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A path parameter is longer than 100 characters. */
-        Error414: {
+        /** @description No such resource in this subscription. */
+        Error404: {
             headers: {
                 "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
                 [name: string]: unknown;
@@ -3147,6 +3779,178 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postNotificationsSmsBySubIdInbound: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                subId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An empty TwiML document. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postNotificationsSmsBySubIdStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                subId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             /** @description Unexpected error; the body never says why. */
             500: {
                 headers: {
@@ -6102,6 +6906,17 @@ export interface operations {
                     signatureRule?: "required" | "optional" | "off";
                     /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
                     photoProofAllowed?: boolean;
+                    /** @description An extension to the vendor contract: the holding fee of parcels waiting here, charged at hand-over. After `freeDays` free days (every started 24 hours since the parcel reached this site counts as a day), `amountPerDay` per further day, in integer minor units of `currency` (ISO 4217, e.g. 250 EUR = 2.50 €), at most `cap` in all when given. Unset: the nearest ancestor’s; none at the top. `amountPerDay: 0` charges nothing here whatever the ancestors charge. */
+                    holdingFee?: {
+                        /** @description Days held for free. */
+                        freeDays: number;
+                        /** @description Per day after the free days, in minor units (cents). */
+                        amountPerDay: number;
+                        /** @description ISO 4217 code, upper case (EUR, USD, GBP). */
+                        currency: string;
+                        /** @description The most one parcel is charged, in minor units. */
+                        cap?: number;
+                    };
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -6118,6 +6933,17 @@ export interface operations {
                     signatureRule?: "required" | "optional" | "off";
                     /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. */
                     photoProofAllowed?: boolean;
+                    /** @description An extension to the vendor contract: the holding fee of parcels waiting here, charged at hand-over. After `freeDays` free days (every started 24 hours since the parcel reached this site counts as a day), `amountPerDay` per further day, in integer minor units of `currency` (ISO 4217, e.g. 250 EUR = 2.50 €), at most `cap` in all when given. Unset: the nearest ancestor’s; none at the top. `amountPerDay: 0` charges nothing here whatever the ancestors charge. */
+                    holdingFee?: {
+                        /** @description Days held for free. */
+                        freeDays: number;
+                        /** @description Per day after the free days, in minor units (cents). */
+                        amountPerDay: number;
+                        /** @description ISO 4217 code, upper case (EUR, USD, GBP). */
+                        currency: string;
+                        /** @description The most one parcel is charged, in minor units. */
+                        cap?: number;
+                    };
                 };
             };
         };
@@ -6231,6 +7057,17 @@ export interface operations {
                     signatureRule?: ("required" | "optional" | "off") | null;
                     /** @description An extension to the vendor contract: a photo of the collector or of their ID may be attached instead of the signature. Unset: the nearest ancestor’s; at the top, false. null: inherit again. */
                     photoProofAllowed?: boolean | null;
+                    /** @description An extension to the vendor contract: the holding fee of parcels waiting here, charged at hand-over. After `freeDays` free days (every started 24 hours since the parcel reached this site counts as a day), `amountPerDay` per further day, in integer minor units of `currency` (ISO 4217, e.g. 250 EUR = 2.50 €), at most `cap` in all when given. Unset: the nearest ancestor’s; none at the top. `amountPerDay: 0` charges nothing here whatever the ancestors charge. null: inherit again. */
+                    holdingFee?: {
+                        /** @description Days held for free. */
+                        freeDays: number;
+                        /** @description Per day after the free days, in minor units (cents). */
+                        amountPerDay: number;
+                        /** @description ISO 4217 code, upper case (EUR, USD, GBP). */
+                        currency: string;
+                        /** @description The most one parcel is charged, in minor units. */
+                        cap?: number;
+                    } | null;
                 };
             };
         };
@@ -6788,7 +7625,7 @@ export interface operations {
                 page?: number;
                 /** @description Default 25, at most 200. */
                 size?: number;
-                /** @description Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED. */
+                /** @description Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED, FORWARDED. */
                 status?: string;
                 /** @description field,ASC|DESC (default insertTimestamp,DESC); fields: insertTimestamp, updateTimestamp, trackingNumber, currentStatus, receiver.name, deliveryTime */
                 sort?: string;
@@ -6879,7 +7716,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `pickupCode`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
+                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `pickupCode`, `holdingFee`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber: string;
@@ -7056,6 +7893,7 @@ export interface operations {
                         currentRoute?: {
                             routeName: string;
                         } | null;
+                        flags?: ("PERISHABLE" | "MEDICATION" | "OVERSIZE" | "SIGNATURE_REQUIRED" | "FRAGILE")[] | null;
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
                         packageId?: string;
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
@@ -7099,6 +7937,19 @@ export interface operations {
                         deliveryTime?: string;
                         /** @description Read-only (as a GET returns it): accepted and ignored. The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused). */
                         pickupCode?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. An extension to the vendor contract: the holding fee of its site (the site's `holdingFee`, else its nearest ancestor's), counted from when the parcel reached that site until it was handed over (while it waits: until now). Absent where no fee applies. */
+                        holdingFee?: {
+                            /** @description In minor units of currency. */
+                            amount?: number;
+                            currency?: string;
+                            daysHeld?: number;
+                            chargedDays?: number;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            freeUntil?: string;
+                            capped?: boolean;
+                        };
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
                         locationZip?: string;
                         /**
@@ -7116,7 +7967,7 @@ export interface operations {
                     };
                     lastActivity?: {
                         /** @enum {string} */
-                        status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED";
+                        status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED" | "FORWARDED";
                         location?: {
                             inboundSiteId?: string;
                             packageLocation?: string;
@@ -7391,7 +8242,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `pickupCode`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
+                    /** @description Also accepted and ignored, so a record read from a GET can be sent back: the read-only members of the Package record (`packageId`, `subId`, `currentStatus`, `archived`, `currentLocation`, `lockerBank`, `lockerUnit`, `userName`, `receiveClerk`, `deliveryClerk`, `deliveryTime`, `pickupCode`, `holdingFee`, `locationZip`, `insertTimestamp`, `updateTimestamp`, `version`) and, inside the objects, the members a read adds (`carrier.name`, `customFields[].name` and `status`, a contact's `name`, `company`, `location`…). The status changes only through `lastActivity.status`; the package is the one the path names. A member in no schema is a 400 naming it. */
                     package: {
                         /** @description Normalised: trimmed, spaces removed, upper case. */
                         trackingNumber?: string;
@@ -7568,6 +8419,7 @@ export interface operations {
                         currentRoute?: {
                             routeName: string;
                         } | null;
+                        flags?: ("PERISHABLE" | "MEDICATION" | "OVERSIZE" | "SIGNATURE_REQUIRED" | "FRAGILE")[] | null;
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
                         packageId?: string;
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
@@ -7611,6 +8463,19 @@ export interface operations {
                         deliveryTime?: string;
                         /** @description Read-only (as a GET returns it): accepted and ignored. The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused). */
                         pickupCode?: string;
+                        /** @description Read-only (as a GET returns it): accepted and ignored. An extension to the vendor contract: the holding fee of its site (the site's `holdingFee`, else its nearest ancestor's), counted from when the parcel reached that site until it was handed over (while it waits: until now). Absent where no fee applies. */
+                        holdingFee?: {
+                            /** @description In minor units of currency. */
+                            amount?: number;
+                            currency?: string;
+                            daysHeld?: number;
+                            chargedDays?: number;
+                            /** Format: date-time */
+                            since?: string;
+                            /** Format: date-time */
+                            freeUntil?: string;
+                            capped?: boolean;
+                        };
                         /** @description Read-only (as a GET returns it): accepted and ignored. */
                         locationZip?: string;
                         /**
@@ -7628,7 +8493,7 @@ export interface operations {
                     };
                     lastActivity?: {
                         /** @enum {string} */
-                        status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED";
+                        status: "RECEIVED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "READY_FOR_PICKUP" | "IN_LOCKER" | "DELIVERED" | "PICKED_UP" | "DAMAGED" | "RETURNED_TO_SENDER" | "ARCHIVED" | "FORWARDED";
                         location?: {
                             inboundSiteId?: string;
                             packageLocation?: string;
@@ -8017,6 +8882,29 @@ export interface operations {
                             comment?: string;
                             /** @description The collector's full name typed as their signature, when they typed one. */
                             typedSignature?: string;
+                            /** @description An extension to the vendor contract: the holding fees charged at this hand-over (the sites’ `holdingFee`), per parcel and in total; absent when none of its parcels owed one. The receipt of what the collector paid: fixed at the hand-over. */
+                            holdingFees?: {
+                                packages: {
+                                    packageId: string;
+                                    trackingNumber: string;
+                                    /** @description In minor units of currency. */
+                                    amount: number;
+                                    currency: string;
+                                    daysHeld: number;
+                                    chargedDays: number;
+                                    /** Format: date-time */
+                                    since: string;
+                                    /** Format: date-time */
+                                    freeUntil: string;
+                                    capped: boolean;
+                                }[];
+                                /** @description The sum per currency (parcels of sites charging in several currencies are not added up). */
+                                totals: {
+                                    /** @description In minor units. */
+                                    amount: number;
+                                    currency: string;
+                                }[];
+                            };
                             /** @description The API client that made the pickup. */
                             userName: string;
                             /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
@@ -8160,6 +9048,29 @@ export interface operations {
                         comment?: string;
                         /** @description The collector's full name typed as their signature, when they typed one. */
                         typedSignature?: string;
+                        /** @description An extension to the vendor contract: the holding fees charged at this hand-over (the sites’ `holdingFee`), per parcel and in total; absent when none of its parcels owed one. The receipt of what the collector paid: fixed at the hand-over. */
+                        holdingFees?: {
+                            packages: {
+                                packageId: string;
+                                trackingNumber: string;
+                                /** @description In minor units of currency. */
+                                amount: number;
+                                currency: string;
+                                daysHeld: number;
+                                chargedDays: number;
+                                /** Format: date-time */
+                                since: string;
+                                /** Format: date-time */
+                                freeUntil: string;
+                                capped: boolean;
+                            }[];
+                            /** @description The sum per currency (parcels of sites charging in several currencies are not added up). */
+                            totals: {
+                                /** @description In minor units. */
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
                         /** @description The API client that made the pickup. */
                         userName: string;
                         /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
@@ -8296,6 +9207,29 @@ export interface operations {
                         comment?: string;
                         /** @description The collector's full name typed as their signature, when they typed one. */
                         typedSignature?: string;
+                        /** @description An extension to the vendor contract: the holding fees charged at this hand-over (the sites’ `holdingFee`), per parcel and in total; absent when none of its parcels owed one. The receipt of what the collector paid: fixed at the hand-over. */
+                        holdingFees?: {
+                            packages: {
+                                packageId: string;
+                                trackingNumber: string;
+                                /** @description In minor units of currency. */
+                                amount: number;
+                                currency: string;
+                                daysHeld: number;
+                                chargedDays: number;
+                                /** Format: date-time */
+                                since: string;
+                                /** Format: date-time */
+                                freeUntil: string;
+                                capped: boolean;
+                            }[];
+                            /** @description The sum per currency (parcels of sites charging in several currencies are not added up). */
+                            totals: {
+                                /** @description In minor units. */
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
                         /** @description The API client that made the pickup. */
                         userName: string;
                         /** @description The clerk who handed the packages over (X-User-Name, else the client id). */
@@ -8369,7 +9303,7 @@ export interface operations {
                 page?: number;
                 /** @description Default 25, at most 200. */
                 size?: number;
-                /** @description Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED. */
+                /** @description Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED, FORWARDED. */
                 status?: string;
                 /** @description field,ASC|DESC (default insertTimestamp,DESC); fields: insertTimestamp, updateTimestamp, trackingNumber, currentStatus, receiver.name, deliveryTime */
                 sort?: string;
@@ -10521,6 +11455,8 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
+                        /** @description An extension (issue 30): parcels flagged PERISHABLE are reminded sooner. Reminder step i of an arrival email with a perishable parcel still waiting is due i times this many hours after the email (or at the normal step, if sooner); shorter than the first of reminderAfterHours, which it needs. Absent or null: perishables follow the normal schedule. */
+                        perishableReminderAfterHours?: number | null;
                         /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
@@ -10636,6 +11572,8 @@ export interface operations {
                     reminderAfterHours: number[];
                     /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                     finalNoticeAfterHours: number | null;
+                    /** @description An extension (issue 30): parcels flagged PERISHABLE are reminded sooner. Reminder step i of an arrival email with a perishable parcel still waiting is due i times this many hours after the email (or at the normal step, if sooner); shorter than the first of reminderAfterHours, which it needs. Absent or null: perishables follow the normal schedule. */
+                    perishableReminderAfterHours?: number | null;
                     /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                     language?: string;
                     /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
@@ -10715,6 +11653,8 @@ export interface operations {
                         reminderAfterHours: number[];
                         /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                         finalNoticeAfterHours: number | null;
+                        /** @description An extension (issue 30): parcels flagged PERISHABLE are reminded sooner. Reminder step i of an arrival email with a perishable parcel still waiting is due i times this many hours after the email (or at the normal step, if sooner); shorter than the first of reminderAfterHours, which it needs. Absent or null: perishables follow the normal schedule. */
+                        perishableReminderAfterHours?: number | null;
                         /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                         language?: string;
                         /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
@@ -10825,7 +11765,7 @@ export interface operations {
             query?: {
                 packageId?: string;
                 contactId?: string;
-                status?: "pending" | "sent" | "failed" | "suppressed";
+                status?: "pending" | "sent" | "failed" | "suppressed" | "unconfirmed";
                 limit?: number;
             };
             header?: {
@@ -10852,16 +11792,25 @@ export interface operations {
                             notificationId: string;
                             /** @enum {string} */
                             kind: "ARRIVAL" | "REMINDER" | "FINAL_NOTICE" | "PICKED_UP";
-                            /** @enum {string} */
-                            channel: "email";
-                            /** @description The recipient address. */
-                            to: string;
-                            contactId: string;
                             /**
-                             * @description pending: waiting to be sent (batching, or retrying); suppressed: not sent on purpose (no SMTP configured, notifications disabled, the contact unsubscribed, nothing left to remind of).
+                             * @description email, or sms: a text (docs/sms.md). A recipient who chose both has a text beside the email, with `parentId` naming it.
                              * @enum {string}
                              */
-                            status: "pending" | "sent" | "failed" | "suppressed";
+                            channel: "email" | "sms";
+                            /** @description The recipient address: an email address, or a phone number for a text. */
+                            to: string;
+                            /** @description A text sent beside this email notification (the recipient chose both). */
+                            parentId?: string;
+                            /** @description A text's latest delivery receipt from the provider: delivered, undelivered, or the provider's word in between (queued, sent, accepted). */
+                            deliveryStatus?: string;
+                            /** Format: date-time */
+                            deliveredAt?: string;
+                            contactId: string;
+                            /**
+                             * @description pending: waiting to be sent (batching, retrying, or a text waiting for quiet hours to end); suppressed: not sent on purpose (no SMTP or SMS provider configured, notifications disabled, the contact unsubscribed or replied STOP, nothing left to remind of); unconfirmed: a text handed to its provider whose answer was not recorded (the worker stopped, or the database failed meanwhile): it may have been sent, and is not sent again (docs/sms.md).
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "failed" | "suppressed" | "unconfirmed";
                             /** @description REMINDER: which step (1 for the first). */
                             step?: number;
                             attempts: number;
@@ -10951,16 +11900,25 @@ export interface operations {
                         notificationId: string;
                         /** @enum {string} */
                         kind: "ARRIVAL" | "REMINDER" | "FINAL_NOTICE" | "PICKED_UP";
-                        /** @enum {string} */
-                        channel: "email";
-                        /** @description The recipient address. */
-                        to: string;
-                        contactId: string;
                         /**
-                         * @description pending: waiting to be sent (batching, or retrying); suppressed: not sent on purpose (no SMTP configured, notifications disabled, the contact unsubscribed, nothing left to remind of).
+                         * @description email, or sms: a text (docs/sms.md). A recipient who chose both has a text beside the email, with `parentId` naming it.
                          * @enum {string}
                          */
-                        status: "pending" | "sent" | "failed" | "suppressed";
+                        channel: "email" | "sms";
+                        /** @description The recipient address: an email address, or a phone number for a text. */
+                        to: string;
+                        /** @description A text sent beside this email notification (the recipient chose both). */
+                        parentId?: string;
+                        /** @description A text's latest delivery receipt from the provider: delivered, undelivered, or the provider's word in between (queued, sent, accepted). */
+                        deliveryStatus?: string;
+                        /** Format: date-time */
+                        deliveredAt?: string;
+                        contactId: string;
+                        /**
+                         * @description pending: waiting to be sent (batching, retrying, or a text waiting for quiet hours to end); suppressed: not sent on purpose (no SMTP or SMS provider configured, notifications disabled, the contact unsubscribed or replied STOP, nothing left to remind of); unconfirmed: a text handed to its provider whose answer was not recorded (the worker stopped, or the database failed meanwhile): it may have been sent, and is not sent again (docs/sms.md).
+                         * @enum {string}
+                         */
+                        status: "pending" | "sent" | "failed" | "suppressed" | "unconfirmed";
                         /** @description REMINDER: which step (1 for the first). */
                         step?: number;
                         attempts: number;
@@ -11069,6 +12027,8 @@ export interface operations {
                     reminderAfterHours: number[];
                     /** @description A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none. */
                     finalNoticeAfterHours: number | null;
+                    /** @description An extension (issue 30): parcels flagged PERISHABLE are reminded sooner. Reminder step i of an arrival email with a perishable parcel still waiting is due i times this many hours after the email (or at the normal step, if sooner); shorter than the first of reminderAfterHours, which it needs. Absent or null: perishables follow the normal schedule. */
+                    perishableReminderAfterHours?: number | null;
                     /** @description The language of the emails (default `en`), and of the per-kind templates at the top of `templates`. A contact’s own `language` wins over it. Shipped templates exist for `en` and `fr`; another language uses its own templates where given, else the English ones. */
                     language?: string;
                     /** @description Overrides of the shipped templates, per kind (`ARRIVAL`, …: in the subscription’s `language`) and per language (`{"fr": {"ARRIVAL": {subject, text, html}}}`). Each part of an email in language L comes from the first that has it: `templates[L][kind]`, `templates[kind]` (only when L is the subscription’s `language`: those are written in it), the shipped template of L, the shipped English one. */
@@ -11217,6 +12177,462 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getNotificationsSmsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description messages: the Twilio-style Messages REST API (Twilio, SignalWire, …); smpp: an SMPP 3.4 SMSC (transceiver bind); none: no texts.
+                         * @enum {string}
+                         */
+                        provider: "none" | "messages" | "smpp";
+                        /** @description messages: the API base, e.g. https://api.twilio.com/2010-04-01 (requests go to {url}/Accounts/{account}/Messages.json); smpp: smpp://host:2775 or ssmpp://host:3550. */
+                        url?: string;
+                        /** @description Account SID / project id, or the SMPP system_id. */
+                        account?: string;
+                        /** @description The sender: a number in E.164 (+15551234567) or an alphanumeric sender id. */
+                        from?: string;
+                        /** @description How replies to STOP/START/HELP name the facility. */
+                        senderName?: string;
+                        /** @description The channels recipients may have (`allowed`), and those each kind goes by when a recipient chose none (`defaults`, within `allowed`). A text also needs the recipient to have opted in and not replied STOP; a recipient left with no channel is emailed. */
+                        channels: {
+                            allowed: ("email" | "sms")[];
+                            defaults: {
+                                ARRIVAL: ("email" | "sms")[];
+                                REMINDER: ("email" | "sms")[];
+                                FINAL_NOTICE: ("email" | "sms")[];
+                                PICKED_UP: ("email" | "sms")[];
+                            };
+                        };
+                        /** @description Texts due between start and end (in the site’s time zone; 21:00–08:00 spans midnight) wait until end. null: none. */
+                        quietHours: {
+                            /** @description HH:MM, 24-hour, local to the site. */
+                            start: string;
+                            /** @description HH:MM, 24-hour, local to the site. */
+                            end: string;
+                        } | null;
+                        /** @description A secret is stored (it is never shown). */
+                        secretSet: boolean;
+                        /** @description Messages API: the URL to give the provider for incoming messages. */
+                        inboundUrl: string;
+                        /** @description Messages API: where delivery receipts are posted (sent as StatusCallback). */
+                        statusUrl: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putNotificationsSmsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description messages: the Twilio-style Messages REST API (Twilio, SignalWire, …); smpp: an SMPP 3.4 SMSC (transceiver bind); none: no texts.
+                     * @enum {string}
+                     */
+                    provider: "none" | "messages" | "smpp";
+                    /** @description messages: the API base, e.g. https://api.twilio.com/2010-04-01 (requests go to {url}/Accounts/{account}/Messages.json); smpp: smpp://host:2775 or ssmpp://host:3550. */
+                    url?: string;
+                    /** @description Account SID / project id, or the SMPP system_id. */
+                    account?: string;
+                    /** @description The sender: a number in E.164 (+15551234567) or an alphanumeric sender id. */
+                    from?: string;
+                    /** @description How replies to STOP/START/HELP name the facility. */
+                    senderName?: string;
+                    /** @description The channels recipients may have (`allowed`), and those each kind goes by when a recipient chose none (`defaults`, within `allowed`). A text also needs the recipient to have opted in and not replied STOP; a recipient left with no channel is emailed. */
+                    channels: {
+                        allowed: ("email" | "sms")[];
+                        defaults: {
+                            ARRIVAL: ("email" | "sms")[];
+                            REMINDER: ("email" | "sms")[];
+                            FINAL_NOTICE: ("email" | "sms")[];
+                            PICKED_UP: ("email" | "sms")[];
+                        };
+                    };
+                    /** @description Texts due between start and end (in the site’s time zone; 21:00–08:00 spans midnight) wait until end. null: none. */
+                    quietHours: {
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        start: string;
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        end: string;
+                    } | null;
+                    /** @description Auth token, or the SMPP password. Write-only, sealed at rest; absent: the stored one is kept for the same provider at the same host. A `url` pointing to another scheme, host or port without it is a 400 naming `secret`: the stored one is never sent to another host. */
+                    secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description messages: the Twilio-style Messages REST API (Twilio, SignalWire, …); smpp: an SMPP 3.4 SMSC (transceiver bind); none: no texts.
+                         * @enum {string}
+                         */
+                        provider: "none" | "messages" | "smpp";
+                        /** @description messages: the API base, e.g. https://api.twilio.com/2010-04-01 (requests go to {url}/Accounts/{account}/Messages.json); smpp: smpp://host:2775 or ssmpp://host:3550. */
+                        url?: string;
+                        /** @description Account SID / project id, or the SMPP system_id. */
+                        account?: string;
+                        /** @description The sender: a number in E.164 (+15551234567) or an alphanumeric sender id. */
+                        from?: string;
+                        /** @description How replies to STOP/START/HELP name the facility. */
+                        senderName?: string;
+                        /** @description The channels recipients may have (`allowed`), and those each kind goes by when a recipient chose none (`defaults`, within `allowed`). A text also needs the recipient to have opted in and not replied STOP; a recipient left with no channel is emailed. */
+                        channels: {
+                            allowed: ("email" | "sms")[];
+                            defaults: {
+                                ARRIVAL: ("email" | "sms")[];
+                                REMINDER: ("email" | "sms")[];
+                                FINAL_NOTICE: ("email" | "sms")[];
+                                PICKED_UP: ("email" | "sms")[];
+                            };
+                        };
+                        /** @description Texts due between start and end (in the site’s time zone; 21:00–08:00 spans midnight) wait until end. null: none. */
+                        quietHours: {
+                            /** @description HH:MM, 24-hour, local to the site. */
+                            start: string;
+                            /** @description HH:MM, 24-hour, local to the site. */
+                            end: string;
+                        } | null;
+                        /** @description A secret is stored (it is never shown). */
+                        secretSet: boolean;
+                        /** @description Messages API: the URL to give the provider for incoming messages. */
+                        inboundUrl: string;
+                        /** @description Messages API: where delivery receipts are posted (sent as StatusCallback). */
+                        statusUrl: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getNotificationsRecipientsByContactIdChannels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contactId: string;
+                        kinds: {
+                            ARRIVAL?: ("email" | "sms")[];
+                            REMINDER?: ("email" | "sms")[];
+                            FINAL_NOTICE?: ("email" | "sms")[];
+                            PICKED_UP?: ("email" | "sms")[];
+                        };
+                        sms: {
+                            optedIn: boolean;
+                            /** Format: date-time */
+                            optedInAt?: string;
+                            source?: string;
+                            /** @description The contact’s phone as texts use it. */
+                            phone?: string;
+                            /** @description The number replied STOP (and not START since): no texts. */
+                            stopped: boolean;
+                            /** Format: date-time */
+                            stopChangedAt?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putNotificationsRecipientsByContactIdChannels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The recipient’s channels per kind (a kind left out follows the facility’s default) and their consent to texts. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    kinds: {
+                        ARRIVAL?: ("email" | "sms")[];
+                        REMINDER?: ("email" | "sms")[];
+                        FINAL_NOTICE?: ("email" | "sms")[];
+                        PICKED_UP?: ("email" | "sms")[];
+                    };
+                    sms: {
+                        optedIn: boolean;
+                        /** @description Where the consent was given (required when opting in): "desk form 2026-11", "portal". */
+                        source?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contactId: string;
+                        kinds: {
+                            ARRIVAL?: ("email" | "sms")[];
+                            REMINDER?: ("email" | "sms")[];
+                            FINAL_NOTICE?: ("email" | "sms")[];
+                            PICKED_UP?: ("email" | "sms")[];
+                        };
+                        sms: {
+                            optedIn: boolean;
+                            /** Format: date-time */
+                            optedInAt?: string;
+                            source?: string;
+                            /** @description The contact’s phone as texts use it. */
+                            phone?: string;
+                            /** @description The number replied STOP (and not START since): no texts. */
+                            stopped: boolean;
+                            /** Format: date-time */
+                            stopChangedAt?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
     getDirectoryDepartures: {
         parameters: {
             query?: never;
@@ -11288,6 +12704,2806 @@ export interface operations {
             500: {
                 headers: {
                     "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelves: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        shelves: {
+                            /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                            inboundSiteId: string;
+                            /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                            code: string;
+                            /**
+                             * @description What the place is called at the desk.
+                             * @enum {string}
+                             */
+                            kind: "shelf" | "bin" | "cage" | "locker_bank";
+                            name: string;
+                            /** @description Names root→shelf joined by "| ". */
+                            locationHierarchy: string;
+                            /** @description False once its site is deleted. */
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelvesLabels: {
+        parameters: {
+            query?: {
+                /** @description The shelves to print (repeat the parameter); every shelf when absent. */
+                inboundSiteId?: string[];
+                /** @description `pdf` (one page per shelf) or `zpl` (ZPL II for 203 dpi thermal printers). */
+                format?: "pdf" | "zpl";
+                /** @description Label stock in inches: `4x6` (portrait) or `2.25x1.25` (landscape). */
+                size?: "4x6" | "2.25x1.25";
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PDF (application/pdf) or ZPL (text/plain). */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelvesCodesByCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                        inboundSiteId: string;
+                        /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                        code: string;
+                        /**
+                         * @description What the place is called at the desk.
+                         * @enum {string}
+                         */
+                        kind: "shelf" | "bin" | "cage" | "locker_bank";
+                        name: string;
+                        /** @description Names root→shelf joined by "| ". */
+                        locationHierarchy: string;
+                        /** @description False once its site is deleted. */
+                        active: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelvesAudits: {
+        parameters: {
+            query?: {
+                /** @description Only the audits of this shelf, or of the shelves at or under this site. */
+                inboundSiteId?: string;
+                /** @description Rows to skip. */
+                skip?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        audits: {
+                            auditId: string;
+                            /** @description The shelf audited. */
+                            inboundSiteId: string;
+                            /** @description Its site’s name now (its id once the site is deleted). */
+                            shelfName: string;
+                            /** Format: date-time */
+                            auditedAt: string;
+                            auditedBy: string;
+                            found: number;
+                            missing: number;
+                            misplaced: number;
+                            unknown: number;
+                        }[];
+                        /** @description True when a next page (skip + limit) has audits. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelvesAuditsByAuditId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                auditId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auditId: string;
+                        /** Shelf */
+                        shelf: {
+                            /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                            inboundSiteId: string;
+                            /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                            code: string;
+                            /**
+                             * @description What the place is called at the desk.
+                             * @enum {string}
+                             */
+                            kind: "shelf" | "bin" | "cage" | "locker_bank";
+                            name: string;
+                            /** @description Names root→shelf joined by "| ". */
+                            locationHierarchy: string;
+                            /** @description False once its site is deleted. */
+                            active: boolean;
+                        };
+                        /** Format: date-time */
+                        auditedAt: string;
+                        auditedBy: string;
+                        /** @description Recorded here and scanned. */
+                        found: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Recorded here, waiting, and not scanned. */
+                        missing: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Scanned here, recorded elsewhere (file them here to correct). */
+                        misplaced: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Scans no package answers to. */
+                        unknown: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getShelvesByInboundSiteId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                        inboundSiteId: string;
+                        /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                        code: string;
+                        /**
+                         * @description What the place is called at the desk.
+                         * @enum {string}
+                         */
+                        kind: "shelf" | "bin" | "cage" | "locker_bank";
+                        name: string;
+                        /** @description Names root→shelf joined by "| ". */
+                        locationHierarchy: string;
+                        /** @description False once its site is deleted. */
+                        active: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putShelvesByInboundSiteId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the place is called at the desk.
+                     * @enum {string}
+                     */
+                    kind?: "shelf" | "bin" | "cage" | "locker_bank";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                        inboundSiteId: string;
+                        /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                        code: string;
+                        /**
+                         * @description What the place is called at the desk.
+                         * @enum {string}
+                         */
+                        kind: "shelf" | "bin" | "cage" | "locker_bank";
+                        name: string;
+                        /** @description Names root→shelf joined by "| ". */
+                        locationHierarchy: string;
+                        /** @description False once its site is deleted. */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                        inboundSiteId: string;
+                        /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                        code: string;
+                        /**
+                         * @description What the place is called at the desk.
+                         * @enum {string}
+                         */
+                        kind: "shelf" | "bin" | "cage" | "locker_bank";
+                        name: string;
+                        /** @description Names root→shelf joined by "| ". */
+                        locationHierarchy: string;
+                        /** @description False once its site is deleted. */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteShelvesByInboundSiteId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postShelvesByInboundSiteIdFilings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scans: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            scan: string;
+                            /**
+                             * @description `filed`: moved here (a history entry); `already_there`; `not_found`: no package has this number or id; `finished`: handed over, returned or archived, not moved; `refused`: not moved, `errors` say why (a parcel at a site outside the clerk's, or changed since it was read).
+                             * @enum {string}
+                             */
+                            outcome: "filed" | "already_there" | "not_found" | "finished" | "refused";
+                            packageId?: string;
+                            trackingNumber?: string;
+                            status?: string;
+                            /** @description Where it was recorded before. */
+                            from?: string | null;
+                            /** @description Why a `refused` scan was not moved. */
+                            errors?: {
+                                /** @description The field at fault, empty when no one field is. */
+                                field: string;
+                                description: string;
+                                /** @description As `additionalCode` of an error response. */
+                                code: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postShelvesByInboundSiteIdAudits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scans: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auditId: string;
+                        /** Shelf */
+                        shelf: {
+                            /** @description The site of the tree the shelf is (a shelf, locker, room… site). */
+                            inboundSiteId: string;
+                            /** @description The label code: `SHELF-` and six characters, printed as a Code 128. */
+                            code: string;
+                            /**
+                             * @description What the place is called at the desk.
+                             * @enum {string}
+                             */
+                            kind: "shelf" | "bin" | "cage" | "locker_bank";
+                            name: string;
+                            /** @description Names root→shelf joined by "| ". */
+                            locationHierarchy: string;
+                            /** @description False once its site is deleted. */
+                            active: boolean;
+                        };
+                        /** Format: date-time */
+                        auditedAt: string;
+                        auditedBy: string;
+                        /** @description Recorded here and scanned. */
+                        found: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Recorded here, waiting, and not scanned. */
+                        missing: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Scanned here, recorded elsewhere (file them here to correct). */
+                        misplaced: {
+                            packageId: string;
+                            trackingNumber: string;
+                            recipient: string | null;
+                            /** @description The site the record names (hierarchy). */
+                            recordedAt: string | null;
+                        }[];
+                        /** @description Scans no package answers to. */
+                        unknown: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getReports: {
+        parameters: {
+            query?: {
+                /** @description A date, YYYY-MM-DD: each site's own day (its location's time zone). */
+                from?: string;
+                /** @description A date, YYYY-MM-DD: each site's own day (its location's time zone). */
+                to?: string;
+                /** @description `day`, or `week` (ISO weeks, by their Monday). */
+                period?: "day" | "week";
+                /** @description What the volume rows are per: `site` or `carrier`. */
+                groupBy?: "site" | "carrier";
+                /** @description Only this site and the sites under it (the oldest waiting: at most 200 sites under it, else a 400 naming this field). Notifications are counted for all sites. */
+                inboundSiteId?: string;
+                /** @description How many of the oldest waiting parcels. */
+                oldest?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        period: string;
+                        groupBy: string;
+                        volume: {
+                            period: string;
+                            /** @description The site or carrier id; empty for none. */
+                            groupId: string;
+                            groupName: string;
+                            received: number;
+                            handedOver: number;
+                        }[];
+                        dwell: {
+                            period: string;
+                            handedOver: number;
+                            /** @description Hours; null with no hand-over. */
+                            medianHours: number | null;
+                            /** @description Hours; null with no hand-over. */
+                            p90Hours: number | null;
+                        }[];
+                        clerks: {
+                            clerk: string;
+                            received: number;
+                            handedOver: number;
+                        }[];
+                        /** @description The parcels waiting longest now (not archived, not handed over or returned, arrived), oldest first, under the site filter; from and to do not apply. */
+                        oldestWaiting: {
+                            packageId: string;
+                            trackingNumber: string;
+                            status: string;
+                            /** @description Its site; empty for none. */
+                            inboundSiteId: string;
+                            siteName: string;
+                            /**
+                             * Format: date-time
+                             * @description When its record was made.
+                             */
+                            receivedAt: string;
+                            /** @description Days from receivedAt to now, to a tenth. */
+                            waitingDays: number;
+                        }[];
+                        /** @description Per day from..to with any, the notifications made that day that were sent (a text handed to its provider unconfirmed included) and that failed; of all sites, whatever the site filter. */
+                        notifications: {
+                            /** @description The UTC day the notifications were made. */
+                            day: string;
+                            sent: number;
+                            failed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getReportsByTableCsv: {
+        parameters: {
+            query?: {
+                /** @description A date, YYYY-MM-DD: each site's own day (its location's time zone). */
+                from?: string;
+                /** @description A date, YYYY-MM-DD: each site's own day (its location's time zone). */
+                to?: string;
+                /** @description `day`, or `week` (ISO weeks, by their Monday). */
+                period?: "day" | "week";
+                /** @description What the volume rows are per: `site` or `carrier`. */
+                groupBy?: "site" | "carrier";
+                /** @description Only this site and the sites under it (the oldest waiting: at most 200 sites under it, else a 400 naming this field). Notifications are counted for all sites. */
+                inboundSiteId?: string;
+                /** @description How many of the oldest waiting parcels. */
+                oldest?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                table: "volume" | "dwell" | "clerks" | "oldest" | "notifications";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV. */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getReportsSummaryEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description REPORT_SUMMARY_HOUR: the local hour from which the summary of the day before goes. */
+                        hour: number;
+                        /** @description REPORT_SUMMARY_TIME_ZONE: the zone of that hour and of the day summed up. */
+                        timeZone: string;
+                        /** @description REPORT_SUMMARY_UNCLAIMED_DAYS: waiting this many days counts as unclaimed. */
+                        unclaimedDays: number;
+                        /** @description The active admins who opted in. */
+                        recipients: {
+                            userId: string;
+                            email: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putReportsSummaryEmailRecipientsByUserId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: this admin gets the daily summary; false: no longer. */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description REPORT_SUMMARY_HOUR: the local hour from which the summary of the day before goes. */
+                        hour: number;
+                        /** @description REPORT_SUMMARY_TIME_ZONE: the zone of that hour and of the day summed up. */
+                        timeZone: string;
+                        /** @description REPORT_SUMMARY_UNCLAIMED_DAYS: waiting this many days counts as unclaimed. */
+                        unclaimedDays: number;
+                        /** @description The active admins who opted in. */
+                        recipients: {
+                            userId: string;
+                            email: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getExceptions: {
+        parameters: {
+            query?: {
+                /** @description One kind or a comma list; default every kind. `unclaimed` (next action `hand_over_or_return`): Waiting longer than `unclaimedDays` days (default 3) since it arrived. No event: it arises from time passing. · `unmatched_recipient` (next action `match_recipient`): Received from a label photo whose recipient was not chosen: an open scan issue. Event: `ScanIssueOpened`. · `unknown_format` (next action `open_package`): Received with no known carrier: no carrier at all, or as an internal item under a number that is not one of mailroom's own (the console's answer to a scan in no carrier's format). Settled by setting its carrier. · `damaged` (next action `open_package`): Marked damaged (status DAMAGED or `damaged: true`). Event: `Exception`. · `recipient_departed` (next action `hand_over_or_return`): Its recipient left (deactivated, or their move-out date passed) while it waited. Event: `RecipientDeparted`. · `notification_failed` (next action `resend_notification`): A notification about it failed after its last attempt (the latest such failure). Settled by a resend. Event: `NotificationFailed`. · `missing_from_shelf` (next action `audit_shelf`): Its shelf's latest audit did not find it, and it was not filed or changed since. Settled by filing it again, a later audit that finds it, or handing it over. Event: `MissingFromShelf`. · `return_proposed` (next action `decide_return`): Waiting past its site's return deadline: a return to sender is proposed (the Returns screen returns it, keeps it waiting or looks again later). Settled by that decision or a hand-over. Event: `ReturnToSender` once returned; the proposal itself has none (it arises from time passing). */
+                kind?: string;
+                /** @description Exceptions of parcels at this site or a site under it. */
+                inboundSiteId?: string;
+                /** @description A parcel waiting longer than this many days is `unclaimed`. */
+                unclaimedDays?: number;
+                /** @description From 1. */
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exceptions: components["schemas"]["ParcelException"][];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getExceptionsCounts: {
+        parameters: {
+            query?: {
+                /** @description One kind or a comma list; default every kind. `unclaimed` (next action `hand_over_or_return`): Waiting longer than `unclaimedDays` days (default 3) since it arrived. No event: it arises from time passing. · `unmatched_recipient` (next action `match_recipient`): Received from a label photo whose recipient was not chosen: an open scan issue. Event: `ScanIssueOpened`. · `unknown_format` (next action `open_package`): Received with no known carrier: no carrier at all, or as an internal item under a number that is not one of mailroom's own (the console's answer to a scan in no carrier's format). Settled by setting its carrier. · `damaged` (next action `open_package`): Marked damaged (status DAMAGED or `damaged: true`). Event: `Exception`. · `recipient_departed` (next action `hand_over_or_return`): Its recipient left (deactivated, or their move-out date passed) while it waited. Event: `RecipientDeparted`. · `notification_failed` (next action `resend_notification`): A notification about it failed after its last attempt (the latest such failure). Settled by a resend. Event: `NotificationFailed`. · `missing_from_shelf` (next action `audit_shelf`): Its shelf's latest audit did not find it, and it was not filed or changed since. Settled by filing it again, a later audit that finds it, or handing it over. Event: `MissingFromShelf`. · `return_proposed` (next action `decide_return`): Waiting past its site's return deadline: a return to sender is proposed (the Returns screen returns it, keeps it waiting or looks again later). Settled by that decision or a hand-over. Event: `ReturnToSender` once returned; the proposal itself has none (it arises from time passing). */
+                kind?: string;
+                /** @description Exceptions of parcels at this site or a site under it. */
+                inboundSiteId?: string;
+                /** @description A parcel waiting longer than this many days is `unclaimed`. */
+                unclaimedDays?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every kind, in a fixed order, zero included. */
+                        counts: {
+                            /** @enum {string} */
+                            kind: "unclaimed" | "unmatched_recipient" | "unknown_format" | "damaged" | "recipient_departed" | "notification_failed" | "missing_from_shelf" | "return_proposed";
+                            /** @enum {string} */
+                            nextAction: "open_package" | "match_recipient" | "hand_over_or_return" | "resend_notification" | "audit_shelf" | "decide_return";
+                            count: number;
+                        }[];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getContactsByContactIdHolds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Latest end first, at most 100. */
+                        holds: {
+                            holdId: string;
+                            contactId: string;
+                            /** @description The first day held (`YYYY-MM-DD`, a UTC day). */
+                            startDate: string;
+                            /** @description The last day held, included. */
+                            endDate: string;
+                            reason: string;
+                            /** @description The hold covers the present moment. */
+                            inForce: boolean;
+                            /** @description The clerk or client that set it. */
+                            createdBy: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** @description The last day of the hold in force now; absent when the contact is not on hold. */
+                        onHoldUntil?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postContactsByContactIdHolds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The first day held (`YYYY-MM-DD`).
+                     */
+                    startDate: string;
+                    /**
+                     * Format: date
+                     * @description The last day held, included; on or after startDate, today or later.
+                     */
+                    endDate: string;
+                    /** @description Why (vacation, leave…), shown at the desk. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        holdId: string;
+                        contactId: string;
+                        /** @description The first day held (`YYYY-MM-DD`, a UTC day). */
+                        startDate: string;
+                        /** @description The last day held, included. */
+                        endDate: string;
+                        reason: string;
+                        /** @description The hold covers the present moment. */
+                        inForce: boolean;
+                        /** @description The clerk or client that set it. */
+                        createdBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteContactsByContactIdHoldsByHoldId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                contactId: string;
+                holdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postPackagesByPackageIdForward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                packageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    inboundSiteId?: string;
+                    /** @description A free-text address outside the subscription. */
+                    address?: string;
+                    /** @description Added to the activity. */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        packageId: string;
+                        trackingNumber: string;
+                        subId: string;
+                        assetType: string;
+                        carrier?: {
+                            carrierId: string;
+                            name: string;
+                        };
+                        currentStatus: string;
+                        damaged: boolean;
+                        archived: boolean;
+                        timezone?: number;
+                        sender?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        receiver?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        givenTo?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        comment?: string;
+                        confirmationType?: string;
+                        additionalConfirmationType?: string;
+                        customFields: {
+                            customFieldId: string;
+                            name: string;
+                            status: string;
+                            value: string;
+                        }[];
+                        currentLocation?: components["schemas"]["SiteRef"];
+                        packageLocation?: string;
+                        lockerBank?: string;
+                        lockerUnit?: string;
+                        userName: string;
+                        /** @description Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived. */
+                        receiveClerk?: string;
+                        deliveryClerk?: string;
+                        /** Format: date-time */
+                        deliveryTime?: string;
+                        currentRoute?: {
+                            routeName: string;
+                        };
+                        /** @description The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused). */
+                        pickupCode?: string;
+                        /** @description An extension to the vendor contract: what the desk must know of the parcel, any of PERISHABLE (reminded sooner: the notification settings’ perishableReminderAfterHours), MEDICATION, OVERSIZE, SIGNATURE_REQUIRED (its hand-over needs the collector’s signature whatever the site’s signatureRule says) and FRAGILE. Shown in the console and in the arrival and reminder emails. */
+                        flags: string[];
+                        /** @description An extension to the vendor contract: the holding fee of its site (the site's `holdingFee`, else its nearest ancestor's), counted from when the parcel reached that site until it was handed over (while it waits: until now). Absent where no fee applies. */
+                        holdingFee?: {
+                            /** @description In minor units of currency. */
+                            amount: number;
+                            currency: string;
+                            daysHeld: number;
+                            chargedDays: number;
+                            /** Format: date-time */
+                            since: string;
+                            /** Format: date-time */
+                            freeUntil: string;
+                            capped: boolean;
+                        };
+                        locationZip?: string;
+                        /** Format: date-time */
+                        insertTimestamp: string;
+                        /** Format: date-time */
+                        updateTimestamp: string;
+                        version: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getInboundsitesByInboundSiteIdReturnDeadline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundSiteId: string;
+                        /** @description The site's own deadline; null: its nearest ancestor's. */
+                        returnAfterDays: number | null;
+                        effective?: {
+                            returnAfterDays: number;
+                            /** @description The site (this one or an ancestor) whose deadline applies. */
+                            inboundSiteId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    putInboundsitesByInboundSiteIdReturnDeadline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path: {
+                inboundSiteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days a parcel may wait here before it is proposed for return (1–365); null: inherit again. */
+                    returnAfterDays: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundSiteId: string;
+                        /** @description The site's own deadline; null: its nearest ancestor's. */
+                        returnAfterDays: number | null;
+                        effective?: {
+                            returnAfterDays: number;
+                            /** @description The site (this one or an ancestor) whose deadline applies. */
+                            inboundSiteId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    getReturnProposals: {
+        parameters: {
+            query?: {
+                inboundSiteId?: string;
+                /** @description Rows to skip. */
+                skip?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        proposals: {
+                            proposalId: string;
+                            packageId: string;
+                            trackingNumber: string;
+                            currentStatus: string;
+                            receiver?: {
+                                contactId: string;
+                                name: string;
+                            };
+                            /** @description Where the parcel waits. */
+                            inboundSiteId: string;
+                            siteName?: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            /** @description The deadline it passed, in days. */
+                            deadlineDays: number;
+                            /** Format: date-time */
+                            proposedAt: string;
+                            /** Format: date-time */
+                            shownFrom: string;
+                        }[];
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postReturnProposalsByProposalIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Added to the activity. */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        packageId: string;
+                        trackingNumber: string;
+                        subId: string;
+                        assetType: string;
+                        carrier?: {
+                            carrierId: string;
+                            name: string;
+                        };
+                        currentStatus: string;
+                        damaged: boolean;
+                        archived: boolean;
+                        timezone?: number;
+                        sender?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        receiver?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        givenTo?: {
+                            contactId: string;
+                            name: string;
+                            company?: string;
+                            email?: string;
+                            phone?: string;
+                            personalId?: string;
+                            location?: components["schemas"]["SiteRef"];
+                            mailStopLocation?: components["schemas"]["SiteRef"];
+                        };
+                        comment?: string;
+                        confirmationType?: string;
+                        additionalConfirmationType?: string;
+                        customFields: {
+                            customFieldId: string;
+                            name: string;
+                            status: string;
+                            value: string;
+                        }[];
+                        currentLocation?: components["schemas"]["SiteRef"];
+                        packageLocation?: string;
+                        lockerBank?: string;
+                        lockerUnit?: string;
+                        userName: string;
+                        /** @description Who received it at its first site; absent while an announced (IN_TRANSIT) package has not arrived. */
+                        receiveClerk?: string;
+                        deliveryClerk?: string;
+                        /** Format: date-time */
+                        deliveryTime?: string;
+                        currentRoute?: {
+                            routeName: string;
+                        };
+                        /** @description The code its recipient collects it with at the desk (POST /api/v1/pickups): six characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ. A waiting package always holds its receiver's current code, shared by all the receiver's waiting parcels (concurrent adds and updates included): given when it arrives waiting, and taken again when it becomes waiting under another code than that, i.e. when an announced package arrives, a handed-over or returned one is set back to waiting, an archived one is un-archived (its old code may have been used meanwhile), or its receiver is corrected (it takes the new receiver's code, or a new one; the old receiver's other parcels keep theirs). A package without a receiver has a code of its own. It stays on the package once collected (a used code is refused). */
+                        pickupCode?: string;
+                        /** @description An extension to the vendor contract: what the desk must know of the parcel, any of PERISHABLE (reminded sooner: the notification settings’ perishableReminderAfterHours), MEDICATION, OVERSIZE, SIGNATURE_REQUIRED (its hand-over needs the collector’s signature whatever the site’s signatureRule says) and FRAGILE. Shown in the console and in the arrival and reminder emails. */
+                        flags: string[];
+                        /** @description An extension to the vendor contract: the holding fee of its site (the site's `holdingFee`, else its nearest ancestor's), counted from when the parcel reached that site until it was handed over (while it waits: until now). Absent where no fee applies. */
+                        holdingFee?: {
+                            /** @description In minor units of currency. */
+                            amount: number;
+                            currency: string;
+                            daysHeld: number;
+                            chargedDays: number;
+                            /** Format: date-time */
+                            since: string;
+                            /** Format: date-time */
+                            freeUntil: string;
+                            capped: boolean;
+                        };
+                        locationZip?: string;
+                        /** Format: date-time */
+                        insertTimestamp: string;
+                        /** Format: date-time */
+                        updateTimestamp: string;
+                        version: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postReturnProposalsByProposalIdDismiss: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Error400"];
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Error503"];
+        };
+    };
+    postReturnProposalsByProposalIdExtend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (at most 128 of `A-Za-z0-9._:-`), echoed back and in every log line. */
+                "X-Correlation-ID"?: string;
+                /** @description Makes a retry safe: the same key and body within 24 hours returns the first response (`Idempotent-Replayed: true`); another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days the proposal leaves the list. */
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        shownFrom: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (RFC 6750). */
+            401: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The token lacks the psapi scope; or, with the console session cookie, a write without the X-CSRF-Token header, or a clerk on an admin route. */
+            403: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            /** @description Unexpected error; the body never says why. */
+            500: {
+                headers: {
+                    "X-Correlation-ID": components["headers"]["X-Correlation-ID"];
+                    /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11583,6 +15799,7 @@ export interface operations {
                             [key: string]: string;
                         };
                         intervalMinutes: number;
+                        maxDeactivationPercent: number;
                         /** Format: date-time */
                         nextRunAt: string;
                         lastRun?: {
@@ -11599,6 +15816,17 @@ export interface operations {
                             invalid: number;
                             ms: number;
                             error?: string;
+                            /** @description Confirm a refused run by this id (`confirmRunId`). */
+                            runId?: string;
+                            /** @description The run wrote nothing: it would have deactivated too many contacts (the counts are what it would have done). */
+                            refused?: {
+                                /** @enum {string} */
+                                reason: "empty_search" | "too_many";
+                                /** @description Contacts the run would have deactivated. */
+                                deactivations: number;
+                                /** @description Deactivations allowed without confirmation. */
+                                allowed: number;
+                            };
                         };
                     };
                 };
@@ -11687,6 +15915,8 @@ export interface operations {
                     };
                     /** @description Default 60. */
                     intervalMinutes?: number;
+                    /** @description The most of the active LDAP contacts one run may deactivate without an admin's confirmation (at least 5 are always allowed); default 10, at most 50. A run finding no usable entry never deactivates without confirmation. */
+                    maxDeactivationPercent?: number;
                 };
             };
         };
@@ -11713,6 +15943,7 @@ export interface operations {
                             [key: string]: string;
                         };
                         intervalMinutes: number;
+                        maxDeactivationPercent: number;
                         /** Format: date-time */
                         nextRunAt: string;
                         lastRun?: {
@@ -11729,6 +15960,17 @@ export interface operations {
                             invalid: number;
                             ms: number;
                             error?: string;
+                            /** @description Confirm a refused run by this id (`confirmRunId`). */
+                            runId?: string;
+                            /** @description The run wrote nothing: it would have deactivated too many contacts (the counts are what it would have done). */
+                            refused?: {
+                                /** @enum {string} */
+                                reason: "empty_search" | "too_many";
+                                /** @description Contacts the run would have deactivated. */
+                                deactivations: number;
+                                /** @description Deactivations allowed without confirmation. */
+                                allowed: number;
+                            };
                         };
                     };
                 };
@@ -11866,6 +16108,8 @@ export interface operations {
                 "application/json": {
                     /** @description true: report what the sync would do, write nothing. */
                     dryRun?: boolean;
+                    /** @description The last run's `runId`, refused by the guard: an admin confirms its deactivations, once. */
+                    confirmRunId?: string;
                 };
             };
         };
@@ -11896,6 +16140,17 @@ export interface operations {
                         invalid: number;
                         ms: number;
                         error?: string;
+                        /** @description Confirm a refused run by this id (`confirmRunId`). */
+                        runId?: string;
+                        /** @description The run wrote nothing: it would have deactivated too many contacts (the counts are what it would have done). */
+                        refused?: {
+                            /** @enum {string} */
+                            reason: "empty_search" | "too_many";
+                            /** @description Contacts the run would have deactivated. */
+                            deactivations: number;
+                            /** @description Deactivations allowed without confirmation. */
+                            allowed: number;
+                        };
                     } & {
                         /** @description The first 50 problems of invalid entries. */
                         errors?: {
@@ -12304,7 +16559,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Forwarded" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "NotificationFailed" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted" | "MissingFromShelf")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**
@@ -12610,7 +16865,7 @@ export interface operations {
                      */
                     type: "tracking";
                     /** @description Event names of this variant (GET /api/v1/events); duplicates are ignored. */
-                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted")[];
+                    events: ("Manifest" | "Acceptance" | "InTransit" | "DeliveryAttempt" | "OutForDelivery" | "Delivered" | "Exception" | "ReturnToSender" | "ReadyForPickup" | "PickupMissed" | "PickedUp" | "Received" | "Archived" | "Forwarded" | "Updated" | "RecipientNotified" | "RecipientReminded" | "RecipientFinalNotice" | "RecipientPickupReceipt" | "NotificationFailed" | "ScanIssueOpened" | "ScanIssueSettled" | "RecipientDeparted" | "MissingFromShelf")[];
                     /** @description https:// (http:// only where the operator allows it). Private, loopback, link-local, CGNAT, multicast, reserved and documentation addresses are refused, now and again at every connection. */
                     url: string;
                     /**

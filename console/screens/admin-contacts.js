@@ -6,6 +6,7 @@ import { html, Field, Alert, refusal } from '../ui.js'
 import { RosterImport } from '../csv.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
+import { ContactHolds } from './contact-holds.js'
 
 /** How the desk says each contact type; a type the server adds shows under its own name. */
 const TYPE_LABELS = { RECEIVER: 'Recipient', SENDER: 'Sender', ALL: 'Both' }
@@ -83,6 +84,7 @@ export function Contacts() {
         onCancel=${edit.cancel}
       />`
     }
+    ${holdsOf(edit.id, contacts.items)}
     <form class="card" novalidate onSubmit=${form.onSubmit} aria-labelledby="new-contact">
       <h2 id="new-contact">New contact</h2>
       ${form.messages}
@@ -167,4 +169,10 @@ function EditContact({ contact, onDone, onCancel }) {
     <${LanguageField} form=${form} id="edit-contact-language" />
     <label class="check"><input type="checkbox" ...${form.check('notify')} /> Sends notification emails</label>
   </${EditCard}>`
+}
+
+/** The holds of the contact being edited (issue 30.2), under its edit card. */
+const holdsOf = (id, items) => {
+  const contact = id && items?.find((c) => c.contactId === id)
+  return contact ? html`<${ContactHolds} key=${`holds-${id}`} contact=${contact} />` : null
 }

@@ -112,6 +112,7 @@ const EMPTY = {
   baseDn: '',
   filter: '(objectClass=person)',
   intervalMinutes: '60',
+  maxDeactivationPercent: '10',
   enabled: true,
 }
 
@@ -133,7 +134,15 @@ function LdapSettings({ cur, reload }) {
   const action = useAction()
   const [report, setReport] = useState(null)
   const form = useForm(
-    cur ? { ...EMPTY, ...cur, bindPassword: '', intervalMinutes: String(cur.intervalMinutes) } : EMPTY,
+    cur
+      ? {
+          ...EMPTY,
+          ...cur,
+          bindPassword: '',
+          intervalMinutes: String(cur.intervalMinutes),
+          maxDeactivationPercent: String(cur.maxDeactivationPercent),
+        }
+      : EMPTY,
     async (v) => {
       await put('/api/v1/directory/ldap', {
         url: v.url,
@@ -142,17 +151,21 @@ function LdapSettings({ cur, reload }) {
         baseDn: v.baseDn,
         filter: v.filter,
         intervalMinutes: Number(v.intervalMinutes),
+        maxDeactivationPercent: Number(v.maxDeactivationPercent),
         enabled: v.enabled,
       })
       await reload()
       return 'LDAP settings saved: the first sync runs within a minute.'
     },
-    ['url', 'bindDn', 'bindPassword', 'baseDn', 'filter', 'intervalMinutes'],
+    ['url', 'bindDn', 'bindPassword', 'baseDn', 'filter', 'intervalMinutes', 'maxDeactivationPercent'],
   )
-  const run = (dryRun) =>
+  // `confirmRunId`: the refused run an admin confirms (docs/directory.md, "Mass deactivation").
+  const run = (dryRun, confirmRunId) =>
     action.run(async () => {
-      setReport(await post('/api/v1/directory/ldap/run', { dryRun }))
+      const out = await post('/api/v1/directory/ldap/run', { dryRun, ...(confirmRunId ? { confirmRunId } : {}) })
+      setReport(out)
       if (!dryRun) await reload()
+      if (out.refused) return `${dryRun ? 'Dry run: ' : ''}${out.error}`
       return dryRun ? 'Dry run: nothing was written.' : 'Synced.'
     })
   const last = report ?? cur?.lastRun
@@ -165,6 +178,7 @@ function LdapSettings({ cur, reload }) {
       <${Field} label="Base DN" id="ldap-base-dn" errors=${form.errorsOf('baseDn')}>${(a) => html`<input ...${a} ...${form.bind('baseDn')} />`}</${Field}>
       <${Field} label="Filter" id="ldap-filter" errors=${form.errorsOf('filter')}>${(a) => html`<input ...${a} ...${form.bind('filter')} />`}</${Field}>
       <${Field} label="Every (minutes)" id="ldap-interval" errors=${form.errorsOf('intervalMinutes')}>${(a) => html`<input ...${a} type="number" min="5" ...${form.bind('intervalMinutes')} />`}</${Field}>
+      <${Field} label="Most deactivated in one run (%)" id="ldap-max-deactivation" hint="Of the active LDAP contacts (1–50; 5 people always pass). A run past it writes nothing until you confirm it." errors=${form.errorsOf('maxDeactivationPercent')}>${(a) => html`<input ...${a} type="number" min="1" max="50" ...${form.bind('maxDeactivationPercent')} />`}</${Field}>
       <label class="check"><input type="checkbox" ...${form.check('enabled')} /> Sync on this schedule</label>
       <button type="submit" disabled=${form.busy}>Save LDAP settings</button>
     </form>
@@ -181,7 +195,10 @@ function LdapSettings({ cur, reload }) {
           last &&
           html`<dl class="facts">
             <dt>Last run</dt>
-            <dd>${fmtTime(last.at)} ${last.ok ? '' : `: failed, ${last.error ?? ''}`}</dd>
+            <dd>
+              ${fmtTime(last.at)}
+              ${last.ok ? '' : last.refused ? `: refused, nothing written. ${last.error}` : `: failed, ${last.error ?? ''}`}
+            </dd>
             <dt>Entries</dt>
             <dd>${last.seen}</dd>
             <dt>Added</dt>
@@ -193,6 +210,15 @@ function LdapSettings({ cur, reload }) {
             <dt>Invalid</dt>
             <dd>${last.invalid}</dd>
           </dl>`
+        }
+        ${
+          // The recorded run (a dry run's id confirms nothing).
+          cur.lastRun?.refused &&
+          html`<p>
+            <button type="button" class="danger" onClick=${() => run(false, cur.lastRun.runId)}>
+              Confirm: deactivate these ${cur.lastRun.refused.deactivations} contacts
+            </button>
+          </p>`
         }
       </section>`
     }`

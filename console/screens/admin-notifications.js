@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, put, ApiError } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { RenderedHtml } from '../email-preview.js'
+import { SmsSettings } from './admin-sms.js'
 
 const KINDS = [
   ['ARRIVAL', 'Arrival'],
@@ -209,5 +210,6 @@ export function NotificationSettings() {
           <pre class="preview-html">${preview.html}</pre>
         </details>
       </section>`
-    }`
+    }
+    <${SmsSettings} />`
 }

@@ -5,6 +5,15 @@ import { html, Field, Alert, refusal, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { SITE_STATUSES, SITE_TYPES } from '../vocabulary.js'
+import {
+  SiteHoldSettings,
+  HOLD_FIELDS,
+  feeValues,
+  feeChange,
+  useReturnDeadline,
+  deadlineChange,
+  saveDeadline,
+} from './site-hold-settings.js'
 
 /** A site's statuses (the server's vocabulary module does not list them yet). */
 
@@ -133,8 +142,11 @@ function EditSite({ site, sites, onDone, onCancel }) {
       openingHours: site.openingHours ?? '',
       signatureRule: site.signatureRule ?? '',
       photoProofAllowed: site.photoProofAllowed === undefined ? '' : String(site.photoProofAllowed),
+      ...feeValues(site.holdingFee),
     },
     async (v) => {
+      // Both checked before either is sent: a refused deadline does not follow a saved site.
+      const days = deadlineChange(v, deadline)
       // Only what changed: a PUT merges, and a move or a primary flag has effects beyond this site.
       const body = {
         ...(v.name !== site.name ? { name: v.name } : {}),
@@ -147,12 +159,15 @@ function EditSite({ site, sites, onDone, onCancel }) {
         ...(v.photoProofAllowed !== (site.photoProofAllowed === undefined ? '' : String(site.photoProofAllowed))
           ? { photoProofAllowed: v.photoProofAllowed === '' ? null : v.photoProofAllowed === 'true' }
           : {}),
+        ...feeChange(v, site.holdingFee),
       }
       if (Object.keys(body).length > 0) await put(`/api/v1/inboundsites/${site.inboundSiteId}`, body)
+      await saveDeadline(site.inboundSiteId, days)
       await onDone(`Site ${v.name} saved.`)
     },
-    ['name', 'status', 'parent', 'primary', 'openingHours', 'signatureRule', 'photoProofAllowed'],
+    ['name', 'status', 'parent', 'primary', 'openingHours', 'signatureRule', 'photoProofAllowed', ...HOLD_FIELDS],
   )
+  const deadline = useReturnDeadline(site.inboundSiteId, form.setValues)
   return html`<${EditCard}
     titleId="edit-site"
     title=${`Edit site ${site.name}`}
@@ -192,5 +207,6 @@ function EditSite({ site, sites, onDone, onCancel }) {
         <option value="true">Allowed</option>
         <option value="false">Not allowed</option>
       </select>`}</${Field}>
+    <${SiteHoldSettings} form=${form} deadline=${deadline} />
   </${EditCard}>`
 }

@@ -1,9 +1,10 @@
 // Dashboard: what waits now per site, today's receipts and hand-overs, the oldest waiting parcels.
 import { useEffect, useState } from 'preact/hooks'
 import { get, post, qs } from '../api.js'
-import { html, Alert, Link, fmtTime, siteName } from '../ui.js'
+import { html, Alert, Link, Pager, fmtTime, siteName } from '../ui.js'
 import { loadSites } from '../data.js'
 import { HANDED_OVER_FILTER, WAITING, statusFilter } from '../statuses.js'
+import { ExceptionCounts } from './exceptions.js'
 
 const count = async (params) => (await post(`/api/v1/packages/search?${qs({ ...params, size: 1 })}`, {})).totalCount
 
@@ -41,16 +42,7 @@ function Unclaimed({ days }) {
       )}
     </ul>
     ${rows.length === 0 && html`<p>None.</p>`}
-    ${
-      (page > 1 || more) &&
-      html`<nav class="pager" aria-label="Pages of unclaimed parcels">
-        <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => setPage(page - 1)}>
-          Previous page
-        </button>
-        <span>Page ${page}</span>
-        <button type="button" class="secondary" disabled=${!more} onClick=${() => setPage(page + 1)}>Next page</button>
-      </nav>`
-    }`
+    <${Pager} label="Pages of unclaimed parcels" page=${page} more=${more} onPage=${setPage} />`
 }
 
 /**
@@ -83,6 +75,21 @@ function Departures() {
   </section>`
 }
 
+/** Every parcel that needs something done, counted per kind (issue 30.3): each count opens its list. */
+function Exceptions({ days }) {
+  const [counts, setCounts] = useState(null)
+  const [error, setError] = useState(null)
+  useEffect(() => {
+    get(`/api/v1/exceptions/counts?${qs({ unclaimedDays: days })}`).then(setCounts, setError)
+  }, [days])
+  if (error) return html`<${Alert} messages=${[error.message]} />`
+  if (!counts) return null
+  return html`<section class="card" aria-labelledby="exceptions">
+    <h2 id="exceptions"><${Link} to="/exceptions">Exceptions</${Link}>: ${counts.totalCount}</h2>
+    <${ExceptionCounts} counts=${counts.counts} />
+  </section>`
+}
+
 export function Dashboard() {
   const [days, setDays] = useState(3)
   const [data, setData] = useState(null)
@@ -109,6 +116,7 @@ export function Dashboard() {
   return html`<main id="main" class="dashboard">
     <h1>Dashboard</h1>
     <${Alert} messages=${error ? [error.message] : []} />
+    <${Exceptions} days=${days} />
     <${Departures} />
     ${
       data &&

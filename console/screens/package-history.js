@@ -7,7 +7,13 @@ import { get, post, apiUrl } from '../api.js'
 import { html, Alert, fmtTime, siteName } from '../ui.js'
 
 const KIND = { ARRIVAL: 'Arrival email', REMINDER: 'Reminder', FINAL_NOTICE: 'Final notice', PICKED_UP: 'Receipt' }
-const STATUS = { pending: 'waiting to be sent', sent: 'sent', failed: 'failed', suppressed: 'not sent' }
+const STATUS = {
+  pending: 'waiting to be sent',
+  sent: 'sent',
+  failed: 'failed',
+  suppressed: 'not sent',
+  unconfirmed: 'sent, unconfirmed',
+}
 
 /** The emails of one package, newest first as the API lists them. */
 const emailsOf = async (packageId) =>
@@ -26,7 +32,10 @@ const clerkOf = (a) => (a.reportedBy && a.reportedBy !== a.userName ? `${a.repor
 function emailLine(n) {
   const what = `${KIND[n.kind] ?? n.kind}${n.step && n.kind === 'REMINDER' ? ` ${n.step}` : ''}`
   const why = n.status === 'failed' && n.lastError ? ` (${n.lastError})` : ''
-  return `${what} to ${n.to}: ${STATUS[n.status] ?? n.status}${why}`
+  // A text (issue 29): said so, with the provider's latest delivery receipt.
+  const text = n.channel === 'sms' ? `${what.replace(' email', '')} text` : what
+  const receipt = n.deliveryStatus ? `, ${n.deliveryStatus}` : ''
+  return `${text} to ${n.to}: ${STATUS[n.status] ?? n.status}${receipt}${why}`
 }
 
 function pickupLine(p) {

@@ -1,10 +1,12 @@
 // One package: its details, the "History" timeline (package-history.js: activities, emails, pickups),
-// and edit (recipient, comment), move (site, shelf), mark damaged (package-damage.js), archive.
+// and edit (recipient, comment, flags), move (site, shelf), mark damaged (package-damage.js), archive.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, put, patch, ApiError } from '../api.js'
-import { html, Field, Alert, fmtTime, siteName } from '../ui.js'
+import { html, Field, Alert, actionsOf, fmtTime, siteName } from '../ui.js'
 import { History } from './package-history.js'
 import { MarkDamaged } from './package-damage.js'
+import { FlagBadges, FlagChips, feeText } from './parcel-flags.js'
+import { ForwardPackage } from './package-forward.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { loadSites } from '../data.js'
 import { WAITING } from '../statuses.js'
@@ -20,6 +22,7 @@ export function PackageDetail({ id }) {
   const [sites, setSites] = useState([])
   const [recipient, setRecipient] = useState(null)
   const [comment, setComment] = useState('')
+  const [flags, setFlags] = useState([])
   const [move, setMove] = useState({ inboundSiteId: '', packageLocation: '' })
   const [loads, setLoads] = useState(0)
   const heading = useRef(null)
@@ -34,6 +37,7 @@ export function PackageDetail({ id }) {
       setHistory(h.activities)
       setRecipient(p.receiver?.contactId ? { id: p.receiver.contactId, label: p.receiver.name } : null)
       setComment(p.comment ?? '')
+      setFlags(p.flags ?? [])
       setMove({ inboundSiteId: p.currentLocation?.inboundSiteId ?? '', packageLocation: p.packageLocation ?? '' })
       setLoads((n) => n + 1)
     } catch (err) {
@@ -48,21 +52,10 @@ export function PackageDetail({ id }) {
   const shown = Boolean(pkg)
   useEffect(() => heading.current?.focus(), [id, shown])
 
-  const act = (what, fn) => async (e) => {
-    e?.preventDefault()
-    setError(null)
-    setNotice(null)
-    try {
-      await fn()
-      setNotice(what)
-      await load()
-    } catch (err) {
-      setError(err)
-    }
-  }
+  const act = actionsOf({ setError, setNotice, load })
   const saveEdit = act('Saved.', () =>
     put(`/api/v1/packages/${id}`, {
-      package: { receiver: recipient ? { contactId: recipient.id } : null, comment: comment.trim() || null },
+      package: { receiver: recipient ? { contactId: recipient.id } : null, comment: comment.trim() || null, flags },
     }),
   )
   const saveMove = act('Moved.', () =>
@@ -87,6 +80,7 @@ export function PackageDetail({ id }) {
     </main>`
   return html`<main id="main" class="package">
     <h1 ref=${heading} tabindex="-1">Package ${pkg.trackingNumber}</h1>
+    <${FlagBadges} flags=${pkg.flags} />
     <div aria-live="polite"><${Alert} kind="info" messages=${notice ? [notice] : []} /></div>
     <${Alert} messages=${error ? (err ? err.unclaimed(['package.receiver', 'package.comment', 'lastActivity.location']) : [error.message]) : []} />
     <section class="card" aria-labelledby="details-title">
@@ -106,6 +100,11 @@ export function PackageDetail({ id }) {
             html`<dt>${f.name}</dt>
               <dd data-testid="custom-field">${f.value}</dd>`,
         )}
+        ${
+          pkg.holdingFee &&
+          html`<dt>Holding fee</dt>
+            <dd data-testid="holding-fee">${feeText(pkg.holdingFee)}</dd>`
+        }
         <dt>Received by</dt><dd>${pkg.receiveClerk ?? ''}</dd>
         ${
           pkg.givenTo &&
@@ -127,6 +126,7 @@ export function PackageDetail({ id }) {
       <${Field} label="Comment" id="pkg-comment" errors=${err?.forField('package.comment') ?? []}>
         ${(a) => html`<textarea ...${a} value=${comment} onInput=${(e) => setComment(e.target.value)}></textarea>`}
       </${Field}>
+      <${FlagChips} flags=${flags} onChange=${setFlags} prefix="pkg-flag" />
       <button type="submit">Save changes</button>
     </form>
     <form class="card" novalidate onSubmit=${saveMove} aria-labelledby="move-title">
@@ -147,6 +147,11 @@ export function PackageDetail({ id }) {
       </${Field}>
       <button type="submit" disabled=${!move.inboundSiteId}>Move</button>
     </form>
+    <${ForwardPackage} pkg=${pkg} sites=${sites} onDone=${async (what) => {
+      setError(null)
+      setNotice(what)
+      await load()
+    }} />
     <${MarkDamaged} pkg=${pkg} onDone=${async (what) => {
       setError(null)
       setNotice(what)

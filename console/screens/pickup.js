@@ -5,9 +5,11 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post, ApiError, qs } from '../api.js'
 import { html, Alert, Link, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
+import { HoldNote } from '../hold-note.js'
 import { SignaturePad, proofRule } from '../signature.js'
 import { loadSites, uploadImage } from '../data.js'
 import { WAITING, statusFilter } from '../statuses.js'
+import { FlagBadges, HandOverNotes, feeText, money, withFlagProof } from './parcel-flags.js'
 
 /** A pickup code as the arrival email shows it: 6 of Crockford's base 32 without 0 and 1, any case, spaces and hyphens ignored. */
 const PICKUP_CODE = /^[2-9A-HJKMNP-TV-Z]{6}$/
@@ -32,6 +34,12 @@ async function codeRefusal(code) {
     return `This pickup code was already used: handed over on ${when(done.deliveryTime)} to ${done.givenTo?.name ?? 'the recipient'}.`
   return 'No parcel has this pickup code. Check the code with the collector, or search by their name.'
 }
+
+/** The receipt's holding fees (POST /api/v1/pickups answers them), as the desk says them. */
+const feesCharged = (pickup) =>
+  pickup.holdingFees
+    ? [`Holding fee charged: ${pickup.holdingFees.totals.map((t) => money(t.amount, t.currency)).join(' + ')}.`]
+    : []
 
 /** Fields of the pickup's errors[] and the control that shows them. */
 const FIND = ['pickupCode', 'contactId', 'packageIds']
@@ -170,10 +178,8 @@ export function Pickup() {
 
   const err = error instanceof ApiError ? error : null
   const known = [...FIND, 'givenTo', 'images', 'typedSignature']
-  const proof = proofRule(
-    packages.filter((p) => ticked.has(p.packageId)),
-    sites,
-  )
+  const chosen = packages.filter((p) => ticked.has(p.packageId))
+  const proof = withFlagProof(proofRule(chosen, sites), chosen)
   return html`<main id="main" class="pickup">
     <h1>Hand over</h1>
     <${Combobox}
@@ -189,11 +195,12 @@ export function Pickup() {
       onEnterWithoutList=${byText}
     />
     <div aria-live="polite">
-      ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`]} />`}
+      ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`, ...feesCharged(done.pickup)]} />`}
     </div>
     <form onSubmit=${handOver} aria-label="Hand over parcels">
       <fieldset>
         <legend>Parcels waiting</legend>
+        <${HoldNote} contactId=${packages[0]?.receiver?.contactId} />
         ${packages.length === 0 && html`<p class="muted">No parcel waiting${who ? ` for ${who.label}` : ''}.</p>`}
         <ul class="parcels">
           ${packages.map(
@@ -205,6 +212,7 @@ export function Pickup() {
                 setTicked(next)
               }} />
               <span>${p.trackingNumber}</span> <small>${p.carrier?.name ?? ''} · ${siteName(p.currentLocation)} ${p.packageLocation ?? ''}${p.pickupCode ? ` · code ${p.pickupCode}` : ''}</small>
+              <${FlagBadges} flags=${p.flags} />${p.holdingFee && html`<small class="fee">${feeText(p.holdingFee)}</small>`}
             </label> <${Link} to=${`/packages/${p.packageId}`} aria-label=${`Details of ${p.trackingNumber}`}>details</${Link}></li>`,
           )}
         </ul>
@@ -275,6 +283,7 @@ export function Pickup() {
         }
         ${proof.rule === 'optional' && html`<p class="muted">Signature optional at this site.</p>`}
       </div>
+      <${HandOverNotes} parcels=${chosen} />
       <${Alert} messages=${error ? (err ? err.unclaimed(known) : [error.message]) : []} />
       <button type="submit" disabled=${busy}>Hand over</button>
     </form>

@@ -4,9 +4,34 @@
 // (a bulk list is one kind of delivery; a parcel that differs is received on its own).
 import { html, Link } from '../ui.js'
 import { Combobox } from '../combobox.js'
-import { withCarrier, INTERNAL, UNKNOWN_FORMAT } from '../receiving.js'
+import { enqueue } from '../outbox.js'
+import { packageBody, withCarrier, INTERNAL, UNKNOWN_FORMAT } from '../receiving.js'
 import { CarrierChoice } from './receive-item.js'
 import { CustomFieldInputs } from './receive-fields.js'
+
+export const mustChoose = (it) =>
+  `${it.trackingNumber}: ${it.finished.text} Open it, or receive it again as a new arrival.`
+
+/**
+ * Puts the list in the outbox, all into `location` with one set of custom fields; answers the rows
+ * that cannot go as they are (`left`) and the outbox entries written (`entries`, for the shelf).
+ */
+export async function enqueueBatch(owner, batch, location, customFields) {
+  const left = []
+  const entries = []
+  for (const b of batch) {
+    if (b.unknownFormat || (b.finished && !b.again)) {
+      left.push({ ...b, error: b.unknownFormat ? UNKNOWN_FORMAT : mustChoose(b) })
+      continue
+    }
+    const body = b.offline ? undefined : packageBody(b, b.receiver, location, customFields)
+    const { raw, trackingNumber, receiver: recipient, internal = false } = b
+    const again = Boolean(b.again)
+    const seq = await enqueue(owner, { raw, trackingNumber, body, recipient, location, internal, again, customFields })
+    entries.push({ seq, trackingNumber: trackingNumber ?? raw })
+  }
+  return { left, entries }
+}
 
 function note(b, onAgain) {
   if (b.finished && !b.again)

@@ -3,11 +3,13 @@
 // keeps the state; this is its form.
 import { html, Field } from '../ui.js'
 import { Combobox } from '../combobox.js'
+import { HoldNote } from '../hold-note.js'
 import { AddContact } from '../add-contact.js'
 import { remember, searchRecipients } from '../recipients.js'
 import { withCarrier, INTERNAL } from '../receiving.js'
 import { DecodedFacts, UnknownFormat } from './receive-item.js'
 import { CustomFieldInputs } from './receive-fields.js'
+import { FlagChips } from './parcel-flags.js'
 
 export function SingleItem({ s, refs, err, busy, onSave, onCancel, onAgain }) {
   const { item, setItem, recipient, setRecipient, adding, setAdding } = s
@@ -35,6 +37,7 @@ export function SingleItem({ s, refs, err, busy, onSave, onCancel, onAgain }) {
           setRecipient(o)
           if (o) focus(refs.save)
         }} onEnterWithoutList=${() => refs.save.current?.focus()} />
+      <${HoldNote} contactId=${recipient?.id} />
       ${
         adding !== null &&
         html`<${AddContact}
@@ -55,6 +58,7 @@ export function SingleItem({ s, refs, err, busy, onSave, onCancel, onAgain }) {
       }
       <${CustomFieldInputs} defs=${s.defs} values=${s.values} onChange=${s.setValues} errors=${s.fieldErrors}
         serverErrors=${err?.forField('package.customFields') ?? []} prefix="receive-cf" />
+      <${FlagChips} flags=${item.flags ?? []} onChange=${(flags) => setItem({ ...item, flags })} />
       <${Field} label="Photo (optional)" id="receive-photo" errors=${err?.forField('images') ?? []}>
         ${(a) => html`<input ...${a} ref=${refs.photo} type="file" accept="image/*" capture="environment" />`}
       </${Field}>

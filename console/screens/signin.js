@@ -32,6 +32,8 @@ const SSO_REFUSALS = {
   other_subscription:
     'This email belongs to a user of another organisation: it cannot sign in through this identity provider.',
   disabled: 'Your mailroom user is disabled: ask an administrator.',
+  identity_mismatch:
+    'This email’s mailroom user signs in with another account at the identity provider: sign in with that one, or ask an administrator.',
   cross_site: 'Single sign-on starts from this page only: type your email and press “Use single sign-on”.',
 }
 

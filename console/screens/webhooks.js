@@ -3,7 +3,7 @@
 // deliveries and a test send.
 import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, WEBHOOKS } from '../api.js'
-import { html, Alert, refusal, fmtTime } from '../ui.js'
+import { html, Alert, actionsOf, refusal, fmtTime } from '../ui.js'
 import { useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
 import { WebhookFields, WEBHOOK_FIELDS, emptyWebhook, webhookValues, webhookBody } from './webhook-form.js'
 
@@ -151,17 +151,7 @@ function Deliveries({ config }) {
   const base = `/api/v1/webhookConfig/${encodeURIComponent(config.webHookConfigID)}`
   const load = () => hook('GET', `${base}/deliveries?limit=50`).then((r) => setDeliveries(r.deliveries), setError)
   useEffect(() => void load(), [config.webHookConfigID])
-  const act = (what, fn) => async () => {
-    setError(null)
-    setNotice(null)
-    try {
-      await fn()
-      setNotice(what)
-      await load()
-    } catch (err) {
-      setError(err)
-    }
-  }
+  const act = actionsOf({ setError, setNotice, load })
   return html`<section class="card" aria-labelledby="log-title">
     <h2 id="log-title">Delivery log of ${config.name}</h2>
     <${Alert} messages=${error ? [refusal(error)] : []} />

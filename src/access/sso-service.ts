@@ -9,15 +9,14 @@ import { AppError } from '../platform/kit/errors.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { PasswordPool } from './model/password-pool.js'
-import { generatePassword, hashPassword } from './model/passwords.js'
 import { openFlow, sealFlow } from './model/sso-flow.js'
 import { SSO_ERRORS } from './model/sso-errors.js'
-import { decideSsoUser, emailDomainOf, normalizeDomain, ssoEmailOf, type SsoRefusal } from './model/sso-rules.js'
+import { emailDomainOf, normalizeDomain, type SsoRefusal } from './model/sso-rules.js'
 import type { SessionsService } from './sessions-service.js'
 import type { ActiveSession } from './model/sessions.js'
 import { createSsoSettings, openSecret } from './sso-settings.js'
+import { createSsoUsers } from './sso-users.js'
 import * as repo from './store/sso.js'
-import * as users from './store/users.js'
 
 export interface SsoServiceDeps {
   db: Db
@@ -107,30 +106,7 @@ export function createSsoService(deps: SsoServiceDeps) {
     return config
   }
 
-  async function provision(subId: string, email: string, role: 'admin' | 'clerk'): Promise<users.UserRecord> {
-    const now = clock.now()
-    const row = {
-      user_id: deps.ids('usr_'),
-      sub_id: subId,
-      email,
-      name: null,
-      role,
-      site_id: null,
-      // No password anyone knows: a hash of a random one, so a password guess takes as long as for anyone.
-      password_hash: await deps.passwords.run([`sub:${subId}`], () => hashPassword(generatePassword())),
-      created_at: now,
-      updated_at: now,
-    }
-    await users.insertUser(db, row)
-    return {
-      ...row,
-      status: 'active',
-      disabled_at: null,
-      must_change_password: false,
-      created_at: now,
-      updated_at: now,
-    }
-  }
+  const ssoUsers = createSsoUsers(deps)
 
   const settings = createSsoSettings({
     db,
@@ -250,52 +226,9 @@ export function createSsoService(deps: SsoServiceDeps) {
         log.warn({ subId: s.sub_id, err: e }, 'single sign-on: the provider’s answer failed')
         return refused('failed', s.sub_id)
       }
-      const email = ssoEmailOf(claims.email)
-      const existing = email === undefined ? undefined : await users.findForSignIn(db, email)
-      const decision = decideSsoUser(
-        { email: claims.email, email_verified: claims.email_verified },
-        {
-          subId: s.sub_id,
-          domains: s.domains,
-          provisionUsers: s.provision_users,
-          defaultRole: s.default_role,
-          requireVerifiedEmail: s.require_verified_email,
-        },
-        existing && { userId: existing.user_id, subId: existing.sub_id, status: existing.status },
-      )
-      let user: users.UserRecord
-      switch (decision.kind) {
-        case 'refuse':
-          return refused(decision.reason, s.sub_id)
-        case 'sign-in':
-          user = existing!
-          break
-        case 'provision':
-          try {
-            user = await provision(s.sub_id, decision.email, decision.role)
-            log.info({ subId: s.sub_id, userId: user.user_id }, 'single sign-on: user provisioned')
-          } catch (e) {
-            if (!isUniqueViolation(e, 'users_email_key')) throw e
-            // The same new user signing in twice at once: the other request created them.
-            const created = await users.findForSignIn(db, decision.email)
-            if (created?.sub_id !== s.sub_id || created.status !== 'active') return refused('failed', s.sub_id)
-            user = created
-          }
-          break
-        default:
-          return decision satisfies never
-      }
-      if (user.must_change_password) {
-        // A generated password is void once the provider vouched for the user: no one must change it first.
-        const password_hash = await deps.passwords.run([`sub:${s.sub_id}`], () => hashPassword(generatePassword()))
-        user =
-          (await users.updateUser(db, s.sub_id, user.user_id, {
-            password_hash,
-            must_change_password: false,
-            updated_at: clock.now(),
-          })) ?? user
-      }
-      return { outcome: 'ok', ...(await deps.sessions.openSession(user, from)) }
+      const found = await ssoUsers.resolve(s, claims)
+      if ('refused' in found) return refused(found.refused, s.sub_id)
+      return { outcome: 'ok', ...(await deps.sessions.openSession(found.user, from)) }
     },
   }
 }

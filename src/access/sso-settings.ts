@@ -85,6 +85,14 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
         passwordSignIn: body.passwordSignIn ?? true,
       }
       const problems = settingsProblems(input, { allowHttp: deps.allowHttp })
+      // Passwords off with nobody left who may use one would leave a broken provider unfixable.
+      if (!input.passwordSignIn && !problems.some((p) => p.field === 'passwordSignIn'))
+        if (!(await repo.hasBreakGlassAdmin(db, subId)))
+          problems.push({
+            field: 'passwordSignIn',
+            description:
+              'password sign-in can be turned off only while the subscription has an active admin whose password was set on the server (mailroom users create|password): the break-glass door',
+          })
       if (problems.length > 0) throw new ValidationErrors(problems)
       // No 409 for a domain another subscription claims: claims are pending until the operator
       // grants one (docs/sso.md), and a refusal would tell one tenant another's domains.

@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db/database.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
-import { inTransaction } from '../platform/db/transaction.js'
+import { type Executor, inTransaction } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { AppError, invalid } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
@@ -8,6 +8,7 @@ import type { PasswordPool } from './model/password-pool.js'
 import { generatePassword, hashPassword } from './model/passwords.js'
 import { USER_ERRORS } from './model/user-errors.js'
 import * as repo from './store/users.js'
+import { deleteIdentitiesOf, hasBreakGlassAdmin, lockPasswordSignInOff } from './store/sso.js'
 import type { CreateUser, UpdateUser, UserDetail } from './api/user-schemas.js'
 import type { UserTable } from './store/user-tables.js'
 import type { Updateable } from 'kysely'
@@ -46,6 +47,20 @@ export function createUsersService(deps: UsersServiceDeps) {
     if (siteId === undefined || siteId === null) return
     if (!(await deps.existingSiteIds(subId, [siteId])).has(siteId))
       throw invalid('siteId', `siteId ${siteId} is not a site of this subscription`)
+  }
+
+  /**
+   * While password sign-in is off, the last break-glass admin keeps that door (docs/sso.md,
+   * "Break-glass"): a change that would close it is refused, naming the field that would.
+   */
+  async function keepBreakGlass(trx: Executor, subId: string, userId: string, field: string): Promise<void> {
+    if (!(await lockPasswordSignInOff(trx, subId))) return
+    // The user is the last one exactly when there is one break-glass admin and none besides them.
+    if (!(await hasBreakGlassAdmin(trx, subId)) || (await hasBreakGlassAdmin(trx, subId, userId))) return
+    throw invalid(
+      field,
+      `${field}: this is the last admin who may sign in with a password while password sign-in is off (the break-glass door); make another with mailroom users create|password first`,
+    )
   }
 
   return {
@@ -104,6 +119,9 @@ export function createUsersService(deps: UsersServiceDeps) {
       const now = clock.now()
       const change: Updateable<UserTable> = { updated_at: now }
       if (input.role !== undefined) change.role = input.role
+      // A demoted admin is no break-glass admin any more, and promoting them again does not make
+      // them one: only the CLI on the server sets that password (docs/sso.md, "Break-glass").
+      if (input.role === 'clerk') change.password_from_cli = false
       if (input.name !== undefined) change.name = input.name?.trim() || null
       if (input.siteId !== undefined) change.site_id = input.siteId
       if (input.disabled !== undefined) {
@@ -111,6 +129,8 @@ export function createUsersService(deps: UsersServiceDeps) {
         change.disabled_at = input.disabled ? now : null
       }
       const updated = await inTransaction(db, async (trx) => {
+        if (input.role === 'clerk') await keepBreakGlass(trx, subId, userId, 'role')
+        if (input.disabled) await keepBreakGlass(trx, subId, userId, 'disabled')
         const row = await repo.updateUser(trx, subId, userId, change)
         if (row && input.disabled) await repo.deleteSessionsOf(trx, userId)
         return row
@@ -121,7 +141,8 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     /**
      * A new password (generated and returned once when none is given): the forgotten-password case
-     * at a desk. Every session of the user ends, so whoever knew the old one is signed out.
+     * at a desk. Every session of the user ends, so whoever knew the old one is signed out, and the
+     * identities recorded at the provider are forgotten: the next single sign-on records its own.
      */
     async resetPassword(
       subId: string,
@@ -132,6 +153,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const generated = password === undefined ? generatePassword() : undefined
       const password_hash = await deps.passwords.run([`sub:${subId}`], () => hashPassword(password ?? generated!))
       const found = await inTransaction(db, async (trx) => {
+        if (!fromCli) await keepBreakGlass(trx, subId, userId, 'password')
         const row = await repo.updateUser(trx, subId, userId, {
           password_hash,
           must_change_password: generated !== undefined,
@@ -140,6 +162,8 @@ export function createUsersService(deps: UsersServiceDeps) {
           updated_at: clock.now(),
         })
         if (row) await repo.deleteSessionsOf(trx, userId)
+        // Also the way out of identity_mismatch when the provider's account was made anew (docs/sso.md).
+        if (row) await deleteIdentitiesOf(trx, userId)
         return row
       })
       if (!found) throw new AppError(USER_ERRORS.USER_NOT_FOUND)

@@ -1,35 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyPluginOptions,
-  type FastifyTypeProvider,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify'
-import { clientsRoutes } from '../access/index.js'
-import { metadataRoutes } from '../access/index.js'
-import { sessionRoutes } from '../access/index.js'
-import { tokenRoutes } from '../access/index.js'
-import { carriersRoutes } from '../carriers/index.js'
-import { contactsRoutes } from '../contacts/index.js'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { AppContext } from './context.js'
-import { consoleRoutes } from './console/routes.js'
-import { customFieldsRoutes } from '../customfields/index.js'
-import { healthRoutes } from '../platform/http/health.js'
-import { imagesRoutes } from '../images/index.js'
-import { locationsRoutes } from '../locations/index.js'
-import { notificationsPreviewRoutes, notificationsRoutes, unsubscribeRoutes } from '../notifications/index.js'
-import { packagesRoutes, trackingNumbersRoutes } from '../packages/index.js'
-import { pickupsRoutes } from '../pickups/index.js'
-import { scanRoutes } from '../scan/index.js'
-import { scanIssuesRoutes } from '../scanissues/index.js'
-import { searchRoutes } from '../search/index.js'
-import { sitesRoutes } from '../sites/index.js'
-import { webhookRoutes, type WebhookVariant } from '../webhooks/index.js'
 import { bearerAuthHook } from '../access/index.js'
 import { correlationId } from '../platform/http/correlation.js'
 import { registerErrorHandling } from '../platform/http/error-handler.js'
@@ -39,6 +10,7 @@ import { registerOpenApi } from '../platform/http/openapi.js'
 import { registerSecurityHeaders } from '../platform/http/security-headers.js'
 import { lazyChildLogger, loggerOptions } from '../platform/http/logging.js'
 import { validatorCompiler } from '../platform/http/validator.js'
+import { cachedSerializers } from '../platform/http/serializers.js'
 import { registerTenantGates, tenantGates } from '../platform/fairness/tenant-gates.js'
 import { registerRefusalPacing } from '../platform/fairness/refusal-pacing.js'
 import { registerRateLimits } from '../platform/fairness/rate-limit.js'
@@ -53,14 +25,9 @@ import { registerBodyLimits } from '../platform/http/body-limits.js'
 import { bodyLimits } from './body-limits.js'
 import { AppError } from '../platform/kit/errors.js'
 import cookie from '@fastify/cookie'
-import { consoleSessionRoutes } from '../access/index.js'
 import { registerAccess } from '../access/index.js'
-import { usersRoutes } from '../access/index.js'
-import { ssoAdminRoutes, ssoConsoleRoutes } from '../access/index.js'
-import { departuresRoutes, directoryAdminRoutes, ScimErrorSchema, scimRoutes } from '../directory/index.js'
-
-/** Where identity providers find the SCIM service (RFC 7644 §3: the base URL is the provider's to choose). */
-const SCIM_PREFIX = '/scim/v2'
+import { ScimErrorSchema, scimRoutes } from '../directory/index.js'
+import { routePlugins, SCIM_PREFIX } from './routes.js'
 
 export interface BuildAppOptions {
   /** Pino options, or false for silence (tests). */
@@ -96,6 +63,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
+    // Response serializers compiled once per schema per process (platform/http/serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Each route's body limit, and at most a few large bodies per subscription at once (app/body-limits.ts).
@@ -137,7 +106,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const metrics = registerMetrics(app)
   await registerSecurityHeaders(app, { publicUrl: config.publicUrl, docsPrefix: '/docs' })
   // Every 429 waits before it is sent: a client that ignores Retry-After cannot flood the event loop with refusals.
-  registerRefusalPacing(app, config.limits.refusalDelayMs)
+  registerRefusalPacing(app, config.limits.refusalDelayMs, metrics)
   // Rate limits shared by every process on PostgreSQL (windows in the database), in memory on PGlite.
   const sharedWindows =
     config.limits.rate.store === 'database' ||
@@ -214,92 +183,4 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     { prefix: '/console/api' },
   )
   return app
-}
-
-/** An app or a scope of it; route plugins type their own schemas (TypeBox). */
-type Scope = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  FastifyTypeProvider
->
-type Mount = (scope: Scope) => Promise<void>
-
-/** One route plugin with its options, mounted into a scope (its own encapsulated child). */
-function mount<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O>, opts: O): Mount {
-  return async (scope) => {
-    await scope.register(plugin, opts)
-  }
-}
-
-/**
- * Every route plugin, by interface, in mounting order (the order of the OpenAPI document). The
- * interface's scope in buildApp adds its authentication and request hooks before these are mounted.
- */
-function routePlugins(
-  ctx: AppContext,
-  isShuttingDown: () => boolean,
-): { public: Mount[]; receiving: Mount[]; webhooks: (variant: WebhookVariant) => Mount[]; console: Mount[] } {
-  const { config, companions, receiving } = ctx
-  return {
-    public: [
-      mount(healthRoutes, { db: ctx.db, isShuttingDown }),
-      mount(tokenRoutes, {
-        prefix: config.prefixes.auth,
-        clients: ctx.clients,
-        tokens: ctx.tokens,
-        keys: ctx.keys,
-        limiter: ctx.tokenLimiter,
-        issuer: ctx.issuer,
-      }),
-      mount(metadataRoutes, {
-        issuer: ctx.issuer,
-        authUrl: `${config.publicUrl}${config.prefixes.auth}`,
-        authPrefix: config.prefixes.auth,
-        issuerPath: `${config.prefixes.auth}/${config.authRegion}`,
-      }),
-      // The browser console: static files; its data comes from the API below, as any client's does.
-      mount(consoleRoutes, {
-        apiPrefix: config.prefixes.receiving,
-        webhooksPrefix: config.prefixes.trackingWebhooks,
-      }),
-      // The emails' unsubscribe link: its signed token is the credential (RFC 8058 one-click POST).
-      mount(unsubscribeRoutes, { notifications: ctx.notifications.service }),
-    ],
-    receiving: [
-      mount(sessionRoutes, {}),
-      mount(contactsRoutes, { contacts: companions.contacts }),
-      mount(customFieldsRoutes, { customFields: companions.customFields }),
-      mount(locationsRoutes, { locations: companions.locations }),
-      mount(carriersRoutes, { carriers: companions.carriers }),
-      mount(sitesRoutes, { sites: receiving.sites }),
-      mount(imagesRoutes, { images: receiving.images, maxBytes: config.imageMaxBytes }),
-      mount(packagesRoutes, { packages: receiving.packages }),
-      mount(pickupsRoutes, { pickups: receiving.pickups }),
-      mount(searchRoutes, { search: receiving.search }),
-      mount(trackingNumbersRoutes, { trackingNumbers: receiving.trackingNumbers }),
-      mount(scanRoutes, { scan: receiving.scan, scanImage: receiving.scanImage, maxBytes: config.imageMaxBytes }),
-      mount(scanIssuesRoutes, { scanIssues: receiving.scanIssues }),
-      mount(usersRoutes, { users: ctx.users }),
-      mount(ssoAdminRoutes, { sso: ctx.sso }),
-      mount(clientsRoutes, { clients: ctx.clients }),
-      mount(notificationsRoutes, { notifications: ctx.notifications.service }),
-      mount(notificationsPreviewRoutes, {}),
-      mount(departuresRoutes, { departures: ctx.directory.departures }),
-      mount(directoryAdminRoutes, {
-        tokens: ctx.directory.tokens,
-        ldap: ctx.directory.ldap,
-        scimUrl: `${config.publicUrl.replace(/\/$/, '')}${SCIM_PREFIX}`,
-      }),
-    ],
-    webhooks: (variant) => [
-      mount(sessionRoutes, { tag: `${variant} webhooks` }),
-      mount(webhookRoutes, { webhooks: ctx.webhooks, variant }),
-    ],
-    console: [
-      mount(consoleSessionRoutes, { sessions: ctx.sessions, publicUrl: config.publicUrl }),
-      mount(ssoConsoleRoutes, { sso: ctx.sso, publicUrl: config.publicUrl }),
-    ],
-  }
 }

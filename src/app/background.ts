@@ -28,6 +28,8 @@ export function startBackground(ctx: AppContext, opts: BackgroundOptions): () =>
     ...(opts.signingKeys ? [ctx.keys.periodicTask()] : []),
     ...(opts.workers ? [...ctx.webhooks.periodicTasks, ...ctx.notifications.periodicTasks] : []),
     ...(opts.workers ? ctx.directory.periodicTasks : []),
+    ...(opts.workers ? [ctx.reportSummaryJob.periodicTask] : []),
+    ...(opts.workers ? ctx.holds.periodicTasks : []),
   ]
   const runners = opts.workers ? [ctx.webhooks.start(), ctx.notifications.start()] : []
   const stopTasks = startScheduler(tasks, {

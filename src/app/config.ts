@@ -5,6 +5,7 @@ import { imagesConfig, imagesProblems, type ImagesConfig } from './settings/imag
 import { EnvSchema, type Env } from './settings/index.js'
 import { limitsConfig, limitsProblems, type LimitsConfig } from './settings/limits.js'
 import { notificationsConfig, notificationsProblems } from './settings/notifications.js'
+import { reportsConfig, reportsProblems, type ReportsConfig } from './settings/reports.js'
 import { serverConfig, serverProblems, type ServerConfig } from './settings/server.js'
 import { webhooksConfig, webhooksProblems } from './settings/webhooks.js'
 
@@ -19,6 +20,7 @@ export type Config = DeploymentConfig &
   ImagesConfig &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof notificationsConfig> &
+  ReportsConfig &
   LimitsConfig
 
 export class ConfigError extends Error {
@@ -35,6 +37,7 @@ const crossKeyProblems = (env: Env): string[] => [
   ...imagesProblems(env),
   ...webhooksProblems(env),
   ...notificationsProblems(env),
+  ...reportsProblems(env),
   ...limitsProblems(env),
 ]
 
@@ -68,6 +71,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ...imagesConfig(env),
     ...webhooksConfig(env),
     ...notificationsConfig(env),
+    ...reportsConfig(env),
     ...limitsConfig(env),
   })
 }

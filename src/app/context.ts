@@ -6,7 +6,7 @@ import { createTokensService, type TokensService } from '../access/index.js'
 import { issuerAcceptor, issuerOf, type Config } from './config.js'
 import type { DatabaseHandle, Db } from '../platform/db/database.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { deriveKey } from '../platform/kit/crypto.js'
+import { deriveSecrets } from './secrets.js'
 import { defaultIds, type IdGenerator } from '../platform/kit/ids.js'
 import { processLog } from '../platform/kit/process-log.js'
 import { localInvalidations, pgInvalidations, type Invalidations } from '../platform/cache/invalidations.js'
@@ -19,6 +19,15 @@ import { createSsoService, type SsoService } from '../access/index.js'
 import { createNotifications, type Notifications } from '../notifications/index.js'
 import { createCompanions, createReceiving, type Companions, type Receiving } from './receiving.js'
 import { createDirectory, type Directory } from '../directory/index.js'
+import {
+  createShelfAuditsService,
+  createShelvesService,
+  type ShelfAuditsService,
+  type ShelvesService,
+} from '../shelves/index.js'
+import { composeReports, type ReportsService, type SummaryJob, type SummaryService } from './reports.js'
+import { composeExceptions, type ExceptionsService } from './exceptions.js'
+import { createHolds, type Holds } from '../holds/index.js'
 
 export type { Companions, Receiving } from './receiving.js'
 
@@ -47,6 +56,7 @@ export interface AppContext {
     trackingKey: Buffer
     idempotencyKey: Buffer
     unsubscribeKey: Buffer
+    smsSecretKey: Buffer
     deviceKey: Buffer
     ssoSecretKey: Buffer
     ssoFlowKey: Buffer
@@ -65,6 +75,19 @@ export interface AppContext {
   presence: Presence
   /** Recipients from identity providers and directories (SCIM, LDAP), and their departures. */
   directory: Directory
+  /** Shelves with label codes: filing parcels by scan, audits (issue 30.1). */
+  shelves: ShelvesService
+  /** Past shelf audits read back. */
+  shelfAudits: ShelfAuditsService
+  /** What a manager reads: arrivals, hand-overs, dwell, clerks per day or week (issue 30.4). */
+  reports: ReportsService
+  /** Who gets the daily summary email, and its job (for the scheduler where workers run). */
+  reportSummary: SummaryService
+  reportSummaryJob: SummaryJob
+  /** Every parcel that needs something done, asked of each kind's owner (issue 30.3). */
+  exceptions: ExceptionsService
+  /** Recipient holds, forwards, returns to sender proposed after a site's deadline (issue 30.2). */
+  holds: Holds
 }
 
 /**
@@ -84,22 +107,7 @@ export function createContext(input: {
   const db = database.db
   const ids = input.ids ?? defaultIds
   const log = input.log ?? processLog(config.logLevel)
-  const secrets = {
-    pepper: deriveKey(masterSecret, 'client-secret-hash'),
-    sealKey: deriveKey(masterSecret, 'signing-key-seal'),
-    webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
-    // Keys the permutation of generated tracking numbers: each installation its own sequence of numbers.
-    trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
-    // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
-    idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
-    // Signs the console's device cookies (access/model/device-cookie.ts).
-    deviceKey: deriveKey(masterSecret, 'console-device-cookie'),
-    // Seals the single sign-on client secrets at rest, and the flow cookie of a sign-on in progress.
-    ssoSecretKey: deriveKey(masterSecret, 'sso-client-secret-seal'),
-    ssoFlowKey: deriveKey(masterSecret, 'console-sso-flow'),
-    // Signs the unsubscribe links of notification emails.
-    unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
-  }
+  const secrets = deriveSecrets(masterSecret)
 
   // Auth: signing keys, API clients, access tokens, the token endpoint's failure limiter.
   const issuer = issuerOf(config)
@@ -167,6 +175,7 @@ export function createContext(input: {
     ids,
     config,
     unsubscribeKey: secrets.unsubscribeKey,
+    smsSecretKey: secrets.smsSecretKey,
     log,
     packages: receiving.packages,
     contacts: companions.contacts,
@@ -223,12 +232,38 @@ export function createContext(input: {
     ids,
     contacts: companions.contacts,
     packages: receiving.packages,
-    tokenKey: deriveKey(masterSecret, 'scim-token-hash'),
-    sealKey: deriveKey(masterSecret, 'ldap-credential-seal'),
+    tokenKey: secrets.scimTokenKey,
+    sealKey: secrets.ldapSealKey,
     log: (msg, extra) => log.error(extra, msg),
     onEventsCommitted: () => events.committed(),
   })
   companions.contacts.listenDepartures((subId, contactIds) => directory.departures.onDeparted(subId, contactIds))
+
+  // Shelves file parcels through the packages domain's moves, so each filing is a history entry.
+  const onEventsCommitted = () => events.committed()
+  const shelves = createShelvesService({ db, clock, ids, sites, packages: receiving.packages, onEventsCommitted })
+  const shelfAudits = createShelfAuditsService({ db, sites, packages: receiving.packages })
+  // Reports read their own tallies (migration 0072) and name sites and carriers through their services.
+  const { reports, reportSummary, reportSummaryJob } = composeReports({
+    db,
+    clock,
+    config,
+    sites,
+    carriers: companions.carriers,
+    packages: receiving.packages,
+    users,
+    log,
+  })
+
+  // Holds, forwards and returns change packages through the packages domain's update (history, events).
+  const holds = createHolds({ db, clock, ids, contacts: companions.contacts, sites, packages: receiving.packages })
+  const exceptions = composeExceptions({
+    db,
+    clock,
+    packages: receiving.packages,
+    departures: directory.departures,
+    returns: holds.returns,
+  })
 
   return {
     config,
@@ -254,5 +289,12 @@ export function createContext(input: {
     sso,
     presence,
     directory,
+    shelves,
+    shelfAudits,
+    reports,
+    reportSummary,
+    reportSummaryJob,
+    exceptions,
+    holds,
   }
 }

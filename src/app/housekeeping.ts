@@ -4,6 +4,7 @@ import { purgeIdempotencyKeys } from '../platform/idempotency/hooks.js'
 import type { ImagesService } from '../images/index.js'
 import { purgePickupCodes } from '../pickups/index.js'
 import { foldTallies } from '../search/index.js'
+import { foldReportTallies } from '../reports/index.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 
@@ -50,5 +51,7 @@ export function housekeepingTasks(deps: HousekeepingDeps): PeriodicTask[] {
     },
     // Folding is cheap and keeps counts cheap.
     { name: 'tally fold', everyMs: deps.foldEveryMs ?? 2_000, run: () => foldTallies(deps.db) },
+    // The report tallies (migration 0072) the same way; a report reads few rows either way.
+    { name: 'report tally fold', everyMs: deps.foldEveryMs ?? 2_000, run: () => foldReportTallies(deps.db) },
   ]
 }

@@ -173,6 +173,7 @@ export function createReceiving(
     clock,
     ids,
     packages,
+    sites,
     matchRecipient: (subId, q) => recipients.matchRecipient(subId, q),
     onEventsCommitted: () => parts.events.committed(),
   })

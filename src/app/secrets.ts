@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError, type Config } from './config.js'
-import { randomToken } from '../platform/kit/crypto.js'
+import { deriveKey, randomToken } from '../platform/kit/crypto.js'
 
 /**
  * The master secret: MAILROOM_SECRET, or one generated on first start and kept in the data dir
@@ -101,3 +101,31 @@ export function readMasterSecret(config: Pick<Config, 'masterSecret' | 'dataDir'
 
 /** Where a generated master secret is kept. */
 export const masterSecretFile = (dataDir: string) => path.join(dataDir, 'master.secret')
+
+/**
+ * The keys derived from the master secret, each for one purpose: a key leaked from one use opens
+ * nothing else, and none is stored.
+ */
+export function deriveSecrets(masterSecret: string) {
+  return {
+    pepper: deriveKey(masterSecret, 'client-secret-hash'),
+    sealKey: deriveKey(masterSecret, 'signing-key-seal'),
+    webhookKey: deriveKey(masterSecret, 'webhook-credential-seal'),
+    // Keys the permutation of generated tracking numbers: each installation its own sequence of numbers.
+    trackingKey: deriveKey(masterSecret, 'tracking-number-permutation'),
+    // Seals the answers Idempotency-Key replays (they can hold a secret shown once).
+    idempotencyKey: deriveKey(masterSecret, 'idempotency-response-seal'),
+    // Signs the console's device cookies (access/model/device-cookie.ts).
+    deviceKey: deriveKey(masterSecret, 'console-device-cookie'),
+    // Seals the single sign-on client secrets at rest, and the flow cookie of a sign-on in progress.
+    ssoSecretKey: deriveKey(masterSecret, 'sso-client-secret-seal'),
+    ssoFlowKey: deriveKey(masterSecret, 'console-sso-flow'),
+    // Signs the unsubscribe links of notification emails.
+    unsubscribeKey: deriveKey(masterSecret, 'notification-unsubscribe-link'),
+    // Seals the facilities' SMS provider secrets (auth token, SMPP password) at rest.
+    smsSecretKey: deriveKey(masterSecret, 'notification-sms-secret-seal'),
+    // Hashes the SCIM tokens identity providers present; seals the LDAP bind passwords at rest.
+    scimTokenKey: deriveKey(masterSecret, 'scim-token-hash'),
+    ldapSealKey: deriveKey(masterSecret, 'ldap-credential-seal'),
+  }
+}

@@ -2,3 +2,5 @@
 export { carriersRoutes } from './api/routes.js'
 export { createCarriersService } from './service.js'
 export type { CarriersService } from './service.js'
+// Read by package search and export, composed into their statements.
+export { carrierIdsNamed, carrierNames } from './store/package-search.js'

@@ -16,6 +16,7 @@ import type {
 import { isForeignKeyViolation, isUniqueViolation } from '../platform/db/errors.js'
 import { inTransaction, type Executor } from '../platform/db/transaction.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
+import { carrierInUse } from '../packages/index.js'
 
 export const CARRIER_ERRORS = registerErrors({
   CARRIER_NAME_TAKEN: {
@@ -226,7 +227,7 @@ export function createCarriersService(deps: CarriersServiceDeps) {
       const inUse = () => new AppError(CARRIER_ERRORS.CARRIER_IN_USE, { field: 'carrierId', detail: { carrierId } })
       try {
         await changeCatalogue(subId, async (trx) => {
-          if (await repo.carrierInUse(trx, subId, carrierId)) throw inUse()
+          if (await carrierInUse(trx, subId, carrierId)) throw inUse()
           await deps.locations.forgetCarrier(trx, subId, carrierId)
           await repo.deleteCarrier(trx, subId, carrierId)
         })

@@ -56,31 +56,30 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     throw e
   }
 
-  async function write(
-    trx: Executor,
+  /**
+   * The columns of `p` that differ from `cur` (all of them for a new contact). Only those are
+   * written: an unchanged name does not rewrite the name's indexes or wake the name-words trigger
+   * (migration 0054), and a person sent again unchanged writes nothing at all.
+   */
+  function changes(cur: repo.DirectoryRow, cols: Record<string, unknown>): Record<string, unknown> {
+    const same = (a: unknown, b: unknown) =>
+      a === b ||
+      (typeof a === 'object' && a !== null && typeof b !== 'string' && JSON.stringify(a) === JSON.stringify(b))
+    const row = cur as unknown as Record<string, unknown>
+    return Object.fromEntries(Object.entries(cols).filter(([k, v]) => !same(row[k], v)))
+  }
+
+  /** A new contact of `p`, as stored. */
+  async function insert(
+    ex: Executor,
     subId: string,
-    cur: repo.DirectoryRow | undefined,
     p: DirectoryPerson,
     group: boolean,
     source: DirectorySource,
-  ): Promise<{ id: string; departed: boolean }> {
-    const problems = personProblems(p)
-    if (problems.length > 0) throw new ValidationErrors(problems)
+  ): Promise<repo.VersionedRow> {
     const at = clock.now()
-    const cols = columnsOf(p, group, source)
-    if (cur) {
-      await repo
-        .updateDirectoryContact(trx, subId, cur.contact_id, {
-          ...cols,
-          ...returnColumns(cur, cols, at),
-          updated_at: at,
-        })
-        .catch(taken)
-      return { id: cur.contact_id, departed: departed(cur, cols, at) }
-    }
-    const contactId = ids('con_')
-    await repo
-      .insertDirectoryContact(trx, {
+    return repo
+      .insertDirectoryContact(ex, {
         contact_type: 'RECEIVER',
         notify: true,
         company: null,
@@ -91,19 +90,48 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
         mail_stop_site_id: null,
         language: null,
         match_company: null,
-        ...cols,
-        contact_id: contactId,
+        ...columnsOf(p, group, source),
+        contact_id: ids('con_'),
         sub_id: subId,
         created_at: at,
         updated_at: at,
       })
       .catch(taken)
-    return { id: contactId, departed: false }
+  }
+
+  /**
+   * `cur` set to `p`, if it is still the version read (`cur.row_version`); undefined when another
+   * write came first. Only what changed is written; nothing changed writes nothing.
+   */
+  async function update(
+    ex: Executor,
+    subId: string,
+    cur: repo.VersionedRow,
+    p: DirectoryPerson,
+    group: boolean,
+    source: DirectorySource,
+  ): Promise<{ row: repo.VersionedRow; departed: boolean } | undefined> {
+    const at = clock.now()
+    const set = changes(cur, columnsOf(p, group, source))
+    if (Object.keys(set).length === 0) return { row: cur, departed: false }
+    const row = await repo
+      .updateDirectoryContactAt(ex, subId, cur.contact_id, cur.row_version, {
+        ...set,
+        ...returnColumns(cur, set, at),
+        updated_at: at,
+      })
+      .catch(taken)
+    return row && { row, departed: departed(cur, set, at) }
+  }
+
+  function check(p: DirectoryPerson): void {
+    const problems = personProblems(p)
+    if (problems.length > 0) throw new ValidationErrors(problems)
   }
 
   /** After the commit: the hook reads packages on its own connection (PGlite has one). */
-  async function tell(subId: string, w: { id: string; departed: boolean }) {
-    if (w.departed) await deps.onDeparted?.(subId, [w.id])
+  async function tell(subId: string, contactId: string, left: boolean) {
+    if (left) await deps.onDeparted?.(subId, [contactId])
   }
 
   /**
@@ -127,6 +155,34 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
     return toDirectoryContact(row!)
   }
 
+  /**
+   * The contact `contactId` set to what `change` makes of it (a SCIM PATCH applied to the
+   * resource), without a lock: read, change, written only if no other write came in between
+   * (the row's version); if one did, once more under a row lock. `any`: a contact the provider
+   * does not own yet (adoption).
+   */
+  async function modify(
+    subId: string,
+    contactId: string,
+    change: (current: DirectoryContact) => DirectoryPerson,
+    source: DirectorySource,
+    opts: { group?: boolean; any?: boolean } = {},
+  ): Promise<DirectoryContact> {
+    const group = opts.group ?? false
+    const attempt = async (ex: Executor, lock: boolean) => {
+      const cur = await repo.findDirectoryContact(ex, subId, contactId, { forUpdate: lock })
+      if (!(opts.any ? cur?.is_group === group : owned(cur, group)))
+        throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
+      const p = change(toDirectoryContact(cur!))
+      check(p)
+      return update(ex, subId, cur!, p, group, source)
+    }
+    const done = (await attempt(db, false)) ?? (await inTransaction(db, (trx) => attempt(trx, true)))
+    if (!done) throw new Error(`contact ${contactId} changed under its row lock`)
+    await tell(subId, contactId, done.departed)
+    return toDirectoryContact(done.row)
+  }
+
   return {
     /**
      * A person provisioned: the contact with its externalId or userName is a conflict (the
@@ -140,18 +196,19 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
       opts: { group?: boolean } = {},
     ): Promise<DirectoryContact> {
       const group = opts.group ?? false
-      const [w, out] = await inTransaction(db, async (trx) => {
-        // A contact made elsewhere (the desk, a roster) with this externalId or email is adopted;
-        // one already provisioned (it has a userName) is not: the uniqueness checks refuse the POST.
-        const found = group
-          ? undefined
-          : await repo.findProvisioned(trx, subId, { externalId: p.externalId, email: p.email })
-        const adopt = found && found.user_name === null ? found : undefined
-        const written = await write(trx, subId, adopt, p, group, source)
-        return [written, await read(trx, subId, written.id, group)] as const
-      })
-      await tell(subId, w)
-      return out
+      check(p)
+      // A contact made elsewhere (the desk, a roster) with this externalId or email is adopted;
+      // one already provisioned (it has a userName) is not: the unique index refuses the insert.
+      const found = group
+        ? undefined
+        : await repo.findProvisioned(db, subId, { externalId: p.externalId, email: p.email })
+      if (found?.user_name !== null) return toDirectoryContact(await insert(db, subId, p, group, source))
+      // Adopted meanwhile by another create (it has a userName now): that one won, this is a 409.
+      const adopt = (cur: DirectoryContact) => {
+        if (cur.userName) throw new AppError(DIRECTORY_ERRORS.DIRECTORY_USER_NAME_TAKEN, { field: 'userName' })
+        return p
+      }
+      return modify(subId, found.contact_id, adopt, source, { group, any: true })
     },
 
     /** The contact `contactId` (a user, or a group) set to `p`; absent optional fields keep theirs. */
@@ -162,16 +219,10 @@ export function createDirectoryOperations(deps: DirectoryDeps) {
       source: DirectorySource,
       opts: { group?: boolean } = {},
     ): Promise<DirectoryContact> {
-      const group = opts.group ?? false
-      const [w, out] = await inTransaction(db, async (trx) => {
-        const cur = await repo.findDirectoryContact(trx, subId, contactId, { forUpdate: true })
-        if (!owned(cur, group)) throw new AppError('CONTACT_NOT_FOUND', { detail: { contactId } })
-        const written = await write(trx, subId, cur, p, group, source)
-        return [written, await read(trx, subId, contactId, group)] as const
-      })
-      await tell(subId, w)
-      return out
+      return modify(subId, contactId, () => p, source, opts)
     },
+
+    modify,
 
     /** The contact, if the provider owns it; `any`: whoever made it (the departures' read). */
     async getDirectoryContact(subId: string, contactId: string, opts: { group?: boolean; any?: boolean } = {}) {

@@ -9,3 +9,6 @@ export { personProblems } from './directory.js'
 export type { DirectoryContact, DirectoryContacts, DirectoryPerson } from './directory.js'
 export type { DirectoryCondition, DirectoryField } from './model/directory-query.js'
 export type { SyncReport } from './sync.js'
+// Read inside other domains' transactions: package search and export, notifications.
+export { contactIdsMatching, contactIdsNamed, contactsForExport } from './store/package-search.js'
+export { notifiedContacts } from './store/notified.js'

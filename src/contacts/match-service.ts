@@ -2,7 +2,7 @@ import type { PersonName } from '../decode/index.js'
 import type { Db } from '../platform/db/database.js'
 import { inTransaction } from '../platform/db/transaction.js'
 import { decideRecipient, type MatchDoubt, type MatchPolicy } from './model/match-decision.js'
-import type { DirectoryEntry, ScoredEntry } from './model/match.js'
+import { wholeFirstNames, type DirectoryEntry, type ScoredEntry } from './model/match.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { findCandidatesByWords, findGroupContacts, type MatchCandidateRow } from './store/match.js'
 import { givenNameForms } from './model/nicknames.js'
@@ -49,9 +49,11 @@ export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
       const name = q.name
       const surname = wordsOf([name.last])
       const first = name.first.length > 1 ? wordsOf([name.first, ...givenNameForms(name.first)]) : undefined
+      // Aliases are kept whole ("Mary-Ann" is "mary ann"): the printed first name is looked up whole too.
+      const words = first ? { surname, first, alias: [...new Set([...first, ...wholeFirstNames(name)])] } : { surname }
       // One transaction: the trigram threshold is set for it alone.
       return inTransaction(db, async (trx) => {
-        const found = await findCandidatesByWords(trx, subId, first ? { surname, first } : { surname })
+        const found = await findCandidatesByWords(trx, subId, words)
         // "SMITH ROBERT" (family name first, no comma): the other way round when that finds nobody.
         if (found.length > 0 || !first || name.commaForm) return found
         return findCandidatesByWords(trx, subId, { surname: wordsOf([name.first]), first: surname })

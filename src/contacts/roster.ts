@@ -5,103 +5,23 @@ import { inTransaction, type Executor } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import { ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
-import { LANGUAGE_PATTERN } from '../platform/http/schemas.js'
 import * as repo from './store/contacts.js'
-import { CONTACT_TYPES, type ContactType } from './api/schemas.js'
-import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
+import type { ContactType } from './api/schemas.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { guardCell, parseRoster, ROSTER_FIELDS, type ParsedRoster, type RosterRow } from './model/roster.js'
+import {
+  clean,
+  COLUMN,
+  rowErrors,
+  statusOf,
+  type RosterOutcome,
+  type RosterReport,
+  type RosterRowResult,
+} from './model/roster-rules.js'
 import { parseRosterXlsx } from './model/roster-xlsx.js'
 import { MAX_ROSTER_ROWS } from './api/roster-schemas.js'
 import { returnColumns, type DepartureHook } from './model/departure.js'
 import { findByExternalIds } from './store/directory.js'
-
-export type RosterOutcome = 'created' | 'updated' | 'deactivated' | 'unchanged' | 'invalid'
-export interface RosterRowResult {
-  outcome: RosterOutcome
-  contactId?: string
-  /** Fields the row changes on its contact (an update), for the preview to show. */
-  changes?: string[]
-  errors: Array<{ field: string; message: string }>
-}
-export interface RosterReport {
-  created: number
-  updated: number
-  /** Rows that set an active contact inactive (a `status` cell): never a contact the file leaves out. */
-  deactivated: number
-  unchanged: number
-  invalid: number
-  rows: RosterRowResult[]
-}
-
-const LIMITS: Partial<Record<keyof RosterRow, number>> = {
-  name: 200,
-  company: 200,
-  phone: 50,
-  personalId: 100,
-  externalId: 200,
-  unit: 100,
-}
-// A `status` cell: what HR and housing exports write for a person who is there, and one who left.
-const ACTIVE = new Set(['active', 'yes', 'y', 'true', '1', 'current', 'enabled'])
-const INACTIVE = new Set([
-  'inactive',
-  'no',
-  'n',
-  'false',
-  '0',
-  'left',
-  'departed',
-  'disabled',
-  'terminated',
-  'moved out',
-])
-const statusOf = (v: string | undefined) =>
-  v === undefined
-    ? undefined
-    : ACTIVE.has(v.toLowerCase())
-      ? 'active'
-      : INACTIVE.has(v.toLowerCase())
-        ? 'inactive'
-        : null
-const LANGUAGE = new RegExp(LANGUAGE_PATTERN)
-const COLUMN: Record<Exclude<keyof RosterRow, 'contactType' | 'status'>, keyof repo.ContactRow> = {
-  name: 'name',
-  email: 'email',
-  company: 'company',
-  phone: 'phone',
-  personalId: 'personal_id',
-  language: 'language',
-  externalId: 'external_id',
-  unit: 'unit',
-}
-
-/** The row's own checks, before any contact is looked at. */
-function rowErrors(r: RosterRow): RosterRowResult['errors'] {
-  const errors: RosterRowResult['errors'] = []
-  if (!r.name) errors.push({ field: 'name', message: 'A name is required.' })
-  for (const [f, max] of Object.entries(LIMITS) as Array<[keyof RosterRow, number]>)
-    if ((r[f]?.length ?? 0) > max) errors.push({ field: f, message: `At most ${max} characters.` })
-  if (r.email !== undefined && !isPlainAddress(r.email))
-    errors.push({ field: 'email', message: `Must be ${PLAIN_ADDRESS_RULE}.` })
-  if (r.contactType !== undefined && !(CONTACT_TYPES as readonly string[]).includes(r.contactType.toUpperCase()))
-    errors.push({ field: 'contactType', message: `One of ${CONTACT_TYPES.join(', ')}.` })
-  if (r.language !== undefined && !LANGUAGE.test(r.language))
-    errors.push({ field: 'language', message: 'A language such as fr or pt-BR.' })
-  if (statusOf(r.status) === null)
-    errors.push({ field: 'status', message: 'active or inactive (also yes/no, true/false, left).' })
-  return errors
-}
-
-/** Text cells trimmed, empty ones absent: an empty cell leaves the stored value as it is. */
-function clean(r: RosterRow): RosterRow {
-  const out: RosterRow = {}
-  for (const f of ROSTER_FIELDS) {
-    const v = r[f]?.trim()
-    if (v) out[f] = f === 'contactType' ? v.toUpperCase() : v
-  }
-  return out
-}
 
 interface Plan {
   result: RosterRowResult

@@ -2,24 +2,27 @@ import type { Db } from '../platform/db/database.js'
 import { inTransaction } from '../platform/db/transaction.js'
 import { batchPerSubscription } from '../platform/kit/batch.js'
 import type { Clock } from '../platform/kit/clock.js'
-import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
+import { AppError, registerErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import * as repo from './store/contacts.js'
-import type {
-  Contact,
-  ContactStatus,
-  ContactType,
-  CreateContact,
-  ListContactsQuery,
-  UpdateContact,
-} from './api/schemas.js'
+import type { Contact, CreateContact, ListContactsQuery, UpdateContact } from './api/schemas.js'
 import { normalizeForMatch } from './model/normalize.js'
 import { createRosterOperations } from './roster.js'
 import { createDirectoryOperations } from './directory.js'
 import { createSyncOperations } from './sync.js'
+import { createLookupOperations } from './lookup.js'
+import { createContactChecks, type ContactSites } from './checks.js'
+import {
+  cleanAliases,
+  text,
+  toContact,
+  toRecord,
+  typesFor,
+  withDelegates,
+  type ContactRecord,
+} from './model/contact-record.js'
 import { departed, returnColumns, type DepartureHook } from './model/departure.js'
 import * as delegates from './store/delegates.js'
-import { isPlainAddress, PLAIN_ADDRESS_RULE } from './model/email.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import type { ContactSource } from '../platform/db/tables.js'
@@ -41,92 +44,11 @@ export interface WriteOrigin {
   source?: ContactSource
 }
 
-/** A contact as the packages and decode flows read it (history included: `deleted` says so). */
-export interface ContactRecord {
-  contactId: string
-  contactType: ContactType
-  name: string
-  company?: string
-  email?: string
-  phone?: string
-  personalId?: string
-  locationSiteId?: string
-  mailStopSiteId?: string
-  status: ContactStatus
-  /** Notification emails wanted (the unsubscribe link sets it false). */
-  notify: boolean
-  /** The language of its emails; absent: the subscription's. */
-  language?: string
-  aliases: string[]
-  unit?: string
-  externalId?: string
-  source: ContactSource
-  group: boolean
-  moveInDate?: string
-  moveOutDate?: string
-  deleted: boolean
-}
-
-/** What contacts need from inbound sites (the sites service, given in context.ts). */
-export interface ContactSites {
-  existingSiteIds(subId: string, ids: string[]): Promise<Set<string>>
-}
-
 export interface ContactsServiceDeps {
   db: Db
   clock: Clock
   ids: IdGenerator
   sites: ContactSites
-}
-
-/** Most contacts a decode match returns; more means the name is too common to pick from. */
-const MAX_MATCHES = 20
-
-/** Optional text: trimmed; "" and null both mean "not set". */
-function text(v: string | null | undefined): string | null {
-  const t = v?.trim()
-  return t ? t : null
-}
-
-function toRecord(r: repo.ContactRow): ContactRecord {
-  const out: ContactRecord = {
-    contactId: r.contact_id,
-    contactType: r.contact_type,
-    name: r.name,
-    status: r.status,
-    notify: r.notify,
-    aliases: r.aliases,
-    source: r.source,
-    group: r.is_group,
-    deleted: r.deleted_at !== null,
-  }
-  if (r.company !== null) out.company = r.company
-  if (r.email !== null) out.email = r.email
-  if (r.phone !== null) out.phone = r.phone
-  if (r.personal_id !== null) out.personalId = r.personal_id
-  if (r.location_site_id !== null) out.locationSiteId = r.location_site_id
-  if (r.mail_stop_site_id !== null) out.mailStopSiteId = r.mail_stop_site_id
-  if (r.language !== null) out.language = r.language
-  if (r.unit !== null) out.unit = r.unit
-  if (r.external_id !== null) out.externalId = r.external_id
-  if (r.move_in !== null) out.moveInDate = r.move_in
-  if (r.move_out !== null) out.moveOutDate = r.move_out
-  return out
-}
-
-/** Trimmed, blank ones dropped, the first of each spelling ignoring case kept. */
-function cleanAliases(aliases: readonly string[]): string[] {
-  const seen = new Set<string>()
-  const out: string[] = []
-  for (const a of aliases) {
-    const t = a.trim()
-    const key = t.toLowerCase()
-    if (t && !seen.has(key)) {
-      seen.add(key)
-      out.push(t)
-    }
-  }
-  return out
 }
 
 /** A unique violation on the external id index is the caller's 409, not a 500. */
@@ -136,67 +58,12 @@ function externalIdTaken(e: unknown, externalId: string | null): never {
   throw e
 }
 
-/** The contact with its delegates, in id order (absent when it has none). */
-function withDelegates(c: Contact, ids: string[]): Contact {
-  return ids.length === 0 ? c : { ...c, delegates: [...ids].sort().map((contactId) => ({ contactId })) }
-}
-
-function toContact(r: repo.ContactRow): Contact {
-  const { locationSiteId, mailStopSiteId, deleted: _deleted, ...rest } = toRecord(r)
-  const out: Contact = rest
-  if (locationSiteId) out.location = { inboundSiteId: locationSiteId }
-  if (mailStopSiteId) out.mailStopLocation = { inboundSiteId: mailStopSiteId }
-  return out
-}
-
-/** Which stored types a `contactType` filter selects: ALL contacts serve as senders and as receivers. */
-function typesFor(filter: ContactType | undefined): ContactType[] | undefined {
-  if (filter === 'SENDER') return ['SENDER', 'ALL']
-  if (filter === 'RECEIVER') return ['RECEIVER', 'ALL']
-  if (filter === 'ALL') return ['ALL']
-  return undefined
-}
-
 export type ContactsService = ReturnType<typeof createContactsService>
 
 export function createContactsService(deps: ContactsServiceDeps) {
   const { db, clock, ids, sites } = deps
 
-  /** Checks email and site links together, so one answer lists every problem. */
-  async function check(
-    subId: string,
-    v: { email: string | null; location?: string | null; mailStop?: string | null },
-  ): Promise<void> {
-    const problems: Array<{ field: string; description: string }> = []
-    if (v.email !== null && !isPlainAddress(v.email))
-      problems.push({ field: 'email', description: `email must be ${PLAIN_ADDRESS_RULE}` })
-    const links: Array<[string, string]> = []
-    if (v.location) links.push(['location.inboundSiteId', v.location])
-    if (v.mailStop) links.push(['mailStopLocation.inboundSiteId', v.mailStop])
-    if (links.length > 0) {
-      const live = await sites.existingSiteIds(
-        subId,
-        links.map(([, id]) => id),
-      )
-      for (const [field, id] of links)
-        if (!live.has(id)) problems.push({ field, description: `No inbound site ${id}.` })
-    }
-    if (problems.length > 0) throw new ValidationErrors(problems)
-  }
-
-  /** Delegates are live contacts of the subscription, and not the contact itself: 400 naming `delegates`. */
-  async function checkDelegates(subId: string, contactId: string, ids: string[]): Promise<void> {
-    if (ids.length === 0) return
-    const live = await delegates.liveContactIds(db, subId, ids)
-    const bad = ids.filter((id) => id === contactId || !live.has(id))
-    if (bad.length > 0)
-      throw new ValidationErrors(
-        bad.map((id) => ({
-          field: 'delegates',
-          description: id === contactId ? 'A contact is not its own delegate.' : `No contact ${id}.`,
-        })),
-      )
-  }
+  const { check, checkDelegates } = createContactChecks({ db, sites })
 
   async function mustFind(subId: string, contactId: string): Promise<repo.ContactRow> {
     const row = await repo.findContact(db, subId, contactId)
@@ -220,6 +87,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
     ...createRosterOperations({ db, clock, ids, onDeparted }),
     ...createDirectoryOperations({ db, clock, ids, onDeparted }),
     ...createSyncOperations({ db, clock, ids, onDeparted }),
+    ...createLookupOperations({ db }),
 
     /** `hook` is told of every recipient who leaves (deactivated, moved out), once the write committed. */
     listenDepartures(hook: DepartureHook): void {
@@ -391,32 +259,6 @@ export function createContactsService(deps: ContactsServiceDeps) {
       const ids = [...new Set(contactIds)]
       const found = await Promise.all(ids.map((id) => contactById(subId, id)))
       return new Map(ids.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])))
-    },
-
-    /**
-     * Receivers whose normalised name equals that of `name` (a decoded ship-to). When `company` is
-     * given and some of them match it too, only those; otherwise the company does not narrow, as
-     * labels often carry a company the contact record lacks or spells differently.
-     */
-    /**
-     * Contacts a label's ship-to company alone can mean (no person named): a contact named after
-     * the company (the business as recipient) comes first; otherwise the people at it.
-     */
-    async findCompanyMatches(subId: string, company: string): Promise<ContactRecord[]> {
-      const matchCompany = normalizeForMatch(company)
-      if (!matchCompany) return []
-      const rows = await repo.findReceiversByMatchCompany(db, subId, matchCompany, MAX_MATCHES)
-      const named = rows.filter((r) => r.match_name === matchCompany)
-      return (named.length > 0 ? named : rows).map(toRecord)
-    },
-
-    async findMatches(subId: string, name: string, company?: string): Promise<ContactRecord[]> {
-      const matchName = normalizeForMatch(name)
-      if (!matchName) return []
-      const rows = await repo.findReceiversByMatchName(db, subId, matchName, MAX_MATCHES)
-      const matchCompany = company === undefined ? '' : normalizeForMatch(company)
-      const narrowed = matchCompany ? rows.filter((r) => r.match_company === matchCompany) : []
-      return (narrowed.length > 0 ? narrowed : rows).map(toRecord)
     },
   }
 }

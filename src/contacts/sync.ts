@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db/database.js'
-import { inTransaction } from '../platform/db/transaction.js'
+import { inTransaction, type Trx } from '../platform/db/transaction.js'
 import type { Clock } from '../platform/kit/clock.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import { personProblems, type DirectoryPerson, type DirectorySource } from './directory.js'
@@ -17,6 +17,17 @@ export interface SyncReport {
   invalid: number
   /** The first problems, for the admin to fix in the directory (`row`: the entry's externalId). */
   errors: Array<{ externalId: string; field: string; description: string }>
+  /** `proceed` said no: the counts are what the run would have done; nothing was written. */
+  held?: true
+}
+
+/** What a sync is about to do, for its caller to allow (the LDAP mass-deactivation guard). */
+export interface SyncPlan {
+  /** Entries usable as people (an id, a name). */
+  valid: number
+  deactivations: number
+  /** Active contacts of the source before the run. */
+  active: number
 }
 
 const MAX_ERRORS = 50
@@ -53,20 +64,24 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
       subId: string,
       source: DirectorySource,
       people: readonly DirectoryPerson[],
-      opts: { dryRun?: boolean } = {},
+      opts: {
+        dryRun?: boolean
+        proceed?: (plan: SyncPlan) => boolean
+        /**
+         * The caller's fencing check, the write transaction's first statement: it throws when the
+         * caller may no longer write (an LDAP run that lost its lease), and the sync writes nothing.
+         */
+        fence?: (trx: Trx) => Promise<void>
+      } = {},
     ): Promise<SyncReport> {
-      const report: SyncReport = {
-        seen: people.length,
-        created: 0,
-        updated: 0,
-        deactivated: 0,
-        unchanged: 0,
-        invalid: 0,
-        errors: [],
-      }
+      let report = emptyReport(people.length)
       const at = clock.now()
-      const gone: string[] = []
+      let gone: string[] = []
       await inTransaction(db, async (trx) => {
+        // A transaction retried (a deadlock on PostgreSQL) runs this again: it counts afresh.
+        report = emptyReport(people.length)
+        gone = []
+        await opts.fence?.(trx)
         const externalIds = people.flatMap((p) => (p.externalId ? [p.externalId] : []))
         const current = await repo.syncCandidates(trx, subId, source, externalIds)
         const byExternal = new Map(current.filter((c) => c.external_id).map((c) => [c.external_id!, c]))
@@ -79,6 +94,7 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
             emails.set(c.email.toLowerCase(), c)
         const kept = new Set<string>()
         const inserts: Array<Record<string, unknown>> = []
+        const updates: Array<{ c: repo.DirectoryRow; set: Record<string, unknown> }> = []
         const seenIds = new Set<string>()
         for (const p of people) {
           const problems = personProblems(p)
@@ -126,11 +142,23 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
             continue
           }
           report.updated++
-          if (opts.dryRun) continue
           const set: Record<string, unknown> = Object.fromEntries(changed)
           if (set.name !== undefined) set.match_name = normalizeForMatch(set.name as string)
           if (set.company !== undefined)
             set.match_company = set.company ? normalizeForMatch(set.company as string) : null
+          updates.push({ c, set })
+        }
+        const active = current.filter((c) => c.source === source && c.status === 'active')
+        const leavers = active.filter((c) => !kept.has(c.contact_id))
+        report.deactivated = leavers.length
+        // Asked before anything is written: a refused run writes nothing at all.
+        if (
+          opts.proceed &&
+          !opts.proceed({ valid: seenIds.size, deactivations: leavers.length, active: active.length })
+        )
+          report.held = true
+        if (opts.dryRun || report.held) return
+        for (const { c, set } of updates) {
           await repo.updateDirectoryContact(trx, subId, c.contact_id, {
             ...set,
             ...returnColumns(c, set, at),
@@ -139,9 +167,6 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
           })
           if (departed(c, set, at)) gone.push(c.contact_id)
         }
-        const leavers = current.filter((c) => c.source === source && c.status === 'active' && !kept.has(c.contact_id))
-        report.deactivated = leavers.length
-        if (opts.dryRun) return
         await repo.insertDirectoryContacts(trx, inserts)
         for (const c of leavers) {
           await repo.updateDirectoryContact(trx, subId, c.contact_id, { status: 'inactive', updated_at: at })
@@ -153,3 +178,13 @@ export function createSyncOperations(deps: { db: Db; clock: Clock; ids: IdGenera
     },
   }
 }
+
+const emptyReport = (seen: number): SyncReport => ({
+  seen,
+  created: 0,
+  updated: 0,
+  deactivated: 0,
+  unchanged: 0,
+  invalid: 0,
+  errors: [],
+})

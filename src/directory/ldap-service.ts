@@ -7,6 +7,13 @@ import { open, seal } from '../platform/kit/crypto.js'
 import { AppError, invalid, registerErrors } from '../platform/kit/errors.js'
 import type { LdapSettings, PutLdapSettings } from './api/ldap-schemas.js'
 import { DEFAULT_MAPPING, entryToPerson, requestedAttributes, type LdapMapping } from './model/ldap-mapping.js'
+import {
+  DEFAULT_MAX_DEACTIVATION_PERCENT,
+  deactivationRefusal,
+  describeRefusal,
+  type Refusal,
+} from './model/ldap-guard.js'
+import type { IdGenerator } from '../platform/kit/ids.js'
 import { pullEntries } from './ldap/pull.js'
 import * as repo from './store/ldap-settings.js'
 import type { LdapRunJson } from './store/tables.js'
@@ -25,17 +32,43 @@ export const LDAP_ERRORS = registerErrors({
     additionalCode: 'DIR-4090',
     message: 'The LDAP directory could not be read.',
   },
+  LDAP_RUN_IN_PROGRESS: {
+    status: 409,
+    errorCode: 'already_exists',
+    additionalCode: 'DIR-4091',
+    message: 'A sync of this directory is running (the schedule’s, or another request’s): try again when it ends.',
+  },
+  LDAP_CONFIRM_STALE: {
+    status: 409,
+    errorCode: 'validation_error',
+    additionalCode: 'DIR-4092',
+    message: 'confirmRunId is not the last run, or that run was not refused: read lastRun and confirm that one.',
+  },
 })
 
 const MASK = '********'
 /** Subscriptions one periodic pass syncs; the others wait for the next pass. */
 const DUE_BATCH = 5
+/**
+ * A run's lease: renewed every RENEW_MS while it runs, so it lapses this long after a process died
+ * mid-run. Longer than the longest statement of a run (the sync's transaction: seconds at 50,000
+ * people), since on the embedded database a renewal waits behind it. Renewals are a liveness aid
+ * only: what keeps two runs apart is the fence, the lease checked inside each write transaction.
+ */
+const LEASE_MS = 5 * 60_000
+const RENEW_MS = 60_000
+
+/** Thrown by the fence in the sync's write transaction: the run no longer holds its lease. */
+class LeaseLost extends Error {}
+const LEASE_LOST =
+  'Aborted: this run lost its lease (it lapsed, or another run took it over) before it wrote; it wrote nothing. Run it again.'
 
 export type LdapRun = LdapRunJson & Partial<Pick<SyncReport, 'errors'>>
 
 export interface LdapDeps {
   db: Db
   clock: Clock
+  ids: IdGenerator
   contacts: Pick<ContactsService, 'syncDirectory'>
   /** Seals bind passwords at rest (AES-256-GCM, bound to the subscription, as webhook secrets). */
   sealKey: Buffer
@@ -56,6 +89,7 @@ function toSettings(r: repo.LdapSettingsRow): LdapSettings {
       Object.entries(r.mapping).filter((e): e is [string, string] => typeof e[1] === 'string'),
     ),
     intervalMinutes: r.interval_minutes,
+    maxDeactivationPercent: r.max_deactivation_percent,
     nextRunAt: new Date(r.next_run_at).toISOString(),
     ...(r.last_run ? { lastRun: r.last_run } : {}),
   }
@@ -76,11 +110,24 @@ export function createLdapService(deps: LdapDeps) {
     return row
   }
 
-  async function run(row: repo.LdapSettingsRow, dryRun: boolean): Promise<LdapRun> {
+  /**
+   * One run: the directory read, the contacts synced unless the guard refuses (model/ldap-guard.ts),
+   * the outcome recorded. `confirmed`: deactivations an admin confirmed. `holder`: the run's lease,
+   * which the caller claimed (`row` read after the claim); the sync's write transaction checks it
+   * first (the fence), so a run whose lease lapsed or was taken over writes nothing and is aborted.
+   * A dry run has no lease and writes nothing.
+   */
+  async function run(row: repo.LdapSettingsRow, opts: { confirmed?: number; holder?: string }): Promise<LdapRun> {
+    const { holder } = opts
     const started = performance.now()
     const at = clock.now().toISOString()
+    const runId = deps.ids('ldr_')
     const mapping: LdapMapping = row.mapping
+    const record = async (outcome: LdapRun) => {
+      if (holder) await repo.recordRun(db, row.sub_id, outcome, { holder, after: row.last_run?.runId ?? null })
+    }
     let report: SyncReport
+    let refusal: Refusal | undefined
     try {
       const entries = await pullEntries({
         url: row.url,
@@ -95,12 +142,22 @@ export function createLdapService(deps: LdapDeps) {
         'ldap',
         entries.map((e) => entryToPerson(e, mapping)),
         {
-          dryRun,
+          dryRun: !holder,
+          proceed: (plan) => !(refusal = deactivationRefusal(plan, row.max_deactivation_percent, opts.confirmed)),
+          ...(holder
+            ? {
+                fence: async (trx) => {
+                  if (!(await repo.holdsRun(trx, row.sub_id, holder))) throw new LeaseLost()
+                },
+              }
+            : {}),
         },
       )
     } catch (err) {
+      const lost = err instanceof LeaseLost
       const failed: LdapRun = {
         at,
+        runId,
         ok: false,
         seen: 0,
         created: 0,
@@ -109,18 +166,55 @@ export function createLdapService(deps: LdapDeps) {
         unchanged: 0,
         invalid: 0,
         ms: Math.round(performance.now() - started),
-        error: (err as Error).message.slice(0, 500),
+        error: lost ? LEASE_LOST : (err as Error).message.slice(0, 500),
       }
-      if (!dryRun) await repo.recordRun(db, row.sub_id, failed)
+      await record(failed)
+      if (lost) {
+        deps.log?.('ldap sync aborted: lease lost', { subId: row.sub_id, runId })
+        throw new AppError(LDAP_ERRORS.LDAP_RUN_IN_PROGRESS, { detail: failed, description: LEASE_LOST })
+      }
       throw new AppError(LDAP_ERRORS.LDAP_UNREACHABLE, {
         detail: failed,
         description: `The LDAP directory could not be read: ${failed.error}`,
       })
     }
-    const { errors, ...counts } = report
-    const done: LdapRun = { at, ok: true, ...counts, ms: Math.round(performance.now() - started) }
-    if (!dryRun) await repo.recordRun(db, row.sub_id, done)
+    const { errors, held: _held, ...counts } = report
+    const done: LdapRun = {
+      at,
+      runId,
+      ok: refusal === undefined,
+      ...counts,
+      ms: Math.round(performance.now() - started),
+      ...(refusal ? { refused: refusal, error: describeRefusal(refusal) } : {}),
+    }
+    await record(done)
+    if (refusal && holder) deps.log?.('ldap sync refused', { subId: row.sub_id, ...refusal })
     return { ...done, errors }
+  }
+
+  /**
+   * `work` under the run's lease, claimed as the schedule claims it (`due`: the schedule's claim);
+   * undefined when someone else holds it. The lease is renewed while the work runs; the settings
+   * are read again once it is held (the last run recorded before this one).
+   */
+  async function leased<T>(
+    subId: string,
+    work: (row: repo.LdapSettingsRow, holder: string) => Promise<T>,
+    due?: { now: Date; next: Date },
+  ): Promise<T | undefined> {
+    const holder = deps.ids('lease_')
+    if (!(await repo.claimRun(db, subId, { holder, ms: LEASE_MS }, due))) return undefined
+    const renew = setInterval(() => {
+      void repo.renewRun(db, subId, holder, LEASE_MS).catch(() => undefined)
+    }, RENEW_MS)
+    renew.unref()
+    try {
+      return await work(await mustFind(subId), holder) // deleted meanwhile: a 404, as before the claim
+    } finally {
+      clearInterval(renew)
+      // Given back with the outcome (one write); here only when the run failed before it.
+      await repo.releaseRun(db, subId, holder)
+    }
   }
 
   return {
@@ -138,6 +232,7 @@ export function createLdapService(deps: LdapDeps) {
         throw invalid('bindPassword', 'bindPassword is required again when url or bindDn changes.')
       const now = clock.now()
       const interval = body.intervalMinutes ?? cur?.interval_minutes ?? 60
+      const percent = body.maxDeactivationPercent ?? cur?.max_deactivation_percent ?? DEFAULT_MAX_DEACTIVATION_PERCENT
       await repo.upsertSettings(db, {
         sub_id: subId,
         enabled: body.enabled ?? true,
@@ -148,6 +243,7 @@ export function createLdapService(deps: LdapDeps) {
         filter: body.filter ?? '(objectClass=person)',
         mapping: JSON.stringify({ ...DEFAULT_MAPPING, ...(body.mapping ?? {}) }),
         interval_minutes: interval,
+        max_deactivation_percent: percent,
         // A change of settings runs soon (the next pass), then every interval.
         next_run_at: now,
         updated_at: now,
@@ -159,12 +255,28 @@ export function createLdapService(deps: LdapDeps) {
       if (!(await repo.deleteSettings(db, subId))) throw new AppError(LDAP_ERRORS.LDAP_NOT_CONFIGURED)
     },
 
-    /** A sync now; `dryRun`: what it would do, written nowhere. */
-    async runNow(subId: string, dryRun = false): Promise<LdapRun> {
-      return run(await mustFind(subId), dryRun)
+    /**
+     * A sync now, under the run's lease (a 409 while another run holds it: the schedule's, or another
+     * request's, in any process). `dryRun`: what it would do, written nowhere, no lease needed.
+     * `confirmRunId`: the last run, refused by the guard, confirmed by an admin: this run may make
+     * as many deactivations as that one would have (once: the confirmed run is no longer the last).
+     */
+    async runNow(subId: string, opts: { dryRun?: boolean; confirmRunId?: string } = {}): Promise<LdapRun> {
+      const row = await mustFind(subId)
+      let confirmed: number | undefined
+      if (opts.confirmRunId !== undefined) {
+        const last = row.last_run
+        if (!last?.refused || last.runId !== opts.confirmRunId)
+          throw new AppError(LDAP_ERRORS.LDAP_CONFIRM_STALE, { field: 'confirmRunId' })
+        confirmed = last.refused.deactivations
+      }
+      if (opts.dryRun) return run(row, { confirmed })
+      const out = await leased(subId, (current, holder) => run(current, { confirmed, holder }))
+      if (!out) throw new AppError(LDAP_ERRORS.LDAP_RUN_IN_PROGRESS)
+      return out
     },
 
-    /** The syncs that are due, each claimed first so two processes never run one twice. */
+    /** The syncs that are due, each claimed (the run's lease) so that no two runs of one directory overlap. */
     periodicTask(everyMs = 60_000): PeriodicTask {
       return {
         name: 'ldap sync',
@@ -175,8 +287,7 @@ export function createLdapService(deps: LdapDeps) {
             const row = await repo.findSettings(db, subId)
             if (!row) continue
             const next = new Date(now.getTime() + row.interval_minutes * 60_000)
-            if (!(await repo.claimRun(db, subId, now, next))) continue
-            await run(row, false).catch((err: unknown) =>
+            await leased(subId, (current, holder) => run(current, { holder }), { now, next }).catch((err: unknown) =>
               deps.log?.('ldap sync failed', { subId, err: err instanceof Error ? err.message : String(err) }),
             )
           }

@@ -44,7 +44,7 @@ export function createDirectory(deps: DirectoryDeps): Directory {
     onEventsCommitted: deps.onEventsCommitted,
     log: deps.log,
   })
-  const ldap = createLdapService({ db, clock, contacts: deps.contacts, sealKey: deps.sealKey, log: deps.log })
+  const ldap = createLdapService({ db, clock, ids, contacts: deps.contacts, sealKey: deps.sealKey, log: deps.log })
   return {
     scim: createScimService({ contacts: deps.contacts }),
     tokens: createScimTokensService({ db, clock, ids, key: deps.tokenKey }),

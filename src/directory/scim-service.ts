@@ -154,17 +154,27 @@ export function createScimService(deps: { contacts: DirectoryContacts }) {
 
     async patchUser(subId: string, id: string, body: unknown, base: string): Promise<Json> {
       const ops = patchOperations(body)
-      const current = personToUser(await contacts.getDirectoryContact(subId, id), base)
-      const patched = applyPatch(current, ops)
-      const p = userToPerson(patched)
-      problemsToScim(p, USER_FIELDS)
-      return personToUser(await contacts.replace(subId, id, p, 'scim'), base)
+      const changed = await contacts.modify(
+        subId,
+        id,
+        (current) => {
+          const p = userToPerson(applyPatch(personToUser(current, base), ops))
+          problemsToScim(p, USER_FIELDS)
+          return p
+        },
+        'scim',
+      )
+      return personToUser(changed, base)
     },
 
     /** DELETE deactivates (the contact and its parcels' history stay). */
     async deactivateUser(subId: string, id: string, base: string): Promise<void> {
-      const current = personToUser(await contacts.getDirectoryContact(subId, id), base)
-      await contacts.replace(subId, id, { ...userToPerson(current), active: false }, 'scim')
+      await contacts.modify(
+        subId,
+        id,
+        (current) => ({ ...userToPerson(personToUser(current, base)), active: false }),
+        'scim',
+      )
     },
 
     getGroup: group,

@@ -31,6 +31,8 @@ const TRACKING = {
   PickedUp: 'The recipient collected the package: status PICKED_UP reached.',
   Received: 'The package was received at a site: status RECEIVED reached (at its first arrival, after Acceptance).',
   Archived: 'The package was archived: status ARCHIVED reached.',
+  Forwarded:
+    'The package was forwarded to an address outside the subscription: status FORWARDED reached (a forward to another site of the subscription is an Updated, its activity naming the site).',
   Updated:
     'Any other change to the package (its fields, its location, its locker unit…): a change that emits none of the events above.',
   // Recipient notifications (src/notifications): one event per package of the notification, when the
@@ -43,6 +45,8 @@ const TRACKING = {
     'The recipient was reminded of packages not collected yet (kind REMINDER, `data.notification.step`).',
   RecipientFinalNotice: 'The recipient was told the packages go back to their sender soon (kind FINAL_NOTICE).',
   RecipientPickupReceipt: 'The recipient was sent the receipt of a pickup (kind PICKED_UP).',
+  NotificationFailed:
+    "A notification about the package failed after its last attempt (an exception, issue 30.3): sent after the kind's own event (RecipientNotified…, whose `data.notification.status` is `failed`), with the same `data.notification`; a resend (POST /api/v1/notifications/{notificationId}/resend) settles it.",
   // The scan-issues queue (src/scanissues): a package received from a label photo whose recipient
   // was not chosen. `data` is the package event data plus `scanIssue` {scanIssueId, reason, status,
   // suggestions [{contactId, name, score}], contactId (when settled)}.
@@ -53,6 +57,9 @@ const TRACKING = {
   // The directory (src/directory/departures.ts): once per departure, for each parcel waiting then.
   RecipientDeparted:
     'The recipient left while the package waited for them: deactivated (by SCIM, LDAP, a roster or a clerk) or their move-out date reached. `data.departure` {contactId, name, reason: deactivated|moved-out, moveOutDate?}. The package needs a decision (forward, return); its pickup code keeps working until then.',
+  // Shelf audits (src/shelves/audit-record.ts): an exception of issue 30.3, with the audit.
+  MissingFromShelf:
+    "A shelf audit did not find the package where its record says it waits, and the shelf's previous audit had not (or the package was changed since): once per such audit, written with it. `data.audit` {auditId, shelfId}. Filing it again, or a later audit that finds it, settles it.",
 } as const
 
 const LOCKER = {

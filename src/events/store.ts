@@ -87,3 +87,21 @@ export async function releaseEvents(trx: Executor, eventIds: string[]): Promise<
     .where(sql<boolean>`event_id = any(${eventIds}::text[])`)
     .execute()
 }
+
+/**
+ * The data of these events (what a delivery of each sends), by event id. Events never change once
+ * written, so this read after a claim sees what the claim would have joined.
+ */
+export async function eventData(db: Executor, eventIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+  if (eventIds.length === 0) return new Map()
+  const { rows } = await sql<{ event_id: string; data: Record<string, unknown> }>`
+    select event_id, data from package_events where event_id = any(${eventIds}::text[])`.execute(db)
+  return new Map(rows.map((r) => [r.event_id, r.data]))
+}
+
+/** Marks these events dispatched without fanning them out: a restore holds them (held_work) instead. */
+export async function markDispatched(trx: Executor, eventIds: string[], now: Date): Promise<void> {
+  await sql`update package_events set dispatched_at = ${now}::timestamptz where event_id = any(${eventIds}::text[])`.execute(
+    trx,
+  )
+}

@@ -6,6 +6,7 @@ import type { Clock } from '../platform/kit/clock.js'
 import { AppError, registerErrors, ValidationErrors } from '../platform/kit/errors.js'
 import type { IdGenerator } from '../platform/kit/ids.js'
 import * as repo from './store/locations.js'
+import { countLiveSitesAt } from '../sites/index.js'
 import type { Address, CreateLocation, ListLocationsQuery, Location, UpdateLocation } from './api/schemas.js'
 import { isUniqueViolation } from '../platform/db/errors.js'
 import { writeRecorded, type RecordOutcome } from '../platform/idempotency/outcome.js'
@@ -202,7 +203,7 @@ export function createLocationsService(deps: LocationsServiceDeps) {
     async deleteLocation(subId: string, id: string): Promise<void> {
       await inTransaction(db, async (trx) => {
         await mustFind(trx, subId, id, true)
-        const sites = await repo.countLiveSitesAt(trx, subId, id)
+        const sites = await countLiveSitesAt(trx, subId, id)
         if (sites > 0)
           throw new AppError(LOCATION_ERRORS.LOCATION_IN_USE, {
             description: `${sites} inbound site(s) are placed at this location; delete them first.`,

@@ -14,8 +14,13 @@ import { unsubscribeToken } from './model/unsubscribe.js'
 import { leaseMs } from '../platform/jobs/lease.js'
 import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 import './store/tables.js'
+import { createGuardedFetch } from '../platform/http/guarded-fetch.js'
+import { createAddressPolicy, systemLookup, type Lookup } from '../platform/http/outbound-guard.js'
+import { createSmsProviders } from './jobs/providers.js'
+import { createSmsService, type SmsService } from './sms-service.js'
 
 export { notificationsRoutes, unsubscribeRoutes } from './api/routes.js'
+export { smsRoutes, smsWebhookRoutes } from './api/sms-routes.js'
 
 /** Recipient email notifications' settings (SMTP_URL, MAIL_FROM, NOTIFY_*). */
 export interface NotificationsOptions {
@@ -27,6 +32,12 @@ export interface NotificationsOptions {
   sendTimeoutMs: number
   /** NOTIFY_TIME_ZONE: the IANA zone of times in emails about a place with no location above it. */
   timeZone: string
+  /** SMS_ALLOW_CIDRS: private networks an SMS provider may be in (the address guard of webhooks otherwise). */
+  smsAllowCidrs: string[]
+  /** SMS_ALLOW_HTTP: a Messages API URL may be plain http://. */
+  smsAllowHttp: boolean
+  /** SMS_DEFAULT_COUNTRY: the country (ISO 3166 code) of a phone number written without one. */
+  smsDefaultCountry: string
 }
 
 export interface NotificationsDeps {
@@ -35,6 +46,10 @@ export interface NotificationsDeps {
   ids: IdGenerator
   config: Readonly<{ publicUrl: string; notifications: NotificationsOptions }>
   unsubscribeKey: Buffer
+  /** Seals the facilities' SMS provider secrets at rest. */
+  smsSecretKey: Buffer
+  /** Tests: name resolution other than the system's, for the SMS providers' address guard. */
+  lookup?: Lookup
   /** The packages domain, read when an email is composed (the outbox's events only say what to tell). */
   packages: Pick<PackagesService, 'recordsByIds'>
   /** Where parcels wait, as emails say it: the sites' names and types, and their locations' time zones. */
@@ -54,6 +69,8 @@ export interface NotificationsDeps {
 
 export interface Notifications {
   service: NotificationsService
+  /** Texts: provider and channel settings, recipients' consent, replies and receipts (issue 29). */
+  sms: SmsService
   /** Events were committed to the outbox (events/signal.ts): the worker consumes them now. */
   nudge(): void
   /** The sending loop; the returned stop lets in-flight sends finish (then call close). */
@@ -62,7 +79,7 @@ export interface Notifications {
   periodicTasks: readonly PeriodicTask[]
   /** One deterministic pass (reminders, then everything due at the clock's now). */
   runOnce(): Promise<WorkerStep>
-  /** Closes the SMTP connection pool, after the worker stopped. */
+  /** Closes the SMTP connection pool and the SMPP sessions, after the worker stopped. */
   close(): void
 }
 
@@ -83,6 +100,40 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
         })
       : undefined)
   const unsubscribeBase = `${config.publicUrl}/notifications/unsubscribe?t=`
+  const log = deps.log ?? processLog('error')
+  const policy = createAddressPolicy(settings.smsAllowCidrs)
+  const lookup = deps.lookup ?? systemLookup
+  const smsFetch = createGuardedFetch({ policy, lookup, timeoutMs: settings.sendTimeoutMs, maxBytes: 64 * 1024 })
+  // The SMPP sessions hand their replies and receipts to the service, made just below.
+  let sms: SmsService | undefined
+  const providers = createSmsProviders({
+    db,
+    secretKey: deps.smsSecretKey,
+    publicUrl: config.publicUrl,
+    fetch: smsFetch,
+    policy,
+    lookup,
+    timeoutMs: settings.sendTimeoutMs,
+    onInbound: (subId, m) =>
+      m.kind === 'reply'
+        ? sms!.inbound(subId, { from: m.from, body: m.body, messageId: m.messageId, identity: m.identity })
+        : sms!.receipt(subId, { messageId: m.messageId, status: m.status, ...(m.error ? { error: m.error } : {}) }),
+    onError: (err) => log.error({ err }, 'SMPP session error'),
+  })
+  sms = createSmsService({
+    db,
+    clock,
+    secretKey: deps.smsSecretKey,
+    publicUrl: config.publicUrl,
+    allowHttp: settings.smsAllowHttp,
+    defaultCountry: settings.smsDefaultCountry,
+    providers,
+    contact: async (subId, contactId) => {
+      const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
+      return c && !c.deleted ? c : undefined
+    },
+    log,
+  })
   const worker = createNotificationWorker({
     db,
     clock,
@@ -93,6 +144,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     placesOf: createPlaces({ sites: deps.sites, locations: deps.locations, defaultTimeZone: settings.timeZone }),
     openingHoursAt: (subId, siteId) => deps.sites.openingHoursAt(subId, siteId),
     timeZone: settings.timeZone,
+    defaultCountry: settings.smsDefaultCountry,
     contact: async (subId, contactId) => {
       const c = (await deps.contacts.getByIds(subId, [contactId])).get(contactId)
       return c && !c.deleted ? c : undefined
@@ -111,7 +163,8 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     idlePollMs: deps.pollMs ?? 250,
     random: Math.random,
     // Errors only when no log is given (scripts, tests); the processes pass theirs (context.ts).
-    log: deps.log ?? processLog('error'),
+    log,
+    providers,
     reminders: createReminderJob({ db, clock, ids }),
     remindersEveryMs: 60_000,
     onEventsCommitted: deps.onEventsCommitted,
@@ -127,10 +180,19 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
   nudge = () => worker.nudge()
   return {
     service,
+    sms,
     nudge: () => worker.nudge(),
     start: () => worker.start(),
-    periodicTasks: worker.periodicTasks,
+    // SMPP facilities' sessions kept bound: their replies (STOP) and receipts arrive on them.
+    periodicTasks: [
+      ...worker.periodicTasks,
+      { name: 'SMPP sessions', everyMs: 60_000, run: () => providers.keepBound() },
+    ],
     runOnce: () => worker.runOnce(),
-    close: () => mailer?.close(),
+    close: () => {
+      mailer?.close()
+      void providers.close()
+      void smsFetch.close()
+    },
   }
 }

@@ -34,6 +34,9 @@ function toNotification(r: NotificationRow, packageIds: string[]): Notification 
   if (r.step > 0) out.step = r.step
   if (r.last_error !== null) out.lastError = r.last_error
   if (r.sent_at !== null) out.sentAt = r.sent_at.toISOString()
+  if (r.parent_id !== null) out.parentId = r.parent_id
+  if (r.delivery_status !== null) out.deliveryStatus = r.delivery_status
+  if (r.delivered_at !== null) out.deliveredAt = r.delivered_at.toISOString()
   return out
 }
 
@@ -54,11 +57,16 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
         arrival_batch_seconds: input.arrivalBatchSeconds,
         reminder_after_hours: input.reminderAfterHours,
         final_notice_after_hours: input.finalNoticeAfterHours,
+        perishable_reminder_after_hours: input.perishableReminderAfterHours ?? null,
         language: input.language ?? 'en',
         templates: input.templates,
         updated_at: clock.now(),
       })
-      return { ...input, language: input.language ?? 'en' }
+      return {
+        ...input,
+        perishableReminderAfterHours: input.perishableReminderAfterHours ?? null,
+        language: input.language ?? 'en',
+      }
     },
 
     async list(subId: string, q: ListNotificationsQuery): Promise<{ notifications: Notification[] }> {
@@ -66,6 +74,7 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
       const packages = await repo.packageIdsOf(
         db,
         rows.map((r) => r.notification_id),
+        repo.parentsOf(rows),
       )
       return { notifications: rows.map((r) => toNotification(r, packages.get(r.notification_id) ?? [])) }
     },
@@ -81,7 +90,8 @@ export function createNotificationsService(deps: NotificationsServiceDeps) {
         throw new AppError(NOTIFICATION_ERRORS.NOTIFICATION_SENDING, { detail: { notificationId } })
       deps.nudge()
       const again = (await repo.findNotification(db, subId, notificationId))!
-      return toNotification(again, (await repo.packageIdsOf(db, [notificationId])).get(notificationId) ?? [])
+      const packages = await repo.packageIdsOf(db, [notificationId], repo.parentsOf([again]))
+      return toNotification(again, packages.get(notificationId) ?? [])
     },
 
     /** The contact a link stands for, or a 400: the confirmation page shows nothing for a bad link. */

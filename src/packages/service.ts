@@ -12,6 +12,7 @@ import { createHandover } from './model/handover.js'
 import { checkSiteScope } from './model/site-scope.js'
 import { createPackageQueries } from './model/queries.js'
 import * as repo from './store/packages.js'
+import { oldestWaiting, waitingArrivedBefore, waitingAtSite } from './store/at-site.js'
 import { resolveReferences, type Resolved } from './model/resolve.js'
 import { beforeChange, changeOf, newPackageOf, nextState, withPickupCandidate, type Actor } from './model/rules.js'
 import type { AddPackage, UpdatePackage } from './api/schemas.js'
@@ -46,7 +47,7 @@ export type PackagesService = ReturnType<typeof createPackagesService>
  */
 export function createPackagesService(deps: PackagesServiceDeps) {
   const { db, clock, ids, readers, images } = deps
-  const queries = createPackageQueries({ db, readers, images })
+  const queries = createPackageQueries({ db, readers, images, clock })
   const writer = createPackageWriter<WriteResult>({
     db,
     images,
@@ -167,6 +168,16 @@ export function createPackagesService(deps: PackagesServiceDeps) {
 
     /** The subscription's waiting packages under a pickup code, or for a receiver (a pickup's resolution). */
     waitingPackages: (subId: string, by: { code: string } | { receiverId: string }) => repo.findWaiting(db, subId, by),
+
+    /** The ids of the packages waiting at exactly this site, oldest first (a shelf audit's expected list). */
+    waitingAtSite: (subId: string, siteId: string, limit: number) => waitingAtSite(db, subId, siteId, limit),
+
+    /** The packages waiting longest, of the subscription or at these sites (the reports' oldest waiting). */
+    oldestWaiting: (subId: string, q: { siteIds?: string[]; limit: number }) => oldestWaiting(db, subId, q),
+
+    /** Waiting packages that arrived before a time, oldest first, by keyset (return proposals, issue 30.2). */
+    waitingArrivedBefore: (subId: string, q: Parameters<typeof waitingArrivedBefore>[2]) =>
+      waitingArrivedBefore(db, subId, q),
 
     /** Whether the subscription ever handed out this pickup code. */
     pickupCodeIssued: (subId: string, code: string) => repo.pickupCodeIssued(db, subId, code),

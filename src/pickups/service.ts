@@ -4,7 +4,8 @@ import type { Actor, PackagesService } from '../packages/index.js'
 import type { SitesService } from '../sites/index.js'
 import { AppError, invalid } from '../platform/kit/errors.js'
 import { PICKUP_ERRORS } from './model/errors.js'
-import { checkProof, proofNeeded } from './model/proof.js'
+import { checkProof, proofNeeded, withSignatureFlags } from './model/proof.js'
+import { pickupFees } from './model/fees.js'
 import { createSelection, type SelectionDeps } from './selection.js'
 import * as repo from './store/pickups.js'
 import type { CreatePickup, ListPickupsQuery, Pickup } from './api/schemas.js'
@@ -30,6 +31,7 @@ const toPickup = (row: repo.PickupRow, inboundSites: Pickup['inboundSites']): Pi
   images: row.images,
   ...(row.comment ? { comment: row.comment } : {}),
   ...(row.typed_signature ? { typedSignature: row.typed_signature } : {}),
+  ...(row.holding_fees ? { holdingFees: row.holding_fees } : {}),
   ...(row.delegate ? { delegate: true } : {}),
   userName: row.user_name,
   clerk: row.clerk,
@@ -51,9 +53,11 @@ export function createPickupsService(deps: PickupsServiceDeps) {
     actor: Actor,
     siteIds: Array<string | null>,
     body: CreatePickup,
+    flagged: Array<{ trackingNumber: string; flags: string[] }>,
   ): Promise<void> {
     const rules = await deps.sites.handOverRules(actor.subId, [...new Set(siteIds.filter((id) => id !== null))], trx)
-    checkProof(proofNeeded(siteIds.map((id) => (id === null ? [] : (rules.get(id) ?? [])))), {
+    const need = proofNeeded(siteIds.map((id) => (id === null ? [] : (rules.get(id) ?? []))))
+    checkProof(withSignatureFlags(need, flagged), {
       imageTypes: (body.images ?? []).map((i) => i.imageType),
       typedSignature: body.typedSignature,
     })
@@ -141,8 +145,11 @@ export function createPickupsService(deps: PickupsServiceDeps) {
         images: body.images,
         belongs: selection.belongs,
         // After the packages' own checks (waiting, the clerk's sites), as the rows are under their locks.
-        verify: (trx, siteIds) => checkSignature(trx, actor, siteIds, body),
+        verify: (trx, siteIds, flagged) => checkSignature(trx, actor, siteIds, body, flagged),
         within: async (trx, done) => {
+          // The receipt's holding fees (issue 30): each parcel's site's fee, until this hand-over.
+          const feeSites = [...new Set(done.packages.flatMap((p) => (p.siteId ? [p.siteId] : [])))]
+          const fees = pickupFees(done.packages, await deps.sites.handOverRules(actor.subId, feeSites, trx), done.at)
           const pickup: Pickup = {
             pickupId,
             ...(selection.code ? { pickupCode: selection.code } : {}),
@@ -162,6 +169,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             ...(who.delegate ? { delegate: true } : {}),
             ...(body.comment ? { comment: body.comment } : {}),
             ...(typed ? { typedSignature: typed } : {}),
+            ...(fees ? { holdingFees: fees } : {}),
             userName: actor.userName,
             clerk: actor.clerk,
             // The DELIVERED activities are written by now, in this transaction.
@@ -178,6 +186,7 @@ export function createPickupsService(deps: PickupsServiceDeps) {
             images: JSON.stringify(pickup.images),
             comment: body.comment ?? null,
             typed_signature: typed ?? null,
+            holding_fees: fees ? JSON.stringify(fees) : null,
             delegate: who.delegate,
             user_name: actor.userName,
             clerk: actor.clerk,

@@ -1,4 +1,5 @@
 import type { RecipientMatch, RecipientQuery } from '../contacts/index.js'
+import type { SiteInfo, SiteRef } from '../sites/index.js'
 import { parsePersonName } from '../decode/index.js'
 import type { Actor, PackageRecord } from '../packages/index.js'
 import { appendPackageEvents } from '../packages/index.js'
@@ -9,6 +10,7 @@ import { AppError, registerErrors, ValidationErrors } from '../platform/kit/erro
 import type { IdGenerator } from '../platform/kit/ids.js'
 import type { ListScanIssuesQuery, OpenScanIssue, ScanIssue } from './api/schemas.js'
 import { MAX_SUGGESTIONS, type ScanIssueReason, type StoredSuggestion } from './model/issue.js'
+import { checkIssueSiteScope } from './model/site-scope.js'
 import * as repo from './store/issues.js'
 import type { ScanIssueRow } from './store/tables.js'
 
@@ -48,6 +50,7 @@ export interface ScanIssuesDeps {
       first?: (trx: Trx) => Promise<void>,
     ): Promise<unknown>
   }
+  sites: { getInfos(subId: string, siteIds: string[]): Promise<Map<string, SiteInfo>> }
   matchRecipient(subId: string, q: RecipientQuery): Promise<RecipientMatch>
   onEventsCommitted?: () => void
 }
@@ -68,6 +71,16 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
     const [record] = await deps.packages.recordsByIds(subId, [packageId])
     if (!record) throw new AppError('VALIDATION_FAILED', { field, description: 'No such package.' })
     return record
+  }
+
+  /** A clerk limited to a site: the package (and the issue's site) at it or below, else 400 naming `packageField`. */
+  async function checkScope(actor: Actor, p: PackageRecord | undefined, packageField: string, issueSite?: string) {
+    if (actor.siteScope === undefined) return
+    // The record's location is a SiteRef (packages/model/fields.ts), typed loosely by the registry.
+    const packageSite = (p?.currentLocation as SiteRef | undefined)?.inboundSiteId
+    const ids = [packageSite, issueSite].filter((id): id is string => !!id)
+    const sites = ids.length > 0 ? await deps.sites.getInfos(actor.subId, ids) : new Map<string, SiteInfo>()
+    checkIssueSiteScope(actor.siteScope, sites, { packageSite, issueSite, packageField })
   }
 
   async function publish(trx: Parameters<typeof appendPackageEvents>[0], row: ScanIssueRow, p: PackageRecord) {
@@ -100,6 +113,7 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
   return {
     async openIssue(actor: Actor, body: OpenScanIssue): Promise<ScanIssue> {
       const record = await packageOf(actor.subId, body.packageId, 'packageId')
+      await checkScope(actor, record, 'packageId', body.siteId)
       if (body.imageId) {
         const { images } = await deps.packages.getImages(actor.subId, body.packageId)
         if (!images.some((i) => i.imageId === body.imageId))
@@ -185,6 +199,7 @@ export function createScanIssuesService(deps: ScanIssuesDeps) {
       const row = await repo.findIssue(db, actor.subId, issueId)
       if (!row) throw new AppError(SCAN_ISSUE_ERRORS.SCAN_ISSUE_NOT_FOUND)
       const [record] = await deps.packages.recordsByIds(actor.subId, [row.package_id])
+      await checkScope(actor, record, 'scanIssueId')
       // A retry of the same choice (its answer was lost) gets the settled issue; another choice is refused.
       const settledAlready = (r: ScanIssueRow) => {
         if (r.contact_id === contactId) return toIssue(r, record)

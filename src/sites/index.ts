@@ -8,3 +8,8 @@ export { SITE_STATUSES, SITE_TYPES } from './api/schemas.js'
 export { createSitesService } from './service.js'
 export type { SitesService } from './service.js'
 export type { HandOverRule } from './model/hand-over-rules.js'
+// Read by package search and export, composed into their statements.
+export { siteIdsUnder, sitesForExport } from './store/package-search.js'
+export { countLiveSitesAt, findSites } from './store/sites.js'
+export { holdingFeeFor, HoldingFeeOutSchema } from './model/holding-fee.js'
+export type { HoldingFee } from './model/holding-fee.js'

@@ -4,6 +4,10 @@ import type { Invalidations } from '../platform/cache/invalidations.js'
 import { SubscriptionCache } from '../platform/cache/subscription-cache.js'
 import * as repo from './store/sites.js'
 import { toSiteRef, type SiteInfo } from './model/view.js'
+import { chainOf } from './model/site-chain.js'
+import { inheritedHoldingFee, type HoldingFeePolicy } from './model/holding-fee.js'
+
+const withHoldingFee = (fee: HoldingFeePolicy | undefined) => (fee ? { holdingFee: fee } : {})
 
 /**
  * Sites as packages see them, by id, remembered per subscription for `cacheMs` (SubscriptionCache);
@@ -29,6 +33,10 @@ export function createSiteInfos(deps: { db: Db; clock: Clock; cacheMs: number; i
     const generation = infos.generation(subId)
     const at = clock.now().getTime()
     const rows = await repo.findSites(db, subId, missing)
+    // The holding fee is inherited (model/holding-fee.ts): the ancestors not read yet are read once.
+    const byId = new Map(rows.map((r) => [r.site_id, r]))
+    const above = [...new Set(rows.flatMap((r) => r.ancestor_ids))].filter((id) => !byId.has(id))
+    if (above.length) for (const r of await repo.findSites(db, subId, above)) byId.set(r.site_id, r)
     const loaded = new Map<string, SiteInfo | null>(missing.map((id) => [id, null]))
     for (const r of rows)
       loaded.set(
@@ -38,6 +46,7 @@ export function createSiteInfos(deps: { db: Db; clock: Clock; cacheMs: number; i
           locationId: r.location_id,
           status: r.status,
           deleted: r.deleted_at !== null,
+          ...withHoldingFee(inheritedHoldingFee(chainOf(r.site_id, byId))),
         }),
       )
     for (const [id, info] of loaded) if (info) out.set(id, info)

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../platform/db/errors.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import { handOverChains, type HandOverRule } from './model/hand-over-rules.js'
 import { chainOf } from './model/site-chain.js'
+import { holdingFeeColumns } from './model/holding-fee.js'
 
 export interface SitesServiceDeps {
   db: Db
@@ -93,6 +94,7 @@ export function createSitesService(deps: SitesServiceDeps) {
                 opening_hours: input.openingHours?.trim() ?? null,
                 signature_rule: input.signatureRule ?? null,
                 photo_proof_allowed: input.photoProofAllowed ?? null,
+                ...holdingFeeColumns(input.holdingFee),
                 at,
               })
               return outcome?.(trx, { inboundSiteId: siteId })
@@ -113,6 +115,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               opening_hours: input.openingHours?.trim() ?? null,
               signature_rule: input.signatureRule ?? null,
               photo_proof_allowed: input.photoProofAllowed ?? null,
+              ...holdingFeeColumns(input.holdingFee),
               at,
             })
             await outcome?.(trx, { inboundSiteId: siteId })
@@ -167,6 +170,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               ...(input.openingHours !== undefined ? { opening_hours: input.openingHours?.trim() ?? null } : {}),
               ...(input.signatureRule !== undefined ? { signature_rule: input.signatureRule } : {}),
               ...(input.photoProofAllowed !== undefined ? { photo_proof_allowed: input.photoProofAllowed } : {}),
+              ...(input.holdingFee !== undefined ? holdingFeeColumns(input.holdingFee) : {}),
               updated_at: at,
             })
             const structural = name !== site.name || parentId !== site.parent_id

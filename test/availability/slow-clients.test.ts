@@ -17,60 +17,63 @@ describe('slow clients', () => {
   })
 
   /**
-   * Opens a socket, writes `head` at once, then one byte of `trickle` every 200 ms; resolves with when
-   * the server closed it (ms), or undefined if it had not after `giveUpMs`. The give-up is many times
-   * the deadlines set above and far below Node's and Fastify's own (60 s, 72 s): a socket closed
-   * before it was closed by a deadline of ours, on a busy machine too (no tighter timing bound: they flaked).
+   * Opens a socket, writes `head` at once, then one byte of `trickle` every 200 ms; resolves with
+   * whether the server closed it and what it answered. The test gives up after `giveUpMs`, many
+   * times the deadlines set above and far below Node's and Fastify's own (60 s, 72 s), so a socket
+   * the server closed was closed by a deadline of ours. Nothing here times an answer (issue 24):
+   * which deadline closed it shows in the answer (408 for a request, nothing for an idle socket).
    */
   function trickle(
     head: string,
     drip: string,
     giveUpMs = 15_000,
-  ): Promise<{ closedAfterMs: number | undefined; received: string }> {
+  ): Promise<{ closedByServer: boolean; received: string }> {
     return new Promise((resolve) => {
-      const started = Date.now()
       let received = ''
       let i = 0
       const socket = net.connect(port, '127.0.0.1', () => socket.write(head))
       const timer = setInterval(() => {
         if (drip && !socket.destroyed && !socket.writableEnded) socket.write(drip[i++ % drip.length]!)
       }, 200)
-      const done = (closedAfterMs: number | undefined) => {
+      const done = (closedByServer: boolean) => {
         clearInterval(timer)
         clearTimeout(giveUp)
         socket.destroy()
-        resolve({ closedAfterMs, received })
+        resolve({ closedByServer, received })
       }
-      const giveUp = setTimeout(() => done(undefined), giveUpMs)
+      const giveUp = setTimeout(() => done(false), giveUpMs)
       socket.on('data', (d) => (received += d.toString()))
       socket.on('error', () => {})
-      socket.on('close', () => done(Date.now() - started))
+      socket.on('close', () => done(true))
     })
   }
 
   it('closes a socket whose headers arrive 5 bytes a second within the headers deadline', async () => {
-    const { closedAfterMs } = await trickle(
+    const { closedByServer, received } = await trickle(
       'GET /healthz HTTP/1.1\r\nHost: x\r\n',
       'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n',
     )
-    // Closed while its headers were still arriving (all of them take 16 s).
-    expect(closedAfterMs).toBeDefined()
+    // Closed while its headers were still arriving (all of them take 16 s), with a 408.
+    expect(closedByServer).toBe(true)
+    expect(received).toMatch(/^HTTP\/1\.1 408/)
   })
 
   it('closes a socket whose body arrives 5 bytes a second within the request deadline', async () => {
     const { auth } = await t.newClient()
     const body = `[${'"x",'.repeat(200)}"x"]`
-    const { closedAfterMs, received } = await trickle(
+    const { closedByServer, received } = await trickle(
       `POST /api/v1/carriers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
       body,
     )
-    expect(closedAfterMs).toBeDefined()
+    expect(closedByServer).toBe(true)
     expect(received).toMatch(/^HTTP\/1\.1 408/)
   })
 
   it('closes an idle kept-alive connection after the keep-alive deadline', async () => {
-    const { closedAfterMs, received } = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '')
+    const { closedByServer, received } = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '')
+    // One answer, then the server closed the idle connection without another.
+    expect(received.match(/HTTP\/1\.1 /g)).toEqual(['HTTP/1.1 '])
     expect(received).toMatch(/^HTTP\/1\.1 200/)
-    expect(closedAfterMs).toBeDefined()
+    expect(closedByServer).toBe(true)
   })
 })

@@ -5,7 +5,7 @@ import { createUser } from '../support/console-session.js'
 import { api } from '../support/factories.js'
 import { expectAccessible, screenshot, signIn, useConsole } from './support.js'
 
-// Issue 25.9 for the shell and the screens around the desk (sign-in, dashboard, packages, account,
+// Issue 25.9 for the shell and the screens around the desk (sign-in, dashboard, packages, exceptions, account,
 // every admin section, the admin pages refused to a clerk) at a laptop's size and a phone's: no
 // serious or critical axe violation, nothing scrolls sideways, every control is big enough for a
 // finger on the phone, and a navigation puts the focus in the new screen.
@@ -83,6 +83,7 @@ describe.each([
     await check(page, `dashboard (${size})`, phone)
     for (const [path, heading] of [
       ['/console/packages', 'Packages'],
+      ['/console/exceptions', 'Exceptions'],
       ['/console/account', 'Account'],
     ] as const) {
       await page.goto(path)

@@ -52,6 +52,33 @@ describe('the directory in the console', () => {
     await page.getByRole('button', { name: 'Dry run' }).waitFor()
     expect(await page.getByLabel('Bind password').inputValue()).toBe('')
     await expectAccessible(page, 'admin directory (LDAP set)')
+
+    // A run refused by the mass-deactivation guard: shown with its reason, and confirmed by its id
+    // (the confirmation passes; the directory, unreachable here, is what fails).
+    await h.t.ctx.db
+      .updateTable('ldap_settings')
+      .set({
+        last_run: JSON.stringify({
+          at: new Date().toISOString(),
+          runId: 'ldr_refused1',
+          ok: false,
+          seen: 0,
+          created: 0,
+          updated: 0,
+          deactivated: 12,
+          unchanged: 0,
+          invalid: 0,
+          ms: 5,
+          refused: { reason: 'empty_search', deactivations: 12, allowed: 0 },
+          error: 'Refused: the search found no usable entry.',
+        }),
+      })
+      .where('sub_id', '=', client.subId)
+      .execute()
+    await page.reload()
+    await page.getByText(/refused, nothing written/).waitFor()
+    await page.getByRole('button', { name: 'Confirm: deactivate these 12 contacts' }).click()
+    await page.getByText(/could not be read/).waitFor()
     expect(h.pageErrors).toEqual([])
   })
 

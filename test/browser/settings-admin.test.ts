@@ -8,6 +8,7 @@ import { DESKTOP, expectAccessible, screenshot, signIn, useConsole } from './sup
 // renders from a sample parcel), a site's opening hours, a contact's language; and what a clerk sees
 // on an admin URL (not allowed, no form) and anyone on an unknown admin section (not found).
 
+const PHONE = { width: 390, height: 844 }
 const h = useConsole()
 let client: TestClient
 let hq: string
@@ -106,6 +107,52 @@ describe('settings in the console', () => {
     const { contacts } = await get('/api/v1/contacts?query=Zo')
     expect(contacts[0]).toMatchObject({ name: 'Zoé Lefèvre', language: 'fr' })
     await expect.poll(() => page.getByRole('cell', { name: 'fr', exact: true }).count()).toBe(1)
+  })
+
+  it('sets a site’s holding fee as money and its return deadline; a refused value is named under its field, nothing saved', async () => {
+    const { page } = await h.open(PHONE)
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/admin/sites')
+    await page.getByRole('button', { name: 'Edit Mailroom 1' }).click()
+    const edit = page.getByRole('form', { name: 'Edit site Mailroom 1' })
+    const freeDays = edit.getByLabel('Free days', { exact: true })
+    await edit.getByLabel('Fee per day after the free days').fill('2.50')
+    await edit.getByLabel('Currency', { exact: true }).fill('eur')
+    await freeDays.fill('4000')
+    await edit.getByLabel('At most per parcel (optional)').fill('10')
+    await edit.getByLabel('Return to sender after (days)').fill('21')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    // The server's 400 names holdingFee.freeDays: its message is under that field, and nothing was written.
+    await expect.poll(() => freeDays.getAttribute('aria-invalid')).toBe('true')
+    const describedBy = (await freeDays.getAttribute('aria-describedby'))!
+    expect(await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent()).toContain('3650')
+    await expectAccessible(page, 'admin site edit (refused fee)')
+    const site = async () =>
+      (await get('/api/v1/inboundsites?limit=200')).inboundSites.find(
+        (s: { inboundSiteId: string }) => s.inboundSiteId === hq,
+      )
+    expect((await site()).holdingFee).toBeUndefined()
+    expect((await get(`/api/v1/inboundsites/${hq}/returnDeadline`)).returnAfterDays).toBeNull()
+
+    // Fixed by keyboard: the field, then Enter submits the form.
+    await freeDays.fill('3')
+    await freeDays.press('Enter')
+    await page.getByText('Site Mailroom 1 saved.').waitFor()
+    expect((await site()).holdingFee).toEqual({ freeDays: 3, amountPerDay: 250, currency: 'EUR', cap: 1000 })
+    expect((await get(`/api/v1/inboundsites/${hq}/returnDeadline`)).returnAfterDays).toBe(21)
+
+    // Opened again it reads as typed; emptied, both are the site above's again (none here).
+    await page.getByRole('button', { name: 'Edit Mailroom 1' }).click()
+    await expect.poll(() => edit.getByLabel('Return to sender after (days)').inputValue()).toBe('21')
+    expect(await edit.getByLabel('Fee per day after the free days').inputValue()).toBe('2.50')
+    expect(await edit.getByLabel('At most per parcel (optional)').inputValue()).toBe('10.00')
+    await edit.getByLabel('Fee per day after the free days').fill('')
+    await edit.getByLabel('Return to sender after (days)').fill('')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    // The last save's message is still above the list: the form closing says this one is done.
+    await edit.waitFor({ state: 'detached' })
+    expect((await site()).holdingFee).toBeUndefined()
+    expect((await get(`/api/v1/inboundsites/${hq}/returnDeadline`)).returnAfterDays).toBeNull()
   })
 
   it('a clerk on an admin URL sees “not allowed” and no form; an unknown admin section is not found', async () => {

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
+import { parseUsersCommand, runUsersCommand } from '../../src/app/cli/users.js'
 import { buildTestApp, type TestApp, type TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.js'
@@ -43,6 +44,12 @@ beforeAll(async () => {
   client = await t.newClient('sso-browser')
   await createUser(t, client, { email: 'dana@acme.example', role: 'clerk', name: 'Dana Desk' })
   await createUser(t, client, { email: 'ada@acme.example', role: 'admin' })
+  // The break-glass admin, made on the server: without one, password sign-in cannot be turned off.
+  await runUsersCommand(
+    t.ctx,
+    parseUsersCommand(['create', '--subscription', 'sso-browser', '--email', 'glass@acme.example', '--role', 'admin']),
+    () => {},
+  )
   const gone = await createUser(t, client, { email: 'gone@acme.example', role: 'clerk' })
   await t.inject({
     method: 'PATCH',
@@ -147,6 +154,28 @@ describe('single sign-on in Chromium', () => {
     // The flow cookie is spent.
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('mailroom_sso')
     await screenshot(page, 'sso-signed-in')
+  })
+
+  it('knows a returning user by the provider’s id for them, not by the email it says today', async () => {
+    // Dana signed in once (above): that identity is hers. Another account at the provider that
+    // claims her email does not take her user over.
+    provider.accounts.set('dana-impostor', { email: 'dana@acme.example', email_verified: true })
+    const refused = await open()
+    await singleSignOn(refused, 'dana@acme.example', 'dana-impostor')
+    await expect
+      .poll(() => refused.getByRole('alert').allTextContents())
+      .toEqual([expect.stringContaining('signs in with another account at the identity provider')])
+    expect(await whoAmI(refused)).toBeNull()
+    // Her email changed at the provider: she is still herself in mailroom.
+    provider.accounts.set('dana', { email: 'dana.renamed@acme.example', email_verified: true, name: 'Dana' })
+    try {
+      const page = await open()
+      await singleSignOn(page, 'dana@acme.example', 'dana')
+      await page.getByRole('button', { name: 'Sign out' }).waitFor()
+      expect(await whoAmI(page)).toMatchObject({ email: 'dana@acme.example', role: 'clerk' })
+    } finally {
+      provider.accounts.set('dana', { email: 'dana@acme.example', email_verified: true, name: 'Dana' })
+    }
   })
 
   it('signs in a user whose password was generated, with nothing to change first', async () => {

@@ -78,6 +78,25 @@ describe('decideRecipient: people', () => {
     expect(d.chosen).toBeUndefined() // an initial alone, two Meiers
   })
 
+  it('an alias is compared folded and whole: "Søren" is SOREN, "Mary-Ann" is MARY ANN or MARY-ANN', () => {
+    const people = [
+      entry('soren-k', 'Samuel Kierkegaard', { aliases: ['Søren'] }),
+      entry('sven-k', 'Sven Kierkegaard'),
+      entry('mary-ann-b', 'Marianne Brightwater', { aliases: ['Mary-Ann'] }),
+      entry('annette-b', 'Annette Brightwater'),
+    ]
+    for (const [printed, contactId] of [
+      ['SOREN KIERKEGAARD', 'soren-k'],
+      ['SØREN KIERKEGAARD', 'soren-k'],
+      ['MARY ANN BRIGHTWATER', 'mary-ann-b'],
+      ['MARY-ANN BRIGHTWATER', 'mary-ann-b'],
+      ['BRIGHTWATER, MARY ANN', 'mary-ann-b'],
+    ] as const) {
+      const d = decideRecipient({ name: parsePersonName(printed)! }, people, policy)
+      expect(d.chosen, printed).toMatchObject({ contactId, first: 'alias' })
+    }
+  })
+
   it('a surname alone is never enough', () => {
     const d = decide('SMITH')
     expect(d.chosen).toBeUndefined()

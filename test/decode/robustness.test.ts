@@ -51,6 +51,9 @@ describe('decodeScan on arbitrary input', () => {
   it('returns a well-formed result or throws DecodeError, nothing else', () => {
     // Found by a random run: a plain number that only formats without a check match.
     expect(wellFormed(decodeScan('12345059212345'))).toBe(true)
+    // And one whose AI 00 held no SSCC: its "a" became the tracking number, in lower case.
+    expect(wellFormed(decodeScan('(00)a'))).toBe(true)
+    expect(wellFormed(decodeScan('(401)abc-1'))).toBe(true)
     fc.assert(
       fc.property(noisyScan, (s) => {
         try {

@@ -18,6 +18,9 @@ export interface Slapd {
   adminPassword: string
   readerDn: string
   readerPassword: string
+  /** Stops answering (SIGSTOP): a run reading the directory waits, with its lease, until resume. */
+  pause(): void
+  resume(): void
   stop(): Promise<void>
 }
 
@@ -167,7 +170,10 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
     adminPassword,
     readerDn,
     readerPassword,
+    pause: () => void proc.kill('SIGSTOP'),
+    resume: () => void proc.kill('SIGCONT'),
     async stop() {
+      proc.kill('SIGCONT')
       await new Promise<void>((resolve) => {
         if (proc.exitCode !== null) return resolve()
         proc.once('exit', () => resolve())

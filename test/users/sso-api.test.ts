@@ -250,23 +250,64 @@ describe('password sign-in turned off', () => {
       email: string
     }>
     const pwAdmin = admins.find((u) => u.email === 'pw-admin@acme.example')!
-    await t.inject({
-      method: 'POST',
-      url: `/api/v1/users/${glassId}/password`,
-      headers: acme.auth,
-      payload: { password: 'reset by an admin' },
-    })
+    const resetGlass = () =>
+      t.inject({
+        method: 'POST',
+        url: `/api/v1/users/${glassId}/password`,
+        headers: acme.auth,
+        payload: { password: 'reset by an admin' },
+      })
+    // The last break-glass admin is kept while passwords are off: no demotion, disabling or API reset.
+    const patchGlass = (payload: object) =>
+      t.inject({ method: 'PATCH', url: `/api/v1/users/${glassId}`, headers: acme.auth, payload })
+    for (const [res, field] of [
+      [await resetGlass(), 'password'],
+      [await patchGlass({ role: 'clerk' }), 'role'],
+      [await patchGlass({ disabled: true }), 'disabled'],
+    ] as const) {
+      expect(res.statusCode, field).toBe(400)
+      expect(fields(res.json())).toEqual([field])
+      expect(res.json().errors[0].errorDescription).toMatch(/break-glass/)
+    }
+    await signIn(t, 'glass@acme.example', 'break the glass now')
+    // With another one made on the server, the first is no longer the last.
+    await cli('password', pwAdmin.userId, '--password', 'set on the server')
+    await signIn(t, 'pw-admin@acme.example', 'set on the server')
+    expect((await resetGlass()).statusCode).toBe(200)
     const reset = await t.inject({
       method: 'POST',
       url: '/console/api/session',
       payload: { email: 'glass@acme.example', password: 'reset by an admin' },
     })
     expect(reset.statusCode).toBe(401)
-    await cli('password', pwAdmin.userId, '--password', 'set on the server')
-    await signIn(t, 'pw-admin@acme.example', 'set on the server')
 
     expect((await put(acme.auth, settings({ passwordSignIn: true }))).statusCode).toBe(200)
     await signIn(t, 'pw-admin@acme.example', 'set on the server')
+
+    // Demoted through the API, the break-glass admin is one no more, nor again once promoted back.
+    const role = (role: string) =>
+      t.inject({ method: 'PATCH', url: `/api/v1/users/${pwAdmin.userId}`, headers: acme.auth, payload: { role } })
+    expect((await role('clerk')).statusCode).toBe(200)
+    expect((await role('admin')).statusCode).toBe(200)
+    const off = await put(acme.auth, settings({ passwordSignIn: false }))
+    expect(off.statusCode).toBe(400)
+    expect(fields(off.json())).toEqual(['passwordSignIn'])
+    expect(off.json().errors[0].errorDescription).toMatch(/break-glass/)
+  })
+
+  it('refuses to turn passwords off while no admin could still use one (400 naming passwordSignIn)', async () => {
+    const lone = await t.newClient('sso-no-glass')
+    await createUser(t, lone, { email: 'api-admin@noglass.example', role: 'admin' })
+    const res = await put(lone.auth, settings({ emailDomains: ['noglass.example'], passwordSignIn: false }))
+    expect(res.statusCode).toBe(400)
+    expect(fields(res.json())).toEqual(['passwordSignIn'])
+    // Nothing was saved.
+    expect((await t.inject({ url: '/api/v1/sso', headers: lone.auth })).json().enabled).toBe(false)
+    // With one (made on the server), it is allowed.
+    await cli('create', '--subscription', 'sso-no-glass', '--email', 'glass@noglass.example', '--role', 'admin')
+    expect(
+      (await put(lone.auth, settings({ emailDomains: ['noglass.example'], passwordSignIn: false }))).statusCode,
+    ).toBe(200)
   })
 })
 

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseSsoCommand, runSsoCommand } from '../../src/app/cli/sso.js'
+import { parseUsersCommand, runUsersCommand } from '../../src/app/cli/users.js'
 import { useClient, useTestApp } from '../support/use-test-app.js'
 
 // What mailroom checks of a provider's answers, against a provider made by hand so it can lie: an
@@ -23,7 +24,7 @@ interface FakeProvider {
   /** Requests it received, by path. */
   seen: string[]
   /** What the next id_token says, and which key signs it. */
-  next: { email: unknown; signer: 'published' | 'other' }
+  next: { email: unknown; signer: 'published' | 'other'; sub?: string }
   hugeDiscovery: boolean
   close(): Promise<void>
 }
@@ -74,7 +75,7 @@ async function startFakeProvider(): Promise<FakeProvider> {
       const claims = {
         iss: issuer,
         aud: CLIENT_ID,
-        sub: 'dana',
+        sub: fake.next.sub ?? 'dana',
         email: fake.next.email,
         email_verified: true,
         nonce,
@@ -151,10 +152,53 @@ describe('the provider’s answers', () => {
   })
 
   it('refuses an email no user could have (no_email), never a 500', async () => {
-    fake.next = { email: `${'a'.repeat(3000)}@acme.example`, signer: 'published' }
+    // Someone the provider has not signed in here before (Dana, its `sub` dana, is known by that id).
+    fake.next = { email: `${'a'.repeat(3000)}@acme.example`, signer: 'published', sub: 'someone-new' }
     expect(await signOn()).toBe('/console/?sso_error=no_email')
-    fake.next = { email: 'not an email', signer: 'published' }
+    fake.next = { email: 'not an email', signer: 'published', sub: 'someone-new' }
     expect(await signOn()).toBe('/console/?sso_error=no_email')
+  })
+
+  it('signs in again once an admin’s password reset forgot the identity, after the account at the provider was made anew', async () => {
+    fake.next = { email: 'dana@acme.example', signer: 'published' }
+    expect(await signOn()).toBe('/console/')
+    // Dana's account at the provider is made anew: another sub, the same email.
+    fake.next = { email: 'dana@acme.example', signer: 'published', sub: 'dana-again' }
+    expect(await signOn()).toBe('/console/?sso_error=identity_mismatch')
+    const users = (await t.inject({ url: '/api/v1/users', headers: acme.auth })).json().users as Array<{
+      userId: string
+      email: string
+    }>
+    const dana = users.find((u) => u.email === 'dana@acme.example')!
+    const reset = await t.inject({
+      method: 'POST',
+      url: `/api/v1/users/${dana.userId}/password`,
+      headers: acme.auth,
+      payload: {},
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+    expect(await signOn()).toBe('/console/')
+    // Now the new identity is the one recorded: the old account is refused.
+    fake.next = { email: 'dana@acme.example', signer: 'published' }
+    expect(await signOn()).toBe('/console/?sso_error=identity_mismatch')
+  })
+
+  it('keeps a one-time password set on the server (the break-glass door) when the user signs on', async () => {
+    const lines: string[] = []
+    await runUsersCommand(
+      t.ctx,
+      parseUsersCommand(['create', '--subscription', 'sso-checks', '--email', 'glass@acme.example', '--role', 'admin']),
+      (line) => lines.push(line),
+    )
+    const password = /password: (\S+)/.exec(lines.join('\n'))![1]!
+    fake.next = { email: 'glass@acme.example', signer: 'published', sub: 'glass' }
+    expect(await signOn()).toBe('/console/')
+    const res = await t.inject({
+      method: 'POST',
+      url: '/console/api/session',
+      payload: { email: 'glass@acme.example', password },
+    })
+    expect(res.statusCode, res.body).toBe(200)
   })
 
   it('refuses a discovery document past the size cap', async () => {

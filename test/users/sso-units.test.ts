@@ -33,8 +33,31 @@ const user = (over: Partial<{ userId: string; subId: string; status: 'active' | 
 })
 
 describe('decideSsoUser', () => {
-  it('signs in the user of the email in the subscription', () => {
-    expect(decideSsoUser(verified, policy, user())).toEqual({ kind: 'sign-in', userId: 'usr_1' })
+  it('signs in the user of the email in the subscription, recording the identity the first time', () => {
+    expect(decideSsoUser(verified, policy, user())).toEqual({ kind: 'sign-in', userId: 'usr_1', record: true })
+  })
+  it('signs in a returning user by the identity recorded, whatever email the provider says now', () => {
+    const linked = user({ userId: 'usr_linked' })
+    for (const claims of [verified, { email: 'renamed@elsewhere.org' }, {}])
+      expect(decideSsoUser(claims, policy, user(), linked)).toEqual({
+        kind: 'sign-in',
+        userId: 'usr_linked',
+        record: false,
+      })
+    expect(decideSsoUser(verified, policy, undefined, user({ status: 'disabled' }))).toEqual({
+      kind: 'refuse',
+      reason: 'disabled',
+    })
+    expect(decideSsoUser(verified, policy, undefined, user({ subId: 'sub_b' }))).toEqual({
+      kind: 'refuse',
+      reason: 'other_subscription',
+    })
+  })
+  it('refuses another identity with the email of a user recorded with a different one at this issuer', () => {
+    expect(decideSsoUser(verified, { ...policy, provisionUsers: true }, { ...user(), subject: 'sub-1' })).toEqual({
+      kind: 'refuse',
+      reason: 'identity_mismatch',
+    })
   })
   it('never matches a user of another subscription, even with provisioning on', () => {
     expect(decideSsoUser(verified, { ...policy, provisionUsers: true }, user({ subId: 'sub_b' }))).toEqual({

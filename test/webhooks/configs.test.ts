@@ -56,17 +56,23 @@ describe('webhook configurations', () => {
       'PickedUp',
       'Received',
       'Archived',
+      // Forwarded to an address outside the subscription (issue 30.2).
+      'Forwarded',
       'Updated',
       // The recipient notifications (issue 17), for integrations that send SMS or chat messages.
       'RecipientNotified',
       'RecipientReminded',
       'RecipientFinalNotice',
       'RecipientPickupReceipt',
+      // A notification failed after its last attempt: an exception (issue 30.3).
+      'NotificationFailed',
       // The scan-issues queue of label photos (issue 27).
       'ScanIssueOpened',
       'ScanIssueSettled',
       // A recipient left while parcels waited (issue 28).
       'RecipientDeparted',
+      // A shelf audit did not find a parcel: an exception (issue 30.3).
+      'MissingFromShelf',
     ])
     expect(tracking.events[0]).toEqual({
       eventId: 'tracking.Manifest',

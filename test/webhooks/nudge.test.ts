@@ -4,9 +4,11 @@ import { api, trackingNumber } from '../support/factories.js'
 import { configBody, hooks, startWebhookTest } from './support/helpers.js'
 import type { Receiver } from './support/receiver.js'
 
-// The worker running inside the service (as `serve` runs it) delivers a package's event soon after
-// the change commits: on PGlite an idle worker sleeps up to 2 s between looks, and the package
-// write cuts that sleep to 200 ms; on PostgreSQL it looks every 200 ms.
+// The worker running inside the service (as `serve` runs it) delivers a package's event after it
+// has been idle: on PGlite an idle worker sleeps up to 2 s between looks, and the package write
+// (the events' signal) cuts that sleep to 200 ms; on PostgreSQL it looks every 200 ms. When it
+// looks is a timing rule, tested with a fake clock in test/unit/job-runner.test.ts; here, that the
+// event reaches a worker that has slept its longest (issue 24: no wall-clock assertions in the everyday suite).
 let t: TestApp
 let rx: Receiver
 let stop: () => Promise<void>
@@ -17,7 +19,7 @@ afterAll(async () => {
   await t.close()
 })
 
-it('delivers an event within a second of the write, even to a worker that has been idle', async () => {
+it('delivers an event to a worker that has been idle', async () => {
   const me = await t.newClient()
   const a = api(t, me)
   const m = await a.mailroom()
@@ -32,5 +34,4 @@ it('delivers an event within a second of the write, even to a worker that has be
   })
   while (rx.at('/tracking').length === 0 && Date.now() - written < 5_000) await new Promise((r) => setTimeout(r, 20))
   expect(rx.at('/tracking')).toHaveLength(1)
-  expect(Date.now() - written).toBeLessThan(1_000)
 }, 15_000)

@@ -138,6 +138,7 @@ describe('the tracking events, end to end', () => {
     ['OutForDelivery', 'OUT_FOR_DELIVERY'],
     ['Delivered', 'DELIVERED'],
     ['ReturnToSender', 'RETURNED_TO_SENDER'],
+    ['Forwarded', 'FORWARDED'],
     ['PickedUp', 'PICKED_UP'],
     ['Received', 'RECEIVED'],
   ])('%s: status %s reached', async (eventName, status) => {
@@ -280,11 +281,18 @@ describe('the event catalogue is the one home', () => {
     }
   })
 
-  it('every catalogue event has a trigger: a package change, the locker jobs (PickupReminder, Expired, PickupMissed), the scan-issues queue, a departure, or a recipient notification', () => {
+  it('every catalogue event has a trigger: a package change, the locker jobs (PickupReminder, Expired, PickupMissed), the scan-issues queue, a departure, a recipient notification, a failed one, or a shelf audit', () => {
     const emitted = new Set(transitions.flatMap((tr) => eventsFor(tr).map((e) => `${e.variant}.${e.eventName}`)))
     for (const job of ['locker.PickupReminder', 'locker.Expired', 'tracking.PickupMissed']) emitted.add(job)
-    // src/scanissues (opened and settled: test/scanissues) and src/directory/departures.ts (test/directory).
-    for (const other of ['tracking.ScanIssueOpened', 'tracking.ScanIssueSettled', 'tracking.RecipientDeparted'])
+    // src/scanissues (opened and settled: test/scanissues), src/directory/departures.ts (test/directory),
+    // a failed notification's outcome and a shelf audit (test/exceptions).
+    for (const other of [
+      'tracking.ScanIssueOpened',
+      'tracking.ScanIssueSettled',
+      'tracking.RecipientDeparted',
+      'tracking.NotificationFailed',
+      'tracking.MissingFromShelf',
+    ])
       emitted.add(other)
     for (const kind of NOTIFICATION_KINDS) emitted.add(`tracking.${webhookEventOf(kind)}`)
     const catalogue = (['tracking', 'locker'] as const).flatMap((v) => eventNames(v).map((name) => `${v}.${name}`))

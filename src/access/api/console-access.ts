@@ -65,6 +65,9 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   // Recipient emails: whether and when they go, and what they say.
   'PUT /api/v1/notifications/settings',
   'POST /api/v1/notifications/settings/preview',
+  // Texts: the provider's URL, account and sender, reads included.
+  'GET /api/v1/notifications/sms/settings',
+  'PUT /api/v1/notifications/sms/settings',
   'POST /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig',
   'GET /api/v1/webhookConfig/:webHookConfigID',
@@ -75,6 +78,14 @@ export const ADMIN_ONLY: ReadonlySet<string> = new Set([
   'GET /api/v1/webhookConfig/:webHookConfigID/deliveries',
   'POST /api/v1/webhookConfig/:webHookConfigID/deliveries/:deliveryId/retry',
   'GET /api/v1/webhookConfig/:webHookConfigID/deliveries/:deliveryId/attempts',
+  // Shelves: which sites carry a label code is set-up; filing and audits (and reading past audits: GETs) are the desk's.
+  'PUT /api/v1/shelves/:inboundSiteId',
+  'DELETE /api/v1/shelves/:inboundSiteId',
+  // Reports: who gets the daily summary email (it names the admins and their addresses).
+  'GET /api/v1/reports/summary-email',
+  'PUT /api/v1/reports/summary-email/recipients/:userId',
+  // A site's return deadline is set-up (issue 30.2); deciding each proposal is the desk's.
+  'PUT /api/v1/inboundsites/:inboundSiteId/returnDeadline',
 ])
 
 /** The writes of the desk (and reads made with POST): a clerk makes them. */
@@ -93,9 +104,21 @@ export const CLERK_WRITES: ReadonlySet<string> = new Set([
   'POST /api/v1/pickups',
   // A recipient says the email did not arrive: the desk sends it again.
   'POST /api/v1/notifications/:notificationId/resend',
+  // A recipient opts in to texts (or out) at the desk: the clerk records it with its source.
+  'PUT /api/v1/notifications/recipients/:contactId/channels',
   // A label photo that named no sure recipient: the desk opens the issue and settles it.
   'POST /api/v1/scanissues',
   'POST /api/v1/scanissues/:scanIssueId/resolve',
+  // Scan a shelf label after parcels (or before a run of them); audit what a shelf holds.
+  'POST /api/v1/shelves/:inboundSiteId/filings',
+  'POST /api/v1/shelves/:inboundSiteId/audits',
+  // Holds, forwards, returns (issue 30.2): a recipient's leave noted, a parcel sent on or back.
+  'POST /api/v1/contacts/:contactId/holds',
+  'DELETE /api/v1/contacts/:contactId/holds/:holdId',
+  'POST /api/v1/packages/:packageId/forward',
+  'POST /api/v1/returnProposals/:proposalId/confirm',
+  'POST /api/v1/returnProposals/:proposalId/dismiss',
+  'POST /api/v1/returnProposals/:proposalId/extend',
 ])
 
 /** Admin when listed so, or a write nobody classified (refused to clerks until someone decides). */

@@ -24,6 +24,11 @@ export const SSO_REFUSALS = [
   /** The user is disabled. */
   'disabled',
   /**
+   * The email is a user who signs in at this provider as someone else (another `sub`): a new
+   * account at the provider with a reused or changed email does not take over theirs.
+   */
+  'identity_mismatch',
+  /**
    * The start did not come from the console's own page (another site's link or form): refused, or
    * any site could sign a visitor into an organisation of its choosing, ending their own session.
    */
@@ -139,31 +144,50 @@ export interface SsoPolicy {
   requireVerifiedEmail: boolean
 }
 
+interface KnownUser {
+  userId: string
+  subId: string
+  status: 'active' | 'disabled'
+}
+
 export type SsoDecision =
-  | { kind: 'sign-in'; userId: string }
+  /** `record`: the provider's identity is recorded for the user (their first sign-in through it). */
+  | { kind: 'sign-in'; userId: string; record: boolean }
   | { kind: 'provision'; email: string; role: Role }
   | { kind: 'refuse'; reason: SsoRefusal }
 
 /**
- * Who a validated id_token signs in: the user of its email in this subscription; or, when provisioning
- * is on and the email's domain is one the subscription claims, a new user with the default role. An
- * email of another subscription is never matched (one identity provider must not sign in another
- * tenant's staff), an unverified email is refused unless the subscription says otherwise, and a
- * disabled user stays out.
+ * Who a validated id_token signs in (docs/sso.md, "Who signs in"). A returning user is the one the
+ * token's (iss, sub) was recorded for at their first sign-in (`linked`), whatever email the provider
+ * says today: an email changed at the provider does not move the account. Otherwise, the first time:
+ * the user of its email in this subscription (`byEmail`), unless that user is recorded with another
+ * subject at this issuer (`byEmail.subject`): a different account at the provider with the same email
+ * does not take theirs over. Or, when provisioning is on and the email's domain is one the subscription
+ * claims, a new user with the default role. A user of another subscription is never signed in (one
+ * identity provider must not sign in another tenant's staff), an unverified email is refused unless
+ * the subscription says otherwise, and a disabled user stays out.
  */
 export function decideSsoUser(
   claims: SsoClaims,
   policy: SsoPolicy,
-  existing: { userId: string; subId: string; status: 'active' | 'disabled' } | undefined,
+  byEmail: (KnownUser & { subject?: string }) | undefined,
+  linked?: KnownUser,
 ): SsoDecision {
+  const admits = (u: KnownUser): SsoRefusal | undefined =>
+    u.subId !== policy.subId ? 'other_subscription' : u.status !== 'active' ? 'disabled' : undefined
+  if (linked) {
+    const no = admits(linked)
+    return no ? { kind: 'refuse', reason: no } : { kind: 'sign-in', userId: linked.userId, record: false }
+  }
   const email = ssoEmailOf(claims.email)
   if (email === undefined) return { kind: 'refuse', reason: 'no_email' }
   if (policy.requireVerifiedEmail && claims.email_verified !== true)
     return { kind: 'refuse', reason: 'unverified_email' }
-  if (existing) {
-    if (existing.subId !== policy.subId) return { kind: 'refuse', reason: 'other_subscription' }
-    if (existing.status !== 'active') return { kind: 'refuse', reason: 'disabled' }
-    return { kind: 'sign-in', userId: existing.userId }
+  if (byEmail) {
+    const no = admits(byEmail)
+    if (no) return { kind: 'refuse', reason: no }
+    if (byEmail.subject !== undefined) return { kind: 'refuse', reason: 'identity_mismatch' }
+    return { kind: 'sign-in', userId: byEmail.userId, record: true }
   }
   if (!policy.provisionUsers || !policy.domains.includes(emailDomainOf(email)!))
     return { kind: 'refuse', reason: 'unknown_user' }

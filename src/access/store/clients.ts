@@ -1,6 +1,5 @@
 import type { Executor } from '../../platform/db/transaction.js'
-import type { ApiClient } from '../../platform/db/tables.js'
-import './client-tables.js'
+import type { ApiClient } from './client-tables.js'
 
 export type ClientRow = Pick<
   ApiClient,

@@ -1,8 +1,8 @@
-import type { ColumnType, Selectable } from 'kysely'
+import type { Timestamp } from '../../platform/db/tables.js'
+import type { Selectable } from 'kysely'
 import type { Role } from './user-tables.js'
 
-// The single sign-on tables (migration 0060) as Kysely sees them.
-type Timestamp = ColumnType<Date, Date | string, Date | string>
+// The single sign-on tables (migrations 0060, 0061, 0066) as Kysely sees them.
 
 export interface SsoSettingsTable {
   sub_id: string
@@ -27,10 +27,19 @@ export interface SsoEmailDomainTable {
   granted_at: Timestamp | null
 }
 
+/** A user's identity at a provider (migration 0066): the id_token's `iss` and `sub`, recorded at the first sign-in. */
+export interface SsoIdentityTable {
+  issuer: string
+  subject: string
+  user_id: string
+  created_at: Timestamp
+}
+
 declare module '../../platform/db/tables.js' {
   interface Database {
     sso_settings: SsoSettingsTable
     sso_email_domains: SsoEmailDomainTable
+    sso_identities: SsoIdentityTable
   }
 }
 

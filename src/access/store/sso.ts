@@ -120,3 +120,71 @@ export async function passwordSignInOff(db: Executor, subId: string): Promise<bo
     .executeTakeFirst()
   return row !== undefined && !row.password_sign_in
 }
+
+/** Whether the subscription has an active admin whose password was set with the CLI (the break-glass door). */
+export async function hasBreakGlassAdmin(db: Executor, subId: string, besides?: string): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('user_id')
+    .where('sub_id', '=', subId)
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .where('password_from_cli', '=', true)
+  if (besides !== undefined) query = query.where('user_id', '<>', besides)
+  return (await query.executeTakeFirst()) !== undefined
+}
+
+/**
+ * Whether password sign-in is off, locking the settings row until the transaction ends: two admins
+ * losing their break-glass password at once are then checked one after the other.
+ */
+export async function lockPasswordSignInOff(db: Executor, subId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sso_settings')
+    .select('password_sign_in')
+    .where('sub_id', '=', subId)
+    .forUpdate()
+    .executeTakeFirst()
+  return row !== undefined && !row.password_sign_in
+}
+
+/** Forgets the user's identities at providers: the next sign-on records the one it brings (an admin's reset). */
+export async function deleteIdentitiesOf(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('sso_identities').where('user_id', '=', userId).execute()
+}
+
+/** The user an identity at a provider was recorded for, if any. */
+export async function findIdentityUser(db: Executor, issuer: string, subject: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sso_identities')
+    .select('user_id')
+    .where('issuer', '=', issuer)
+    .where('subject', '=', subject)
+    .executeTakeFirst()
+  return row?.user_id
+}
+
+/** The subject the user is recorded with at this issuer, if any. */
+export async function findSubjectOf(db: Executor, userId: string, issuer: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sso_identities')
+    .select('subject')
+    .where('user_id', '=', userId)
+    .where('issuer', '=', issuer)
+    .executeTakeFirst()
+  return row?.subject
+}
+
+/** Records the user's identity at the issuer; false when either is already recorded (a race lost). */
+export async function recordIdentity(
+  db: Executor,
+  row: { issuer: string; subject: string; user_id: string; created_at: Date },
+): Promise<boolean> {
+  const res = await db
+    .insertInto('sso_identities')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning('user_id')
+    .executeTakeFirst()
+  return res !== undefined
+}

@@ -1,8 +1,8 @@
+import type { Timestamp } from '../../platform/db/tables.js'
 import type { ColumnType, Selectable } from 'kysely'
 
 // The console's tables (migrations 0024 and 0030) as Kysely sees them, merged into the shared Database
 // interface here so the domain owns its table types the way it owns its migration.
-type Timestamp = ColumnType<Date, Date | string, Date | string>
 
 /** Console roles: `admin` may do everything in its subscription, `clerk` the desk's work (see access.ts). */
 export const ROLES = ['admin', 'clerk'] as const

@@ -77,6 +77,22 @@ export async function updateUser(
     .executeTakeFirst()
 }
 
+/** Replaces a generated password (must_change_password) unless the CLI set it: that one is the break-glass password. */
+export async function voidGeneratedPassword(
+  db: Executor,
+  userId: string,
+  change: { password_hash: string; updated_at: Date },
+): Promise<UserRecord | undefined> {
+  return db
+    .updateTable('users')
+    .set({ ...change, must_change_password: false })
+    .where('user_id', '=', userId)
+    .where('must_change_password', '=', true)
+    .where('password_from_cli', '=', false)
+    .returning(USER_COLUMNS)
+    .executeTakeFirst()
+}
+
 export async function findUserById(db: Executor, userId: string): Promise<UserWithSubscription | undefined> {
   return db
     .selectFrom('users')

@@ -7,6 +7,7 @@ import { FINISHED, HANDED_OVER, NOT_WAITING, PACKAGE_STATUSES } from '../../pack
 import { PICKUP_IMAGE_TYPES } from '../../pickups/index.js'
 import { SITE_STATUSES, SITE_TYPES } from '../../sites/index.js'
 import { ROLES } from '../../access/index.js'
+import { EXCEPTION_KINDS } from '../../exceptions/index.js'
 
 /**
  * The server's vocabularies the browser console needs, by the name it imports them under: the
@@ -30,6 +31,7 @@ export const CONSOLE_VOCABULARY = {
   CUSTOM_FIELD_STATUSES: FIELD_STATUSES,
   USER_ROLES: ROLES,
   CLIENT_STATUSES,
+  EXCEPTION_KINDS,
 } as const satisfies Record<string, readonly string[]>
 
 /** The ES module the console imports: one `export const NAME = [...]` per vocabulary, built at start. */

@@ -4,6 +4,7 @@ import { deploymentSettings } from './deployment.js'
 import { imagesSettings } from './images.js'
 import { limitsSettings } from './limits.js'
 import { notificationsSettings } from './notifications.js'
+import { reportsSettings } from './reports.js'
 import { serverSettings } from './server.js'
 import { webhooksSettings } from './webhooks.js'
 
@@ -19,6 +20,7 @@ export const SECTIONS = [
   imagesSettings,
   webhooksSettings,
   notificationsSettings,
+  reportsSettings,
   limitsSettings,
 ] as const
 
@@ -29,6 +31,7 @@ export const EnvSchema = Type.Object({
   ...imagesSettings.keys,
   ...webhooksSettings.keys,
   ...notificationsSettings.keys,
+  ...reportsSettings.keys,
   ...limitsSettings.keys,
 })
 

@@ -1,5 +1,5 @@
 import type { NotificationsOptions } from '../../notifications/index.js'
-import { int, optionalText, section, text } from './define.js'
+import { flag, int, optionalText, section, text } from './define.js'
 import type { Env } from './index.js'
 
 /** Recipient notification emails (docs/notifications.md): where they are sent from and how hard we try. */
@@ -42,6 +42,22 @@ export const notificationsSettings = section({
       description:
         "IANA time zone (e.g. Europe/London) of the times in emails about parcels whose site has no location above it; otherwise the location's time zone is used",
     }),
+    SMS_ALLOW_CIDRS: text({
+      default: '',
+      pattern: '^([0-9a-fA-F:.]+/\\d{1,3})?(,[0-9a-fA-F:.]+/\\d{1,3})*$',
+      description:
+        'comma-separated CIDRs an SMS provider (Messages API or SMPP, docs/sms.md) may be in although private, e.g. 10.0.0.0/8',
+    }),
+    SMS_DEFAULT_COUNTRY: text({
+      default: 'US',
+      pattern: '^[A-Z]{2}$',
+      description:
+        'ISO 3166 country code of contact phone numbers written without a country code, e.g. (555) 123-4567; texts go to and replies are matched by the E.164 number',
+    }),
+    SMS_ALLOW_HTTP: flag({
+      default: 'false',
+      description: 'accept plain http:// Messages API URLs (development, tests)',
+    }),
   },
 })
 
@@ -54,6 +70,9 @@ export function notificationsConfig(env: Env): { notifications: NotificationsOpt
       maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
       sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_SECONDS * 1000,
       timeZone: env.NOTIFY_TIME_ZONE,
+      smsAllowCidrs: env.SMS_ALLOW_CIDRS.split(',').filter((c) => c.length > 0),
+      smsAllowHttp: env.SMS_ALLOW_HTTP === 'true',
+      smsDefaultCountry: env.SMS_DEFAULT_COUNTRY,
     }),
   }
 }

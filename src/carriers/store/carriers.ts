@@ -78,18 +78,6 @@ export async function updateCarrier(
   return result.numUpdatedRows > 0n
 }
 
-/** Whether any package of the subscription names the carrier (packages_carrier_idx). */
-export async function carrierInUse(db: Executor, subId: string, carrierId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('packages')
-    .select(sql<number>`1`.as('one'))
-    .where('sub_id', '=', subId)
-    .where('carrier_id', '=', carrierId)
-    .limit(1)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 export async function deleteCarrier(db: Executor, subId: string, carrierId: string): Promise<void> {
   await db.deleteFrom('carriers').where('sub_id', '=', subId).where('carrier_id', '=', carrierId).execute()
 }

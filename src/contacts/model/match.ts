@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein'
-import { nameWords, parsePersonName, type PersonName } from '../../decode/index.js'
+import { parsePersonName, type PersonName } from '../../decode/index.js'
 import { givenNameForms, sameGivenName } from './nicknames.js'
 import { normalizeForMatch } from './normalize.js'
 
@@ -64,6 +64,16 @@ function surnameSimilarity(read: string, contact: string): number {
   return Math.max(whole, part)
 }
 
+/**
+ * The printed first name in the form aliases are kept in (normalizeForMatch), alone and with each
+ * middle word after it: "MARY ANN SMITH" and "MARY-ANN SMITH" both give "mary ann" (an alias
+ * "Mary-Ann" is two printed words), "SØREN" gives "soren".
+ */
+export function wholeFirstNames(read: PersonName): string[] {
+  const words = [read.first, ...read.middle]
+  return [...new Set(words.map((_, i) => normalizeForMatch(words.slice(0, i + 1).join(' '))).filter(Boolean))]
+}
+
 function firstScore(read: PersonName, contact: PersonName, aliases: readonly string[]): [number, ScoredEntry['first']] {
   if (!read.first) return [0, 'none']
   const names = [contact.first, ...contact.middle].filter(Boolean)
@@ -73,7 +83,7 @@ function firstScore(read: PersonName, contact: PersonName, aliases: readonly str
     return contact.middle.some((n) => n[0] === read.first) ? [INITIAL_CREDIT / 2, 'initial'] : [0, 'none']
   }
   if (contact.first === read.first) return [1, 'name']
-  if (aliases.includes(read.first)) return [1, 'alias']
+  if (wholeFirstNames(read).some((f) => aliases.includes(f))) return [1, 'alias']
   if (sameGivenName(read.first, contact.first) || aliases.some((a) => sameGivenName(read.first, a)))
     return [0.97, 'nickname']
   // A middle name the person goes by ("J. Robert Smith" printed "ROBERT SMITH").
@@ -114,7 +124,8 @@ function contactName(e: DirectoryEntry): PersonName | undefined {
 /** How surely the label's person is this contact. */
 export function scorePerson(read: ReadRecipient & { name: PersonName }, e: DirectoryEntry): ScoredEntry {
   const contact = contactName(e)
-  const aliases = e.aliases.flatMap((a) => nameWords(a)).filter(Boolean)
+  // Folded whole, as migration 0076 indexes them: "Mary-Ann" is "mary ann", "Søren" is "soren".
+  const aliases = e.aliases.map(normalizeForMatch).filter(Boolean)
   if (!contact) return { contactId: e.contactId, score: 0, surname: 0, first: 'none' }
   const orientations: Array<{ name: PersonName; penalty: number }> = [{ name: read.name, penalty: 0 }]
   // "MARY JONES WRIGHT": a double surname printed without its hyphen reads as a middle name.

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import { rosterOfRecords, type ParsedRoster } from './roster.js'
 
 /** A cell as its text: dates as YYYY-MM-DD, formulas as their result, rich text as its plain text. */
@@ -51,7 +51,9 @@ function uncompressedSize(zip: Buffer): number {
 export async function parseRosterXlsx(bytes: Buffer, maxRows: number): Promise<ParsedRoster> {
   if (uncompressedSize(bytes) > MAX_XLSX_UNCOMPRESSED)
     throw new Error(`the workbook unpacks to more than ${MAX_XLSX_UNCOMPRESSED / 1024 / 1024} MB`)
-  const workbook = new ExcelJS.Workbook()
+  // Loaded on the first Excel import (a few hundred modules): nothing else needs it.
+  const { default: Excel } = await import('exceljs')
+  const workbook = new Excel.Workbook()
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer)
   const sheet = workbook.worksheets[0]
   if (sheet && sheet.actualRowCount > maxRows + 1)

@@ -102,10 +102,11 @@ export async function findDirectoryContact(
   subId: string,
   contactId: string,
   opts: { forUpdate?: boolean } = {},
-): Promise<DirectoryRow | undefined> {
+): Promise<VersionedRow | undefined> {
   let q = db
     .selectFrom('contacts')
     .select(DIRECTORY_COLUMNS)
+    .select(VERSION)
     .where('sub_id', '=', subId)
     .where('contact_id', '=', contactId)
     .where('deleted_at', 'is', null)
@@ -114,44 +115,59 @@ export async function findDirectoryContact(
 }
 
 /**
- * The live contact a provisioned person is, if one exists: by externalId, else by userName, else
+ * The row's version for a write without a lock (read, compute, write if unchanged): PostgreSQL's
+ * `xmin`, the transaction that wrote this version of the row, which every update changes. Neither
+ * `updated_at` (equal within a millisecond, or under a test's fixed clock) nor a column of ours.
+ */
+const VERSION = sql<string>`xmin::text`.as('row_version')
+export type VersionedRow = DirectoryRow & { row_version: string }
+
+/**
+ * The live contact a provisioned person is, if one exists, in one statement: by externalId, else
  * (not yet provisioned) by email: an existing manual contact is adopted rather than duplicated.
  */
 export async function findProvisioned(
   db: Executor,
   subId: string,
-  keys: { externalId?: string | null; userName?: string | null; email?: string | null },
+  keys: { externalId?: string | null; email?: string | null },
 ): Promise<DirectoryRow | undefined> {
-  const base = db
+  const { externalId, email } = keys
+  if (!externalId && !email) return undefined
+  const rows = await db
     .selectFrom('contacts')
     .select(DIRECTORY_COLUMNS)
     .where('sub_id', '=', subId)
     .where('deleted_at', 'is', null)
     .where('is_group', '=', false)
-  if (keys.externalId) {
-    const r = await base.where('external_id', '=', keys.externalId).executeTakeFirst()
-    if (r) return r
-  }
-  if (keys.userName) {
-    const r = await base.where(sql`lower(user_name)`, '=', keys.userName.toLowerCase()).executeTakeFirst()
-    if (r) return r
-  }
-  if (keys.email)
-    return base
-      .where(sql`lower(email)`, '=', keys.email.toLowerCase())
-      .where('user_name', 'is', null)
-      .where('external_id', 'is', null)
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst()
-  return undefined
+    .where((eb) =>
+      eb.or([
+        ...(externalId ? [eb('external_id', '=', externalId)] : []),
+        ...(email
+          ? [
+              eb.and([
+                eb(sql`lower(email)`, '=', email.toLowerCase()),
+                eb('user_name', 'is', null),
+                eb('external_id', 'is', null),
+              ]),
+            ]
+          : []),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('contact_id')
+    .limit(20)
+    .execute()
+  return (externalId ? rows.find((r) => r.external_id === externalId) : undefined) ?? rows[0]
 }
 
-export async function insertDirectoryContact(db: Executor, row: Record<string, unknown>): Promise<void> {
-  await db
+/** Inserts a contact and answers it as stored (defaults included). */
+export async function insertDirectoryContact(db: Executor, row: Record<string, unknown>): Promise<VersionedRow> {
+  return db
     .insertInto('contacts')
     .values(row as never)
-    .execute()
+    .returning(DIRECTORY_COLUMNS)
+    .returning(VERSION)
+    .executeTakeFirstOrThrow()
 }
 
 export async function updateDirectoryContact(
@@ -166,6 +182,26 @@ export async function updateDirectoryContact(
     .where('sub_id', '=', subId)
     .where('contact_id', '=', contactId)
     .execute()
+}
+
+/** Updates the contact if it is still at `version`; the row as stored, or undefined when another write came first. */
+export async function updateDirectoryContactAt(
+  db: Executor,
+  subId: string,
+  contactId: string,
+  version: string,
+  set: Record<string, unknown>,
+): Promise<VersionedRow | undefined> {
+  return db
+    .updateTable('contacts')
+    .set(set as never)
+    .where('sub_id', '=', subId)
+    .where('contact_id', '=', contactId)
+    .where('deleted_at', 'is', null)
+    .where(sql`xmin::text`, '=', version)
+    .returning(DIRECTORY_COLUMNS)
+    .returning(VERSION)
+    .executeTakeFirst()
 }
 
 /** Live, non-group contacts of the subscription with any of `externalIds`, or from `source` (a sync's whole view). */

@@ -24,14 +24,15 @@ const MAX_CANDIDATES = 500
 /**
  * Active receiving contacts whose name holds a word like one of `surname` and, when `first` is
  * given (the printed first name and its nickname forms), also a word like one of those or an
- * alias. The words like the printed ones come from the subscription's name-word table through its
- * trigram index; the contacts holding them through the GIN index on their name's words (migration
- * 0054). The similarity threshold is set for this transaction only.
+ * alias equal to one of `alias` (those and the whole printed first name; `first` when not given).
+ * The words like the printed ones come from the subscription's name-word table through its
+ * trigram index; the contacts holding them through the GIN index on their name's words, both led
+ * by sub_id (migrations 0054, 0062). The similarity threshold is set for this transaction only.
  */
 export async function findCandidatesByWords(
   trx: Executor,
   subId: string,
-  words: { surname: string[]; first?: string[] },
+  words: { surname: string[]; first?: string[]; alias?: string[] },
 ): Promise<MatchCandidateRow[]> {
   if (words.surname.length === 0) return []
   await sql`select set_config('pg_trgm.similarity_threshold', ${String(WORD_SIMILARITY)}, true)`.execute(trx)
@@ -39,12 +40,11 @@ export async function findCandidatesByWords(
       select w.word from unnest(${tokens}::text[]) as t(token)
       join contact_name_words w on w.sub_id = ${subId} and w.word % t.token
       union select unnest(${tokens}::text[]))`
-  // Aliases are kept as typed ("Betsy"): the printed forms are looked up as typed people write them.
-  const asTyped = (w: string[]) => [
-    ...new Set(w.flatMap((x) => [x, x[0]!.toUpperCase() + x.slice(1), x.toUpperCase()])),
-  ]
+  // Aliases are stored as typed ("Mary-Ann"), indexed folded whole as match_name is ("mary ann",
+  // migration 0076), and looked up in `alias`: the printed first name alone and whole.
   const first = words.first?.length
-    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)} or c.aliases && ${asTyped(words.first)}::text[])`
+    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)}
+           or contact_alias_words(c.aliases) && ${words.alias ?? words.first}::text[])`
     : sql``
   const { rows } = await sql<MatchCandidateRow>`
     select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id

@@ -40,8 +40,9 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
       const country = countryFromNumeric(value.slice(0, 3))
       if (country !== undefined) draft.destination.country ??= country
       draft.destination.postalCode ??= value.slice(3)
-    } else if (ai === '00') {
-      // An SSCC identifies the logistic unit, issued by the shipper under its own GS1 company
+    } else if (ai === '00' && /^\d{18}$/.test(value)) {
+      // An SSCC (18 digits: anything else under AI 00 is kept as its field, not read as a number)
+      // identifies the logistic unit, issued by the shipper under its own GS1 company
       // prefix: it names no carrier. FedEx Ground also tracks by it ("00" + SSCC), so FedEx is
       // offered as a second reading that is never stated as the carrier; the SSCC itself is the
       // parcel's number unless a carrier's own number sits beside it.
@@ -54,8 +55,9 @@ export function applyGs1Elements(draft: Draft, elements: readonly Element[]): vo
       matchPic(ai + value, draft.matches)
       sawPic = true
     } else if (ai === '401' || ai === '402') {
-      // A consignment / shipment id names no carrier; it is still the parcel's number.
-      draft.trackingNumber ??= value
+      // A consignment / shipment id names no carrier; it is still the parcel's number, upper case as
+      // every tracking number is (401 allows lower-case letters).
+      draft.trackingNumber ??= value.toUpperCase()
     } else if (ai in SHIP_TO) {
       const key = SHIP_TO[ai]
       if (key === 'country') {

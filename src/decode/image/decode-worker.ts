@@ -7,7 +7,9 @@
 import { ImageDecodeError, ImageTooLargeError, UnsupportedImageFormatError } from './errors.js'
 import type { FoundBarcode } from './found-barcode.js'
 import { findShipTo } from '../label/index.js'
+import { readImageHeader } from './image-header.js'
 import { readLabelText, type LabelText, type OcrOptions } from './ocr.js'
+import { prepareForOcr } from './ocr-image.js'
 import { readSymbols } from './read-barcodes-from-image.js'
 import { loadZXingReader } from './zxing-module.js'
 
@@ -42,11 +44,13 @@ export default async function decodeInWorker(task: WorkerTask): Promise<DecodeAn
     if (!task.text) return { ok: true, found }
     // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
     try {
-      const text = await readLabelText(task.bytes, { ...task.text, radians })
+      // Grey, at most about 4 MP, its light evened (ocr-image.ts): the barcodes above were read from the picture as sent.
+      const page = prepareForOcr(task.bytes, readImageHeader(task.bytes))
+      const text = await readLabelText(page, { ...task.text, radians })
       if (findShipTo(text.lines)?.name) return { ok: true, found, text }
       // No recipient read: once more, straightened the other way (tesseract's estimate when the
       // barcode gave the angle, none when the estimate misled it). Only doubtful photos pay twice.
-      const again = await readLabelText(task.bytes, { ...task.text, radians: radians === undefined ? null : undefined })
+      const again = await readLabelText(page, { ...task.text, radians: radians === undefined ? null : undefined })
       return { ok: true, found, text: findShipTo(again.lines)?.name ? again : text }
     } catch (e) {
       return { ok: true, found, textError: e instanceof Error ? e.message : String(e) }

@@ -128,11 +128,11 @@ export const directoryAdminRoutes: FastifyPluginAsyncTypebox<{
         security,
         summary: 'Sync from LDAP now',
         description:
-          'Runs the sync at once and answers its outcome; with `dryRun: true`, what it would do (adds, updates, deactivations, invalid entries), writing nothing. 409 when the directory cannot be read (the reason is in the description).',
+          "Runs the sync at once and answers its outcome; with `dryRun: true`, what it would do (adds, updates, deactivations, invalid entries), writing nothing. A run that would deactivate too many contacts (none found, or more than `maxDeactivationPercent`) writes nothing and answers `refused`; `confirmRunId` (that run's `runId`) lets the next run deactivate as many. 409 when the directory cannot be read (the reason is in the description), while another sync of this directory runs or when this run lost its lease before writing (DIR-4091: it wrote nothing, and `lastRun` records it as aborted), or when `confirmRunId` is not the last, refused run (DIR-4092).",
         body: Type.Optional(RunLdapSchema),
         response: { 200: LdapRunSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => ldap.runNow(request.tenant.subId, request.body?.dryRun ?? false),
+    async (request) => ldap.runNow(request.tenant.subId, request.body ?? {}),
   )
 }

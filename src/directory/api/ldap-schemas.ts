@@ -1,3 +1,8 @@
+import {
+  ALWAYS_ALLOWED,
+  DEFAULT_MAX_DEACTIVATION_PERCENT,
+  MAX_DEACTIVATION_PERCENT_LIMIT,
+} from '../model/ldap-guard.js'
 import { Type, type Static } from '@sinclair/typebox'
 
 const Attr = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z][A-Za-z0-9-]*$' })
@@ -52,6 +57,13 @@ export const PutLdapSettingsSchema = Type.Object(
     ),
     mapping: Type.Optional(LdapMappingSchema),
     intervalMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'Default 60.' })),
+    maxDeactivationPercent: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_DEACTIVATION_PERCENT_LIMIT,
+        description: `The most of the active LDAP contacts one run may deactivate without an admin's confirmation (at least ${ALWAYS_ALLOWED} are always allowed); default ${DEFAULT_MAX_DEACTIVATION_PERCENT}, at most ${MAX_DEACTIVATION_PERCENT_LIMIT}. A run finding no usable entry never deactivates without confirmation.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -68,6 +80,20 @@ const RunSchema = Type.Object({
   invalid: Type.Integer(),
   ms: Type.Integer(),
   error: Type.Optional(Type.String()),
+  runId: Type.Optional(Type.String({ description: 'Confirm a refused run by this id (`confirmRunId`).' })),
+  refused: Type.Optional(
+    Type.Object(
+      {
+        reason: Type.Union([Type.Literal('empty_search'), Type.Literal('too_many')]),
+        deactivations: Type.Integer({ description: 'Contacts the run would have deactivated.' }),
+        allowed: Type.Integer({ description: 'Deactivations allowed without confirmation.' }),
+      },
+      {
+        description:
+          'The run wrote nothing: it would have deactivated too many contacts (the counts are what it would have done).',
+      },
+    ),
+  ),
 })
 
 export const LdapRunSchema = Type.Intersect([
@@ -90,12 +116,22 @@ export const LdapSettingsSchema = Type.Object({
   filter: Type.String(),
   mapping: Type.Record(Type.String(), Type.String()),
   intervalMinutes: Type.Integer(),
+  maxDeactivationPercent: Type.Integer(),
   nextRunAt: Type.String({ format: 'date-time' }),
   lastRun: Type.Optional(RunSchema),
 })
 export type LdapSettings = Static<typeof LdapSettingsSchema>
 
 export const RunLdapSchema = Type.Object(
-  { dryRun: Type.Optional(Type.Boolean({ description: 'true: report what the sync would do, write nothing.' })) },
+  {
+    dryRun: Type.Optional(Type.Boolean({ description: 'true: report what the sync would do, write nothing.' })),
+    confirmRunId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The last run's `runId`, refused by the guard: an admin confirms its deactivations, once.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 )

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely'
 
-// The directory's tables (migration 0057) as Kysely sees them, merged into the shared Database
+// The directory's tables (migrations 0057, 0065) as Kysely sees them, merged into the shared Database
 // interface here: the domain owns its table types as it owns its migration.
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type Json<T> = ColumnType<T, string, string>
@@ -39,6 +39,10 @@ export interface LdapRunJson {
   invalid: number
   ms: number
   error?: string
+  /** The run's id: an admin confirms a refused run by it. */
+  runId?: string
+  /** The run wrote nothing: it would have deactivated too many contacts (model/ldap-guard.ts). */
+  refused?: { reason: 'empty_search' | 'too_many'; deactivations: number; allowed: number }
 }
 
 export interface LdapSettingsTable {
@@ -55,6 +59,10 @@ export interface LdapSettingsTable {
   next_run_at: Timestamp
   last_run: ColumnType<LdapRunJson | null, string | null | undefined, string | null>
   updated_at: Timestamp
+  /** Migration 0065: who holds the run's lease, and until when (renewed while it runs). */
+  run_lease: ColumnType<string | null, string | null | undefined, string | null>
+  run_lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>
+  max_deactivation_percent: ColumnType<number, number | undefined, number>
 }
 
 declare module '../../platform/db/tables.js' {

@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
 import type { Readable } from 'node:stream'
 import type { BlobStoreConfig } from './blob-stores.js'
 import { checkKey, type BlobStore, type OpenedBlob } from './blob-store.js'
@@ -13,17 +6,25 @@ import { checkKey, type BlobStore, type OpenedBlob } from './blob-store.js'
 /** BLOB_STORE_URL and the credentials, as config.ts parsed them. */
 type S3Location = Omit<Extract<BlobStoreConfig, { kind: 's3' }>, 'kind'>
 
-const isMissing = (e: unknown) =>
-  e instanceof S3ServiceException &&
+type Sdk = typeof import('@aws-sdk/client-s3')
+
+const isMissing = (sdk: Sdk, e: unknown) =>
+  e instanceof sdk.S3ServiceException &&
   (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata.httpStatusCode === 404)
 
 /** Image bytes in an S3-compatible bucket (BLOB_STORE_URL=s3://…): shared by every process, streamed on read. */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3'
-  readonly #client: S3Client
+  // The SDK (about a megabyte of modules) is loaded only by a process that stores images in S3.
+  readonly #s3: Promise<{ sdk: Sdk; client: S3Client }>
 
   constructor(private readonly at: S3Location) {
-    this.#client = new S3Client({
+    this.#s3 = import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: this.#makeClient(sdk) }))
+  }
+
+  #makeClient(sdk: Sdk): S3Client {
+    const at = this.at
+    return new sdk.S3Client({
       region: at.region,
       ...(at.endpoint ? { endpoint: at.endpoint } : {}),
       forcePathStyle: at.forcePathStyle,
@@ -40,8 +41,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
-    await this.#client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.#s3
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.at.bucket,
         Key: this.#key(key),
         Body: bytes,
@@ -51,31 +53,38 @@ export class S3BlobStore implements BlobStore {
   }
 
   async open(key: string): Promise<OpenedBlob | undefined> {
+    const { sdk, client } = await this.#s3
     try {
-      const out = await this.#client.send(new GetObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
       // On Node the body is the HTTP response itself: bytes flow from the bucket to the client as it reads.
       return { size: Number(out.ContentLength), stream: out.Body as Readable }
     } catch (e) {
-      if (isMissing(e)) return undefined
+      if (isMissing(sdk, e)) return undefined
       throw e
     }
   }
 
   async has(key: string): Promise<boolean> {
+    const { sdk, client } = await this.#s3
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
       return true
     } catch (e) {
-      if (isMissing(e)) return false
+      if (isMissing(sdk, e)) return false
       throw e
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
+    const { sdk, client } = await this.#s3
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.at.bucket, Key: this.#key(key) }))
   }
 
   close(): void {
-    this.#client.destroy()
+    // A store whose SDK never loaded has no client to destroy (its operations said why).
+    this.#s3.then(
+      ({ client }) => client.destroy(),
+      () => {},
+    )
   }
 }

@@ -101,15 +101,3 @@ export async function listLocations(
   ])
   return { rows, total: Number(total.n) }
 }
-
-/** Live inbound sites placed at the location: while there are any, it cannot be deleted. */
-export async function countLiveSitesAt(db: Executor, subId: string, locationId: string): Promise<number> {
-  const r = await db
-    .selectFrom('inbound_sites')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('sub_id', '=', subId)
-    .where('location_id', '=', locationId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow()
-  return Number(r.n)
-}

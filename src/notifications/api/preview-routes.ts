@@ -36,7 +36,7 @@ const PreviewSchema = Type.Object(
   { title: 'NotificationPreview' },
 )
 
-/** The parcel every preview shows: one of each thing a template can print (a code, a shelf, hours). */
+/** The parcel every preview shows: one of each thing a template can print (a code, a shelf, hours, a flag). */
 const SAMPLE_PARCEL: PackageView = {
   packageId: 'PKGSAMPLE0001',
   trackingNumber: '1Z999AA10123456784',
@@ -53,6 +53,7 @@ const SAMPLE_PARCEL: PackageView = {
   insertTimestamp: '2026-11-27T09:00:00.000Z',
   deliveryTime: '2026-11-28T10:30:00.000Z',
   pickupCode: 'K7M2QD',
+  flags: ['FRAGILE'],
 }
 
 /** The sample parcel's place, worded as a real one is ("Mailroom 1, Building 1 — shelf A-3"). */

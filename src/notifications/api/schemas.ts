@@ -1,6 +1,6 @@
 import { LANGUAGE_PATTERN } from '../../platform/http/schemas.js'
 import { Type, type Static } from '@sinclair/typebox'
-import { NOTIFICATION_KINDS, NOTIFICATION_STATUSES } from '../model/kinds.js'
+import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, NOTIFICATION_STATUSES } from '../model/kinds.js'
 import { TEMPLATE_LIMITS } from '../model/template-limits.js'
 
 const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
@@ -49,6 +49,12 @@ export const NotificationSettingsSchema = Type.Object(
     finalNoticeAfterHours: Type.Union([Hours, Type.Null()], {
       description: 'A FINAL_NOTICE (before return to sender) this many hours after the arrival; null: none.',
     }),
+    perishableReminderAfterHours: Type.Optional(
+      Type.Union([Hours, Type.Null()], {
+        description:
+          'An extension (issue 30): parcels flagged PERISHABLE are reminded sooner. Reminder step i of an arrival email with a perishable parcel still waiting is due i times this many hours after the email (or at the normal step, if sooner); shorter than the first of reminderAfterHours, which it needs. Absent or null: perishables follow the normal schedule.',
+      }),
+    ),
     language: Type.Optional(
       Type.String({
         pattern: LANGUAGE_PATTERN,
@@ -78,12 +84,25 @@ export const NotificationSchema = Type.Object(
   {
     notificationId: Type.String(),
     kind: oneOf(NOTIFICATION_KINDS),
-    channel: Type.Literal('email'),
-    to: Type.String({ description: 'The recipient address.' }),
+    channel: oneOf(
+      NOTIFICATION_CHANNELS,
+      'email, or sms: a text (docs/sms.md). A recipient who chose both has a text beside the email, with `parentId` naming it.',
+    ),
+    to: Type.String({ description: 'The recipient address: an email address, or a phone number for a text.' }),
+    parentId: Type.Optional(
+      Type.String({ description: 'A text sent beside this email notification (the recipient chose both).' }),
+    ),
+    deliveryStatus: Type.Optional(
+      Type.String({
+        description:
+          "A text's latest delivery receipt from the provider: delivered, undelivered, or the provider's word in between (queued, sent, accepted).",
+      }),
+    ),
+    deliveredAt: Type.Optional(Type.String({ format: 'date-time' })),
     contactId: Type.String(),
     status: oneOf(
       NOTIFICATION_STATUSES,
-      'pending: waiting to be sent (batching, or retrying); suppressed: not sent on purpose (no SMTP configured, notifications disabled, the contact unsubscribed, nothing left to remind of).',
+      'pending: waiting to be sent (batching, retrying, or a text waiting for quiet hours to end); suppressed: not sent on purpose (no SMTP or SMS provider configured, notifications disabled, the contact unsubscribed or replied STOP, nothing left to remind of); unconfirmed: a text handed to its provider whose answer was not recorded (the worker stopped, or the database failed meanwhile): it may have been sent, and is not sent again (docs/sms.md).',
     ),
     step: Type.Optional(Type.Integer({ description: 'REMINDER: which step (1 for the first).' })),
     attempts: Type.Integer(),

@@ -3,6 +3,7 @@ import type { Trx } from '../../platform/db/transaction.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
 import { consumeEvents, type ConsumedEvent } from '../../events/cursors.js'
+import { notifiedContacts } from '../../contacts/index.js'
 import { joinArrivalBatches, type Arrival, type BatchWanted } from '../store/arrivals.js'
 import * as repo from '../store/notifications.js'
 import { ARRIVAL_EVENT, planNotifications } from '../model/plan.js'
@@ -61,7 +62,7 @@ async function queueArrivals(
 
 /** One PICKED_UP receipt per recipient for everything one write handed over to them, due at once. */
 async function queueReceipts(trx: Trx, ids: IdGenerator, now: Date, subId: string, pickups: Map<string, string[]>) {
-  const people = await repo.recipients(trx, subId, [...pickups.keys()])
+  const people = await notifiedContacts(trx, subId, [...pickups.keys()])
   const links: Parameters<typeof repo.linkPackages>[1] = []
   const receipts: repo.NewNotification[] = []
   for (const [contactId, packageIds] of pickups) {

@@ -44,21 +44,31 @@ export function createOutcomes(deps: {
     contact: RecipientContact | undefined,
     lastError: string | null,
     collector?: CollectedBy,
+    /** A text: its channel and number (a notification becomes its text when the recipient chose texts only). */
+    text?: { to: string },
   ): Promise<boolean> {
     const now = clock.now()
     // The address mailed, or that would have been: the contact's at this moment, not the row's.
-    const to = contact?.email ?? n.to_address
+    const to = text ? text.to : (contact?.email ?? n.to_address)
+    const channel = text ? ('sms' as const) : n.channel
     const held = await inTransaction(db, async (trx) => {
       const ok = await recordOutcome(
         trx,
         { notificationId: n.notification_id, workerId, attempts: n.attempts },
-        { status, lastError, sentAt: status === 'sent' ? now : null, now, to },
+        {
+          status,
+          lastError,
+          sentAt: status === 'sent' ? now : status === 'unconfirmed' ? n.send_started_at : null,
+          now,
+          to,
+          ...(text ? { channel: 'sms' as const } : {}),
+        },
       )
       if (!ok) return false
       const notification = {
         notificationId: n.notification_id,
         kind: n.kind,
-        channel: n.channel,
+        channel,
         status,
         step: n.step || undefined,
         to: to || undefined,
@@ -68,24 +78,30 @@ export function createOutcomes(deps: {
           : { contactId: n.contact_id },
         ...(collector ? { collectedBy: collector } : {}),
       }
+      // A failure is also an exception (issue 30.3): NotificationFailed after the kind's own event,
+      // written with the outcome, so exactly once (the outcome is recorded once, under the claim).
+      const names =
+        status === 'failed' ? [webhookEventOf(n.kind), 'NotificationFailed' as const] : [webhookEventOf(n.kind)]
       await appendPackageEvents(
         trx,
-        packages.map((p) => ({
-          eventId: ids('evt_'),
-          subId: n.sub_id,
-          packageId: p.packageId,
-          variant: 'tracking' as const,
-          eventName: webhookEventOf(n.kind),
-          occurredAt: now,
-          data: {
+        packages.flatMap((p) =>
+          names.map((eventName) => ({
+            eventId: ids('evt_'),
+            subId: n.sub_id,
             packageId: p.packageId,
-            trackingNumber: p.trackingNumber,
-            currentStatus: p.currentStatus,
-            previousStatus: p.currentStatus,
-            currentLocation: p.currentLocation ?? null,
-            notification,
-          },
-        })),
+            variant: 'tracking' as const,
+            eventName,
+            occurredAt: now,
+            data: {
+              packageId: p.packageId,
+              trackingNumber: p.trackingNumber,
+              currentStatus: p.currentStatus,
+              previousStatus: p.currentStatus,
+              currentLocation: p.currentLocation ?? null,
+              notification,
+            },
+          })),
+        ),
       )
       return true
     })
@@ -121,7 +137,8 @@ export function createOutcomes(deps: {
     }
   }
 
-  async function retryLater(n: NotificationRow, lastError: string): Promise<void> {
+  /** `clearSendMarker`: a text the provider refused or failed for certain, sent afresh next time (recordOutcome). */
+  async function retryLater(n: NotificationRow, lastError: string, opts: { clearSendMarker?: boolean } = {}) {
     const now = clock.now()
     await recordOutcome(
       db,
@@ -135,6 +152,7 @@ export function createOutcomes(deps: {
           now.getTime() +
             backoffDelay(n.attempts, deps.random(), { baseMs: deps.retryBaseMs, maxMs: MAX_RETRY_DELAY_MS }),
         ),
+        ...(opts.clearSendMarker ? { clearSendMarker: true } : {}),
       },
     )
   }

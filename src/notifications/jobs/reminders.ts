@@ -5,6 +5,8 @@ import type { IdGenerator } from '../../platform/kit/ids.js'
 import { insertNotifications, linkPackages } from '../store/notifications.js'
 import { dueReminders, tryJobLock } from '../store/reminders.js'
 import { settingsWithReminders } from '../store/settings.js'
+import { reminderSchedule } from '../model/reminder-schedule.js'
+import { effectiveSettings } from '../model/settings.js'
 import { lastRestore, NOT_DUE, recordHeld } from '../../platform/jobs/held-work.js'
 
 const BATCH = 500
@@ -27,6 +29,7 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
     kind: 'REMINDER' | 'FINAL_NOTICE',
     step: number,
     afterHours: number,
+    perishableOnly = false,
   ): Promise<number> {
     let written = 0
     let heldBatch = false
@@ -40,7 +43,9 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
         const restore = await lastRestore(trx)
         const before =
           restore && new Date(Math.min(now.getTime(), restore.restoredAt.getTime()) - afterHours * 3600_000)
-        let due = before ? await dueReminders(trx, { subId, kind, step, cutoff: before, limit: BATCH }) : []
+        let due = before
+          ? await dueReminders(trx, { subId, kind, step, cutoff: before, limit: BATCH, perishableOnly, now })
+          : []
         const held = (heldBatch = due.length > 0)
         if (!held)
           due = await dueReminders(trx, {
@@ -49,6 +54,8 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
             step,
             cutoff: new Date(now.getTime() - afterHours * 3600_000),
             limit: BATCH,
+            perishableOnly,
+            now,
           })
         // One reminder per arrival email, to the address it went to, about its parcels still waiting.
         const idOf = new Map(due.map((d) => [d.arrival_id, ids('ntf_')]))
@@ -100,10 +107,8 @@ export function createReminderJob(deps: { db: Db; clock: Clock; ids: IdGenerator
       let written = 0
       for (const s of await settingsWithReminders(db)) {
         // The final notice first, then the steps from the last: a package owed several gets the latest only.
-        if (s.final_notice_after_hours !== null)
-          written += await runStep(s.sub_id, 'FINAL_NOTICE', 0, s.final_notice_after_hours)
-        for (let i = s.reminder_after_hours.length; i >= 1; i--)
-          written += await runStep(s.sub_id, 'REMINDER', i, s.reminder_after_hours[i - 1]!)
+        for (const pass of reminderSchedule(effectiveSettings(s)))
+          written += await runStep(s.sub_id, pass.kind, pass.step, pass.afterHours, pass.perishableOnly)
       }
       return written
     },

@@ -8,12 +8,14 @@ import { UnconfirmedSend, type Mailer } from '../delivery/mailer.js'
 import { claimDue, renewLease } from '../store/claim.js'
 import { createJobRunner } from '../../platform/jobs/runner.js'
 import type { PeriodicTask } from '../../platform/jobs/scheduler.js'
-import { packageIdsOf } from '../store/notifications.js'
+import { packageIdsOf, parentsOf } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import { effectiveSettings } from '../model/settings.js'
 import { findSettings } from '../store/settings.js'
 import type { Place } from '../model/place.js'
 import { createOutcomes } from './outcome.js'
+import { createTexts } from './texts.js'
+import type { SmsProviders } from './providers.js'
 
 export interface RecipientContact {
   contactId: string
@@ -45,6 +47,8 @@ export interface NotificationWorkerDeps {
   openingHoursAt(subId: string, siteId: string): Promise<string | undefined>
   /** NOTIFY_TIME_ZONE: the zone of times when no parcel has a place. */
   timeZone: string
+  /** SMS_DEFAULT_COUNTRY: the country of a phone number written without one. */
+  defaultCountry: string
   contact(subId: string, contactId: string): Promise<RecipientContact | undefined>
   unsubscribeUrl(subId: string, contactId: string): string
   messageIdDomain: string
@@ -64,6 +68,8 @@ export interface NotificationWorkerDeps {
   remindersEveryMs: number
   /** Webhook events were committed: the webhook worker looks now. */
   onEventsCommitted?: () => void
+  /** Each facility's SMS provider (jobs/providers.ts): texts go by the same claims (jobs/texts.ts). */
+  providers: SmsProviders
 }
 
 export interface WorkerStep {
@@ -89,7 +95,9 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
   // What runOnce counts while it drains; the background loop counts nothing.
   let tally: WorkerStep | undefined
 
-  const { settle, collectedBy, retryLater } = createOutcomes(deps)
+  const outcomes = createOutcomes(deps)
+  const { settle, collectedBy, retryLater } = outcomes
+  const texts = createTexts({ ...deps, outcomes })
 
   /** Why this notification is not sent, or undefined: it goes. */
   function suppression(
@@ -129,7 +137,15 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
       if (n.kind !== 'PICKED_UP') packages = packages.filter((p) => !isOneOf(NOT_WAITING, p.currentStatus))
       const contact = await deps.contact(n.sub_id, n.contact_id)
       const collector = await collectedBy(n, packages, contact)
-      const why = suppression(settings.enabled, packages, contact)
+      const channel = n.channel === 'sms' ? 'sms' : await texts.route(n, contact)
+      if (channel === 'sms') {
+        const placesOf = (siteIds: readonly string[]) => deps.placesOf(n.sub_id, siteIds)
+        return await texts.send(n, step, { enabled: settings.enabled, packages, contact, collector, placesOf })
+      }
+      const why =
+        channel === 'texted'
+          ? 'the recipient chose texts only, and the text queued beside this email carries the news'
+          : suppression(settings.enabled, packages, contact)
       if (why !== undefined) {
         if (await settle(n, 'suppressed', packages, contact, why, collector)) step.suppressed++
         return
@@ -239,6 +255,7 @@ export function createNotificationWorker(deps: NotificationWorkerDeps) {
           packageIds: await packageIdsOf(
             db,
             claimed.map((n) => n.notification_id),
+            parentsOf(claimed),
           ),
         }
         return claimed.map((n) => ({ n, reads }))

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode'
 import type { PackageRecord } from '../../packages/index.js'
 import type { SiteRef } from '../../sites/index.js'
 import type { NotificationKind } from './kinds.js'
@@ -6,6 +5,7 @@ import type { MailMessage } from '../delivery/mailer.js'
 import type { NotificationSettings } from '../api/schemas.js'
 import { renderEmail, type TemplateOverride, type TemplateView } from './templates.js'
 import { localTime, type Place } from './place.js'
+import { flagWords } from './flag-labels.js'
 
 /** The members of a package record an email shows (the packages domain's record, read through its service). */
 export interface PackageView {
@@ -26,6 +26,7 @@ export interface PackageView {
   insertTimestamp?: string
   updateTimestamp?: string
   pickupCode?: string
+  flags?: string[]
 }
 
 /**
@@ -124,7 +125,9 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
       location: placeOf(p)?.place ?? p.currentLocation?.locationHierarchy ?? p.currentLocation?.name ?? '',
       packageLocation: p.packageLocation ?? '',
       pickupCode: codes.length > 1 ? (pickupCodeOf(p) ?? '') : '',
+      flags: flagWords(p.flags, language),
     })),
+    perishable: kind !== 'PICKED_UP' && packages.some((p) => p.flags?.includes('PERISHABLE')),
     // Where to collect: the building part of the place (the shelf itself is in each parcel's line).
     siteName:
       place?.where ??
@@ -146,13 +149,16 @@ export async function composeEmail(input: ComposeInput): Promise<MailMessage> {
   }
   const email = renderEmail(kind, templateOverride(input.settings, kind, language), view, language)
   const attachments: MailMessage['attachments'] = []
-  if (view.pickupCode)
+  if (view.pickupCode) {
+    // Loaded with the first pickup code drawn: a process that sends none never loads it.
+    const { default: QRCode } = await import('qrcode')
     attachments.push({
       filename: 'pickup-code.png',
       content: await QRCode.toBuffer(view.pickupCode, { type: 'png', margin: 1, width: 320 }),
       contentType: 'image/png',
       cid: QR_CID,
     })
+  }
   return {
     to: input.to,
     ...email,

@@ -19,4 +19,16 @@ export const NOTIFICATION_ERRORS = registerErrors({
     additionalCode: 'NTF-4001',
     message: 'This unsubscribe link is not valid.',
   },
+  NOTIFICATION_CONTACT_NOT_FOUND: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'NTF-4041',
+    message: 'No such contact.',
+  },
+  SMS_WEBHOOK_REFUSED: {
+    status: 404,
+    errorCode: 'not_found',
+    additionalCode: 'NTF-4042',
+    message: 'No such SMS webhook, or its signature does not match.',
+  },
 })

@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   arrivalBatchSeconds: 60,
   reminderAfterHours: [],
   finalNoticeAfterHours: null,
+  perishableReminderAfterHours: null,
   language: 'en',
   templates: {},
 }
@@ -21,6 +22,7 @@ export function effectiveSettings(row: SettingsRow | undefined): NotificationSet
     arrivalBatchSeconds: row.arrival_batch_seconds,
     reminderAfterHours: row.reminder_after_hours,
     finalNoticeAfterHours: row.final_notice_after_hours,
+    perishableReminderAfterHours: row.perishable_reminder_after_hours,
     language: row.language,
     templates: row.templates,
   }
@@ -38,6 +40,16 @@ export function checkSettings(s: NotificationSettings): void {
     problems.push({
       field: 'finalNoticeAfterHours',
       description: 'finalNoticeAfterHours must come after the last reminder',
+    })
+  const every = s.perishableReminderAfterHours ?? null
+  const first = s.reminderAfterHours[0]
+  if (every !== null && (first === undefined || every >= first))
+    problems.push({
+      field: 'perishableReminderAfterHours',
+      description:
+        first === undefined
+          ? 'perishableReminderAfterHours brings reminders forward: set reminderAfterHours too'
+          : 'perishableReminderAfterHours must be shorter than the first reminder (reminderAfterHours[0])',
     })
   // The default language's templates at the top, each other language's under its tag.
   const sets: Array<[string, Partial<Record<string, Partial<Record<'subject' | 'text' | 'html', string>>>>]> = [

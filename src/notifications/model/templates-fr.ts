@@ -4,13 +4,17 @@ import type { Template } from './templates.js'
 // The shipped French templates: the English ones (templates.ts) in French, with the same variables.
 
 const PARCEL_LINES_TEXT = `{{#packages}}
-- {{trackingNumber}}{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, de {{sender}}{{/sender}}{{#location}}, à {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}
+- {{trackingNumber}}{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, de {{sender}}{{/sender}}{{#location}}, à {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}{{#flags}} [{{flags}}]{{/flags}}
 {{/packages}}`
-const PARCEL_LINES_HTML = `<ul>{{#packages}}<li><strong>{{trackingNumber}}</strong>{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, de {{sender}}{{/sender}}{{#location}}, à {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}</li>{{/packages}}</ul>`
+const PARCEL_LINES_HTML = `<ul>{{#packages}}<li><strong>{{trackingNumber}}</strong>{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, de {{sender}}{{/sender}}{{#location}}, à {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}{{#flags}} <strong>[{{flags}}]</strong>{{/flags}}</li>{{/packages}}</ul>`
 const CODE_TEXT = `{{#pickupCode}}
 Votre code de retrait : {{pickupCode}}
 {{/pickupCode}}`
 const CODE_HTML = `{{#pickupCode}}<p>Votre code de retrait : <strong style="font-size:1.4em;letter-spacing:.1em">{{pickupCode}}</strong></p><p><img src="{{qrCodeSrc}}" alt="QR code du code de retrait {{pickupCode}}" width="160" height="160"></p>{{/pickupCode}}`
+const PERISHABLE_TEXT = `{{#perishable}}
+Périssable : merci de le retirer au plus vite.
+{{/perishable}}`
+const PERISHABLE_HTML = `{{#perishable}}<p><strong>Périssable : merci de le retirer au plus vite.</strong></p>{{/perishable}}`
 const HOURS_TEXT = `{{#openingHours}}
 Horaires d’ouverture : {{openingHours}}
 {{/openingHours}}`
@@ -30,11 +34,11 @@ export const FRENCH_TEMPLATES: Readonly<Record<NotificationKind, Template>> = {
     text: `Bonjour {{recipientName}},
 
 {{#one}}Un colis est arrivé{{/one}}{{^one}}{{count}} colis sont arrivés{{/one}} pour vous :
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}
 Merci de {{#one}}le{{/one}}{{^one}}les{{/one}} retirer{{#siteName}} à {{siteName}}{{/siteName}}.
 ${FOOTER_TEXT}`,
     html: page(
-      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Un colis est arrivé{{/one}}{{^one}}{{count}} colis sont arrivés{{/one}} pour vous :</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}<p>Merci de {{#one}}le{{/one}}{{^one}}les{{/one}} retirer{{#siteName}} à {{siteName}}{{/siteName}}.</p>`,
+      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Un colis est arrivé{{/one}}{{^one}}{{count}} colis sont arrivés{{/one}} pour vous :</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}<p>Merci de {{#one}}le{{/one}}{{^one}}les{{/one}} retirer{{#siteName}} à {{siteName}}{{/siteName}}.</p>`,
     ),
   },
   REMINDER: {
@@ -42,9 +46,9 @@ ${FOOTER_TEXT}`,
     text: `Bonjour {{recipientName}},
 
 {{#one}}Ce colis vous attend{{/one}}{{^one}}Ces colis vous attendent{{/one}} toujours (depuis {{hoursWaiting}} heures) :
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     html: page(
-      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Ce colis vous attend{{/one}}{{^one}}Ces colis vous attendent{{/one}} toujours (depuis {{hoursWaiting}} heures) :</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Ce colis vous attend{{/one}}{{^one}}Ces colis vous attendent{{/one}} toujours (depuis {{hoursWaiting}} heures) :</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}`,
     ),
   },
   FINAL_NOTICE: {
@@ -53,9 +57,9 @@ ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     text: `Bonjour {{recipientName}},
 
 {{#one}}Ce colis n’a pas été retiré et sera bientôt renvoyé{{/one}}{{^one}}Ces colis n’ont pas été retirés et seront bientôt renvoyés{{/one}} à l’expéditeur :
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     html: page(
-      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Ce colis n’a pas été retiré et sera bientôt renvoyé{{/one}}{{^one}}Ces colis n’ont pas été retirés et seront bientôt renvoyés{{/one}} à l’expéditeur :</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+      `<p>Bonjour {{recipientName}},</p><p>{{#one}}Ce colis n’a pas été retiré et sera bientôt renvoyé{{/one}}{{^one}}Ces colis n’ont pas été retirés et seront bientôt renvoyés{{/one}} à l’expéditeur :</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}`,
     ),
   },
   PICKED_UP: {

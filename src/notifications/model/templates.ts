@@ -38,7 +38,11 @@ export interface TemplateView {
     location: string
     packageLocation: string
     pickupCode: string
+    /** Its flags in words ("perishable, fragile"; issue 30); empty: none. */
+    flags: string
   }>
+  /** A parcel flagged perishable is among them (not in PICKED_UP): the email asks to collect soon. */
+  perishable: boolean
   siteName: string
   /** The opening hours of the parcels' site or its nearest ancestor that has them (empty: the line is left out). */
   openingHours: string
@@ -59,13 +63,17 @@ export interface TemplateView {
 }
 
 const PARCEL_LINES_TEXT = `{{#packages}}
-- {{trackingNumber}}{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}
+- {{trackingNumber}}{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}{{#flags}} [{{flags}}]{{/flags}}
 {{/packages}}`
-const PARCEL_LINES_HTML = `<ul>{{#packages}}<li><strong>{{trackingNumber}}</strong>{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}</li>{{/packages}}</ul>`
+const PARCEL_LINES_HTML = `<ul>{{#packages}}<li><strong>{{trackingNumber}}</strong>{{#carrier}} ({{carrier}}){{/carrier}}{{#sender}}, from {{sender}}{{/sender}}{{#location}}, at {{location}}{{/location}}{{#packageLocation}} / {{packageLocation}}{{/packageLocation}}{{#flags}} <strong>[{{flags}}]</strong>{{/flags}}</li>{{/packages}}</ul>`
 const CODE_TEXT = `{{#pickupCode}}
 Your pickup code: {{pickupCode}}
 {{/pickupCode}}`
 const CODE_HTML = `{{#pickupCode}}<p>Your pickup code: <strong style="font-size:1.4em;letter-spacing:.1em">{{pickupCode}}</strong></p><p><img src="{{qrCodeSrc}}" alt="QR code of pickup code {{pickupCode}}" width="160" height="160"></p>{{/pickupCode}}`
+const PERISHABLE_TEXT = `{{#perishable}}
+Perishable: please collect it as soon as you can.
+{{/perishable}}`
+const PERISHABLE_HTML = `{{#perishable}}<p><strong>Perishable: please collect it as soon as you can.</strong></p>{{/perishable}}`
 const HOURS_TEXT = `{{#openingHours}}
 Opening hours: {{openingHours}}
 {{/openingHours}}`
@@ -86,11 +94,11 @@ export const DEFAULT_TEMPLATES: Readonly<Record<NotificationKind, Template>> = {
     text: `Hello {{recipientName}},
 
 {{#one}}{{aParcel}} has{{/one}}{{^one}}{{count}} {{parcels}} have{{/one}} arrived for you:
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}
 Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.
 ${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}{{aParcel}} has{{/one}}{{^one}}{{count}} {{parcels}} have{{/one}} arrived for you:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}<p>Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.</p>`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}{{aParcel}} has{{/one}}{{^one}}{{count}} {{parcels}} have{{/one}} arrived for you:</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}<p>Please collect {{#one}}it{{/one}}{{^one}}them{{/one}}{{#siteName}} at {{siteName}}{{/siteName}}.</p>`,
     ),
   },
   REMINDER: {
@@ -98,9 +106,9 @@ ${FOOTER_TEXT}`,
     text: `Hello {{recipientName}},
 
 {{#one}}This parcel is{{/one}}{{^one}}These parcels are{{/one}} still waiting for you (for {{hoursWaiting}} hours):
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel is{{/one}}{{^one}}These parcels are{{/one}} still waiting for you (for {{hoursWaiting}} hours):</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel is{{/one}}{{^one}}These parcels are{{/one}} still waiting for you (for {{hoursWaiting}} hours):</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}`,
     ),
   },
   FINAL_NOTICE: {
@@ -108,9 +116,9 @@ ${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     text: `Hello {{recipientName}},
 
 {{#one}}This parcel has{{/one}}{{^one}}These parcels have{{/one}} not been collected and will soon be returned to the sender:
-${PARCEL_LINES_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
+${PARCEL_LINES_TEXT}${PERISHABLE_TEXT}${HOURS_TEXT}${CODE_TEXT}${FOOTER_TEXT}`,
     html: page(
-      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel has{{/one}}{{^one}}These parcels have{{/one}} not been collected and will soon be returned to the sender:</p>${PARCEL_LINES_HTML}${HOURS_HTML}${CODE_HTML}`,
+      `<p>Hello {{recipientName}},</p><p>{{#one}}This parcel has{{/one}}{{^one}}These parcels have{{/one}} not been collected and will soon be returned to the sender:</p>${PARCEL_LINES_HTML}${PERISHABLE_HTML}${HOURS_HTML}${CODE_HTML}`,
     ),
   },
   PICKED_UP: {
@@ -179,7 +187,9 @@ function sampleView(parcels: number): TemplateView {
       location: 'Headquarters / Building A / Mailroom',
       packageLocation: 'Shelf 12',
       pickupCode: '',
+      flags: 'signature required, perishable, medication',
     })),
+    perishable: true,
     siteName: 'Headquarters',
     openingHours: 'Mon–Fri 08:00–18:00',
     pickupCode: 'ABC123',

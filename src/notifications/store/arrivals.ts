@@ -53,8 +53,10 @@ export async function joinArrivalBatches(
              w.next_attempt_at, w.created_at, ${iso(now)}::timestamptz
       from wanted w
       order by w.sub_id, w.contact_id
-      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0
-      do update set to_address = excluded.to_address, updated_at = excluded.updated_at
+      on conflict (sub_id, contact_id) where kind = 'ARRIVAL' and status = 'pending' and attempts = 0 and parent_id is null
+      do update set to_address = case when notifications.channel = 'sms' then notifications.to_address
+                                      else excluded.to_address end,
+                    updated_at = excluded.updated_at
       returning notification_id, sub_id, contact_id
     )
     insert into notification_packages (notification_id, package_id, sub_id, kind, step, created_at)

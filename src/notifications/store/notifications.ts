@@ -26,28 +26,12 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'reminds_id',
+  'parent_id',
+  'provider_message_id',
+  'delivery_status',
+  'delivered_at',
+  'send_started_at',
 ] as const
-
-export interface Recipient {
-  contact_id: string
-  name: string
-  email: string | null
-  notify: boolean
-  contact_type: 'SENDER' | 'RECEIVER' | 'ALL'
-  deleted: boolean
-}
-
-/** The contacts notifications go to, read inside the writing transaction (other services cannot be called there). */
-export async function recipients(db: Executor, subId: string, contactIds: string[]): Promise<Map<string, Recipient>> {
-  if (contactIds.length === 0) return new Map()
-  const rows = await db
-    .selectFrom('contacts')
-    .select(['contact_id', 'name', 'email', 'notify', 'contact_type', 'deleted_at'])
-    .where('sub_id', '=', subId)
-    .where('contact_id', 'in', contactIds)
-    .execute()
-  return new Map(rows.map((r) => [r.contact_id, { ...r, deleted: r.deleted_at !== null }]))
-}
 
 export interface NewNotification {
   notification_id: string
@@ -101,20 +85,34 @@ export async function linkPackages(
   return linked.map((r) => r.package_id)
 }
 
-/** Package ids of each notification, in the order they were linked. */
-export async function packageIdsOf(db: Executor, notificationIds: string[]): Promise<Map<string, string[]>> {
+/**
+ * Package ids of each notification, in the order they were linked. A text beside an email (parent_id)
+ * is about its parent's packages: pass the parent's id under the text's (`aliases`: text id → parent id).
+ */
+export async function packageIdsOf(
+  db: Executor,
+  notificationIds: string[],
+  aliases: ReadonlyMap<string, string> = new Map(),
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(notificationIds.map((id) => [id, []]))
   if (notificationIds.length === 0) return out
+  const read = [...new Set(notificationIds.map((id) => aliases.get(id) ?? id))]
   const rows = await db
     .selectFrom('notification_packages')
     .select(['notification_id', 'package_id'])
-    .where('notification_id', 'in', notificationIds)
+    .where('notification_id', 'in', read)
     .orderBy('created_at')
     .orderBy('package_id')
     .execute()
-  for (const r of rows) out.get(r.notification_id)?.push(r.package_id)
+  const byRead = new Map<string, string[]>(read.map((id) => [id, []]))
+  for (const r of rows) byRead.get(r.notification_id)?.push(r.package_id)
+  for (const id of notificationIds) out.set(id, byRead.get(aliases.get(id) ?? id) ?? [])
   return out
 }
+
+/** Text id → parent id, for the texts among `rows` sent beside an email. */
+export const parentsOf = (rows: readonly { notification_id: string; parent_id: string | null }[]) =>
+  new Map(rows.flatMap((r) => (r.parent_id ? [[r.notification_id, r.parent_id] as const] : [])))
 
 export interface ListFilter {
   subId: string
@@ -138,7 +136,12 @@ export async function listNotifications(db: Executor, f: ListFilter): Promise<No
         eb
           .selectFrom('notification_packages as np')
           .select('np.package_id')
-          .whereRef('np.notification_id', '=', 'n.notification_id')
+          .where((e) =>
+            e.or([
+              e('np.notification_id', '=', e.ref('n.notification_id')),
+              e('np.notification_id', '=', e.ref('n.parent_id')),
+            ]),
+          )
           .where('np.package_id', '=', packageId),
       ),
     )
@@ -172,6 +175,13 @@ export async function requeue(db: Executor, subId: string, id: string, now: Date
       locked_until: null,
       locked_by: null,
       updated_at: now,
+      // Resent on purpose: the text goes again, its earlier hand-over no longer stands in the way,
+      // nor its earlier provider id and receipt: a resend killed mid-send reads an id as proof it
+      // was taken (jobs/texts.ts), and the earlier send's id would be no proof of this one.
+      send_started_at: null,
+      provider_message_id: null,
+      delivery_status: null,
+      delivered_at: null,
     })
     .where('sub_id', '=', subId)
     .where('notification_id', '=', id)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
-import { NOT_WAITING } from '../../packages/index.js'
+import { packageWaiting, packageWaitingFlagged } from '../../packages/index.js'
+import { waitCountsFrom } from '../../holds/index.js'
 
 /** One holder at a time across every process, for the rest of the transaction; false: another process runs it. */
 export async function tryJobLock(trx: Executor, job: string): Promise<boolean> {
@@ -21,14 +22,23 @@ export interface DueReminder {
 /**
  * The arrival emails of `subId` sent (or recorded suppressed) at or before `cutoff`, with no
  * reminder of this step or a later one (and, for reminders, no final notice), and their parcels
- * still waiting (a status not in NOT_WAITING, not archived: the packages domain's one definition of
- * waiting); an email whose parcels were all collected is not among them. A parcel reminded of by a
- * reminder of the former kind (one per parcel, before migration 0041) is left out. Reads the
- * packages table for the waiting status, as the webhook locker jobs do.
+ * still waiting (the packages domain's packageWaiting, its one definition of waiting); an email
+ * whose parcels were all collected is not among them. A parcel reminded of by a reminder of the
+ * former kind (one per parcel, before migration 0041) is left out. A recipient's hold (issue 30.2)
+ * moves the email's time to the hold's end (holds' waitCountsFrom): paused while it lasts.
  */
 export async function dueReminders(
   db: Executor,
-  opts: { subId: string; kind: 'REMINDER' | 'FINAL_NOTICE'; step: number; cutoff: Date; limit: number },
+  opts: {
+    subId: string
+    kind: 'REMINDER' | 'FINAL_NOTICE'
+    step: number
+    cutoff: Date
+    limit: number
+    now: Date
+    /** Only emails with a perishable parcel still waiting (issue 30: reminded sooner). */
+    perishableOnly?: boolean
+  },
 ): Promise<DueReminder[]> {
   const { subId, kind, step, cutoff, limit } = opts
   const later = (r: string) =>
@@ -38,12 +48,13 @@ export async function dueReminders(
            array_agg(np.package_id order by np.created_at, np.package_id) as package_ids
     from notifications a
     join notification_packages np on np.notification_id = a.notification_id
-    join packages p on p.package_id = np.package_id and p.sub_id = np.sub_id
-    where a.sub_id = ${subId} and a.kind = 'ARRIVAL' and a.status in ('sent', 'suppressed')
+    where a.sub_id = ${subId} and a.kind = 'ARRIVAL' and a.status in ('sent', 'suppressed', 'unconfirmed')
       and coalesce(a.sent_at, a.updated_at) <= ${cutoff}::timestamptz
-      and p.current_status not in (${sql.join(NOT_WAITING.map((s) => sql.lit(s)))}) and not p.archived
+      and ${waitCountsFrom(sql.ref('a.contact_id'), sql.ref('a.sub_id'), sql`coalesce(a.sent_at, a.updated_at)`, opts.now)} <= ${cutoff}::timestamptz
+      and ${packageWaiting(sql.ref('np.package_id'), sql.ref('np.sub_id'))}
       and not exists (select 1 from notifications r where r.reminds_id = a.notification_id and ${later('r')})
       and not exists (select 1 from notification_packages r where r.package_id = np.package_id and ${later('r')})
+      ${opts.perishableOnly ? sql`and exists (select 1 from notification_packages f where f.notification_id = a.notification_id and ${packageWaitingFlagged(sql.ref('f.package_id'), sql.ref('f.sub_id'), 'PERISHABLE')})` : sql``}
     group by a.notification_id, a.contact_id, a.to_address
     order by min(coalesce(a.sent_at, a.updated_at)), a.notification_id
     limit ${limit}`.execute(db)

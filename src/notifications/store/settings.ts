@@ -10,6 +10,8 @@ export interface SettingsRow {
   /** Migration 0026. */
   language: string
   templates: Record<string, { subject?: string; text?: string; html?: string }>
+  /** Migration 0077: perishables' reminder interval; null: none. */
+  perishable_reminder_after_hours: number | null
   updated_at: Date
 }
 
@@ -21,6 +23,7 @@ const COLUMNS = [
   'final_notice_after_hours',
   'language',
   'templates',
+  'perishable_reminder_after_hours',
   'updated_at',
 ] as const
 

@@ -17,6 +17,7 @@ const STATUS_EVENT: Record<PackageStatus, TrackingEventName> = {
   DAMAGED: 'Exception',
   RETURNED_TO_SENDER: 'ReturnToSender',
   ARCHIVED: 'Archived',
+  FORWARDED: 'Forwarded',
 }
 
 export interface Transition {

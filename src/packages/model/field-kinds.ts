@@ -119,7 +119,7 @@ export interface EventSource {
  * (an exhaustive switch): a searchable field whose kind has no condition does not compile.
  */
 export type SearchKind =
-  'trackingNumber' | 'opaqueId' | 'pickupCode' | 'text' | 'textOrEmpty' | 'carrierName' | 'contactName'
+  'trackingNumber' | 'opaqueId' | 'pickupCode' | 'text' | 'textOrEmpty' | 'carrierName' | 'contactName' | 'flag'
 /** How a field is sorted; each kind has its phases in search/store/search.ts. */
 export type SortKind = 'key' | 'nullableKey' | 'contactName'
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { plain, type FieldSpec } from './field-kinds.js'
 import { siteRef, siteRefOf } from './refs.js'
+import { FLAG_FIELDS } from './flags.js'
 import {
   CONFIRMATION_TYPES,
   ContactRef,
@@ -264,6 +265,7 @@ export const PACKAGE_FIELDS = {
     search: { kind: 'pickupCode', order: 10 },
     csv: 25,
   },
+  ...FLAG_FIELDS,
   locationZip: {
     record: Type.Optional(Type.String()),
     read: (r, ctx) => {

@@ -19,6 +19,10 @@ export interface HandedOver {
   trackingNumber: string
   receiverId: string | null
   activityId: string
+  /** Where it waited and since when (its holding fee counts from there), and its flags. */
+  siteId: string | null
+  arrivedAt: Date
+  flags: string[]
 }
 
 /**
@@ -45,7 +49,11 @@ export interface Handover<R> {
    * The caller's own check (the proof the packages' sites ask for), under the row locks, once every
    * package passed its own: given the transaction and each locked package's current site (null: none).
    */
-  verify?: (trx: Executor, siteIds: Array<string | null>) => Promise<void>
+  verify?: (
+    trx: Executor,
+    siteIds: Array<string | null>,
+    flagged: Array<{ trackingNumber: string; flags: string[] }>,
+  ) => Promise<void>
   /** The caller's rows (the pickup record, the Idempotency-Key answer), written in the same transaction. */
   within: (trx: Executor, done: { at: Date; packages: HandedOver[]; images: Attached }) => Promise<R>
 }
@@ -181,6 +189,7 @@ export function createHandover(deps: {
         await h.verify?.(
           trx,
           locked.map((row) => row.site_id),
+          locked.map((row) => ({ trackingNumber: row.tracking_number, flags: row.flags })),
         )
         const written = await deps.writeChanges(trx, changes)
         if (written.size !== changes.length) throw new Error('a package changed under its row lock')
@@ -199,6 +208,9 @@ export function createHandover(deps: {
           trackingNumber: c.package.tracking_number,
           receiverId: c.package.receiver_id,
           activityId: c.activity.activity_id,
+          siteId: c.package.site_id ?? null,
+          arrivedAt: new Date(c.package.site_arrived_at ?? now),
+          flags: c.package.flags ?? [],
         }))
         return h.within(trx, { at: now, packages, images: attached })
       })

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js'
+import type { Clock } from '../../platform/kit/clock.js'
 import type { ImagesService } from '../../images/index.js'
 import { batchPerSubscription, type SubscriptionLookup } from '../../platform/kit/batch.js'
 import { AppError } from '../../platform/kit/errors.js'
@@ -11,7 +12,7 @@ import * as repo from '../store/packages.js'
 import { normalizeTrackingNumber } from './tracking-number.js'
 
 /** The reads of the packages domain: records, activities, images, and the current row the commands start from. */
-export function createPackageQueries(deps: { db: Db; readers: PackageReaders; images: ImagesService }) {
+export function createPackageQueries(deps: { db: Db; readers: PackageReaders; images: ImagesService; clock: Clock }) {
   const { db, readers, images } = deps
 
   /** DETAILED records by one column; concurrent requests' single reads go as one query (see batchPerSubscription). */
@@ -22,6 +23,7 @@ export function createPackageQueries(deps: { db: Db; readers: PackageReaders; im
     ): SubscriptionLookup<PackageRecord> =>
     async (subId, keys) => {
       const { rows, ctx } = await loadRecords(db, readers, subId, filter(keys))
+      ctx.now = deps.clock.now()
       return new Map(rows.map((r) => [keyOf(r), toRecord(ctx, r)]))
     }
   /** The package row as it is now, outside any transaction; concurrent requests' reads go as one query. */

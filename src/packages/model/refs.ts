@@ -8,12 +8,14 @@ export interface RecordContext {
   carriers: Map<string, { carrierId: string; name: string }>
   customFields: Map<string, { name: string; status: string }>
   zips: Map<string, string>
+  /** When the records are read: a waiting parcel's holding fee counts until then (none given: no fee shown). */
+  now?: Date
 }
 
 /** A site as a record shows it (without what only the service keeps). */
 export function siteRefOf(s: SiteInfo | undefined) {
   if (!s) return undefined
-  const { locationId: _l, status: _s, deleted: _d, ...ref } = s
+  const { locationId: _l, status: _s, deleted: _d, holdingFee: _f, ...ref } = s
   return ref
 }
 

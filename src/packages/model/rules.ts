@@ -15,6 +15,7 @@ import type { AddPackage, UpdatePackage } from '../api/schemas.js'
 import type { SiteInfo } from '../../sites/index.js'
 import { HANDED_OVER, isOneOf, NOT_WAITING } from './statuses.js'
 import { normalizeTrackingNumber } from './tracking-number.js'
+import { nextFlags, nextSiteArrival } from './flags.js'
 
 /**
  * The pure rules of a package change, without a database: the state a change produces, the
@@ -111,6 +112,8 @@ export function nextState(
     delivery_time: delivering ? now : handedOver ? (current?.delivery_time ?? now) : null,
     delivery_clerk: delivering ? actor.clerk : handedOver ? (current?.delivery_clerk ?? actor.clerk) : null,
     receive_clerk: receiveClerk,
+    flags: nextFlags(current, p.flags),
+    site_arrived_at: nextSiteArrival(current, resolved.site, receiveClerk !== null, now),
   }
 }
 

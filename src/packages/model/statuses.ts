@@ -13,6 +13,8 @@ export const PACKAGE_STATUSES = [
   'DAMAGED',
   'RETURNED_TO_SENDER',
   'ARCHIVED',
+  // Issue 30.2: forwarded by a clerk to an address outside the subscription; its wait ends here.
+  'FORWARDED',
 ] as const
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number]
 
@@ -25,6 +27,7 @@ export const FINISHED = [
   'PICKED_UP',
   'RETURNED_TO_SENDER',
   'ARCHIVED',
+  'FORWARDED',
 ] as const satisfies readonly PackageStatus[]
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
+import { FINISHED } from '../model/statuses.js'
 import { PACKAGE_COLUMNS, WAITING_EXCLUDED, columns, historyOf, jsonRows, type NewPackage } from './columns.js'
 
 // Pickup codes chosen in the add's own statement, and settled after it (issue 17.4): see insertNewPackages.
@@ -104,8 +105,13 @@ export const CODE_CHOICE = sql`held as (
 /** insertNewPackages' statement: each package written, with its code (null: none, or its candidate was taken). */
 export async function insertWithCodes(db: Executor, adds: readonly NewPackage[]) {
   const packages = shareCandidates(adds.map((a) => a.package))
+  // A row that names no flags has none, as the column's default says (the record below would give null).
   const inserted = PACKAGE_COLUMNS.map((c) =>
-    c === 'pickup_code' ? sql`coalesce(h.pickup_code, f.code)` : sql.raw(`r.${c}`),
+    c === 'pickup_code'
+      ? sql`coalesce(h.pickup_code, f.code)`
+      : c === 'flags'
+        ? sql`coalesce(r.flags, '{}')`
+        : sql.raw(`r.${c}`),
   )
   return sql<CodeOutcome>`
     with input as (
@@ -135,7 +141,7 @@ export async function insertWithCodes(db: Executor, adds: readonly NewPackage[])
  * lock; those that joined a waiting code write without waiting for anyone, and a lock holder waits
  * for nothing but its commit (no deadlock). Keys in key order, so two writers never wait for each
  * other in a cycle; class 727003 beside the other advisory locks of the service (keys 727001,
- * 727002, 727004). Needs the caller's transaction (packages/model/writes.ts opens one).
+ * 727002, 727004, 727005). Needs the caller's transaction (packages/model/writes.ts opens one).
  */
 export async function adoptCommittedCodes(
   trx: Executor,
@@ -189,4 +195,41 @@ export async function assignPickupCode(
     where sub_id = ${pkg.sub_id} and package_id = any(${packageIds}::text[]) and pickup_code is null and exists (select 1 from fresh)
     returning pickup_code as code`.execute(db)
   return rows.length > 0
+}
+
+/**
+ * Deletes up to `limit` registered pickup codes (pickup_codes) that no package needs any more:
+ * handed out before `before`, and every package under them finished (FINISHED statuses, or
+ * archived) and unchanged since `before`. A code an IN_TRANSIT package keeps is kept: the package
+ * shows it again when it arrives. Returns how many went.
+ */
+export async function purgeFinishedCodes(db: Executor, before: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ code: string }>`
+    delete from pickup_codes pc
+    where (pc.sub_id, pc.code) in (
+      select c.sub_id, c.code from pickup_codes c
+      where c.created_at < ${before}::timestamptz
+        and not exists (
+          select 1 from packages p
+          where p.sub_id = c.sub_id and p.pickup_code = c.code
+            and (p.updated_at >= ${before}::timestamptz
+                 or (not p.archived and p.current_status not in (${sql.join([...FINISHED])}))))
+      order by c.created_at
+      limit ${limit})
+    returning pc.code`.execute(db)
+  return rows.length
+}
+
+/** The sites of the DELIVERED activities that name each pickup, once per (pickup, site). */
+export function deliverySitesOfPickups(db: Executor, subId: string, pickupIds: string[]) {
+  if (pickupIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('package_activities')
+    .select(['pickup_id', 'site_id'])
+    .distinct()
+    .where('sub_id', '=', subId)
+    .where('pickup_id', 'in', pickupIds)
+    .where('site_id', 'is not', null)
+    .$narrowType<{ pickup_id: string; site_id: string }>()
+    .execute()
 }

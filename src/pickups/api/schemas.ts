@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { PageSchema } from '../../platform/http/schemas.js'
 import { Id, lit, Text } from '../../packages/index.js'
 import { PICKUP_CODE_ALPHABET, PICKUP_CODE_LENGTH } from '../model/pickup-code.js'
+import { PickupFeesSchema } from '../model/fees.js'
 
 /** The images a pickup takes as its proof: what the desk collects at the hand-over. */
 export const PICKUP_IMAGE_TYPES = ['SIGNATURE', 'PHOTO'] as const
@@ -130,6 +131,7 @@ export const PickupSchema = Type.Object(
     typedSignature: Type.Optional(
       Type.String({ description: "The collector's full name typed as their signature, when they typed one." }),
     ),
+    holdingFees: Type.Optional(PickupFeesSchema),
     userName: Type.String({ description: 'The API client that made the pickup.' }),
     clerk: Type.String({ description: 'The clerk who handed the packages over (X-User-Name, else the client id).' }),
   },

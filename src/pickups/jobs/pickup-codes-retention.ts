@@ -1,7 +1,6 @@
 import type { Db } from '../../platform/db/database.js'
-import { FINISHED } from '../../packages/index.js'
+import { purgeFinishedCodes } from '../../packages/index.js'
 import type { Clock } from '../../platform/kit/clock.js'
-import { purgeFinishedCodes } from '../store/pickups.js'
 
 /**
  * How long a pickup code stays registered after the last of its packages was finished with
@@ -21,6 +20,6 @@ export async function purgePickupCodes(
 ): Promise<number> {
   const before = new Date(clock.now().getTime() - retentionDays * 86_400_000)
   let purged = 0
-  for (let n = BATCH; n === BATCH; purged += n) n = await purgeFinishedCodes(db, before, FINISHED, BATCH)
+  for (let n = BATCH; n === BATCH; purged += n) n = await purgeFinishedCodes(db, before, BATCH)
   return purged
 }

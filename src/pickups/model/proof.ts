@@ -13,6 +13,17 @@ export interface ProofNeeded {
   photo: boolean
   /** The site whose rule is the strictest (named in the refusal), if any. */
   site?: string
+  /** A parcel flagged SIGNATURE_REQUIRED (its tracking number): a signature, whatever the sites say. */
+  flagged?: string
+}
+
+/**
+ * A parcel flagged SIGNATURE_REQUIRED (issue 30) asks for the collector's own signature, drawn or
+ * typed, whatever its site's rule: a photo does not stand in for it.
+ */
+export function withSignatureFlags(need: ProofNeeded, parcels: Array<{ trackingNumber: string; flags: string[] }>) {
+  const flagged = parcels.find((p) => p.flags.includes('SIGNATURE_REQUIRED'))
+  return flagged ? { rule: 'required' as const, photo: false, flagged: flagged.trackingNumber } : need
 }
 
 const STRICTNESS: Record<SignatureRule, number> = { off: 0, optional: 1, required: 2 }
@@ -44,7 +55,7 @@ export function checkProof(need: ProofNeeded, given: { imageTypes: string[]; typ
   if (need.rule !== 'required') return
   if (given.imageTypes.includes('SIGNATURE') || given.typedSignature?.trim()) return
   if (need.photo && given.imageTypes.includes('PHOTO')) return
-  const where = need.site ? ` at ${need.site}` : ''
+  const where = need.flagged ? ` for ${need.flagged} (flagged SIGNATURE_REQUIRED)` : need.site ? ` at ${need.site}` : ''
   throw invalid(
     'images',
     `A signature is required${where}: attach a SIGNATURE image or give typedSignature (the collector's full name)${need.photo ? ', or attach a PHOTO of the collector or their ID' : ''}.`,

@@ -1,6 +1,8 @@
 import { sql, type ColumnType, type Insertable, type Selectable } from 'kysely'
 import type { PickupTable } from '../../platform/db/tables.js'
 import type { Executor } from '../../platform/db/transaction.js'
+import { deliverySitesOfPickups } from '../../packages/index.js'
+import { findSites } from '../../sites/index.js'
 import './tables.js'
 
 export type PickupRow = Selectable<PickupTable>
@@ -22,6 +24,7 @@ const COLUMNS = [
   'images',
   'comment',
   'typed_signature',
+  'holding_fees',
   'delegate',
   'user_name',
   'clerk',
@@ -93,7 +96,8 @@ export async function listPickups(db: Executor, f: PickupFilter): Promise<{ rows
 
 /**
  * The sites where each pickup's packages were handed over: those of the DELIVERED activities that
- * name it (read here, with their names, rather than once per pickup through the sites service).
+ * name it (the packages domain's), with their names (the sites domain's), by name per pickup; read
+ * here for a page of pickups rather than once per pickup through the sites service.
  */
 export async function sitesOfPickups(
   db: Executor,
@@ -101,49 +105,18 @@ export async function sitesOfPickups(
   pickupIds: string[],
 ): Promise<Map<string, Array<{ inboundSiteId: string; name: string }>>> {
   const out = new Map<string, Array<{ inboundSiteId: string; name: string }>>()
-  if (pickupIds.length === 0) return out
-  const rows = await db
-    .selectFrom('package_activities as a')
-    .innerJoin('inbound_sites as s', (j) => j.onRef('s.site_id', '=', 'a.site_id').onRef('s.sub_id', '=', 'a.sub_id'))
-    .select(['a.pickup_id', 's.site_id', 's.name'])
-    .distinct()
-    .where('a.sub_id', '=', subId)
-    .where('a.pickup_id', 'in', pickupIds)
-    .orderBy('a.pickup_id')
-    .orderBy('s.name')
-    .execute()
-  for (const r of rows) {
-    const list = out.get(r.pickup_id!) ?? []
-    list.push({ inboundSiteId: r.site_id, name: r.name })
-    out.set(r.pickup_id!, list)
+  const pairs = await deliverySitesOfPickups(db, subId, pickupIds)
+  if (pairs.length === 0) return out
+  const names = new Map(
+    (await findSites(db, subId, [...new Set(pairs.map((p) => p.site_id))])).map((s) => [s.site_id, s.name]),
+  )
+  for (const { pickup_id, site_id } of pairs) {
+    const name = names.get(site_id)
+    if (name === undefined) continue // as the join did: an activity's site is always there
+    const list = out.get(pickup_id) ?? []
+    list.push({ inboundSiteId: site_id, name })
+    out.set(pickup_id, list)
   }
+  for (const list of out.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   return out
-}
-
-/**
- * Deletes up to `limit` registered pickup codes (pickup_codes) that no package needs any more:
- * handed out before `before`, and every package under them finished (FINISHED statuses, or
- * archived) and unchanged since `before`. A code an IN_TRANSIT package keeps is kept: the package
- * shows it again when it arrives. Returns how many went.
- */
-export async function purgeFinishedCodes(
-  db: Executor,
-  before: Date,
-  finished: readonly string[],
-  limit: number,
-): Promise<number> {
-  const { rows } = await sql<{ code: string }>`
-    delete from pickup_codes pc
-    where (pc.sub_id, pc.code) in (
-      select c.sub_id, c.code from pickup_codes c
-      where c.created_at < ${before}::timestamptz
-        and not exists (
-          select 1 from packages p
-          where p.sub_id = c.sub_id and p.pickup_code = c.code
-            and (p.updated_at >= ${before}::timestamptz
-                 or (not p.archived and p.current_status not in (${sql.join([...finished])}))))
-      order by c.created_at
-      limit ${limit})
-    returning pc.code`.execute(db)
-  return rows.length
 }

@@ -6,7 +6,6 @@ import {
   openSync,
   readFileSync,
   realpathSync,
-  renameSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
@@ -49,8 +48,8 @@ export const UNREADABLE_LOCK_GRACE_MS = 5_000
  * stale and taken over.
  *
  * Every step is atomic, so that two starters never both win: the lock appears whole (written under
- * another name, then linked into place, which fails if one exists), and a stale lock is taken over
- * by renaming it away and checking that what was renamed is the very lock judged stale.
+ * another name, then linked into place, which fails if one exists), and a stale lock is removed
+ * only under a takeover mutex, after checking it is still the very lock judged stale.
  */
 export function lockDataDir(dir: string, pid = process.pid): () => void {
   const canonical = canonicalDir(dir)
@@ -120,30 +119,39 @@ function place(file: string, text: string): boolean {
   }
 }
 
+/** A takeover mutex older than this was left by a starter that died mid-takeover (one takes milliseconds). */
+const TAKEOVER_GRACE_MS = 10_000
+
 /**
- * Moves the stale lock `seen` away. Another starter may have taken it over since it was read (and
- * placed its own): what was moved is checked, and put back if it is not the lock judged stale.
+ * Removes the stale lock `seen`, under a takeover mutex (a file placed as the lock is: one holder at
+ * a time). Without it, a starter that judged the old lock stale could move away the fresh lock of
+ * another that had just taken over, and a third could place its own meanwhile: two holders (seen
+ * with six racing starters on a loaded machine). Under the mutex the lock is read again and removed
+ * only if it is still the very lock judged stale, whose owner is gone and so never removes it
+ * itself. Returns false when another starter holds the mutex (the caller refuses: try again).
  */
 function takeOver(file: string, seen: LockSeen): boolean {
-  const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.stale`
-  try {
-    renameSync(file, aside)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true // taken away meanwhile: try again
-    throw e
+  const mutex = `${file}.takeover`
+  if (!place(mutex, `${process.pid}\n`)) {
+    const held = readLock(mutex)
+    if (held !== undefined && held.ageMs > TAKEOVER_GRACE_MS) {
+      try {
+        unlinkSync(mutex)
+      } catch {
+        // removed by another starter meanwhile
+      }
+    }
+    return false
   }
-  const moved = readLock(aside)
-  if (moved !== undefined && moved.ino === seen.ino && moved.text === seen.text) {
-    unlinkSync(aside)
+  try {
+    const now = readLock(file)
+    // Gone, or another lock now: the caller places or judges again.
+    if (now === undefined || now.ino !== seen.ino || now.text !== seen.text) return true
+    unlinkSync(file)
     return true
+  } finally {
+    unlinkSync(mutex)
   }
-  try {
-    linkSync(aside, file)
-  } catch {
-    // yet another lock is in place: it stands
-  }
-  unlinkSync(aside)
-  return false
 }
 
 /** Whether the lock's owner is a live process, other than us, holding this directory on this host. */

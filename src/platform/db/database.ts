@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { Kysely, PostgresDialect, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
@@ -100,7 +101,7 @@ const createPGlite = (dataDir?: string, from?: Blob) =>
   PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(from ? { loadDataDir: from } : {}),
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gin },
     parsers: { 20: (v: string) => Number(v), 1082: (v: string) => v },
   })
 

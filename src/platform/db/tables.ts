@@ -1,36 +1,14 @@
-import type { ColumnType, Selectable } from 'kysely'
+import type { ColumnType } from 'kysely'
 
 /** Column types as Kysely sees them. One interface per table, named <Table>Table. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>
-type Json<T> = ColumnType<T, string, string>
+export type Timestamp = ColumnType<Date, Date | string, Date | string>
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+export type Json<T> = ColumnType<T, string, string>
 
 export interface SubscriptionTable {
   sub_id: string
   name: string
   created_at: CreatedAt
-}
-
-export interface ApiClientTable {
-  client_id: string
-  sub_id: string
-  name: string
-  /** HMAC-SHA256(pepper, secret), hex. */
-  secret_hash: string
-  status: 'active' | 'disabled'
-  created_at: CreatedAt
-  disabled_at: Timestamp | null
-}
-
-export interface SigningKeyTable {
-  kid: string
-  alg: string
-  public_jwk: Json<Record<string, unknown>>
-  /** The private JWK sealed with AES-256-GCM under a key derived from the master secret. */
-  private_sealed: string
-  created_at: CreatedAt
-  /** Set when a newer key takes over signing; the key stays published until retired_at + token TTL. */
-  retired_at: Timestamp | null
 }
 
 export interface AddressJson {
@@ -168,6 +146,10 @@ export interface PackageTable {
   current_route: string | null
   /** The code its recipient collects it with (issue 17.4): set at the add when it arrives waiting. */
   pickup_code: string | null
+  /** Migration 0077 (issue 30): PERISHABLE, MEDICATION, … (packages/model/flags.ts). */
+  flags: ColumnType<string[], string[] | undefined, string[]>
+  /** Migration 0077: when it reached the site it waits at (its holding fee counts from then); null: created_at. */
+  site_arrived_at: Timestamp | null
   version: number
   activity_count: number
   event_count: number
@@ -280,8 +262,6 @@ export interface PackageTallyDeltaTable {
 
 export interface Database {
   subscriptions: SubscriptionTable
-  api_clients: ApiClientTable
-  signing_keys: SigningKeyTable
   locations: LocationTable
   carriers: CarrierTable
   inbound_sites: InboundSiteTable
@@ -297,5 +277,3 @@ export interface Database {
   pickup_codes: PickupCodeTable
   pickups: PickupTable
 }
-
-export type ApiClient = Selectable<ApiClientTable>

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { AppError } from '../kit/errors.js'
 import type { Presence } from './presence.js'
 
@@ -68,7 +67,8 @@ export class HeavyShare {
     options.presence.onArrival((arriving) => {
       for (const subId of this.#running) if (subId !== arriving) this.#advance(subId)
     })
-    this.#wait = options.wait ?? sleep
+    // The global timer, not node:timers/promises: a test on a fake clock steps it too.
+    this.#wait = options.wait ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
   }
 
   /** Turns held back by the share, and for how long in all, since the process started (the metrics). */

@@ -20,7 +20,8 @@ const common = {
   status: Type.Optional(
     Type.String({
       maxLength: 300,
-      description: 'Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED.',
+      description:
+        'Comma list of statuses; UNDELIVERED = all but DELIVERED, PICKED_UP, RETURNED_TO_SENDER, ARCHIVED, FORWARDED.',
     }),
   ),
   sort: Type.Optional(

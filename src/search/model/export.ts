@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/database.js'
 import type { ContactLike } from '../../packages/index.js'
 import { toRecord, type RecordContext } from '../../packages/index.js'
 import { toSiteRef } from '../../sites/index.js'
+import { contactsForExport } from '../../contacts/index.js'
 import { plainCell, type DirectCell } from '../../packages/index.js'
 import { FIELD_ENTRIES } from '../../packages/index.js'
 import { csvCell, valueAt, type Column } from './mapping.js'
@@ -55,7 +56,7 @@ export async function* exportRows(
     for (const r of rows)
       for (const id of [r.sender_id, r.receiver_id, r.given_to_id]) if (id && !ctx.contacts.has(id)) missing.add(id)
     if (ctx.contacts.size + missing.size > CONTACT_CACHE) ctx.contacts.clear()
-    for (const c of await references.exportContacts(db, subId, [...missing])) {
+    for (const c of await contactsForExport(db, subId, [...missing])) {
       const contact: ContactLike = {
         contactId: c.contact_id,
         contactType: c.contact_type,

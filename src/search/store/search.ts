@@ -2,7 +2,11 @@ import { sql, type CompiledQuery, type Expression, type RawBuilder, type SqlBool
 import type { Executor } from '../../platform/db/transaction.js'
 import type { PackageRow } from '../../packages/index.js'
 import { normalizeTrackingNumber, reversed } from '../../packages/index.js'
-import { contactsNamed, likePattern, sitesUnder, statusList } from './conditions.js'
+import { contactIdsMatching, contactIdsNamed } from '../../contacts/index.js'
+import { carrierIdsNamed } from '../../carriers/index.js'
+import { fieldIdsNamed } from '../../customfields/index.js'
+import { siteIdsUnder } from '../../sites/index.js'
+import { likePattern, statusList } from './conditions.js'
 import type { FieldColumn } from '../../packages/index.js'
 import { unhandled } from '../../packages/index.js'
 import {
@@ -27,7 +31,7 @@ function customValueMatch(subId: string, lowered: string, pat: string, fieldName
   const exact =
     fieldName === undefined
       ? sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where lower(cf->>'value') like ${pat})`
-      : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf join custom_fields d on d.custom_field_id = cf->>'customFieldId' and d.sub_id = ${subId} and lower(d.name) = ${fieldName} where lower(cf->>'value') like ${pat})`
+      : sql`exists (select 1 from jsonb_array_elements(p.custom_fields) cf where cf->>'customFieldId' in (${fieldIdsNamed(subId, fieldName)}) and lower(cf->>'value') like ${pat})`
   return sql<SqlBool>`(${indexed} and ${exact})`
 }
 
@@ -76,18 +80,24 @@ function searchCondition(subId: string, s: ParsedSearch, filter: ListFilter): Ex
         ? sql<SqlBool>`(lower(${column}) like ${pat} or ${column} is null or ${column} = '')`
         : sql<SqlBool>`lower(${column}) like ${pat}`
     case 'carrierName':
-      return sql<SqlBool>`${column} in (select carrier_id from carriers where (sub_id is null or sub_id = ${subId}) and lower(name) like ${pat})`
+      return sql<SqlBool>`${column} in (${carrierIdsNamed(subId, pat)})`
     case 'contactName': {
       const ref = sql.ref(`p.${field.column}`)
       // Second tier: the same text in the contact's email, personal id or company, or in any custom-field value.
-      const contactMatch = sql`(lower(c.name) like ${pat} or lower(c.email) like ${pat} or lower(c.personal_id) like ${pat} or lower(c.company) like ${pat})`
-      const contacts = filter.secondTier
-        ? sql`select c.contact_id from contacts c where c.sub_id = ${subId} and ${contactMatch}`
-        : contactsNamed(subId, pat)
+      const contacts = filter.secondTier ? contactIdsMatching(subId, pat) : contactIdsNamed(subId, pat)
       if (!filter.secondTier) return sql<SqlBool>`${ref} in (${contacts})`
       // = any(array(…)): the contacts are read once, and the OR becomes a BitmapOr of two package
       // indexes (an IN subquery under an OR can only be checked row by row).
       return sql<SqlBool>`(${ref} = any(array(${contacts})) or ${customValueMatch(subId, lowered, pat)})`
+    }
+    // A flag is one word of a vocabulary: matched whole, any case, `signature required` as SIGNATURE_REQUIRED.
+    // `<> '{}'` lets the planner use packages_flags_idx, which holds the flagged packages only.
+    case 'flag': {
+      const flag = s.value
+        .trim()
+        .toUpperCase()
+        .replace(/[\s-]+/g, '_')
+      return sql<SqlBool>`(${column} <> '{}' and ${column} @> array[${flag}]::text[])`
     }
     default:
       return unhandled(field.kind)
@@ -98,7 +108,7 @@ function filtered(db: Executor, subId: string, f: ListFilter) {
   let q = db.selectFrom('packages as p').where('p.sub_id', '=', subId)
   if (f.search) q = q.where(searchCondition(subId, f.search, f))
   if (f.statuses) q = q.where('p.current_status', 'in', statusList(f.statuses))
-  if (f.siteId) q = q.where('p.site_id', 'in', sitesUnder(db, subId, f.siteId))
+  if (f.siteId) q = q.where('p.site_id', 'in', siteIdsUnder(db, subId, f.siteId))
   // "created or updated in range": either timestamp falls inside it.
   if (f.startDate || f.endDate) {
     const { startDate: start, endDate: end } = f
@@ -132,7 +142,11 @@ interface Phase {
   /** The sort key; null for the phase of rows without one, ordered by package_id alone. */
   key: RawBuilder<unknown> | null
   where?: RawBuilder<SqlBool>
-  /** A contact's name: the contacts of this column walked in name order (contacts_name_sort_idx), joined as `r`. */
+  /**
+   * A contact's name: the contacts of this column walked in name order (contacts_name_sort_idx), joined as `r`.
+   * The one place search names another domain's table: a sort by recipient is a walk of that index
+   * joined to the packages, which no composed subquery can give (every filter comes from its owner).
+   */
   joinReceiver?: FieldColumn
 }
 

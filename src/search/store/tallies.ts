@@ -1,7 +1,9 @@
 import { sql, type Expression, type RawBuilder } from 'kysely'
 import type { PackageTallyTable } from '../../platform/db/tables.js'
 import type { Executor } from '../../platform/db/transaction.js'
-import { contactsNamed, likePattern, sitesUnder, statusList } from './conditions.js'
+import { contactIdsNamed } from '../../contacts/index.js'
+import { siteIdsUnder } from '../../sites/index.js'
+import { likePattern, statusList } from './conditions.js'
 import { SEARCHABLE, type ListFilter } from '../model/parse.js'
 
 /**
@@ -56,10 +58,10 @@ export function tallyCountQuery(db: Executor, subId: string, f: ListFilter): Raw
     const named = SEARCHABLE.get(f.search.field)?.tally
     if (!named || f.secondTier || f.siteId) return undefined
     dim = named
-    keys = contactsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))
+    keys = contactIdsNamed(subId, likePattern(f.search.value.toLowerCase(), f.search.position))
   } else {
     dim = 'site'
-    keys = f.siteId ? sitesUnder(db, subId, f.siteId) : undefined
+    keys = f.siteId ? siteIdsUnder(db, subId, f.siteId) : undefined
   }
   const where = sql.join(
     [

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { SkipSchema } from '../../platform/http/schemas.js'
+import { HOLDING_FEE_DESCRIPTION, HoldingFeeSchema } from '../model/holding-fee.js'
 
 export const SITE_TYPES = ['site', 'building', 'floor', 'room', 'mailstop', 'shelf', 'locker'] as const
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
@@ -26,7 +27,11 @@ const SignatureRule = Type.Unsafe<(typeof SIGNATURE_RULES)[number]>({
   description: SIGNATURE_RULE_DESCRIPTION,
 })
 const PhotoProof = Type.Boolean({ description: PHOTO_PROOF_DESCRIPTION })
-const handOverFields = { signatureRule: Type.Optional(SignatureRule), photoProofAllowed: Type.Optional(PhotoProof) }
+const handOverFields = {
+  signatureRule: Type.Optional(SignatureRule),
+  photoProofAllowed: Type.Optional(PhotoProof),
+  holdingFee: Type.Optional(HoldingFeeSchema),
+}
 
 export const SiteRefSchema = Type.Object(
   {
@@ -58,6 +63,7 @@ export const SiteSchema = Type.Object(
       Type.String({ enum: [...SIGNATURE_RULES], description: `${SIGNATURE_RULE_DESCRIPTION} Omitted when unset.` }),
     ),
     photoProofAllowed: Type.Optional(Type.Boolean({ description: `${PHOTO_PROOF_DESCRIPTION} Omitted when unset.` })),
+    holdingFee: Type.Optional({ ...HoldingFeeSchema, description: `${HOLDING_FEE_DESCRIPTION} Omitted when unset.` }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -112,6 +118,9 @@ export const UpdateSiteSchema = Type.Object(
     ),
     photoProofAllowed: Type.Optional(
       Type.Union([PhotoProof, Type.Null()], { description: `${PHOTO_PROOF_DESCRIPTION} null: inherit again.` }),
+    ),
+    holdingFee: Type.Optional(
+      Type.Union([HoldingFeeSchema, Type.Null()], { description: `${HOLDING_FEE_DESCRIPTION} null: inherit again.` }),
     ),
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import type { SiteRow } from '../store/sites.js'
 import type { Site, SiteRef } from '../api/schemas.js'
+import { ownHoldingFee, type HoldingFeePolicy } from './holding-fee.js'
 
 // A site row as the API shows it: the reference packages and contacts carry, and the full record.
 
@@ -10,6 +11,8 @@ export interface SiteInfo extends SiteRef {
   locationId: string | null
   status: 'active' | 'inactive'
   deleted: boolean
+  /** The holding fee of parcels waiting here (its own, else its nearest ancestor's); absent: none. */
+  holdingFee?: HoldingFeePolicy
 }
 
 export function toSiteRef(
@@ -35,6 +38,7 @@ export function toSite(r: SiteRow): Site {
     ...(r.opening_hours ? { openingHours: r.opening_hours } : {}),
     ...(r.signature_rule ? { signatureRule: r.signature_rule } : {}),
     ...(r.photo_proof_allowed !== null ? { photoProofAllowed: r.photo_proof_allowed } : {}),
+    ...(ownHoldingFee(r) ? { holdingFee: ownHoldingFee(r) } : {}),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }

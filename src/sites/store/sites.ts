@@ -3,6 +3,7 @@ import type { Executor } from '../../platform/db/transaction.js'
 import type { InboundSiteTable, SiteType } from '../../platform/db/tables.js'
 import type { Selectable } from 'kysely'
 import './tables.js'
+import { HOLDING_FEE_COLUMNS, type HoldingFeeColumns } from '../model/holding-fee.js'
 
 export type SiteRow = Pick<
   Selectable<InboundSiteTable>,
@@ -22,8 +23,9 @@ export type SiteRow = Pick<
   | 'opening_hours'
   | 'signature_rule'
   | 'photo_proof_allowed'
+  | (typeof HOLDING_FEE_COLUMNS)[number]
 >
-const COLUMNS = [
+export const COLUMNS = [
   'site_id',
   'sub_id',
   'name',
@@ -40,6 +42,7 @@ const COLUMNS = [
   'opening_hours',
   'signature_rule',
   'photo_proof_allowed',
+  ...HOLDING_FEE_COLUMNS,
 ] as const
 
 export async function findSite(
@@ -81,7 +84,7 @@ export async function insertSite(
     signature_rule?: 'required' | 'optional' | 'off' | null
     photo_proof_allowed?: boolean | null
     at: Date
-  },
+  } & Partial<HoldingFeeColumns>,
 ): Promise<void> {
   const { at, ...rest } = row
   await db
@@ -118,7 +121,8 @@ export async function updateSiteRow(
       | 'signature_rule'
       | 'photo_proof_allowed'
     >
-  > & { updated_at: Date },
+  > &
+    Partial<HoldingFeeColumns> & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable('inbound_sites').set(set).where('sub_id', '=', subId).where('site_id', '=', siteId).execute()
 }
@@ -240,4 +244,16 @@ export async function findPrimarySiteId(db: Executor, subId: string): Promise<st
     .where('deleted_at', 'is', null)
     .executeTakeFirst()
   return r?.site_id
+}
+
+/** Live sites placed at a location: while there are any, the locations domain refuses to delete it. */
+export async function countLiveSitesAt(db: Executor, subId: string, locationId: string): Promise<number> {
+  const r = await db
+    .selectFrom('inbound_sites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sub_id', '=', subId)
+    .where('location_id', '=', locationId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(r.n)
 }

@@ -8,6 +8,11 @@ declare module '../../platform/db/tables.js' {
     signature_rule: 'required' | 'optional' | 'off' | null
     /** Migration 0039: a photo of the collector or their ID may replace the signature; null: inherited. */
     photo_proof_allowed: boolean | null
+    /** Migration 0077: the site's holding fee (model/holding-fee.ts); a null per-day amount: inherited. */
+    holding_fee_free_days: number | null
+    holding_fee_per_day: number | null
+    holding_fee_currency: string | null
+    holding_fee_cap: number | null
   }
 }
 

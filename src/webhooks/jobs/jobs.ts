@@ -10,7 +10,7 @@ import { closeUnsendable, purgeDeliveries } from '../store/deliveries.js'
 import { dueLockerStays, nextSequences } from '../../packages/index.js'
 import { tryJobLock } from '../../platform/jobs/lock.js'
 import { lastRestore, recordHeld } from '../../platform/jobs/held-work.js'
-import { sql } from 'kysely'
+import { markDispatched } from '../../events/store.js'
 
 export interface JobsDeps {
   db: Db
@@ -125,9 +125,7 @@ export function createJobs(deps: JobsDeps): ScheduledJobs {
         )
         if (held) {
           // Held as the restore holds the events not fanned out yet: marked dispatched, remembered in held_work.
-          await sql`update package_events set dispatched_at = ${now}::timestamptz where event_id = any(${eventIds}::text[])`.execute(
-            trx,
-          )
+          await markDispatched(trx, eventIds, now)
           await recordHeld(
             trx,
             { itemType: 'dispatch-event', kind: 'webhook', restoreId: restore!.restoreId, since: now },

@@ -2,9 +2,10 @@ import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
 import type { WebhookVariant } from '../../events/variants.js'
 import type { AuthPublic, AuthType } from './tables.js'
+import { eventData } from '../../events/store.js'
 
-// The worker's claim of due deliveries (webhook_deliveries, with their configuration and event
-// read alongside), kept apart from webhooks/store/deliveries.ts for its length: it runs across
+// The worker's claim of due deliveries (webhook_deliveries, with their configuration read alongside
+// and their events' data asked of the outbox), kept apart from webhooks/store/deliveries.ts for its length: it runs across
 // subscriptions by design (the worker serves all).
 
 export interface ClaimedDelivery {
@@ -54,7 +55,8 @@ export interface ClaimedDelivery {
  */
 export async function claimDue(db: Executor, opts: ClaimOptions): Promise<ClaimedDelivery[]> {
   const { rows } = await claimStatement(opts).execute(db)
-  return rows
+  const data = await eventData(db, [...new Set(rows.map((r) => r.event_id))])
+  return rows.map((r) => ({ ...r, data: data.get(r.event_id) ?? null }))
 }
 
 export interface ClaimOptions {
@@ -75,7 +77,7 @@ export interface ClaimOptions {
  */
 export function claimStatement(opts: ClaimOptions) {
   const { now, limit, workerId, leaseMarginSeconds, windowEnd } = opts
-  return sql<ClaimedDelivery>`
+  return sql<Omit<ClaimedDelivery, 'data'>>`
     with due as (
       select d.delivery_id, d.locked_until as prev_locked_until
       from webhook_deliveries d
@@ -99,10 +101,9 @@ export function claimStatement(opts: ClaimOptions) {
     )
     select claimed.*, due.prev_locked_until,
            c.variant, c.url, c.timeout_seconds, c.auth_type, c.auth_public, c.auth_secret_sealed,
-           c.signing_secret_sealed, c.previous_secret_sealed, c.previous_secret_expires_at, pe.data
+           c.signing_secret_sealed, c.previous_secret_sealed, c.previous_secret_expires_at
     from claimed
     join due on due.delivery_id = claimed.delivery_id
     join webhook_configs c on c.config_id = claimed.config_id
-    left join package_events pe on pe.event_id = claimed.event_id
     order by claimed.delivery_id`
 }

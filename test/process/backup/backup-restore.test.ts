@@ -5,7 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/platform/db/database.js'
-import { apiCaller, freePort, startService, type RunningService } from '../../support/spawn-service.js'
+import { apiCaller, FIRST_START_MS, freePort, startService, type RunningService } from '../../support/spawn-service.js'
 import { TestSmtpServer } from '../../notifications/support/smtp.js'
 import { Receiver } from '../../webhooks/support/receiver.js'
 import { unheldWork } from '../../restore/unheld-work.js'
@@ -21,10 +21,10 @@ const CLIENT_SECRET = 'backup-secret-0123456789abcdef-0123456789abcdef'
 const CONTACTS = 4
 
 /** `mailroom <args>` run to its end without blocking this process (the test keeps writing meanwhile). */
-function cli(args: string[], env: Record<string, string>, timeoutMs = 90_000) {
+function cli(args: string[], env: Record<string, string>, timeoutMs = FIRST_START_MS) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, MAILROOM_FROM_SOURCE: '1', ...env },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -55,7 +55,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     ...extra,
   })
   async function start(name: string, extra: Record<string, string> = {}) {
-    const s = await startService(envOf(name, extra), { readyTimeoutMs: 60_000 })
+    const s = await startService(envOf(name, extra))
     running.push(s)
     return s
   }
@@ -177,7 +177,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     await stop(copy)
     await stop(original)
     expect(smtpOriginal.received).toHaveLength(0)
-  }, 180_000)
+  })
 
   it('restores into a new directory, holding what was pending; the operator resends the emails and drops the webhooks', async () => {
     const restored = await cli(['restore', backupFile()], envOf('restored', { RESTORE_HOLD_AFTER_MINUTES: '0' }))
@@ -246,7 +246,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     await call('POST', '/api/v1/packages', { package: { trackingNumber: '1ZAFTERRESTORE01' } })
     await expect.poll(() => rx.requests.length, { timeout: 30_000, interval: 200 }).toBeGreaterThan(seen)
     await stop(service)
-  }, 180_000)
+  })
 
   it('holds nothing younger than RESTORE_HOLD_AFTER_MINUTES (15 by default)', async () => {
     const r = await cli(['restore', backupFile()], envOf('fresh'))
@@ -256,7 +256,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
       restore: { holdAfterMinutes: 15 },
       held: { emails: { count: 0 }, webhooks: { count: 0 } },
     })
-  }, 120_000)
+  })
 
   it('says in one line which master secret is wrong or missing, exit 78', async () => {
     const secretFile = path.join(dirOf('fresh'), 'master.secret')
@@ -291,7 +291,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     const service = await start('fresh')
     await client(service.baseUrl)
     await stop(service)
-  }, 180_000)
+  })
 
   it('checks the secret it saves or restores with against the database: exit 78, one line naming it', async () => {
     const secretFile = path.join(dirOf('fresh'), 'master.secret')
@@ -348,7 +348,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     ])
     const restored = await cli(['restore', file], envOf('checked', { MAILROOM_SECRET: right }))
     expect(restored.status, restored.stderr).toBe(0)
-  }, 180_000)
+  })
 
   it('seals the master secret with a passphrase when asked, and restores only with it', async () => {
     const passphrase = path.join(root, 'passphrase')
@@ -372,5 +372,5 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('backup and restore of the embedd
     expect(readFileSync(path.join(dirOf('sealed'), 'master.secret'), 'utf8')).toBe(
       readFileSync(path.join(dirOf('fresh'), 'master.secret'), 'utf8'),
     )
-  }, 180_000)
+  })
 })

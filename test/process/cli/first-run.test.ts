@@ -24,4 +24,4 @@ it('on a first start in development, creates a demo client and prints working cr
   } finally {
     expect(await svc.stop()).toBe(0)
   }
-}, 60_000)
+})

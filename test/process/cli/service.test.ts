@@ -126,7 +126,7 @@ describe('mailroom CLI and service', () => {
     } finally {
       if (!stopped) expect(await second.stop('SIGINT')).toBe(0)
     }
-  }, 240_000)
+  })
 
   it('exits non-zero listing every bad setting', () => {
     const r = runCli(['migrate'], { ...env, PORT: 'x', MAILROOM_ENV: 'nope' })

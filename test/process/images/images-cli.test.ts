@@ -65,7 +65,7 @@ beforeAll(async () => {
   } finally {
     await database.close()
   }
-}, 120_000)
+})
 afterAll(async () => {
   await pgDb?.drop()
   rmSync(dataDir, { recursive: true, force: true })
@@ -79,7 +79,7 @@ describe('mailroom images migrate', () => {
     const same = runCli(['images', 'migrate'], { ...env(), BLOB_STORE: 'local' })
     expect(same.status).toBe(2)
     expect(same.stderr).toMatch(/already in the local store/)
-  }, 120_000)
+  })
 
   it('moves the local images into the database, prints the counts, and a second run finds nothing left to move', async () => {
     const first = runCli(['images', 'migrate', '--to', 'postgres'], env())
@@ -105,5 +105,5 @@ describe('mailroom images migrate', () => {
       /moved 0, already there 1, missing 0, corrupt \(kept in local\) 0, removed from local 0/,
     )
     expect(again.status).toBe(0)
-  }, 240_000)
+  })
 })

@@ -134,7 +134,7 @@ describe('a worker killed while an email is in flight', () => {
     expect(all.map((n) => n.attempts).sort()).toEqual([1, 1, 1, 1, 1, 2])
     expect(await second.stop('SIGTERM')).toBe(0)
     running.splice(running.indexOf(second), 1)
-  }, 150_000)
+  })
 
   // Issue 24's fault trial: a worker killed with many sends in flight. It claims no more than it
   // sends at once (its concurrency, 10), so the kill leaves at most those to be sent again.
@@ -180,5 +180,5 @@ describe('a worker killed while an email is in flight', () => {
     expect(ids.length - count).toBeLessThanOrEqual(10)
     expect(await second.stop('SIGTERM')).toBe(0)
     running.splice(running.indexOf(second), 1)
-  }, 150_000)
+  })
 })

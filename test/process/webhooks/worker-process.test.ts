@@ -147,7 +147,7 @@ describe('mailroom worker', () => {
       ])
     })
     expect(rx.at('/killed')).toHaveLength(2)
-  }, 90_000)
+  })
 
   it('shares the work between workers: every event is delivered once, and no attempt is made twice', async () => {
     // A generous timeOut: on PGlite the receiver shares this process with the database's synchronous disk writes.
@@ -203,5 +203,5 @@ describe('mailroom worker', () => {
         .execute()
       expect(attempts).toHaveLength(60)
     })
-  }, 90_000)
+  })
 })

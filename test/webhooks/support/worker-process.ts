@@ -13,7 +13,7 @@ export interface WorkerProcess {
 /** Starts `mailroom worker` from the sources and waits until it says it is up. */
 export async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: { ...process.env, MAILROOM_FROM_SOURCE: '1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

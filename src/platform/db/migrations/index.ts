@@ -40,6 +40,20 @@ import * as m0057 from './0057_directory.js'
 import * as m0058 from './0058_departures_noted.js'
 import * as m0060 from './0060_console_sso.js'
 import * as m0061 from './0061_sso_domain_grants.js'
+import * as m0062 from './0062_contact_match_words_by_statement.js'
+import * as m0065 from './0065_ldap_run_lease_and_guard.js'
+import * as m0066 from './0066_sso_identities.js'
+import * as m0067 from './0067_sso_grandfathered_domains.js'
+import * as m0068 from './0068_sms.js'
+import * as m0071 from './0071_shelves.js'
+import * as m0072 from './0072_report_tallies.js'
+import * as m0074 from './0074_report_deletes.js'
+import * as m0075 from './0075_sms_send_marker.js'
+import * as m0076 from './0076_contact_alias_fold.js'
+import * as m0077 from './0077_parcel_flags_and_fees.js'
+import * as m0078 from './0078_holds_returns.js'
+import * as m0079 from './0079_exception_indexes.js'
+import * as m0080 from './0080_report_days.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +98,18 @@ export const migrations: Record<string, Migration> = {
   '0058_departures_noted': m0058,
   '0060_console_sso': m0060,
   '0061_sso_domain_grants': m0061,
+  '0062_contact_match_words_by_statement': m0062,
+  '0065_ldap_run_lease_and_guard': m0065,
+  '0066_sso_identities': m0066,
+  '0067_sso_grandfathered_domains': m0067,
+  '0068_sms': m0068,
+  '0071_shelves': m0071,
+  '0072_report_tallies': m0072,
+  '0074_report_deletes': m0074,
+  '0075_sms_send_marker': m0075,
+  '0076_contact_alias_fold': m0076,
+  '0077_parcel_flags_and_fees': m0077,
+  '0078_holds_returns': m0078,
+  '0079_exception_indexes': m0079,
+  '0080_report_days': m0080,
 }
