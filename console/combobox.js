@@ -24,6 +24,10 @@ export function Combobox({
   // The typed text found nobody: `noMatch(text)` (when given) says so and offers what to do.
   const [empty, setEmpty] = useState(false)
   const seq = useRef(0)
+  // The list closes a moment after the box loses focus (a click on an option lands first). A clerk
+  // who leaves and comes back within that moment must not have the list they just opened closed by
+  // the old blur: coming back cancels it.
+  const closing = useRef(0)
   // The text follows a value the page sets (a pick, a record loaded, a reset), but not the clearing of
   // the value that typing causes: that would wipe keys typed before the page re-rendered.
   // A layout effect: it runs as the page renders, before the focus moves here and keys arrive.
@@ -77,7 +81,10 @@ export function Combobox({
           data-picked=${value ? 'true' : undefined}
           value=${text}
           onKeyDown=${keyDown}
-          onBlur=${() => setTimeout(() => setOpen(false), 150)}
+          onFocus=${() => clearTimeout(closing.current)}
+          onBlur=${() => {
+            closing.current = setTimeout(() => setOpen(false), 150)
+          }}
           onInput=${(e) => {
             setText(e.target.value)
             onText?.(e.target.value)

@@ -64,6 +64,30 @@ describe('the rest of the desk', () => {
     await context.close()
   })
 
+  it('a recipient typed on coming back to the box stays open to Enter, whatever the last blur left pending', async () => {
+    const { context, page } = await h.open(DESKTOP)
+    await page.clock.install()
+    await signIn(page, admin.email, admin.password)
+    await page.goto('/console/receive')
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'Annex' })
+    await page.getByLabel('Scan').focus()
+    await page.keyboard.type('1Z999AA10123456784')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focusedId(page)).toBe('receive-recipient')
+    // The clerk steps out of Recipient (its list closes a moment after a blur) and straight back.
+    await page.clock.pauseAt(Date.now() + 60_000)
+    await page.getByLabel('Shelf').focus()
+    const recipient = page.getByRole('combobox', { name: 'Recipient' })
+    await recipient.fill('Ada')
+    await page.getByRole('option', { name: /Ada Lovelace/ }).waitFor()
+    // The moment passes while the list is open: the old blur must not close it.
+    await page.clock.runFor(1_000)
+    await recipient.press('Enter')
+    await expect.poll(() => recipient.inputValue()).toBe('Ada Lovelace')
+    expect(h.pageErrors).toEqual([])
+    await context.close()
+  })
+
   it('a parcel received with a photo keeps it on the package', async () => {
     const { context, page } = await h.open(DESKTOP)
     await signIn(page, admin.email, admin.password)
