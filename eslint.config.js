@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint'
 import { readdirSync } from 'node:fs'
 
 // The layers of src/ (STYLE.md, Layout): app/ composes; platform/ knows no domain; events/ knows only
-// platform/; decode/ is pure; a domain reaches another only through that domain's index.ts.
+// platform/ and is used through its index.ts; decode/ is pure; a domain reaches another only through
+// that domain's index.ts.
 const LAYERS = ['app', 'platform', 'events']
 const DOMAINS = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory() && !LAYERS.includes(d.name))
@@ -30,6 +31,12 @@ const layerZones = [
     target: `./src/${d}`,
     from: './src/app',
     message: 'Only app/ composes; a domain never imports it.',
+  })),
+  ...[...DOMAINS, 'app'].map((d) => ({
+    target: `./src/${d}`,
+    from: './src/events',
+    except: ['./index.ts'],
+    message: 'The outbox is used only through its face, src/events/index.ts.',
   })),
   ...DOMAINS.flatMap((d) =>
     DOMAINS.filter((o) => o !== d).map((o) => ({

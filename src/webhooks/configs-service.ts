@@ -22,7 +22,7 @@ import { cancelPending, failIdlePending } from './store/deliveries.js'
 import type { DestinationRules } from './delivery/destination.js'
 import { newSigningSecret } from './delivery/sign.js'
 import { WEBHOOK_ERRORS } from './model/errors.js'
-import type { WebhookVariant } from '../events/variants.js'
+import type { WebhookVariant } from '../events/index.js'
 import type { WebhookConfigRow, WebhookConfigTable } from './store/tables.js'
 import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 

@@ -16,13 +16,13 @@ import { processLog } from '../platform/kit/process-log.js'
 import { createWorker, type WorkerLog, type WorkerStep } from './delivery/worker.js'
 import { WindowQuota } from '../platform/fairness/quotas.js'
 import { WindowCounter } from '../platform/fairness/window-counter.js'
-import type { WebhookVariant } from '../events/variants.js'
+import type { WebhookVariant } from '../events/index.js'
 import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 import './store/tables.js'
 
 // The webhooks domain's public face: its services, its routes for one variant's mount, and the
 // background worker that serve and `mailroom worker` start.
-export type { WebhookVariant } from '../events/variants.js'
+export type { WebhookVariant } from '../events/index.js'
 export type { WorkerStep, WorkerLog }
 
 /** Webhook delivery's settings (WEBHOOK_*). */

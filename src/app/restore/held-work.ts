@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/database.js'
 import { inTransaction, type Trx } from '../../platform/db/transaction.js'
 import { newId } from '../../platform/kit/ids.js'
-import { CONSUMERS } from '../../events/cursors.js'
+import { CONSUMERS } from '../../events/index.js'
 import { NOT_DUE } from '../../platform/jobs/held-work.js'
 
 // What a restore holds back, and the operator's decision on it (docs/backup.md). A restored copy

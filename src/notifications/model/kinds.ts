@@ -1,4 +1,4 @@
-import type { TrackingEventName } from '../../events/catalogue.js'
+import type { TrackingEventName } from '../../events/index.js'
 
 /** What a recipient is told. API: never renamed. */
 export const NOTIFICATION_KINDS = ['ARRIVAL', 'REMINDER', 'FINAL_NOTICE', 'PICKED_UP'] as const

@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/transaction.js'
-import { enqueueEvents, type OutboxEvent } from '../../events/outbox.js'
+import { enqueueEvents, type OutboxEvent } from '../../events/index.js'
 import { nextSequences } from '../store/sequences.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { TrackingEventName, VariantEvent } from '../../events/catalogue.js'
+import type { TrackingEventName, VariantEvent } from '../../events/index.js'
 import { isOneOf, isStatus, NOT_AT_A_SITE, UNDELIVERED_RETURN, type PackageStatus } from './statuses.js'
 
 /**

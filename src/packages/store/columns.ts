@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
-import type { PackageEventTable } from '../../events/tables.js'
+import type { PackageEventTable } from '../../events/index.js'
 import type { PackageActivityTable, PackageTable } from '../../platform/db/tables.js'
 import type { FieldSpec } from '../model/field-kinds.js'
 import { NOT_WAITING } from '../model/statuses.js'

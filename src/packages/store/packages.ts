@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely'
 import { isUniqueViolation } from '../../platform/db/errors.js'
 import type { Executor } from '../../platform/db/transaction.js'
-import type { PackageEventTable } from '../../events/tables.js'
+import type { PackageEventTable } from '../../events/index.js'
 import type { PackageActivityTable } from '../../platform/db/tables.js'
 import type { ChangeColumn } from '../model/field-types.js'
 import {

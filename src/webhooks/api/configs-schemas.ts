@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { SkipSchema } from '../../platform/http/schemas.js'
-import { eventNames } from '../../events/catalogue.js'
-import { WEBHOOK_VARIANTS, type WebhookVariant } from '../../events/variants.js'
+import { eventNames, WEBHOOK_VARIANTS, type WebhookVariant } from '../../events/index.js'
 
 // Schemas are built per variant: each mount validates `type` and `events` against its own catalogue.
 // No $id: the two mounts register the same shapes in separate scopes.

@@ -8,8 +8,7 @@ import {
   DeliverySchema,
   EventsResponseSchema,
 } from './configs-schemas.js'
-import { describeEvents, eventCatalogue } from '../../events/catalogue.js'
-import type { WebhookVariant } from '../../events/variants.js'
+import { describeEvents, eventCatalogue, type WebhookVariant } from '../../events/index.js'
 import type { Webhooks } from '../module.js'
 import { outcomeOf } from '../../platform/idempotency/hooks.js'
 

@@ -8,7 +8,7 @@ import {
   DeliverySchema,
   ListDeliveriesQuery,
 } from './configs-schemas.js'
-import type { WebhookVariant } from '../../events/variants.js'
+import type { WebhookVariant } from '../../events/index.js'
 import type { Webhooks } from '../module.js'
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }]

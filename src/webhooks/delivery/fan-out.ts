@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
 import { activeConfigsOf } from '../store/configs.js'
 import { insertDeliveries, type NewFannedOutDelivery } from '../store/deliveries.js'
-import { claimEvents, pendingFairShare, releaseEvents, undispatchedOf, type OutboxRow } from '../../events/store.js'
+import { claimEvents, pendingFairShare, releaseEvents, undispatchedOf, type OutboxRow } from '../../events/index.js'
 import type { WorkerLog } from './runs.js'
 
 // The fan-out: outbox events into one delivery per configuration that subscribes to them.

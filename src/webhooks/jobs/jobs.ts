@@ -3,14 +3,12 @@ import type { Db } from '../../platform/db/database.js'
 import { inTransaction } from '../../platform/db/transaction.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
-import type { VariantEvent } from '../../events/catalogue.js'
-import { enqueueEvents } from '../../events/outbox.js'
+import { type VariantEvent, enqueueEvents, markDispatched } from '../../events/index.js'
 import { configsToSweep, endIdleStreaks, endSweeps, purgeDeletedConfigs } from '../store/configs.js'
 import { closeUnsendable, purgeDeliveries } from '../store/deliveries.js'
 import { dueLockerStays, nextSequences } from '../../packages/index.js'
 import { tryJobLock } from '../../platform/jobs/lock.js'
 import { lastRestore, recordHeld } from '../../platform/jobs/held-work.js'
-import { markDispatched } from '../../events/store.js'
 
 export interface JobsDeps {
   db: Db

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
-import type { WebhookVariant } from '../../events/variants.js'
+import type { WebhookVariant } from '../../events/index.js'
 import type { WebhookConfigRow, WebhookConfigTable } from './tables.js'
 
 // The webhook_configs table: the configuration API's reads and writes, the worker's (fan-out

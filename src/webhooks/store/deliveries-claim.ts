@@ -1,8 +1,7 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../platform/db/transaction.js'
-import type { WebhookVariant } from '../../events/variants.js'
+import { type WebhookVariant, eventData } from '../../events/index.js'
 import type { AuthPublic, AuthType } from './tables.js'
-import { eventData } from '../../events/store.js'
 
 // The worker's claim of due deliveries (webhook_deliveries, with their configuration read alongside
 // and their events' data asked of the outbox), kept apart from webhooks/store/deliveries.ts for its length: it runs across

@@ -1,5 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely'
-import type { WebhookVariant } from '../../events/variants.js'
+import type { WebhookVariant } from '../../events/index.js'
 
 // The webhook tables (migrations 0005 and 0008) as Kysely sees them. They merge into the shared Database
 // interface here, so the domain owns its table types the way it owns its migration.
