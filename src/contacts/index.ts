@@ -12,3 +12,4 @@ export type { SyncReport } from './sync.js'
 // Read inside other domains' transactions: package search and export, notifications.
 export { contactIdsMatching, contactIdsNamed, contactsForExport } from './store/package-search.js'
 export { notifiedContacts } from './store/notified.js'
+export { writableRecipient } from './store/writable.js'

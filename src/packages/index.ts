@@ -28,6 +28,8 @@ export { dueLockerStays } from './store/locker-stays.js'
 export type { PackageStatus } from './model/statuses.js'
 export { packageWaiting, packageWaitingFlagged } from './store/waiting.js'
 export { deliverySitesOfPickups, purgeFinishedCodes } from './store/pickup-codes.js'
+// The receipt's question of who collected (notifications), with pickups' collectorsOf.
+export { handOverPickups } from './store/hand-over-pickups.js'
 export { carrierInUse } from './store/carrier-use.js'
 // The exceptions list's questions (issue 30.3), composed in app/context.ts.
 export { countWaiting, oldestWaiting, waitingAmong } from './store/exceptions.js'

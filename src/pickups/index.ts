@@ -5,3 +5,6 @@ export { purgePickupCodes } from './jobs/pickup-codes-retention.js'
 export { newPickupCode } from './model/pickup-code.js'
 export { createPickupsService } from './service.js'
 export type { PickupsService } from './service.js'
+// Read by the notifications' receipt, beside packages' handOverPickups.
+export { collectorsOf } from './store/collectors.js'
+export type { Collector } from './store/collectors.js'

@@ -3,11 +3,11 @@ import { inTransaction } from '../../platform/db/transaction.js'
 import type { Clock } from '../../platform/kit/clock.js'
 import type { IdGenerator } from '../../platform/kit/ids.js'
 import { backoffDelay } from '../../platform/jobs/backoff.js'
-import { appendPackageEvents } from '../../packages/index.js'
+import { appendPackageEvents, handOverPickups } from '../../packages/index.js'
+import { collectorsOf, type Collector } from '../../pickups/index.js'
 import type { PackageView } from '../model/compose.js'
 import { webhookEventOf, type NotificationStatus } from '../model/kinds.js'
 import { recordOutcome } from '../store/claim.js'
-import { collectorsOf, type Collector } from '../store/notifications.js'
 import type { NotificationRow } from '../store/tables.js'
 import type { RecipientContact } from './worker.js'
 
@@ -120,12 +120,16 @@ export function createOutcomes(deps: {
     contact: RecipientContact | undefined,
   ): Promise<CollectedBy | undefined> {
     if (n.kind !== 'PICKED_UP' || packages.length === 0) return undefined
-    const pickups = await collectorsOf(
+    // The packages domain knows each parcel's last hand-over; the pickups domain who collected there.
+    const handedAt = await handOverPickups(
       db,
       n.sub_id,
       packages.map((p) => p.packageId),
     )
-    const picked: Collector | undefined = packages.map((p) => pickups.get(p.packageId)).find(Boolean)
+    const collectors = await collectorsOf(db, n.sub_id, [...new Set(handedAt.values())])
+    const picked: Collector | undefined = packages
+      .map((p) => collectors.get(handedAt.get(p.packageId) ?? ''))
+      .find(Boolean)
     const given = packages.find((p) => p.givenTo)?.givenTo
     const who = picked ? { name: picked.name, contactId: picked.contactId } : given
     if (!who) return undefined

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { writableRecipient } from '../../contacts/index.js'
 import type { Executor } from '../../platform/db/transaction.js'
 
 // Arrival batches: the arrivals the outbox hands the notifications (jobs/consume.ts) join their
@@ -44,8 +45,7 @@ export async function joinArrivalBatches(
                   ${batches.map((b) => b.contact_id)}::text[], ${batches.map((b) => iso(b.next_attempt_at))}::timestamptz[],
                   ${batches.map((b) => iso(b.created_at))}::timestamptz[])
         as b(notification_id, sub_id, contact_id, next_attempt_at, created_at)
-      join contacts c on c.sub_id = b.sub_id and c.contact_id = b.contact_id
-      where c.deleted_at is null and c.contact_type <> 'SENDER'
+      cross join lateral (${writableRecipient(sql.ref('b.sub_id'), sql.ref('b.contact_id'))}) c
     ), opened as (
       insert into notifications (notification_id, sub_id, kind, channel, contact_id, to_address, step, status, attempts,
                                  next_attempt_at, created_at, updated_at)
