@@ -134,12 +134,17 @@ export function createTexts(deps: {
         packages.flatMap((p) => (p.currentLocation ? [p.currentLocation.inboundSiteId] : [])),
       )
       const place = packages.map((p) => p.currentLocation && places.get(p.currentLocation.inboundSiteId)).find(Boolean)
-      // Quiet hours are the facility's, read in the time zone of the parcels' site: a text due in
-      // them waits until they end (a receipt too: the recipient is not at the desk at night),
-      // spending no attempt: an arrival's batch stays open, and what arrives meanwhile joins it.
-      const quiet = s.settings?.quiet_start && s.settings.quiet_end
+      // Quiet hours are the parcels' site's (its own or an ancestor's), else the facility's, read in
+      // the site's time zone: a text due in them waits until they end (a receipt too: the recipient
+      // is not at the desk at night), spending no attempt: an arrival's batch stays open, and what
+      // arrives meanwhile joins it.
+      const facility =
+        s.settings?.quiet_start && s.settings.quiet_end
+          ? { start: s.settings.quiet_start, end: s.settings.quiet_end }
+          : undefined
+      const quiet = place?.quietHours ?? facility
       const until = quiet
-        ? quietUntil(clock.now(), place?.timeZone ?? deps.timeZone, s.settings!.quiet_start!, s.settings!.quiet_end!)
+        ? quietUntil(clock.now(), place?.timeZone ?? deps.timeZone, quiet.start, quiet.end)
         : undefined
       if (until) {
         await recordOutcome(

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { api, trackingNumber } from '../support/factories.js'
+import { useClient, useTestApp } from '../support/use-test-app.js'
+import { TestSmtpServer } from './support/smtp.js'
+import { TestMessagesApi } from './sms-servers.js'
+
+export const PUBLIC_URL = 'https://mailroom.example.test'
+export const TOKEN = 'auth-token-123'
+
+/**
+ * The app with a Messages API provider (a real HTTP server) and an SMTP server, a mailroom, and the
+ * helpers the texts' tests share: call inside a describe block; read the fields inside tests.
+ */
+export function useSmsApp(extraEnv: Record<string, string> = {}) {
+  const smtp = new TestSmtpServer()
+  const provider = new TestMessagesApi()
+  const env: Record<string, string> = {
+    MAILROOM_PUBLIC_URL: PUBLIC_URL,
+    SMS_ALLOW_CIDRS: '127.0.0.0/8',
+    SMS_ALLOW_HTTP: 'true',
+    NOTIFY_MAX_ATTEMPTS: '3',
+    ...extraEnv,
+  }
+  beforeAll(async () => {
+    await smtp.start()
+    await provider.start()
+    env.SMTP_URL = smtp.url
+  })
+  afterAll(async () => {
+    await smtp.close()
+    await provider.close()
+  })
+  const t = useTestApp(env)
+  const client = useClient(t)
+  const s = {
+    t,
+    client,
+    smtp,
+    provider,
+    a: undefined as unknown as ReturnType<typeof api>,
+    room: undefined as unknown as Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>,
+    carrierId: '',
+    phoneN: 100,
+    smsSettings: (over: Record<string, unknown> = {}) => ({
+      provider: 'messages',
+      url: provider.url,
+      account: 'AC0123',
+      secret: TOKEN,
+      from: '+15550009999',
+      senderName: 'HQ Mailroom',
+      channels: {
+        allowed: ['email', 'sms'],
+        defaults: { ARRIVAL: ['email'], REMINDER: ['email'], FINAL_NOTICE: ['email'], PICKED_UP: ['email'] },
+      },
+      quietHours: null,
+      ...over,
+    }),
+    async addFor(receiverId: string, siteId = s.room.shelfId): Promise<string> {
+      const body = await s.a.ok('POST', '/api/v1/packages', {
+        package: {
+          trackingNumber: trackingNumber('1ZSMS'),
+          carrier: { carrierId: s.carrierId },
+          sender: { contactId: s.room.senderId },
+          receiver: { contactId: receiverId },
+        },
+        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } },
+      })
+      return body.packageId as string
+    },
+    async list(query: string) {
+      return (await s.a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
+    },
+    /** A recipient with a phone, opted in, with these channels for arrivals. */
+    async texter(arrival: string[]) {
+      const phone = `+1 (555) 010-0${++s.phoneN}`
+      const id = await s.a.contact('RECEIVER', `Tex ${s.phoneN}`, { email: `t${s.phoneN}@example.com`, phone })
+      await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+        kinds: { ARRIVAL: arrival },
+        sms: { optedIn: true, source: 'desk form' },
+      })
+      return { id, phone: `+15550100${s.phoneN}` }
+    },
+    /** One parcel for the recipient at the site, its batch closed and the worker run once. */
+    async arriveAndSend(receiverId: string, siteId?: string): Promise<string> {
+      const id = await s.addFor(receiverId, siteId)
+      t.clock.advance(61_000)
+      await t.ctx.notifications.runOnce()
+      return id
+    },
+  }
+  beforeAll(async () => {
+    s.a = api(t, client)
+    s.room = await s.a.mailroom()
+    const carriers = await s.a.ok('GET', '/api/v1/carriers/catalog')
+    s.carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
+      (c) => c.name === 'UPS',
+    )!.carrierId
+    await s.a.ok('PUT', '/api/v1/notifications/settings', {
+      enabled: true,
+      arrivalBatchSeconds: 60,
+      reminderAfterHours: [],
+      finalNoticeAfterHours: null,
+      templates: {},
+    })
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', s.smsSettings())
+  })
+  // The tests move the clock by hours: each starts with a token issued now.
+  beforeEach(async () => {
+    s.a = api(t, await t.refresh(client))
+  })
+  return s
+}
+
+/** 'HH:MM' in New York (the mailroom's location) `hours` from the app's clock. */
+export function newYorkAt(now: Date, hours: number): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'America/New_York',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(now.getTime() + hours * 3_600_000))
+}
