@@ -80,6 +80,10 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
       })
       return { id, phone: `+15550100${s.phoneN}` }
     },
+    /** A token issued now (the clock moved by hours since the test began). */
+    async refresh(): Promise<void> {
+      s.a = api(t, await t.refresh(client))
+    },
     /** One parcel for the recipient at the site, its batch closed and the worker run once. */
     async arriveAndSend(receiverId: string, siteId?: string): Promise<string> {
       const id = await s.addFor(receiverId, siteId)
@@ -105,9 +109,7 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
     await s.a.ok('PUT', '/api/v1/notifications/sms/settings', s.smsSettings())
   })
   // The tests move the clock by hours: each starts with a token issued now.
-  beforeEach(async () => {
-    s.a = api(t, await t.refresh(client))
-  })
+  beforeEach(() => s.refresh())
   return s
 }
 

@@ -171,11 +171,12 @@ export function createTexts(deps: {
         ...(place ? { where: place.where } : {}),
         ...(collector ? { collector: collector.name } : {}),
       })
+      const handedAt = clock.now()
       const ours = await renewLease(
         db,
         { notificationId: n.notification_id, workerId, attempts: n.attempts },
         // The send marker goes with the lease, committed before the request (see above).
-        { now: clock.now(), leaseMs: deps.leaseMs, to, channel: 'sms', markSend: true },
+        { now: handedAt, leaseMs: deps.leaseMs, to, channel: 'sms', markSend: true },
       )
       if (!ours) {
         step.skipped++
@@ -190,7 +191,10 @@ export function createTexts(deps: {
         }))
       } catch (e) {
         if (e instanceof UnconfirmedText) {
-          if (await settle(n, 'sent', packages, contact, errorText(e), collector, { to })) step.sent++
+          // Asked and never answered: it may have gone, so it is not sent again, and it is said to
+          // be unconfirmed (as when the worker is killed mid-send), not sent on no one's word.
+          const marked = { ...n, send_started_at: handedAt }
+          if (await settle(marked, 'unconfirmed', packages, contact, errorText(e), collector, { to })) step.sent++
         } else if (e instanceof SmsRefused || n.attempts >= deps.maxAttempts) {
           if (await settle(n, 'failed', packages, contact, errorText(e), collector, { to })) step.failed++
         } else {
