@@ -32,81 +32,90 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
   })
   const t = useTestApp(env)
   const client = useClient(t)
+  type Api = ReturnType<typeof api>
+  let a: Api
+  let room: Awaited<ReturnType<Api['mailroom']>>
+  let carrierId = ''
+  let phoneN = 100
+  const smsSettings = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+    provider: 'messages',
+    url: provider.url,
+    account: 'AC0123',
+    secret: TOKEN,
+    from: '+15550009999',
+    senderName: 'HQ Mailroom',
+    channels: {
+      allowed: ['email', 'sms'],
+      defaults: { ARRIVAL: ['email'], REMINDER: ['email'], FINAL_NOTICE: ['email'], PICKED_UP: ['email'] },
+    },
+    quietHours: null,
+    ...over,
+  })
+  const addFor = async (receiverId: string, siteId = room.shelfId): Promise<string> => {
+    const body = await a.ok('POST', '/api/v1/packages', {
+      package: {
+        trackingNumber: trackingNumber('1ZSMS'),
+        carrier: { carrierId },
+        sender: { contactId: room.senderId },
+        receiver: { contactId: receiverId },
+      },
+      lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } },
+    })
+    return body.packageId as string
+  }
   const s = {
     t,
     client,
     smtp,
     provider,
-    a: undefined as unknown as ReturnType<typeof api>,
-    room: undefined as unknown as Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>,
-    carrierId: '',
-    phoneN: 100,
-    smsSettings: (over: Record<string, unknown> = {}) => ({
-      provider: 'messages',
-      url: provider.url,
-      account: 'AC0123',
-      secret: TOKEN,
-      from: '+15550009999',
-      senderName: 'HQ Mailroom',
-      channels: {
-        allowed: ['email', 'sms'],
-        defaults: { ARRIVAL: ['email'], REMINDER: ['email'], FINAL_NOTICE: ['email'], PICKED_UP: ['email'] },
-      },
-      quietHours: null,
-      ...over,
-    }),
-    async addFor(receiverId: string, siteId = s.room.shelfId): Promise<string> {
-      const body = await s.a.ok('POST', '/api/v1/packages', {
-        package: {
-          trackingNumber: trackingNumber('1ZSMS'),
-          carrier: { carrierId: s.carrierId },
-          sender: { contactId: s.room.senderId },
-          receiver: { contactId: receiverId },
-        },
-        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: siteId } },
-      })
-      return body.packageId as string
+    get a() {
+      return a
     },
-    async list(query: string) {
-      return (await s.a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
+    get room() {
+      return room
+    },
+    smsSettings,
+    addFor,
+    async list(query: string): Promise<Array<Record<string, unknown>>> {
+      return (await a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
     },
     /** A recipient with a phone, opted in, with these channels for arrivals. */
-    async texter(arrival: string[]) {
-      const phone = `+1 (555) 010-0${++s.phoneN}`
-      const id = await s.a.contact('RECEIVER', `Tex ${s.phoneN}`, { email: `t${s.phoneN}@example.com`, phone })
-      await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    async texter(arrival: string[]): Promise<{ id: string; phone: string }> {
+      const phone = `+1 (555) 010-0${++phoneN}`
+      const id = await a.contact('RECEIVER', `Tex ${phoneN}`, { email: `t${phoneN}@example.com`, phone })
+      await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
         kinds: { ARRIVAL: arrival },
         sms: { optedIn: true, source: 'desk form' },
       })
-      return { id, phone: `+15550100${s.phoneN}` }
+      return { id, phone: `+15550100${phoneN}` }
     },
     /** A token issued now (the clock moved by hours since the test began). */
     async refresh(): Promise<void> {
-      s.a = api(t, await t.refresh(client))
+      a = api(t, await t.refresh(client))
     },
     /** One parcel for the recipient at the site, its batch closed and the worker run once. */
     async arriveAndSend(receiverId: string, siteId?: string): Promise<string> {
-      const id = await s.addFor(receiverId, siteId)
+      const id = await addFor(receiverId, siteId)
       t.clock.advance(61_000)
       await t.ctx.notifications.runOnce()
       return id
     },
   }
   beforeAll(async () => {
-    s.a = api(t, client)
-    s.room = await s.a.mailroom()
-    const carriers = await s.a.ok('GET', '/api/v1/carriers/catalog')
-    s.carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
+    a = api(t, client)
+    room = await a.mailroom()
+    const carriers = await a.ok('GET', '/api/v1/carriers/catalog')
+    carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
       (c) => c.name === 'UPS',
     )!.carrierId
-    await s.a.ok('PUT', '/api/v1/notifications/settings', {
+    await a.ok('PUT', '/api/v1/notifications/settings', {
       enabled: true,
       arrivalBatchSeconds: 60,
       reminderAfterHours: [],
       finalNoticeAfterHours: null,
       templates: {},
     })
-    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', s.smsSettings())
+    await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
   })
   // The tests move the clock by hours: each starts with a token issued now.
   beforeEach(() => s.refresh())
