@@ -3065,6 +3065,13 @@ export interface components {
                 /** @description The most one parcel is charged, in minor units. */
                 cap?: number;
             };
+            /** @description An extension to the vendor contract: when texts (SMS) to recipients of parcels waiting here are held: a text due between `start` and `end` (HH:MM, 24-hour, in the site’s time zone; 21:00–08:00 spans midnight) waits until `end`; `start` equal to `end` holds none. Unset: the nearest ancestor’s; none set on the chain: the facility’s (SMS settings `quietHours`). Omitted when unset. */
+            quietHours?: {
+                /** @description HH:MM, 24-hour, local to the site. */
+                start: string;
+                /** @description HH:MM, 24-hour, local to the site. */
+                end: string;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -6917,6 +6924,13 @@ export interface operations {
                         /** @description The most one parcel is charged, in minor units. */
                         cap?: number;
                     };
+                    /** @description An extension to the vendor contract: when texts (SMS) to recipients of parcels waiting here are held: a text due between `start` and `end` (HH:MM, 24-hour, in the site’s time zone; 21:00–08:00 spans midnight) waits until `end`; `start` equal to `end` holds none. Unset: the nearest ancestor’s; none set on the chain: the facility’s (SMS settings `quietHours`). */
+                    quietHours?: {
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        start: string;
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        end: string;
+                    };
                 } | {
                     /** @enum {string} */
                     type: "building" | "floor" | "room" | "mailstop" | "shelf" | "locker";
@@ -6943,6 +6957,13 @@ export interface operations {
                         currency: string;
                         /** @description The most one parcel is charged, in minor units. */
                         cap?: number;
+                    };
+                    /** @description An extension to the vendor contract: when texts (SMS) to recipients of parcels waiting here are held: a text due between `start` and `end` (HH:MM, 24-hour, in the site’s time zone; 21:00–08:00 spans midnight) waits until `end`; `start` equal to `end` holds none. Unset: the nearest ancestor’s; none set on the chain: the facility’s (SMS settings `quietHours`). */
+                    quietHours?: {
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        start: string;
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        end: string;
                     };
                 };
             };
@@ -7067,6 +7088,13 @@ export interface operations {
                         currency: string;
                         /** @description The most one parcel is charged, in minor units. */
                         cap?: number;
+                    } | null;
+                    /** @description An extension to the vendor contract: when texts (SMS) to recipients of parcels waiting here are held: a text due between `start` and `end` (HH:MM, 24-hour, in the site’s time zone; 21:00–08:00 spans midnight) waits until `end`; `start` equal to `end` holds none. Unset: the nearest ancestor’s; none set on the chain: the facility’s (SMS settings `quietHours`). null: inherit again. */
+                    quietHours?: {
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        start: string;
+                        /** @description HH:MM, 24-hour, local to the site. */
+                        end: string;
                     } | null;
                 };
             };

@@ -14,6 +14,7 @@ import {
   deadlineChange,
   saveDeadline,
 } from './site-hold-settings.js'
+import { SiteQuietHours, QUIET_FIELDS, quietValues, quietChange } from './site-quiet-hours.js'
 
 /** A site's statuses (the server's vocabulary module does not list them yet). */
 
@@ -143,10 +144,12 @@ function EditSite({ site, sites, onDone, onCancel }) {
       signatureRule: site.signatureRule ?? '',
       photoProofAllowed: site.photoProofAllowed === undefined ? '' : String(site.photoProofAllowed),
       ...feeValues(site.holdingFee),
+      ...quietValues(site.quietHours),
     },
     async (v) => {
       // Both checked before either is sent: a refused deadline does not follow a saved site.
       const days = deadlineChange(v, deadline)
+      const quiet = quietChange(v, site.quietHours)
       // Only what changed: a PUT merges, and a move or a primary flag has effects beyond this site.
       const body = {
         ...(v.name !== site.name ? { name: v.name } : {}),
@@ -160,12 +163,23 @@ function EditSite({ site, sites, onDone, onCancel }) {
           ? { photoProofAllowed: v.photoProofAllowed === '' ? null : v.photoProofAllowed === 'true' }
           : {}),
         ...feeChange(v, site.holdingFee),
+        ...quiet,
       }
       if (Object.keys(body).length > 0) await put(`/api/v1/inboundsites/${site.inboundSiteId}`, body)
       await saveDeadline(site.inboundSiteId, days)
       await onDone(`Site ${v.name} saved.`)
     },
-    ['name', 'status', 'parent', 'primary', 'openingHours', 'signatureRule', 'photoProofAllowed', ...HOLD_FIELDS],
+    [
+      'name',
+      'status',
+      'parent',
+      'primary',
+      'openingHours',
+      'signatureRule',
+      'photoProofAllowed',
+      ...HOLD_FIELDS,
+      ...QUIET_FIELDS,
+    ],
   )
   const deadline = useReturnDeadline(site.inboundSiteId, form.setValues)
   return html`<${EditCard}
@@ -208,5 +222,6 @@ function EditSite({ site, sites, onDone, onCancel }) {
         <option value="false">Not allowed</option>
       </select>`}</${Field}>
     <${SiteHoldSettings} form=${form} deadline=${deadline} />
+    <${SiteQuietHours} form=${form} />
   </${EditCard}>`
 }

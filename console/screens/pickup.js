@@ -6,6 +6,7 @@ import { get, post, ApiError, qs } from '../api.js'
 import { html, Alert, Link, siteName } from '../ui.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { HoldNote } from '../hold-note.js'
+import { DeskTexts } from '../desk-texts.js'
 import { SignaturePad, proofRule } from '../signature.js'
 import { loadSites, uploadImage } from '../data.js'
 import { WAITING, statusFilter } from '../statuses.js'
@@ -180,6 +181,10 @@ export function Pickup() {
   const known = [...FIND, 'givenTo', 'images', 'typedSignature']
   const chosen = packages.filter((p) => ticked.has(p.packageId))
   const proof = withFlagProof(proofRule(chosen, sites), chosen)
+  // The recipient standing at the desk: whom they may ask to text (DeskTexts).
+  const recipient = packages[0]?.receiver?.contactId
+    ? packages[0].receiver
+    : who && { contactId: who.id, name: who.label }
   return html`<main id="main" class="pickup">
     <h1>Hand over</h1>
     <${Combobox}
@@ -197,6 +202,7 @@ export function Pickup() {
     <div aria-live="polite">
       ${done && html`<${Alert} kind="info" messages=${[`Handed over ${done.parcels.length} parcel${done.parcels.length === 1 ? '' : 's'} to ${done.pickup.givenTo.name}: ${done.parcels.map((p) => p.trackingNumber).join(', ')}.`, ...feesCharged(done.pickup)]} />`}
     </div>
+    ${recipient && html`<${DeskTexts} key=${recipient.contactId} contactId=${recipient.contactId} name=${recipient.name} />`}
     <form onSubmit=${handOver} aria-label="Hand over parcels">
       <fieldset>
         <legend>Parcels waiting</legend>

@@ -6,6 +6,7 @@ import * as repo from './store/sites.js'
 import { toSiteRef, type SiteInfo } from './model/view.js'
 import { chainOf } from './model/site-chain.js'
 import { inheritedHoldingFee, type HoldingFeePolicy } from './model/holding-fee.js'
+import { inheritedQuietHours } from './model/quiet-hours.js'
 
 const withHoldingFee = (fee: HoldingFeePolicy | undefined) => (fee ? { holdingFee: fee } : {})
 
@@ -33,12 +34,13 @@ export function createSiteInfos(deps: { db: Db; clock: Clock; cacheMs: number; i
     const generation = infos.generation(subId)
     const at = clock.now().getTime()
     const rows = await repo.findSites(db, subId, missing)
-    // The holding fee is inherited (model/holding-fee.ts): the ancestors not read yet are read once.
+    // The holding fee and quiet hours are inherited (model/): the ancestors not read yet are read once.
     const byId = new Map(rows.map((r) => [r.site_id, r]))
     const above = [...new Set(rows.flatMap((r) => r.ancestor_ids))].filter((id) => !byId.has(id))
     if (above.length) for (const r of await repo.findSites(db, subId, above)) byId.set(r.site_id, r)
     const loaded = new Map<string, SiteInfo | null>(missing.map((id) => [id, null]))
-    for (const r of rows)
+    for (const r of rows) {
+      const quiet = inheritedQuietHours(chainOf(r.site_id, byId))
       loaded.set(
         r.site_id,
         Object.freeze({
@@ -47,8 +49,10 @@ export function createSiteInfos(deps: { db: Db; clock: Clock; cacheMs: number; i
           status: r.status,
           deleted: r.deleted_at !== null,
           ...withHoldingFee(inheritedHoldingFee(chainOf(r.site_id, byId))),
+          ...(quiet ? { quietHours: quiet } : {}),
         }),
       )
+    }
     for (const [id, info] of loaded) if (info) out.set(id, info)
     // Added to the entry it was looked up beside (or a new one), so the entry's age stays that of its oldest read.
     if (known) for (const [id, info] of loaded) known.set(id, info)

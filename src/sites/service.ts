@@ -15,6 +15,7 @@ import type { RecordOutcome } from '../platform/idempotency/outcome.js'
 import { handOverChains, type HandOverRule } from './model/hand-over-rules.js'
 import { chainOf } from './model/site-chain.js'
 import { holdingFeeColumns } from './model/holding-fee.js'
+import { quietHoursColumns } from './model/quiet-hours.js'
 
 export interface SitesServiceDeps {
   db: Db
@@ -95,6 +96,7 @@ export function createSitesService(deps: SitesServiceDeps) {
                 signature_rule: input.signatureRule ?? null,
                 photo_proof_allowed: input.photoProofAllowed ?? null,
                 ...holdingFeeColumns(input.holdingFee),
+                ...quietHoursColumns(input.quietHours),
                 at,
               })
               return outcome?.(trx, { inboundSiteId: siteId })
@@ -116,6 +118,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               signature_rule: input.signatureRule ?? null,
               photo_proof_allowed: input.photoProofAllowed ?? null,
               ...holdingFeeColumns(input.holdingFee),
+              ...quietHoursColumns(input.quietHours),
               at,
             })
             await outcome?.(trx, { inboundSiteId: siteId })
@@ -171,6 +174,7 @@ export function createSitesService(deps: SitesServiceDeps) {
               ...(input.signatureRule !== undefined ? { signature_rule: input.signatureRule } : {}),
               ...(input.photoProofAllowed !== undefined ? { photo_proof_allowed: input.photoProofAllowed } : {}),
               ...(input.holdingFee !== undefined ? holdingFeeColumns(input.holdingFee) : {}),
+              ...(input.quietHours !== undefined ? quietHoursColumns(input.quietHours) : {}),
               updated_at: at,
             })
             const structural = name !== site.name || parentId !== site.parent_id

@@ -113,12 +113,12 @@ describe('a database error after the provider may have the text', () => {
   it('keeps the send marker: the text is settled unconfirmed on its next claim, never sent again', async () => {
     const { phone, packageId } = await texts.arrival()
     provider.hold = () => new Promise((resolve) => setTimeout(resolve, 1_500))
-    // The first update that records a text as sent fails, as a statement timeout would.
+    // The first update that records the text's outcome fails, as a statement timeout would.
     // A sequence, not a table: its count survives the rollback of the failing transaction.
     await sql`create sequence sms_sent_records`.execute(t.ctx.db)
     await sql`create function fail_first_sms_sent() returns trigger language plpgsql as $$
       begin
-        if new.channel = 'sms' and new.status = 'sent' and old.status = 'pending' then
+        if new.channel = 'sms' and new.status in ('sent', 'unconfirmed') and old.status = 'pending' then
           if nextval('sms_sent_records') = 1 then raise exception 'canceling statement due to statement timeout'; end if;
         end if;
         return new;

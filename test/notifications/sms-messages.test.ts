@@ -170,7 +170,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
     expect((await a.call('GET', '/api/v1/notifications/recipients/nosuchcontact/channels')).statusCode).toBe(404)
   })
 
-  it('texts one message per arrival batch, count first, and never again; the list and the package events show it', async () => {
+  it('texts one message per arrival batch, pickup code first then the count, and never again; the list and the package events show it', async () => {
     const r = await texter(['sms'])
     provider.clear()
     smtp.clear()

@@ -82,6 +82,10 @@ export interface Submitted {
  */
 export class TestSmsc {
   readonly submitted: Submitted[] = []
+  /** The destination of every submit_sm received, answered or not yet (a held one included). */
+  readonly arrived: string[] = []
+  /** Awaited before a submit_sm is answered: a test holds it in flight (the ESME may be killed meanwhile). */
+  hold: (() => Promise<void>) | undefined
   private readonly statuses: number[] = []
   private server: ReturnType<typeof smpp.createServer> | undefined
   private session: Session | undefined
@@ -99,7 +103,7 @@ export class TestSmsc {
         if (ok) this.session = session
         else session.close()
       })
-      session.on('submit_sm', (pdu: PDU) => {
+      const answer = (pdu: PDU) => {
         const status = this.statuses.shift() ?? 0
         if (status !== 0) {
           session.send(pdu.response({ command_status: status }))
@@ -115,6 +119,12 @@ export class TestSmsc {
           messageId,
         })
         session.send(pdu.response({ message_id: messageId }))
+      }
+      session.on('submit_sm', (pdu: PDU) => {
+        this.arrived.push(String(pdu.destination_addr))
+        const hold = this.hold?.()
+        if (hold) void hold.then(() => answer(pdu))
+        else answer(pdu)
       })
       session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()))
       session.on('unbind', (pdu: PDU) => {

@@ -22,7 +22,8 @@ export class SmsThrottled extends Error {}
 
 /**
  * The request went out and no answer came back (a deadline passed): the provider may have accepted
- * it. As with SMTP's UnconfirmedSend, the text is recorded sent rather than risk a duplicate.
+ * it. It is not sent again (rather than risk a duplicate) and is recorded `unconfirmed`, as a text
+ * whose worker was killed mid-send is: nobody said it was sent.
  */
 export class UnconfirmedText extends Error {}
 

@@ -34,7 +34,9 @@ export function createPlaces(deps: PlaceReaders) {
         s ? { name: s.name, type: s.type } : { name: names[i] ?? '', type: 'site' },
       )
       const nearest = [...chain].reverse().find((s) => s?.locationId && zones.has(s.locationId))
-      out.set(id, placeOf(parts, nearest ? zones.get(nearest.locationId!)!.timezone : deps.defaultTimeZone))
+      const place = placeOf(parts, nearest ? zones.get(nearest.locationId!)!.timezone : deps.defaultTimeZone)
+      const quiet = chain[chain.length - 1]!.quietHours
+      out.set(id, quiet ? { ...place, quietHours: quiet } : place)
     }
     return out
   }

@@ -134,12 +134,17 @@ export function createTexts(deps: {
         packages.flatMap((p) => (p.currentLocation ? [p.currentLocation.inboundSiteId] : [])),
       )
       const place = packages.map((p) => p.currentLocation && places.get(p.currentLocation.inboundSiteId)).find(Boolean)
-      // Quiet hours are the facility's, read in the time zone of the parcels' site: a text due in
-      // them waits until they end (a receipt too: the recipient is not at the desk at night),
-      // spending no attempt: an arrival's batch stays open, and what arrives meanwhile joins it.
-      const quiet = s.settings?.quiet_start && s.settings.quiet_end
+      // Quiet hours are the parcels' site's (its own or an ancestor's), else the facility's, read in
+      // the site's time zone: a text due in them waits until they end (a receipt too: the recipient
+      // is not at the desk at night), spending no attempt: an arrival's batch stays open, and what
+      // arrives meanwhile joins it.
+      const facility =
+        s.settings?.quiet_start && s.settings.quiet_end
+          ? { start: s.settings.quiet_start, end: s.settings.quiet_end }
+          : undefined
+      const quiet = place?.quietHours ?? facility
       const until = quiet
-        ? quietUntil(clock.now(), place?.timeZone ?? deps.timeZone, s.settings!.quiet_start!, s.settings!.quiet_end!)
+        ? quietUntil(clock.now(), place?.timeZone ?? deps.timeZone, quiet.start, quiet.end)
         : undefined
       if (until) {
         await recordOutcome(
@@ -166,11 +171,12 @@ export function createTexts(deps: {
         ...(place ? { where: place.where } : {}),
         ...(collector ? { collector: collector.name } : {}),
       })
+      const handedAt = clock.now()
       const ours = await renewLease(
         db,
         { notificationId: n.notification_id, workerId, attempts: n.attempts },
         // The send marker goes with the lease, committed before the request (see above).
-        { now: clock.now(), leaseMs: deps.leaseMs, to, channel: 'sms', markSend: true },
+        { now: handedAt, leaseMs: deps.leaseMs, to, channel: 'sms', markSend: true },
       )
       if (!ours) {
         step.skipped++
@@ -185,7 +191,10 @@ export function createTexts(deps: {
         }))
       } catch (e) {
         if (e instanceof UnconfirmedText) {
-          if (await settle(n, 'sent', packages, contact, errorText(e), collector, { to })) step.sent++
+          // Asked and never answered: it may have gone, so it is not sent again, and it is said to
+          // be unconfirmed (as when the worker is killed mid-send), not sent on no one's word.
+          const marked = { ...n, send_started_at: handedAt }
+          if (await settle(marked, 'unconfirmed', packages, contact, errorText(e), collector, { to })) step.sent++
         } else if (e instanceof SmsRefused || n.attempts >= deps.maxAttempts) {
           if (await settle(n, 'failed', packages, contact, errorText(e), collector, { to })) step.failed++
         } else {

@@ -12,6 +12,8 @@ export interface Place {
   place: string
   /** The IANA time zone of the place: its nearest location's, else NOTIFY_TIME_ZONE. */
   timeZone: string
+  /** The site's quiet hours for texts (its own or an ancestor's, issue 29); absent: the facility's. */
+  quietHours?: { start: string; end: string }
 }
 
 /** Site types that hold parcels inside a building: said after the dash, with their kind. */

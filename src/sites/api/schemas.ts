@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { SkipSchema } from '../../platform/http/schemas.js'
 import { HOLDING_FEE_DESCRIPTION, HoldingFeeSchema } from '../model/holding-fee.js'
+import { QUIET_HOURS_DESCRIPTION, QuietHoursSchema } from '../model/quiet-hours.js'
 
 export const SITE_TYPES = ['site', 'building', 'floor', 'room', 'mailstop', 'shelf', 'locker'] as const
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })
@@ -31,6 +32,7 @@ const handOverFields = {
   signatureRule: Type.Optional(SignatureRule),
   photoProofAllowed: Type.Optional(PhotoProof),
   holdingFee: Type.Optional(HoldingFeeSchema),
+  quietHours: Type.Optional(QuietHoursSchema),
 }
 
 export const SiteRefSchema = Type.Object(
@@ -64,6 +66,7 @@ export const SiteSchema = Type.Object(
     ),
     photoProofAllowed: Type.Optional(Type.Boolean({ description: `${PHOTO_PROOF_DESCRIPTION} Omitted when unset.` })),
     holdingFee: Type.Optional({ ...HoldingFeeSchema, description: `${HOLDING_FEE_DESCRIPTION} Omitted when unset.` }),
+    quietHours: Type.Optional({ ...QuietHoursSchema, description: `${QUIET_HOURS_DESCRIPTION} Omitted when unset.` }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -121,6 +124,9 @@ export const UpdateSiteSchema = Type.Object(
     ),
     holdingFee: Type.Optional(
       Type.Union([HoldingFeeSchema, Type.Null()], { description: `${HOLDING_FEE_DESCRIPTION} null: inherit again.` }),
+    ),
+    quietHours: Type.Optional(
+      Type.Union([QuietHoursSchema, Type.Null()], { description: `${QUIET_HOURS_DESCRIPTION} null: inherit again.` }),
     ),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 import type { SiteRow } from '../store/sites.js'
 import type { Site, SiteRef } from '../api/schemas.js'
 import { ownHoldingFee, type HoldingFeePolicy } from './holding-fee.js'
+import { ownQuietHours, type QuietHours } from './quiet-hours.js'
 
 // A site row as the API shows it: the reference packages and contacts carry, and the full record.
 
@@ -13,6 +14,8 @@ export interface SiteInfo extends SiteRef {
   deleted: boolean
   /** The holding fee of parcels waiting here (its own, else its nearest ancestor's); absent: none. */
   holdingFee?: HoldingFeePolicy
+  /** The quiet hours for texts about parcels here (its own, else its nearest ancestor's); absent: the facility's. */
+  quietHours?: QuietHours
 }
 
 export function toSiteRef(
@@ -39,6 +42,7 @@ export function toSite(r: SiteRow): Site {
     ...(r.signature_rule ? { signatureRule: r.signature_rule } : {}),
     ...(r.photo_proof_allowed !== null ? { photoProofAllowed: r.photo_proof_allowed } : {}),
     ...(ownHoldingFee(r) ? { holdingFee: ownHoldingFee(r) } : {}),
+    ...(ownQuietHours(r) ? { quietHours: ownQuietHours(r) } : {}),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   }

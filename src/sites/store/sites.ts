@@ -4,6 +4,7 @@ import type { InboundSiteTable, SiteType } from '../../platform/db/tables.js'
 import type { Selectable } from 'kysely'
 import './tables.js'
 import { HOLDING_FEE_COLUMNS, type HoldingFeeColumns } from '../model/holding-fee.js'
+import { QUIET_HOURS_COLUMNS, type QuietHoursColumns } from '../model/quiet-hours.js'
 
 export type SiteRow = Pick<
   Selectable<InboundSiteTable>,
@@ -24,6 +25,7 @@ export type SiteRow = Pick<
   | 'signature_rule'
   | 'photo_proof_allowed'
   | (typeof HOLDING_FEE_COLUMNS)[number]
+  | (typeof QUIET_HOURS_COLUMNS)[number]
 >
 export const COLUMNS = [
   'site_id',
@@ -43,6 +45,7 @@ export const COLUMNS = [
   'signature_rule',
   'photo_proof_allowed',
   ...HOLDING_FEE_COLUMNS,
+  ...QUIET_HOURS_COLUMNS,
 ] as const
 
 export async function findSite(
@@ -84,7 +87,8 @@ export async function insertSite(
     signature_rule?: 'required' | 'optional' | 'off' | null
     photo_proof_allowed?: boolean | null
     at: Date
-  } & Partial<HoldingFeeColumns>,
+  } & Partial<HoldingFeeColumns> &
+    Partial<QuietHoursColumns>,
 ): Promise<void> {
   const { at, ...rest } = row
   await db
@@ -122,7 +126,8 @@ export async function updateSiteRow(
       | 'photo_proof_allowed'
     >
   > &
-    Partial<HoldingFeeColumns> & { updated_at: Date },
+    Partial<HoldingFeeColumns> &
+    Partial<QuietHoursColumns> & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable('inbound_sites').set(set).where('sub_id', '=', subId).where('site_id', '=', siteId).execute()
 }

@@ -13,6 +13,9 @@ declare module '../../platform/db/tables.js' {
     holding_fee_per_day: number | null
     holding_fee_currency: string | null
     holding_fee_cap: number | null
+    /** Migration 0081: the site's quiet hours for texts (model/quiet-hours.ts); both null: inherited. */
+    quiet_start: string | null
+    quiet_end: string | null
   }
 }
 

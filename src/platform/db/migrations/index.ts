@@ -54,6 +54,7 @@ import * as m0077 from './0077_parcel_flags_and_fees.js'
 import * as m0078 from './0078_holds_returns.js'
 import * as m0079 from './0079_exception_indexes.js'
 import * as m0080 from './0080_report_days.js'
+import * as m0081 from './0081_site_quiet_hours.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   '0078_holds_returns': m0078,
   '0079_exception_indexes': m0079,
   '0080_report_days': m0080,
+  '0081_site_quiet_hours': m0081,
 }
