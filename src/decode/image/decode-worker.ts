@@ -45,7 +45,7 @@ export default async function decodeInWorker(task: WorkerTask): Promise<DecodeAn
     // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
     try {
       // Grey, at most about 4 MP, its light evened (ocr-image.ts): the barcodes above were read from the picture as sent.
-      const page = prepareForOcr(task.bytes, readImageHeader(task.bytes))
+      const page = await prepareForOcr(task.bytes, readImageHeader(task.bytes))
       const text = await readLabelText(page, { ...task.text, radians })
       if (findShipTo(text.lines)?.name) return { ok: true, found, text }
       // No recipient read: once more, straightened the other way (tesseract's estimate when the

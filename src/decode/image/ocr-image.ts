@@ -1,6 +1,10 @@
 import jpeg from 'jpeg-js'
-import { PNG } from 'pngjs'
+import { downscale, type Grey } from './area-average.js'
 import type { ImageHeader } from './image-header.js'
+import { decodeJpegLuma } from './jpeg-luma.js'
+import { decodePngLuma } from './png-luma.js'
+
+export { downscale, type Grey } from './area-average.js'
 
 /**
  * About what a phone's photo of a 4×6 label needs for its text: the SHIP TO lines stay 20 px or
@@ -9,30 +13,39 @@ import type { ImageHeader } from './image-header.js'
  */
 export const OCR_MAX_PIXELS = 4_000_000
 
-/** A grey picture, one byte a pixel, row by row. */
-export interface Grey {
-  width: number
-  height: number
-  data: Uint8Array
-}
-
 /**
- * The picture tesseract reads: grey, at most OCR_MAX_PIXELS (area-averaged down, never up), its
- * lighting flattened (below), as a binary PGM that tesseract's Leptonica reads without a decoder.
- * A GIF (or anything this cannot decode) is given as it came.
+ * The picture tesseract reads: grey, at most OCR_MAX_PIXELS (area-averaged down while it is
+ * decoded, never up), its lighting flattened (below), as a binary PGM that tesseract's Leptonica
+ * reads without a decoder. Decoding is bounded in memory whatever the photo's size: a baseline
+ * JPEG (what phones and cameras write) and every PNG stream through jpeg-luma.ts and png-luma.ts,
+ * about 20 MB beside the photo's bytes. What has no such path is refused when it is over 4 MP
+ * (`OcrRefusedError`, reported beside the barcodes), and goes to tesseract as it came only under it.
  */
-export function prepareForOcr(bytes: Uint8Array, header: ImageHeader): Uint8Array {
+export async function prepareForOcr(bytes: Uint8Array, header: ImageHeader): Promise<Uint8Array> {
   let grey: Grey | undefined
   try {
-    grey = decodeGrey(bytes, header)
-  } catch {
-    // What jpeg-js or pngjs cannot decode (a JPEG flavour it lacks), tesseract's own decoder may.
-    return bytes
+    grey = await decodeGrey(bytes, header)
+  } catch (e) {
+    if (e instanceof OcrRefusedError) throw e
+    // What cannot be decoded here (a corrupt stream), tesseract's own decoder may try, if it is small.
+    return whole(bytes, header, 'it could not be decoded for reading')
   }
-  if (!grey) return bytes
+  if (!grey) return whole(bytes, header, 'a GIF is not decoded for reading')
   // The PGM carries no EXIF: a phone's "turned a quarter" flag is applied here (tesseract.js applies it to a JPEG it is given).
   const turned = header.format === 'jpeg' ? orient(grey, exifOrientation(bytes)) : grey
   return toPgm(flattenLight(downscale(turned, OCR_MAX_PIXELS)))
+}
+
+/** OCR not attempted: the picture has no bounded way to tesseract. Its message says why. */
+export class OcrRefusedError extends Error {}
+
+function whole(bytes: Uint8Array, header: ImageHeader, why: string): Uint8Array {
+  const mp = (header.width * header.height) / 1e6
+  if (header.width * header.height > OCR_MAX_PIXELS)
+    throw new OcrRefusedError(
+      `Text not read: ${why}, and at ${mp.toFixed(1)} MP it is over the ${OCR_MAX_PIXELS / 1e6} MP OCR reads`,
+    )
+  return bytes
 }
 
 /** The EXIF orientation (1–8) of a JPEG, 1 when it has none: APP1 "Exif", its TIFF IFD0, tag 0x0112. */
@@ -103,35 +116,40 @@ export function orient(g: Grey, o: number): Grey {
 }
 
 /**
- * Above this a photo goes to tesseract as it came: decoding it here takes 12 to 20 bytes a pixel
- * (jpeg-js's planes, the RGBA copy, the grey one), 0.75 GB for a 50 MP photo on each pool thread.
+ * jpeg-js, for the JPEGs jpeg-luma.ts does not read (progressive, arithmetic-coded, Adobe RGB):
+ * it takes 12 to 20 bytes a pixel (its coefficients, the RGBA copy, the grey one), so only up to
+ * this size; a larger one is refused.
  */
 export const OCR_DECODE_MAX_PIXELS = 16_000_000
 
-function decodeGrey(bytes: Uint8Array, header: ImageHeader): Grey | undefined {
+async function decodeGrey(bytes: Uint8Array, header: ImageHeader): Promise<Grey | undefined> {
+  if (header.format === 'png') return decodePngLuma(bytes, OCR_MAX_PIXELS)
+  if (header.format !== 'jpeg') return undefined
+  let streamed: Grey | undefined
+  let failure: Error | undefined
+  try {
+    streamed = decodeJpegLuma(bytes, OCR_MAX_PIXELS)
+  } catch (e) {
+    failure = e instanceof Error ? e : new Error('JPEG: not decoded')
+  }
+  if (streamed) return streamed
   const pixels = header.width * header.height
-  if (pixels > OCR_DECODE_MAX_PIXELS) return undefined
-  if (header.format === 'jpeg') {
-    const img = jpeg.decode(bytes, {
-      useTArray: true,
-      formatAsRGBA: true,
-      // jpeg-js's bounds from the header: it counts 4 bytes a sample for each component's
-      // coefficients, 1 for its lines and 4 for the RGBA out, 19 a pixel for an unsubsampled colour
-      // JPEG (11.5 for a phone's usual 4:2:0); a picture that needs more goes to tesseract as sent.
-      maxResolutionInMP: Math.ceil(pixels / 1e6) + 1,
-      maxMemoryUsageInMB: Math.ceil((pixels * 20) / 2 ** 20) + 4,
-    })
-    return fromRgba(img.width, img.height, img.data, 4)
+  if (pixels > OCR_DECODE_MAX_PIXELS) {
+    if (failure) throw failure
+    throw new OcrRefusedError(
+      `Text not read: a progressive (or arithmetic-coded, or RGB) JPEG is decoded for reading only up to ${OCR_DECODE_MAX_PIXELS / 1e6} MP, and this one is ${(pixels / 1e6).toFixed(1)} MP`,
+    )
   }
-  if (header.format === 'png') {
-    // IHDR: bit depth at byte 24, interlace method at 28. pngjs inflates an interlaced PNG with no
-    // output limit (a few KB of IDAT can inflate to gigabytes), and a 16-bit one to 8 bytes a pixel.
-    if (bytes[24]! > 8) return undefined
-    if (bytes[28] !== 0) return undefined
-    const img = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    return fromRgba(img.width, img.height, img.data, 4)
-  }
-  return undefined
+  const img = jpeg.decode(bytes, {
+    useTArray: true,
+    formatAsRGBA: true,
+    // jpeg-js's bounds from the header: it counts 4 bytes a sample for each component's
+    // coefficients, 1 for its lines and 4 for the RGBA out, 19 a pixel for an unsubsampled colour
+    // JPEG (11.5 for a phone's usual 4:2:0).
+    maxResolutionInMP: Math.ceil(pixels / 1e6) + 1,
+    maxMemoryUsageInMB: Math.ceil((pixels * 20) / 2 ** 20) + 4,
+  })
+  return fromRgba(img.width, img.height, img.data, 4)
 }
 
 function fromRgba(width: number, height: number, rgba: Uint8Array, stride: number): Grey {
@@ -139,37 +157,6 @@ function fromRgba(width: number, height: number, rgba: Uint8Array, stride: numbe
   for (let i = 0, p = 0; i < data.length; i++, p += stride)
     // ITU-R BT.601 luma in integers.
     data[i] = (rgba[p]! * 77 + rgba[p + 1]! * 150 + rgba[p + 2]! * 29) >> 8
-  return { width, height, data }
-}
-
-/** Area-averaged to at most `maxPixels` (each output pixel the mean of the source pixels it covers). */
-export function downscale(g: Grey, maxPixels: number): Grey {
-  const pixels = g.width * g.height
-  if (pixels <= maxPixels) return g
-  const f = Math.sqrt(pixels / maxPixels)
-  const width = Math.max(1, Math.floor(g.width / f))
-  const height = Math.max(1, Math.floor(g.height / f))
-  const sums = new Float64Array(width)
-  const counts = new Uint32Array(width)
-  const data = new Uint8Array(width * height)
-  // Source column → output column, once.
-  const colOf = new Uint32Array(g.width)
-  for (let x = 0; x < g.width; x++) colOf[x] = Math.min(width - 1, Math.floor(x / f))
-  for (let y = 0; y < height; y++) {
-    sums.fill(0)
-    counts.fill(0)
-    const y0 = Math.floor(y * f)
-    const y1 = Math.min(g.height, Math.floor((y + 1) * f))
-    for (let sy = y0; sy < y1; sy++) {
-      const row = sy * g.width
-      for (let x = 0; x < g.width; x++) {
-        const c = colOf[x]!
-        sums[c]! += g.data[row + x]!
-        counts[c]!++
-      }
-    }
-    for (let x = 0; x < width; x++) data[y * width + x] = counts[x] ? Math.round(sums[x]! / counts[x]!) : 255
-  }
   return { width, height, data }
 }
 

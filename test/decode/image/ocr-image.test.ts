@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs'
-import { crc32, deflateSync } from 'node:zlib'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findShipTo, ImageDecodePool } from '../../../src/decode/index.js'
 import { readImageHeader } from '../../../src/decode/image/image-header.js'
@@ -9,12 +12,15 @@ import {
   flattenLight,
   OCR_DECODE_MAX_PIXELS,
   OCR_MAX_PIXELS,
+  OcrRefusedError,
   orient,
   prepareForOcr,
   type Grey,
 } from '../../../src/decode/image/ocr-image.js'
+import { ocrThread, readLabelText } from '../../../src/decode/image/ocr.js'
 import { scale } from './support/geometry.js'
 import { encodeJpeg } from './support/jpeg.js'
+import { grey8, interlaced16, png, whiteRows } from './support/png-build.js'
 import { rasterFromPng, rasterToPng } from './support/raster.js'
 
 // What tesseract is given (issue 27): grey, at most about 4 MP whatever the phone's sensor, its
@@ -86,7 +92,7 @@ describe('flattenLight', () => {
 })
 
 describe('EXIF orientation', () => {
-  it('is read from either byte order, 1 when absent; the picture is turned as it says', () => {
+  it('is read from either byte order, 1 when absent; the picture is turned as it says', async () => {
     const jpeg = encodeJpeg(scale(cleanLabel, 0.25), 80)
     expect(exifOrientation(jpeg)).toBe(1)
     for (const o of [3, 6, 8]) {
@@ -98,17 +104,17 @@ describe('EXIF orientation', () => {
     expect(orient(g, 6)).toEqual({ width: 2, height: 3, data: Uint8Array.from([4, 1, 5, 2, 6, 3]) })
     expect(orient(g, 8)).toEqual({ width: 2, height: 3, data: Uint8Array.from([3, 6, 2, 5, 1, 4]) })
     expect(orient(g, 3)).toEqual({ width: 3, height: 2, data: Uint8Array.from([6, 5, 4, 3, 2, 1]) })
-    const turned = pgmSize(prepareForOcr(withOrientation(jpeg, 6, true), readImageHeader(jpeg)))
-    const plain = pgmSize(prepareForOcr(jpeg, readImageHeader(jpeg)))
+    const turned = pgmSize(await prepareForOcr(withOrientation(jpeg, 6, true), readImageHeader(jpeg)))
+    const plain = pgmSize(await prepareForOcr(jpeg, readImageHeader(jpeg)))
     expect([turned.width, turned.height]).toEqual([plain.height, plain.width])
   })
 })
 
 describe('prepareForOcr', () => {
-  it('gives tesseract what it cannot decode as it came (tesseract may still read it; the pool reports its failure)', () => {
+  it('gives tesseract what it cannot decode as it came when it is within 4 MP (tesseract may still read it; the pool reports its failure)', async () => {
     const jpeg = encodeJpeg(scale(cleanLabel, 0.25), 80)
     const broken = jpeg.subarray(0, 400)
-    expect(prepareForOcr(broken, readImageHeader(broken))).toBe(broken)
+    expect(await prepareForOcr(broken, readImageHeader(broken))).toBe(broken)
   })
 })
 
@@ -122,7 +128,7 @@ describe('a large photo', () => {
     const jpeg = encodeJpeg(big, 85)
     const png = rasterToPng(big)
     for (const bytes of [jpeg, png]) {
-      const page = pgmSize(prepareForOcr(bytes, readImageHeader(bytes)))
+      const page = pgmSize(await prepareForOcr(bytes, readImageHeader(bytes)))
       expect(page.width * page.height).toBeLessThanOrEqual(OCR_MAX_PIXELS)
       expect(page.width * page.height).toBeGreaterThan(OCR_MAX_PIXELS * 0.99)
       expect(page.pixels.length).toBe(page.width * page.height)
@@ -139,62 +145,97 @@ describe('a large photo', () => {
   }, 180_000)
 })
 
-/** A PNG from its IHDR fields and the bytes its IDAT inflates to. */
-function png(
-  width: number,
-  height: number,
-  bitDepth: number,
-  colourType: number,
-  interlace: number,
-  raw: Buffer,
-): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(body))
-    return Buffer.concat([len, body, crc])
+/**
+ * The page prepared in a process of its own, with how far that process's peak RSS rose while it
+ * was (this one's peak is behind it: it has just rendered the picture).
+ */
+function prepareInChild(bytes: Uint8Array): { width: number; height: number; growthMb: number } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ocr-page-'))
+  try {
+    const file = path.join(dir, 'photo')
+    writeFileSync(file, bytes)
+    const script = fileURLToPath(new URL('support/prepare-in-child.ts', import.meta.url))
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script, file], { encoding: 'utf8' })
+    return JSON.parse(out) as { width: number; height: number; growthMb: number }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([bitDepth, colourType, 0, 0, interlace], 8)
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(raw, { level: 9 })),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  )
 }
 
-/** Rows of a grey picture, each its filter byte (none) and `bytesPerRow` of white. */
-function whiteRows(bytesPerRow: number, rows: number): Buffer {
-  const raw = Buffer.alloc((bytesPerRow + 1) * rows, 255)
-  for (let y = 0; y < rows; y++) raw[y * (bytesPerRow + 1)] = 0
-  return raw
-}
+// What a 50 MP photo costs decoded whole (jpeg-js: 787 MB peak; pngjs, 26 MP: 323 MB, measured
+// 2026-11-28), against the page's own few MB: the bound says the picture was never held whole.
+const GROWTH_BOUND_MB = 64
 
-describe('a picture too costly to decode here goes to tesseract as it came', () => {
-  it('an interlaced PNG: pngjs would inflate its IDAT with no limit (64 MB from a 64 KB file declared 8×8)', () => {
+describe('a photo of any accepted size reaches tesseract at about 4 MP, in bounded memory', () => {
+  afterAll(async () => (await ocrThread())?.terminate())
+
+  it('a 50 MP JPEG (the label at 9×): its luma streamed and averaged, its SHIP TO name read', async () => {
+    const big = scale(cleanLabel, 9.03)
+    expect(big.width * big.height).toBeGreaterThan(50_000_000)
+    const jpeg = encodeJpeg(big, 85, { restartInterval: 40 })
+    const child = prepareInChild(jpeg)
+    expect(child.width * child.height).toBeLessThanOrEqual(OCR_MAX_PIXELS)
+    expect(child.width * child.height).toBeGreaterThan(OCR_MAX_PIXELS * 0.99)
+    expect(child.growthMb).toBeLessThan(GROWTH_BOUND_MB)
+    const text = await readLabelText(await prepareForOcr(jpeg, readImageHeader(jpeg)))
+    expect(findShipTo(text.lines)?.nameLine?.toUpperCase()).toBe(
+      manifest['label-1-clean.png']!.printedName.toUpperCase(),
+    )
+  }, 240_000)
+
+  it(`a ${OCR_DECODE_MAX_PIXELS / 1e6}+ MP PNG, colour, grey, and 16-bit interlaced: the last two give the same page`, async () => {
+    const big = scale(cleanLabel, 5.2)
+    expect(big.width * big.height).toBeGreaterThan(OCR_DECODE_MAX_PIXELS)
+    const deep = interlaced16(big)
+    expect([deep[24], deep[28]]).toEqual([16, 1])
+    const child = prepareInChild(deep)
+    expect(child.width * child.height).toBeLessThanOrEqual(OCR_MAX_PIXELS)
+    expect(child.width * child.height).toBeGreaterThan(OCR_MAX_PIXELS * 0.99)
+    expect(child.growthMb).toBeLessThan(GROWTH_BOUND_MB)
+    const pages = await Promise.all(
+      [rasterToPng(big), grey8(big), deep].map(async (b) => pgmSize(await prepareForOcr(b, readImageHeader(b)))),
+    )
+    for (const page of pages) expect([page.width, page.height]).toEqual([child.width, child.height])
+    expect(Buffer.from(pages[2]!.pixels).equals(Buffer.from(pages[1]!.pixels))).toBe(true)
+  }, 240_000)
+})
+
+describe('a PNG is read only as far as its header declares', () => {
+  it('an interlaced one whose IDAT inflates to 64 MB, declared 8×8: its 8×8 page, the rest never inflated', async () => {
     const bomb = png(8, 8, 8, 0, 1, Buffer.alloc(64 * 2 ** 20))
     expect(bomb.length).toBeLessThan(100_000)
-    expect(prepareForOcr(bomb, readImageHeader(bomb))).toBe(bomb)
+    const page = pgmSize(await prepareForOcr(bomb, readImageHeader(bomb)))
+    expect([page.width, page.height]).toEqual([8, 8])
   })
 
-  it('a 16-bit PNG (8 bytes a pixel in pngjs), while the same picture at 8 bits is prepared', () => {
+  it('a 16-bit PNG gives the page the same picture at 8 bits gives', async () => {
     const deep = png(64, 48, 16, 0, 0, whiteRows(128, 48))
-    expect(prepareForOcr(deep, readImageHeader(deep))).toBe(deep)
     const plain = png(64, 48, 8, 0, 0, whiteRows(64, 48))
-    expect(pgmSize(prepareForOcr(plain, readImageHeader(plain)))).toMatchObject({ width: 64, height: 48 })
+    const a = pgmSize(await prepareForOcr(deep, readImageHeader(deep)))
+    expect(a).toMatchObject({ width: 64, height: 48 })
+    expect(a).toEqual(pgmSize(await prepareForOcr(plain, readImageHeader(plain))))
+  })
+})
+
+describe('what has no bounded way to tesseract is refused over 4 MP, never sent whole', () => {
+  it(`a progressive JPEG over ${OCR_DECODE_MAX_PIXELS / 1e6} MP (only jpeg-js reads it, whole)`, async () => {
+    const jpeg = encodeJpeg(scale(cleanLabel, 0.25), 80)
+    // Its frame header made SOF2 (progressive) and 5,000 × 4,000: refused from the header alone.
+    const sof = jpeg.findIndex((b, i) => b === 0xff && jpeg[i + 1] === 0xc0)
+    const bytes = Uint8Array.from(jpeg)
+    bytes.set([0xff, 0xc2], sof)
+    bytes.set([4000 >> 8, 4000 & 255, 5000 >> 8, 5000 & 255], sof + 5)
+    const refused = prepareForOcr(bytes, readImageHeader(bytes))
+    await expect(refused).rejects.toBeInstanceOf(OcrRefusedError)
+    await expect(refused).rejects.toThrow(/progressive.*20\.0 MP/)
   })
 
-  it(`a picture over ${OCR_DECODE_MAX_PIXELS / 1e6} MP (12 to 20 bytes a pixel on each pool thread)`, () => {
-    const width = 4100
-    const height = Math.ceil(OCR_DECODE_MAX_PIXELS / width) + 1
-    const big = png(width, height, 8, 0, 0, whiteRows(width, height))
-    expect(prepareForOcr(big, readImageHeader(big))).toBe(big)
+  it('a GIF over 4 MP (no GIF decoder here); one within 4 MP goes as it came', async () => {
+    const gif = (w: number, h: number) =>
+      Uint8Array.from([...Buffer.from('GIF89a'), w & 255, w >> 8, h & 255, h >> 8, 0])
+    const big = gif(3000, 2000)
+    await expect(prepareForOcr(big, readImageHeader(big))).rejects.toThrow(/GIF.*6\.0 MP.*over the 4 MP/)
+    const small = gif(1000, 1000)
+    expect(await prepareForOcr(small, readImageHeader(small))).toBe(small)
   })
 })
