@@ -8,7 +8,7 @@ export {
   type TrackingEventName,
   type VariantEvent,
 } from './catalogue.js'
-export { CONSUMERS, consumeEvents, type ConsumedEvent, type Consumer, type ConsumeStep } from './cursors.js'
+export { CONSUMERS, consumeEvents, type ConsumedEvent } from './cursors.js'
 export { enqueueEvents, eventRows, type OutboxEvent } from './outbox.js'
 export { createEventSignal, type EventSignal } from './signal.js'
 export {

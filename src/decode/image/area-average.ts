@@ -11,7 +11,7 @@ export interface Grey {
  * covers, and the full-size picture is never held. Memory: 4 bytes an output pixel and 4 a source
  * column and row, whatever the source's size (16 MB at 4 MP).
  */
-export class AreaAverage {
+class AreaAverage {
   readonly width: number
   readonly height: number
   private readonly sums: Uint32Array

@@ -1,8 +1,7 @@
 import jpeg from 'jpeg-js'
+import { PNG } from 'pngjs'
 import { downscale, type Grey } from './area-average.js'
 import type { ImageHeader } from './image-header.js'
-import { decodeJpegLuma } from './jpeg-luma.js'
-import { decodePngLuma } from './png-luma.js'
 
 export { downscale, type Grey } from './area-average.js'
 
@@ -14,12 +13,12 @@ export { downscale, type Grey } from './area-average.js'
 export const OCR_MAX_PIXELS = 4_000_000
 
 /**
- * The picture tesseract reads: grey, at most OCR_MAX_PIXELS (area-averaged down while it is
- * decoded, never up), its lighting flattened (below), as a binary PGM that tesseract's Leptonica
- * reads without a decoder. Decoding is bounded in memory whatever the photo's size: a baseline
- * JPEG (what phones and cameras write) and every PNG stream through jpeg-luma.ts and png-luma.ts,
- * about 20 MB beside the photo's bytes. What has no such path is refused when it is over 4 MP
- * (`OcrRefusedError`, reported beside the barcodes), and goes to tesseract as it came only under it.
+ * The picture tesseract reads: grey, at most OCR_MAX_PIXELS (area-averaged down, never up), its
+ * lighting flattened (below), as a binary PGM that tesseract's Leptonica reads without a decoder.
+ * Nothing goes to tesseract over 4 MP: a JPEG or PNG up to OCR_DECODE_MAX_PIXELS is decoded and
+ * shrunk here; what is larger, or what is not decoded here (a GIF, an interlaced or 16-bit PNG, a
+ * stream the decoders refuse) is refused over 4 MP (`OcrRefusedError`, reported beside the
+ * barcodes) and goes to tesseract as it came only under it.
  */
 export async function prepareForOcr(bytes: Uint8Array, header: ImageHeader): Promise<Uint8Array> {
   let grey: Grey | undefined
@@ -30,7 +29,14 @@ export async function prepareForOcr(bytes: Uint8Array, header: ImageHeader): Pro
     // What cannot be decoded here (a corrupt stream), tesseract's own decoder may try, if it is small.
     return whole(bytes, header, 'it could not be decoded for reading')
   }
-  if (!grey) return whole(bytes, header, 'a GIF is not decoded for reading')
+  if (!grey)
+    return whole(
+      bytes,
+      header,
+      header.format === 'png'
+        ? 'an interlaced or 16-bit PNG is not decoded for reading'
+        : `a ${header.format.toUpperCase()} is not decoded for reading`,
+    )
   // The PGM carries no EXIF: a phone's "turned a quarter" flag is applied here (tesseract.js applies it to a JPEG it is given).
   const turned = header.format === 'jpeg' ? orient(grey, exifOrientation(bytes)) : grey
   return toPgm(flattenLight(downscale(turned, OCR_MAX_PIXELS)))
@@ -116,29 +122,28 @@ export function orient(g: Grey, o: number): Grey {
 }
 
 /**
- * jpeg-js, for the JPEGs jpeg-luma.ts does not read (progressive, arithmetic-coded, Adobe RGB):
- * it takes 12 to 20 bytes a pixel (its coefficients, the RGBA copy, the grey one), so only up to
- * this size; a larger one is refused.
+ * Decoded for reading up to this size, with jpeg-js and pngjs (kept libraries; neither decodes in
+ * pieces nor at a reduced size): they take 12 to 20 bytes a pixel (jpeg-js's coefficients, the RGBA
+ * copy, the grey one), 0.3 GB at 16 MP on a pool thread. A larger photo is refused for text (its
+ * barcodes are still read): phones write 12 MP unless told otherwise. Reading larger ones needs a
+ * decoder that shrinks while it decodes (libvips through sharp, say), not one written here.
  */
 export const OCR_DECODE_MAX_PIXELS = 16_000_000
 
 async function decodeGrey(bytes: Uint8Array, header: ImageHeader): Promise<Grey | undefined> {
-  if (header.format === 'png') return decodePngLuma(bytes, OCR_MAX_PIXELS)
-  if (header.format !== 'jpeg') return undefined
-  let streamed: Grey | undefined
-  let failure: Error | undefined
-  try {
-    streamed = decodeJpegLuma(bytes, OCR_MAX_PIXELS)
-  } catch (e) {
-    failure = e instanceof Error ? e : new Error('JPEG: not decoded')
-  }
-  if (streamed) return streamed
+  if (header.format !== 'jpeg' && header.format !== 'png') return undefined
   const pixels = header.width * header.height
-  if (pixels > OCR_DECODE_MAX_PIXELS) {
-    if (failure) throw failure
+  if (pixels > OCR_DECODE_MAX_PIXELS)
     throw new OcrRefusedError(
-      `Text not read: a progressive (or arithmetic-coded, or RGB) JPEG is decoded for reading only up to ${OCR_DECODE_MAX_PIXELS / 1e6} MP, and this one is ${(pixels / 1e6).toFixed(1)} MP`,
+      `Text not read: a photo is read for text up to ${OCR_DECODE_MAX_PIXELS / 1e6} MP, and this one is ${(pixels / 1e6).toFixed(1)} MP (its barcodes are read; a phone's usual 12 MP is enough)`,
     )
+  if (header.format === 'png') {
+    // IHDR: bit depth at byte 24, interlace method at 28. pngjs inflates an interlaced PNG with no
+    // output limit (a few KB of IDAT can inflate to gigabytes), and a 16-bit one to 8 bytes a pixel:
+    // those are not decoded here (whole() below: tesseract's own decoder within 4 MP, else refused).
+    if (bytes[24]! > 8 || bytes[28] !== 0) return undefined
+    const img = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    return fromRgba(img.width, img.height, img.data, 4)
   }
   const img = jpeg.decode(bytes, {
     useTArray: true,

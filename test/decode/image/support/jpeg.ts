@@ -5,7 +5,7 @@ import type { Raster } from './raster.js'
  * Phone photos reach the service as JPEG, so tests must feed the reader real DCT blocking and
  * ringing around bar edges; nothing installed encodes JPEG, and this is short.
  */
-export function encodeJpeg(r: Raster, quality = 75, opts: { restartInterval?: number } = {}): Uint8Array {
+export function encodeJpeg(r: Raster, quality = 75): Uint8Array {
   const quant = scaledQuantTable(quality)
   const out = new ByteWriter()
   out.bytes([0xff, 0xd8]) // SOI
@@ -13,23 +13,14 @@ export function encodeJpeg(r: Raster, quality = 75, opts: { restartInterval?: nu
   out.segment(0xc0, [8, r.height >> 8, r.height & 255, r.width >> 8, r.width & 255, 1, 1, 0x11, 0])
   out.segment(0xc4, [0x00, ...DC_BITS, ...DC_VALUES]) // DHT class 0 (DC), id 0
   out.segment(0xc4, [0x10, ...AC_BITS, ...AC_VALUES]) // DHT class 1 (AC), id 0
-  // DRI: many phones' encoders restart the entropy coding every few MCUs (RSTn markers between).
-  const ri = opts.restartInterval ?? 0
-  if (ri) out.segment(0xdd, [ri >> 8, ri & 255])
   out.segment(0xda, [1, 1, 0x00, 0, 63, 0]) // SOS: one component, tables 0/0, full spectrum
   const bits = new BitWriter(out)
   const dc = huffmanCodes(DC_BITS, DC_VALUES)
   const ac = huffmanCodes(AC_BITS, AC_VALUES)
   const block = new Float64Array(64)
   let previousDc = 0
-  let mcu = 0
   for (let by = 0; by < r.height; by += 8) {
-    for (let bx = 0; bx < r.width; bx += 8, mcu++) {
-      if (ri && mcu > 0 && mcu % ri === 0) {
-        bits.flush()
-        out.bytes([0xff, 0xd0 + ((mcu / ri - 1) % 8)])
-        previousDc = 0
-      }
+    for (let bx = 0; bx < r.width; bx += 8) {
       for (let y = 0; y < 8; y++) {
         for (let x = 0; x < 8; x++) {
           // Edge blocks repeat the last row/column, as libjpeg does, to avoid ringing at the border.

@@ -83,10 +83,3 @@ export function interlaced16(r: Raster): Uint8Array {
   }
   return png(r.width, r.height, 16, 0, 1, Buffer.concat(parts))
 }
-
-/** The raster as an 8-bit grey PNG, not interlaced, no filter. */
-export function grey8(r: Raster): Uint8Array {
-  const raw = Buffer.alloc((r.width + 1) * r.height)
-  for (let y = 0; y < r.height; y++) raw.set(r.data.subarray(y * r.width, (y + 1) * r.width), y * (r.width + 1) + 1)
-  return png(r.width, r.height, 8, 0, 0, raw)
-}
