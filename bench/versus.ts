@@ -125,16 +125,19 @@ async function startSide(label: string, cwd: string, n: number): Promise<Side> {
 }
 
 /** The scenarios of bench/run.ts that both releases serve, read-only ones first. */
-function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: LoadOptions }> {
+type Scenario = { key: string; name: string; readOnly: boolean; opts: LoadOptions }
+function scenarios(s: Side): Scenario[] {
   let r = 0
   let added = 0 // tracking numbers after the held pool's, one per add, never twice on a side
-  return [
+  const all: Scenario[] = [
     {
+      key: 'session',
       name: 'authenticated GET /api/v1/session',
       readOnly: true,
       opts: { url: `${s.base}/api/v1/session`, headers: s.bearer },
     },
     {
+      key: 'get',
       name: 'get package DETAILED (200 in turn)',
       readOnly: true,
       opts: {
@@ -144,6 +147,7 @@ function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: Load
       },
     },
     {
+      key: 'byTracking',
       name: 'get by tracking number (200 in turn)',
       readOnly: true,
       opts: {
@@ -153,11 +157,13 @@ function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: Load
       },
     },
     {
+      key: 'token',
       name: 'token issuance (POST /auth/api/v1/token)',
       readOnly: false,
       opts: { url: `${s.base}/auth/api/v1/token`, method: 'POST', headers: { authorization: basicAuth } },
     },
     {
+      key: 'add',
       name: 'add package (POST /api/v1/packages, 50 recipients)',
       readOnly: false,
       opts: {
@@ -178,7 +184,11 @@ function scenarios(s: Side): Array<{ name: string; readOnly: boolean; opts: Load
       },
     },
   ]
+  return all.filter((p) => !only || only.includes(p.key))
 }
+
+// BENCH_ONLY=add,token…: only those scenarios (bench/run.ts's keys), e.g. more rounds of one figure.
+const only = process.env.BENCH_ONLY?.split(',')
 
 const worktree = mkdtempSync(path.join(tmpdir(), 'mailroom-vs-tree-'))
 execFileSync('git', ['worktree', 'add', '--detach', worktree, commit], { cwd: ROOT, stdio: 'inherit' })
