@@ -31,6 +31,8 @@ beforeAll(async () => {
       })
     ).packageId as string
   toReturn = await receive('1ZHOLDRETURN01')
+  // A minute later (the test clock stands still otherwise): "oldest first" has an order to show.
+  h.t.clock.advance(60_000)
   toKeep = await receive('1ZHOLDKEEP0002')
   await a.ok('PUT', `/api/v1/inboundsites/${hq}/returnDeadline`, { returnAfterDays: 3 })
   // Four days on, the two parcels are past the deadline; the proposal job finds them.
