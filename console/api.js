@@ -12,7 +12,12 @@ let csrfToken = ''
 let onExpired = () => {}
 let lastAnswer = Date.now()
 
-/** When the server last answered a call of this session (each one renews its idle window). */
+/**
+ * When the session's idle window last surely restarted: the sending of the last call the server
+ * answered. The server renews the window when it takes the request, between sending and answer; the
+ * answer's time would be later than that by the whole round trip (a slow save, a laptop closed with a
+ * call in flight), and the console would then keep a session the server has already ended.
+ */
 export const lastActivity = () => lastAnswer
 
 export function setCsrfToken(token) {
@@ -72,14 +77,16 @@ export async function call(method, path, body, opts = {}) {
       credentials: 'same-origin',
       signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined,
     })
+  let sentAt = Date.now()
   let res = await send()
   // Searches are bounded per subscription (several clerks at once): a 429 says when to come back.
   for (let retry = 0; res.status === 429 && path !== SESSION_URL && retry < 3; retry++) {
     const seconds = Math.min(3, Number(res.headers.get('retry-after')) || 1)
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    sentAt = Date.now()
     res = await send()
   }
-  if (res.status !== 401) lastAnswer = Date.now()
+  if (res.status !== 401) lastAnswer = Math.max(lastAnswer, sentAt)
   if (res.status === 204) return undefined
   const text = await res.text()
   const type = res.headers.get('content-type') ?? ''

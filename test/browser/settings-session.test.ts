@@ -121,11 +121,26 @@ describe('the session in the console', () => {
     const recipient = page.getByRole('combobox', { name: 'Recipient' })
     await recipient.fill('Ada')
     await page.getByRole('option', { name: /Ada Lovelace/ }).waitFor()
+    // Choosing her asks for her holds; that answer comes only after the clerk has gone (a call in
+    // flight when the laptop closed). It renewed the session when the server took it, not when it
+    // came back: the console must not count the answer's time as activity.
+    let answerHolds = () => {}
+    let holdsAsked = () => {}
+    const asked = new Promise<void>((resolve) => (holdsAsked = resolve))
+    await page.route('**/contacts/*/holds', async (route) => {
+      holdsAsked()
+      await new Promise<void>((go) => (answerHolds = go))
+      await route.continue()
+    })
     await recipient.press('Enter')
     await expect.poll(() => recipient.inputValue()).toBe('Ada Lovelace')
+    await asked
 
     // The clerk is called away: warned, then the idle session ends (on the server too).
     await page.clock.fastForward('23:30')
+    const late = page.waitForResponse('**/contacts/*/holds')
+    answerHolds()
+    await late
     await page.getByRole('alert').filter({ hasText: 'for lack of activity' }).waitFor()
     h.t.clock.advance(31 * 60_000)
     await page.clock.fastForward('02:00')
