@@ -97,6 +97,26 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   }
 }
 
+/**
+ * A handle on an in-memory PGlite its caller keeps (made by createMemoryPGlite): closing the handle
+ * waits for the queries it started and refuses new ones, but leaves the database running. The tests
+ * reuse one database per worker from file to file this way (test/support/pglite-pool.ts): booting a
+ * copy of the migrated template took 1.2–1.7 s of CPU per file, emptying the used one a tenth of that.
+ */
+export function handleOnPGlite(pglite: PGlite, options: OpenOptions = {}): DatabaseHandle {
+  const db = new Kysely<Database>({ dialect: new SerializedPGliteDialect(pglite, { keepOpen: true }) })
+  if (options.guardTransactions) guardTransactions(db)
+  return {
+    db,
+    engine: 'pglite',
+    dumpDataDir: () => dumpBetweenTransactions(db, pglite),
+    close: () => db.destroy(),
+  }
+}
+
+/** A new in-memory PGlite with the extensions and type parsers every handle expects, optionally started from a dump. */
+export const createMemoryPGlite = (from?: Blob): Promise<PGlite> => createPGlite(undefined, from)
+
 const createPGlite = (dataDir?: string, from?: Blob) =>
   PGlite.create({
     ...(dataDir ? { dataDir } : {}),
@@ -152,21 +172,33 @@ class ConflictRetryDialect extends PostgresDialect {
  * (kysely-pglite-dialect rather than Kysely 0.29's built-in dialect: 0.29 requires Node 22.)
  */
 class SerializedPGliteDialect extends PGliteDialect {
+  constructor(
+    pglite: PGlite,
+    private readonly opts: { keepOpen?: boolean } = {},
+  ) {
+    super(pglite)
+  }
   override createDriver(): Driver {
-    return new SerializedDriver(super.createDriver())
+    return new SerializedDriver(super.createDriver(), this.opts.keepOpen === true)
   }
 }
 
 class SerializedDriver implements Driver {
   #queue: Promise<void> = Promise.resolve()
   #release: (() => void) | undefined
+  #closed = false
 
-  constructor(private readonly inner: Driver) {}
+  /** keepOpen: destroy ends this driver's use of the database (after its last query) and leaves PGlite open. */
+  constructor(
+    private readonly inner: Driver,
+    private readonly keepOpen = false,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init()
   }
   async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#closed) throw new Error('the database handle is closed')
     if (transactionScope.getStore()?.inside) {
       throw new Error('query on the database from inside a transaction: pass the transaction (trx) down instead')
     }
@@ -192,7 +224,12 @@ class SerializedDriver implements Driver {
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(connection)
   }
-  destroy(): Promise<void> {
-    return this.inner.destroy()
+  async destroy(): Promise<void> {
+    this.#closed = true
+    if (!this.keepOpen) return this.inner.destroy()
+    // A transaction its owner abandoned would hold the connection for ever: wait a while, not for ever.
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.#queue, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))])
+    clearTimeout(timer)
   }
 }
