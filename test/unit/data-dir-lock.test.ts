@@ -179,15 +179,16 @@ describe('the data directory lock', () => {
   it.each(['absent', 'stale', 'old and damaged'] as const)(
     'lets exactly one of many racing starters lock it when the lock is %s',
     async (state) => {
-      for (let round = 0; round < 3; round++) {
-        const dir = newDir()
+      const dirs = [newDir(), newDir(), newDir()]
+      const rounds = await race(dirs, 6, (dir) => {
         if (state === 'stale')
           writeFileSync(lockOf(dir), `${JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), dir })}\n`)
         if (state === 'old and damaged') {
           writeFileSync(lockOf(dir), '')
           utimesSync(lockOf(dir), 1, 1)
         }
-        const results = await race(dir, 6)
+      })
+      for (const results of rounds) {
         expect(
           results.filter((r) => r === 'locked'),
           results.join(),
@@ -198,17 +199,27 @@ describe('the data directory lock', () => {
   )
 })
 
-/** `n` processes that each try to lock `dir` at the same moment and hold it; what each got. */
-async function race(dir: string, n: number): Promise<string[]> {
-  const go = `${dir}.go`
+/**
+ * `n` processes that, for each of `dirs` in turn, try to lock it at the same moment and hold it
+ * until every one has answered (then the winner lets go); what each got, per directory. The same
+ * processes race every round: starting them (tsx) is most of the cost, and each round is a new race.
+ */
+async function race(dirs: string[], n: number, prepare: (dir: string) => void): Promise<string[][]> {
   const script = `
     import { existsSync } from 'node:fs'
     import { lockDataDir } from ${JSON.stringify(path.resolve('src/platform/db/data-dir-lock.ts'))}
+    const dirs = ${JSON.stringify(dirs)}
+    const until = async (file) => { while (!existsSync(file)) await new Promise((r) => setTimeout(r, 1)) }
     process.stdout.write('ready\\n')
-    while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1))
-    let result = 'locked'
-    try { lockDataDir(${JSON.stringify(dir)}) } catch (e) { result = e.constructor.name === 'DataDirInUseError' ? 'refused' : String(e) }
-    process.stdout.write(result)
+    for (const [round, dir] of dirs.entries()) {
+      await until(dir + '.go')
+      let result = 'locked'
+      let unlock = () => {}
+      try { unlock = lockDataDir(dir) } catch (e) { result = e.constructor.name === 'DataDirInUseError' ? 'refused' : String(e) }
+      process.stdout.write(round + ' ' + result + '\\n')
+      await until(dir + '.done')
+      unlock()
+    }
     process.stdin.on('end', () => process.exit(0)).resume()`
   const children = Array.from({ length: n }, () =>
     spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -222,7 +233,7 @@ async function race(dir: string, n: number): Promise<string[]> {
       out += d.toString()
       for (const look of waiting) look()
     })
-    const line = (want: (l: string) => boolean) =>
+    return (want: (l: string) => boolean) =>
       new Promise<string>((resolve) => {
         const look = () => {
           const found = out.split('\n').find(want)
@@ -232,13 +243,20 @@ async function race(dir: string, n: number): Promise<string[]> {
         child.on('exit', () => resolve(`exited: ${out}`))
         look()
       })
-    return { ready: line((l) => l === 'ready'), result: line((l) => l !== '' && l !== 'ready') }
   })
-  // Every child is up (its module loaded) before the start signal, so that they really race.
-  await Promise.all(lines.map((l) => l.ready))
-  writeFileSync(go, '')
-  const results = await Promise.all(lines.map((l) => l.result))
+  // Every child is up (its module loaded) before the first start signal, so that they really race.
+  await Promise.all(lines.map((line) => line((l) => l === 'ready')))
+  const rounds: string[][] = []
+  for (const [round, dir] of dirs.entries()) {
+    prepare(dir)
+    writeFileSync(`${dir}.go`, '')
+    const answers = await Promise.all(
+      lines.map((line) => line((l) => l.startsWith(`${round} `) || l.startsWith('exited'))),
+    )
+    rounds.push(answers.map((a) => a.replace(`${round} `, '')))
+    writeFileSync(`${dir}.done`, '')
+  }
   for (const child of children) child.stdin.end()
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.on('exit', r) : r(null)))))
-  return results
+  return rounds
 }
