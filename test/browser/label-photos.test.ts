@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import jpeg from 'jpeg-js'
+import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { TestClient } from '../support/build-test-app.js'
 import { createUser } from '../support/console-session.js'
 import { api } from '../support/factories.js'
 import { encodeImage } from '../decode/image/support/encode.js'
+import { seededRandom } from '../decode/image/support/filters.js'
+import { encodeJpeg } from '../decode/image/support/jpeg.js'
 import { labelPhoto } from '../decode/image/support/scene.js'
 import { renderSymbol, SYMBOLS } from '../decode/image/support/symbols.js'
 import { DESKTOP, expectAccessible, screenshot, signIn, useConsole } from './support.js'
@@ -121,4 +125,130 @@ describe('label photos at the desk', () => {
     expect(issue).toMatchObject({ reason: 'no_match', imageId: expect.any(String) })
     expect(h.pageErrors).toEqual([])
   }, 180_000)
+
+  it('keyboard only: a hard-to-read photo prompts a retake; Enter retakes it, 2 picks the second suggestion, Enter saves the parcel for them', async () => {
+    // The retaken photo's person twice over: the clerk must choose (several_matches, two suggestions).
+    const [retakeFile, retaken] = Object.entries(manifest).find(([f, e]) => f.endsWith('-photo.jpg') && e !== entry)!
+    const { first: f2, middle: m2, last: l2 } = retaken.person
+    const name2 = [f2, m2 ? `${m2}.` : undefined, l2].filter(Boolean).join(' ')
+    // A subscription of its own: the stained photo's parcel is one the first test saves in the other.
+    const desk = await h.t.newClient('label-retake')
+    const a = api(h.t, desk)
+    await a.site({ type: 'site', name: 'HQ', locationId: await a.location('Tower'), primary: true })
+    const twins = [await a.contact('RECEIVER', name2), await a.contact('RECEIVER', name2)]
+    const clerk = { email: 'admin@retake.example', password: 'admin password 123' }
+    await createUser(h.t, desk, { ...clerk, role: 'admin', name: 'Retake Admin' })
+
+    const { page } = await h.open(DESKTOP)
+    // File choosers are taken by the test from the start: Playwright turns that on when a listener
+    // is added, without waiting for the browser, so one added just before the key press could lose
+    // the race to the dialog it should catch (CI, under load: no file chooser within 30 s).
+    page.on('filechooser', () => {})
+    await page.goto('/console')
+    await signIn(page, clerk.email, clerk.password)
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
+    await page.getByRole('link', { name: 'Receive' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Receive' }).waitFor()
+    await page.getByLabel('Location', { exact: true }).selectOption({ label: 'HQ' })
+
+    // "Photo of label" by its key, the file chooser answered with a stained photo: tesseract's mean
+    // confidence falls under 60 (the retake threshold; 49 on this one) and it names nobody.
+    // (The hidden file input behind it has the same accessible name: the visible button, by its text.)
+    await page.locator('button', { hasText: 'Photo of label' }).focus()
+    const low = page.waitForResponse((r) => r.url().includes('/decode-image'), { timeout: 60_000 })
+    low.catch(() => undefined) // awaited below
+    await choosePhoto(page, 'Enter', {
+      name: 'stained.jpg',
+      buffer: stained(readFileSync(new URL(photoFile, FIXTURES))),
+    })
+    const retake = page.getByTestId('retake')
+    await retake.waitFor({ timeout: 60_000 })
+    expect(await retake.textContent()).toContain('The label was hard to read')
+    expect(((await (await low).json()) as { label: { confidence: number } }).label.confidence).toBeLessThan(60)
+
+    // Its barcode still read: the form is open, and the focus set in its recipient box (after the prompt showed).
+    await expect.poll(() => page.getByTestId('decoded-tracking').textContent()).toBe(entry.spec.tracking)
+    await expect.poll(() => focusedTag(page)).toBe('INPUT')
+
+    // Retake: its button by the keyboard, the clear photo this time.
+    await leaveTextFields(page)
+    await retake.getByRole('button', { name: 'Retake photo' }).focus()
+    expect(await page.evaluate<string>("document.activeElement?.textContent ?? ''")).toBe('Retake photo')
+    const read = page.waitForResponse((r) => r.url().includes('/decode-image'), { timeout: 60_000 })
+    read.catch(() => undefined) // awaited below; a failure before then is the test's own
+    await choosePhoto(page, 'Enter', fileURLToPath(new URL(retakeFile, FIXTURES)))
+    const suggested = (
+      (await (await read).json()) as { label: { recipient: { suggestions: Array<{ contactId: string }> } } }
+    ).label.recipient.suggestions
+    await page.locator('.label-lines mark').filter({ hasText: retaken.printedName }).waitFor({ timeout: 60_000 })
+    expect(await retake.count()).toBe(0)
+    const buttons = page.getByRole('list', { name: 'Suggested recipients' }).getByRole('button')
+    expect(await buttons.count()).toBe(2)
+    expect(suggested.map((s) => s.contactId).sort()).toEqual([...twins].sort())
+
+    await expect.poll(() => page.getByTestId('decoded-tracking').textContent()).toBe(retaken.spec.tracking)
+    await expect.poll(() => focusedTag(page)).toBe('INPUT')
+    // 2 from anywhere but a text field: the second suggestion is the recipient, and Save has the focus.
+    await leaveTextFields(page)
+    await page.keyboard.press('2')
+    await expect.poll(() => buttons.nth(1).getAttribute('aria-pressed')).toBe('true')
+    expect(await buttons.nth(0).getAttribute('aria-pressed')).toBe('false')
+    await expect
+      .poll(() => page.evaluate<string>("document.activeElement?.textContent?.trim() ?? ''"))
+      .toBe('Save package')
+    await page.keyboard.press('Enter')
+    await page.getByRole('link', { name: retaken.spec.tracking }).waitFor()
+
+    const res = await h.t.inject({
+      method: 'GET',
+      url: `/api/v1/packages/tracking/${retaken.spec.tracking}`,
+      headers: desk.auth,
+    })
+    expect(res.json().receiver.contactId).toBe(suggested[1]!.contactId)
+    const issues = (await h.t.inject({ method: 'GET', url: '/api/v1/scanissues', headers: desk.auth })).json()
+    expect(
+      (issues.scanIssues as Array<{ trackingNumber: string }>).some((i) => i.trackingNumber === retaken.spec.tracking),
+    ).toBe(false)
+    expect(h.elsewhere).toEqual([])
+    expect(h.pageErrors).toEqual([])
+  }, 240_000)
 })
+
+/** Presses `key` on the focused control and answers the file chooser it opens. */
+async function choosePhoto(page: Page, key: string, file: string | { name: string; buffer: Buffer }): Promise<void> {
+  const chooser = page.waitForEvent('filechooser')
+  await page.keyboard.press(key)
+  await (await chooser).setFiles(typeof file === 'string' ? file : { ...file, mimeType: 'image/jpeg' })
+}
+
+const focusedTag = (page: Page) => page.evaluate<string>("document.activeElement?.tagName ?? ''")
+
+/** Shift+Tab until the focus is on no text field (the number keys are text there). */
+async function leaveTextFields(page: Page): Promise<void> {
+  for (let i = 0; i < 12; i++) {
+    const tag = await focusedTag(page)
+    if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT') return
+    await page.keyboard.press('Shift+Tab')
+  }
+  throw new Error('the focus stayed in a text field')
+}
+
+/**
+ * The photo, grey, its top third stained with dark speckle (a scuffed label): tesseract reads
+ * the speckle as words it is unsure of, and the page's mean confidence falls.
+ */
+function stained(photo: Buffer): Buffer {
+  const img = jpeg.decode(photo, { useTArray: true })
+  const { width, height } = img
+  const data = new Uint8Array(width * height).map((_, i) => img.data[4 * i]!)
+  const random = seededRandom(5)
+  const top = Math.floor(height * 0.35)
+  for (let cy = 0; cy < top; cy += 10)
+    for (let cx = 0; cx < width; cx += 10) {
+      if (random() >= 0.5) continue
+      for (let y = cy; y < Math.min(top, cy + 6); y++)
+        data.fill(30, y * width + cx, y * width + Math.min(width, cx + 6))
+    }
+  return Buffer.from(encodeJpeg({ width, height, data }, 85))
+}
