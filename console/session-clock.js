@@ -22,7 +22,8 @@ function ending(idleMs, absoluteAt) {
 
 /** The warning banner; `onExpire` is called once the session is over by these counts. */
 export function SessionClock({ idleSeconds, expiresInSeconds, onExpire }) {
-  const [absoluteAt, setAbsoluteAt] = useState(() => Date.now() + expiresInSeconds * 1000)
+  // Counted, as the idle end is, from the sending of the call that answered (api.js, lastActivity).
+  const [absoluteAt, setAbsoluteAt] = useState(() => lastActivity() + expiresInSeconds * 1000)
   const [now, setNow] = useState(Date.now())
   const [error, setError] = useState(null)
   useEffect(() => {
@@ -38,7 +39,7 @@ export function SessionClock({ idleSeconds, expiresInSeconds, onExpire }) {
     setError(null)
     try {
       const s = await get(SESSION_URL)
-      setAbsoluteAt(Date.now() + s.expiresInSeconds * 1000)
+      setAbsoluteAt(lastActivity() + s.expiresInSeconds * 1000)
       setNow(Date.now())
     } catch (err) {
       // Already over on the server: the work is kept and sign-in asked for now.
