@@ -97,10 +97,14 @@ export async function writeCounter(adminUrl: string, database: string) {
       await settle()
       start = await read()
       const until = Date.now() + Number(process.env.BENCH_QUIESCE_MS ?? 150_000)
-      for (let still = 0; (still < 2 || (await pendingWork()) > 0) && Date.now() < until;) {
+      // Still means two reads in a row with nothing written *after* the deferred work ended: its own
+      // last writes reach the statistics up to 10 s late, so an end seen while the counts stood still
+      // would otherwise put those writes inside the measured load (200 package events once, side by side).
+      for (let still = 0; still < 2 && Date.now() < until;) {
         await new Promise((r) => setTimeout(r, 6_000))
         const now = await read()
-        still = JSON.stringify(now.tables) === JSON.stringify(start.tables) ? still + 1 : 0
+        const quiet = JSON.stringify(now.tables) === JSON.stringify(start.tables) && (await pendingWork()) === 0
+        still = quiet ? still + 1 : 0
         start = now
       }
     },
