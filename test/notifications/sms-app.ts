@@ -10,8 +10,9 @@ export const TOKEN = 'auth-token-123'
 /**
  * The app with a Messages API provider (a real HTTP server) and an SMTP server, a mailroom, and the
  * helpers the texts' tests share: call inside a describe block; read the fields inside tests.
+ * `configured: false` leaves the subscription's SMS settings at their defaults (the file saves them).
  */
-export function useSmsApp(extraEnv: Record<string, string> = {}) {
+export function useSmsApp(extraEnv: Record<string, string> = {}, { configured = true } = {}) {
   const smtp = new TestSmtpServer()
   const provider = new TestMessagesApi()
   const env: Record<string, string> = {
@@ -80,9 +81,9 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
       return (await a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
     },
     /** A recipient with a phone, opted in, with these channels for arrivals. */
-    async texter(arrival: string[]): Promise<{ id: string; phone: string }> {
+    async texter(arrival: string[], name?: string): Promise<{ id: string; phone: string }> {
       const phone = `+1 (555) 010-0${++phoneN}`
-      const id = await a.contact('RECEIVER', `Tex ${phoneN}`, { email: `t${phoneN}@example.com`, phone })
+      const id = await a.contact('RECEIVER', name ?? `Tex ${phoneN}`, { email: `t${phoneN}@example.com`, phone })
       await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
         kinds: { ARRIVAL: arrival },
         sms: { optedIn: true, source: 'desk form' },
@@ -95,10 +96,15 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
     },
     /** One parcel for the recipient at the site, its batch closed and the worker run once. */
     async arriveAndSend(receiverId: string, siteId?: string): Promise<string> {
-      const id = await addFor(receiverId, siteId)
+      return (await s.arriveAllAndSend(receiverId, 1, siteId))[0]!
+    },
+    /** `n` parcels for the recipient in one batch, closed, and the worker run once. */
+    async arriveAllAndSend(receiverId: string, n: number, siteId?: string): Promise<string[]> {
+      const ids: string[] = []
+      for (let i = 0; i < n; i++) ids.push(await addFor(receiverId, siteId))
       t.clock.advance(61_000)
       await t.ctx.notifications.runOnce()
-      return id
+      return ids
     },
   }
   beforeAll(async () => {
@@ -115,7 +121,7 @@ export function useSmsApp(extraEnv: Record<string, string> = {}) {
       finalNoticeAfterHours: null,
       templates: {},
     })
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
+    if (configured) await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
   })
   // The tests move the clock by hours: each starts with a token issued now.
   beforeEach(() => s.refresh())

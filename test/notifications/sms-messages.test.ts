@@ -1,97 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { api, trackingNumber } from '../support/factories.js'
-import { useClient, useTestApp } from '../support/use-test-app.js'
+import { describe, expect, it } from 'vitest'
 import { providerSignature } from '../../src/notifications/model/signature.js'
-import { TestSmtpServer } from './support/smtp.js'
-import { TestMessagesApi } from './sms-servers.js'
-
-const PUBLIC_URL = 'https://mailroom.example.test'
-const TOKEN = 'auth-token-123'
+import { PUBLIC_URL, TOKEN, useSmsApp } from './sms-app.js'
 
 describe('texts through a Messages API provider (a real HTTP server speaking its shape)', () => {
-  const smtp = new TestSmtpServer()
-  const provider = new TestMessagesApi()
-  const env: Record<string, string> = {
-    MAILROOM_PUBLIC_URL: PUBLIC_URL,
-    SMS_ALLOW_CIDRS: '127.0.0.0/8',
-    SMS_ALLOW_HTTP: 'true',
-    NOTIFY_MAX_ATTEMPTS: '3',
-  }
-  beforeAll(async () => {
-    await smtp.start()
-    await provider.start()
-    env.SMTP_URL = smtp.url
-  })
-  afterAll(async () => {
-    await smtp.close()
-    await provider.close()
-  })
-  const t = useTestApp(env)
-  const client = useClient(t)
-  let a: ReturnType<typeof api>
-  let room: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
-  let carrierId: string
-  let phoneN = 100
-
-  beforeAll(async () => {
-    a = api(t, client)
-    room = await a.mailroom()
-    const carriers = await a.ok('GET', '/api/v1/carriers/catalog')
-    carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
-      (c) => c.name === 'UPS',
-    )!.carrierId
-    await a.ok('PUT', '/api/v1/notifications/settings', {
-      enabled: true,
-      arrivalBatchSeconds: 60,
-      reminderAfterHours: [],
-      finalNoticeAfterHours: null,
-      templates: {},
-    })
-  })
-
-  // The tests move the clock by hours: each starts with a token issued now.
-  beforeEach(async () => {
-    a = api(t, await t.refresh(client))
-  })
-
-  const smsSettings = (over: Record<string, unknown> = {}) => ({
-    provider: 'messages',
-    url: provider.url,
-    account: 'AC0123',
-    secret: TOKEN,
-    from: '+15550009999',
-    senderName: 'HQ Mailroom',
-    channels: {
-      allowed: ['email', 'sms'],
-      defaults: { ARRIVAL: ['email'], REMINDER: ['email'], FINAL_NOTICE: ['email'], PICKED_UP: ['email'] },
-    },
-    quietHours: null,
-    ...over,
-  })
-  const addFor = async (receiverId: string) =>
-    (
-      await a.ok('POST', '/api/v1/packages', {
-        package: {
-          trackingNumber: trackingNumber('1ZSMS'),
-          carrier: { carrierId },
-          sender: { contactId: room.senderId },
-          receiver: { contactId: receiverId },
-        },
-        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: room.shelfId } },
-      })
-    ).packageId as string
-  const list = async (query: string) =>
-    (await a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
-  /** A recipient with a phone, opted in, with these channels for arrivals. */
-  const texter = async (arrival: string[], name = `Tex ${phoneN}`) => {
-    const phone = `+1 (555) 010-0${++phoneN}`
-    const id = await a.contact('RECEIVER', name, { email: `t${phoneN}@example.com`, phone })
-    await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
-      kinds: { ARRIVAL: arrival },
-      sms: { optedIn: true, source: 'desk form' },
-    })
-    return { id, phone: `+15550100${phoneN}` }
-  }
+  // The settings are this file's to save: its first test reads their defaults.
+  const s = useSmsApp({}, { configured: false })
+  const { t, client, smtp, provider, smsSettings } = s
+  const list = (query: string) => s.list(query)
+  const texter = (arrival: string[], name?: string) => s.texter(arrival, name)
+  const arriveAndSend = (receiverId: string, n = 1) => s.arriveAllAndSend(receiverId, n)
   const post = (kind: 'inbound' | 'status', form: Record<string, string>, signature?: string) =>
     t.inject({
       method: 'POST',
@@ -103,23 +20,16 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
       },
       payload: new URLSearchParams(form).toString(),
     })
-  const arriveAndSend = async (receiverId: string, n = 1) => {
-    const ids: string[] = []
-    for (let i = 0; i < n; i++) ids.push(await addFor(receiverId))
-    t.clock.advance(61_000)
-    await t.ctx.notifications.runOnce()
-    return ids
-  }
 
   it('answers the defaults, refuses incomplete settings naming the field, keeps the secret write-only', async () => {
-    expect(await a.ok('GET', '/api/v1/notifications/sms/settings')).toMatchObject({
+    expect(await s.a.ok('GET', '/api/v1/notifications/sms/settings')).toMatchObject({
       provider: 'none',
       secretSet: false,
       channels: { allowed: ['email'] },
       quietHours: null,
     })
     const bad = async (body: unknown) => {
-      const res = await a.call('PUT', '/api/v1/notifications/sms/settings', body)
+      const res = await s.a.call('PUT', '/api/v1/notifications/sms/settings', body)
       expect(res.statusCode, res.body).toBe(400)
       return (res.json().errors as Array<{ additionalParameters: string }>).map((e) => e.additionalParameters)
     }
@@ -140,24 +50,24 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
       ),
     ).toEqual(['channels.defaults.ARRIVAL'])
     expect(await bad(smsSettings({ quietHours: { start: '25:00', end: '08:00' } }))).toContain('quietHours.start')
-    const saved = await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
+    const saved = await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
     expect(saved).toMatchObject({ provider: 'messages', secretSet: true, account: 'AC0123' })
     expect(saved).not.toHaveProperty('secret')
     expect(saved.inboundUrl).toBe(`${PUBLIC_URL}/notifications/sms/${client.subId}/inbound`)
     // The secret kept when absent.
     const { secret: _again, ...keep } = smsSettings()
-    expect(await a.ok('PUT', '/api/v1/notifications/sms/settings', keep)).toMatchObject({ secretSet: true })
+    expect(await s.a.ok('PUT', '/api/v1/notifications/sms/settings', keep)).toMatchObject({ secretSet: true })
   })
 
   it('records opt-in with its time and source, and refuses an opt-in without a source', async () => {
-    const id = await a.contact('RECEIVER', 'Olga Optin', { phone: '+15550101000' })
-    const res = await a.call('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    const id = await s.a.contact('RECEIVER', 'Olga Optin', { phone: '+15550101000' })
+    const res = await s.a.call('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
       kinds: {},
       sms: { optedIn: true },
     })
     expect(res.statusCode).toBe(400)
     expect(res.json().errors[0].additionalParameters).toBe('sms.source')
-    const got = await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    const got = await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
       kinds: { ARRIVAL: ['sms'] },
       sms: { optedIn: true, source: 'signed form at the desk' },
     })
@@ -167,7 +77,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
       sms: { optedIn: true, source: 'signed form at the desk', phone: '+15550101000', stopped: false },
     })
     expect(got.sms.optedInAt).toBe(t.clock.now().toISOString())
-    expect((await a.call('GET', '/api/v1/notifications/recipients/nosuchcontact/channels')).statusCode).toBe(404)
+    expect((await s.a.call('GET', '/api/v1/notifications/recipients/nosuchcontact/channels')).statusCode).toBe(404)
   })
 
   it('texts one message per arrival batch, pickup code first then the count, and never again; the list and the package events show it', async () => {
@@ -216,7 +126,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
     expect(email).toMatchObject({ status: 'sent', packageIds: [p] })
     expect(text).toMatchObject({ status: 'sent', packageIds: [p], parentId: email.notificationId, to: r.phone })
     // Resending the email does not queue a second text (one per notification).
-    await a.ok('POST', `/api/v1/notifications/${email.notificationId as string}/resend`, undefined, 200)
+    await s.a.ok('POST', `/api/v1/notifications/${email.notificationId as string}/resend`, undefined, 200)
     await t.ctx.notifications.runOnce()
     expect(provider.requests).toHaveLength(1)
     expect(await list(`packageId=${p}`)).toHaveLength(2)
@@ -281,7 +191,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
     // The provider's retry of the same message: no second confirmation.
     expect((await post('inbound', stop)).statusCode).toBe(200)
     expect(provider.requests).toHaveLength(1)
-    expect((await a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
+    expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
       stopped: true,
       optedIn: true,
     })
@@ -303,8 +213,8 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
   })
 
   it('texts a phone written nationally at its E.164 number, and a STOP from that number stops it', async () => {
-    const id = await a.contact('RECEIVER', 'Nat Ional', { phone: '(555) 123-4567' })
-    await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    const id = await s.a.contact('RECEIVER', 'Nat Ional', { phone: '(555) 123-4567' })
+    await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
       kinds: { ARRIVAL: ['sms'] },
       sms: { optedIn: true, source: 'desk form' },
     })
@@ -312,7 +222,9 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
     await arriveAndSend(id)
     expect(provider.requests.map((r) => r.form.To)).toEqual(['+15551234567'])
     await post('inbound', { MessageSid: 'SMnat1', From: '+15551234567', To: '+15550009999', Body: 'STOP' })
-    expect((await a.ok('GET', `/api/v1/notifications/recipients/${id}/channels`)).sms).toMatchObject({ stopped: true })
+    expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${id}/channels`)).sms).toMatchObject({
+      stopped: true,
+    })
     provider.clear()
     const [p] = await arriveAndSend(id)
     expect(provider.requests).toHaveLength(0)
@@ -346,7 +258,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
     const now = t.clock.now().getTime()
     const start = hhmm(new Date(now - 3_600_000))
     const end = hhmm(new Date(now + 2 * 3_600_000))
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings({ quietHours: { start, end } }))
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings({ quietHours: { start, end } }))
     try {
       const r = await texter(['sms'])
       provider.clear()
@@ -363,7 +275,7 @@ describe('texts through a Messages API provider (a real HTTP server speaking its
       expect(provider.requests).toHaveLength(1)
       expect((await list(`packageId=${p}`))[0]).toMatchObject({ status: 'sent' })
     } finally {
-      await a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
+      await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smsSettings())
     }
   })
 })
