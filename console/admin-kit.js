@@ -2,7 +2,7 @@
 // reloads, an action with its outcome, the Edit/Delete buttons of a row and the confirmation a
 // delete asks for.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError } from './api.js'
+import { ApiError, get, put } from './api.js'
 import { html, Alert, refusal } from './ui.js'
 
 /** A form's state, its submit with the API's field errors (`fields` are those the form shows), and a message once done. */
@@ -46,6 +46,56 @@ export function useForm(initial, submit, fields) {
   const messages = html`<${Alert} messages=${top} /><${Alert} kind="info" messages=${done ? [done] : []} />`
   return { values, setValues, onSubmit, bind, check, pick, errorsOf, top, done, busy, messages }
 }
+
+/**
+ * Settings edited whole (Admin › Texts, Single sign-on, Notifications): read from `url` into the
+ * form by `formOf`, saved by a PUT of `bodyOf(values)` whose answer is shown as stored. `run` gives
+ * the form's other calls (a preview) the same busy flag and refusal; `values` is null until read.
+ */
+export function useSettings(url, { formOf, bodyOf, saved }) {
+  const [values, setValues] = useState(null)
+  const [loadError, setLoadError] = useState(null)
+  const [error, setError] = useState(null)
+  const [done, setDone] = useState(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    get(url).then((s) => setValues(formOf(s)), setLoadError)
+  }, [])
+  const run = async (fn) => {
+    setBusy(true)
+    setError(null)
+    setDone(null)
+    try {
+      await fn()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const save = (e) => {
+    e.preventDefault()
+    return run(async () => {
+      setValues(formOf(await put(url, bodyOf(values))))
+      setDone(saved)
+    })
+  }
+  return { values, setValues, loadError, error, done, setDone, busy, run, save }
+}
+
+/** The API's messages for the field `name` and what is inside it (`name.x`, `name[0]`, `name/x`). */
+export const fieldErrors = (error, name) =>
+  error instanceof ApiError
+    ? error.items
+        .filter(
+          (i) =>
+            i.field === name ||
+            i.field.startsWith(`${name}.`) ||
+            i.field.startsWith(`${name}/`) ||
+            i.field.startsWith(`${name}[`),
+        )
+        .map((i) => i.message)
+    : []
 
 /** A list loaded from the API, again after each change (`deps`: when to load afresh). */
 export function useList(load, deps = []) {

@@ -1,8 +1,9 @@
 // Admin › Notifications: whether and when recipients are emailed, and what the emails say. The
 // templates of one kind at a time (in the settings' language; other languages' are kept as they
 // are), with a preview the server renders from a sample parcel by the renderer that sends them.
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { get, post, put, ApiError } from '../api.js'
+import { useRef, useState } from 'preact/hooks'
+import { post, ApiError } from '../api.js'
+import { fieldErrors, useSettings } from '../admin-kit.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { RenderedHtml } from '../email-preview.js'
 import { SmsSettings } from './admin-sms.js'
@@ -53,32 +54,17 @@ function settingsOf(v) {
   }
 }
 
-/** The API's messages for the fields starting with `prefix` (arrays are named `reminderAfterHours[1]` or `/1`). */
-const errorsAt = (error, prefix) =>
-  error instanceof ApiError
-    ? error.items
-        .filter(
-          (i) =>
-            i.field === prefix ||
-            i.field.startsWith(`${prefix}.`) ||
-            i.field.startsWith(`${prefix}[`) ||
-            i.field.startsWith(`${prefix}/`),
-        )
-        .map((i) => i.message)
-    : []
+/** The API's messages for a field (arrays are named `reminderAfterHours[1]` or `/1`). */
+const errorsAt = fieldErrors
 
 export function NotificationSettings() {
-  const [values, setValues] = useState(null)
-  const [loadError, setLoadError] = useState(null)
+  const { values, setValues, loadError, error, done, setDone, busy, run, save } = useSettings(
+    '/api/v1/notifications/settings',
+    { formOf, bodyOf: settingsOf, saved: 'Notification settings saved.' },
+  )
   const [kind, setKind] = useState('ARRIVAL')
-  const [error, setError] = useState(null)
-  const [done, setDone] = useState(null)
-  const [busy, setBusy] = useState(false)
   const [preview, setPreview] = useState(null)
   const previewRef = useRef(null)
-  useEffect(() => {
-    get('/api/v1/notifications/settings').then((s) => setValues(formOf(s)), setLoadError)
-  }, [])
   if (loadError) return html`<${Alert} messages=${[refusal(loadError)]} />`
   if (!values) return html`<p role="status">Loading the notification settings…</p>`
 
@@ -100,25 +86,6 @@ export function NotificationSettings() {
         : error.items.filter((i) => !claimed(i)).map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
       : [refusal(error)]
     : []
-  const run = async (fn) => {
-    setBusy(true)
-    setError(null)
-    setDone(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(err)
-    } finally {
-      setBusy(false)
-    }
-  }
-  const save = (e) => {
-    e.preventDefault()
-    run(async () => {
-      setValues(formOf(await put('/api/v1/notifications/settings', settingsOf(values))))
-      setDone('Notification settings saved.')
-    })
-  }
   const showPreview = () =>
     run(async () => {
       setPreview(await post(`/api/v1/notifications/settings/preview?kind=${kind}`, settingsOf(values)))

@@ -1,9 +1,10 @@
 // Admin › Notifications › Texts (issue 29): the facility's SMS provider (Messages API or SMPP), which
 // channels recipients may have and what each kind uses by default, quiet hours; and one recipient's
 // channels and consent to texts, recorded with where it was given. The secret is write-only.
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { get, put, ApiError } from '../api.js'
 import { html, Field, Alert, refusal, fmtTime } from '../ui.js'
+import { fieldErrors, useSettings } from '../admin-kit.js'
 
 const KINDS = [
   ['ARRIVAL', 'Arrival'],
@@ -48,21 +49,19 @@ function bodyOf(v) {
   }
 }
 
-const errorsAt = (error, prefix) =>
-  error instanceof ApiError
-    ? error.items.filter((i) => i.field === prefix || i.field.startsWith(`${prefix}.`)).map((i) => i.message)
-    : []
+const errorsAt = fieldErrors
 const toggle = (list, c, on) => (on ? [...new Set([...list, c])] : list.filter((x) => x !== c))
 
 export function SmsSettings() {
-  const [v, setV] = useState(null)
-  const [loadError, setLoadError] = useState(null)
-  const [error, setError] = useState(null)
-  const [done, setDone] = useState(null)
-  const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    get('/api/v1/notifications/sms/settings').then((s) => setV(formOf(s)), setLoadError)
-  }, [])
+  const {
+    values: v,
+    setValues: setV,
+    loadError,
+    error,
+    done,
+    busy,
+    save,
+  } = useSettings('/api/v1/notifications/sms/settings', { formOf, bodyOf, saved: 'Text settings saved.' })
   if (loadError) return html`<${Alert} messages=${[refusal(loadError)]} />`
   if (!v) return html`<p role="status">Loading the text settings…</p>`
   const set = (k) => (e) => setV({ ...v, [k]: e.target.value })
@@ -76,20 +75,6 @@ export function SmsSettings() {
         defaults: { ...v.channels.defaults, [kind]: toggle(v.channels.defaults[kind] ?? [], c, e.target.checked) },
       },
     })
-  const save = async (e) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    setDone(null)
-    try {
-      setV(formOf(await put('/api/v1/notifications/sms/settings', bodyOf(v))))
-      setDone('Text settings saved.')
-    } catch (err) {
-      setError(err)
-    } finally {
-      setBusy(false)
-    }
-  }
   const known = ['provider', 'url', 'account', 'from', 'secret', 'senderName', 'channels', 'quietHours']
   const top = error
     ? error instanceof ApiError && error.items.length > 0

@@ -1,8 +1,8 @@
 // Admin › Single sign-on: the subscription's OpenID Connect provider (issue 28.5). One form over
 // GET/PUT /api/v1/sso; the server checks every rule and names the field at fault. docs/sso.md is the
 // walk-through (what to register at the provider, the break-glass admin).
-import { useEffect, useState } from 'preact/hooks'
-import { get, put, ApiError } from '../api.js'
+import { ApiError } from '../api.js'
+import { fieldErrors, useSettings } from '../admin-kit.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { USER_ROLES } from '../vocabulary.js'
 
@@ -53,28 +53,14 @@ const bodyOf = (v) => ({
   passwordSignIn: v.passwordSignIn,
 })
 
-const errorsAt = (error, name) =>
-  error instanceof ApiError
-    ? error.items
-        .filter(
-          (i) =>
-            i.field === name ||
-            i.field.startsWith(`${name}.`) ||
-            i.field.startsWith(`${name}/`) ||
-            i.field.startsWith(`${name}[`),
-        )
-        .map((i) => i.message)
-    : []
+const errorsAt = fieldErrors
 
 export function SingleSignOn() {
-  const [values, setValues] = useState(null)
-  const [loadError, setLoadError] = useState(null)
-  const [error, setError] = useState(null)
-  const [done, setDone] = useState(null)
-  const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    get('/api/v1/sso').then((s) => setValues(formOf(s)), setLoadError)
-  }, [])
+  const { values, setValues, loadError, error, done, busy, save } = useSettings('/api/v1/sso', {
+    formOf,
+    bodyOf,
+    saved: 'Single sign-on settings saved.',
+  })
   if (loadError) return html`<${Alert} messages=${[refusal(loadError)]} />`
   if (!values) return html`<p role="status">Loading the single sign-on settings…</p>`
 
@@ -85,20 +71,6 @@ export function SingleSignOn() {
       ? error.unclaimed(FIELDS)
       : [refusal(error)]
     : []
-  const save = async (e) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    setDone(null)
-    try {
-      setValues(formOf(await put('/api/v1/sso', bodyOf(values))))
-      setDone('Single sign-on settings saved.')
-    } catch (err) {
-      setError(err)
-    } finally {
-      setBusy(false)
-    }
-  }
   return html`<form class="card settings sso-settings" novalidate onSubmit=${save} aria-labelledby="sso-title">
     <h2 id="sso-title">Single sign-on (OpenID Connect)</h2>
     <${Alert} messages=${top} />
