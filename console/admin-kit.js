@@ -55,23 +55,15 @@ export function useForm(initial, submit, fields) {
 export function useSettings(url, { formOf, bodyOf, saved }) {
   const [values, setValues] = useState(null)
   const [loadError, setLoadError] = useState(null)
-  const [error, setError] = useState(null)
   const [done, setDone] = useState(null)
-  const [busy, setBusy] = useState(false)
+  const calls = useRun()
+  const { error, busy } = calls
   useEffect(() => {
     get(url).then((s) => setValues(formOf(s)), setLoadError)
   }, [])
-  const run = async (fn) => {
-    setBusy(true)
-    setError(null)
+  const run = (fn) => {
     setDone(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(err)
-    } finally {
-      setBusy(false)
-    }
+    return calls.run(fn)
   }
   const save = (e) => {
     e.preventDefault()
@@ -81,6 +73,24 @@ export function useSettings(url, { formOf, bodyOf, saved }) {
     })
   }
   return { values, setValues, loadError, error, done, setDone, busy, run, save }
+}
+
+/** A form's calls one at a time: `busy` while one runs, its refusal in `error` (cleared by the next). */
+export function useRun() {
+  const [error, setError] = useState(null)
+  const [busy, setBusy] = useState(false)
+  const run = async (fn) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await fn()
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { error, busy, run }
 }
 
 /** The API's messages for the field `name` and what is inside it (`name.x`, `name[0]`, `name/x`). */

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks'
 import { post, ApiError, apiUrl } from './api.js'
 import { html, Alert, refusal } from './ui.js'
+import { useRun } from './admin-kit.js'
 
 const EDITABLE = [
   ['name', 'Name'],
@@ -29,22 +30,10 @@ function describe(result) {
 export function RosterImport({ onImported }) {
   const [rows, setRows] = useState([])
   const [warnings, setWarnings] = useState([])
-  const [error, setError] = useState(null)
   const [notice, setNotice] = useState(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useRun()
   const apply = (list, report, done = false) => list.map((r, i) => ({ ...r, result: { ...report.rows[i], done } }))
 
-  const run = async (fn) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(err)
-    } finally {
-      setBusy(false)
-    }
-  }
   const read = (e) =>
     run(async () => {
       const file = e.target.files?.[0]
