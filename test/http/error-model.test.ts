@@ -69,6 +69,12 @@ describe('every error answered in the error model, all six fields present', () =
     const param = await t.inject({ method: 'POST', url: '/api/v1/packages/p1/archive', headers: c.auth })
     expect(param.statusCode).toBe(405)
     expect(param.headers.allow).toBe('PATCH')
+    // A `.` segment is resolved before routing, as a client resolves it: `/clients/./secret` is the
+    // path `/clients/secret`, a client's, which has no POST (the fuzzer's find).
+    const dot = await t.inject({ method: 'POST', url: '/api/v1/clients/./secret', headers: c.auth })
+    expect(dot.statusCode, dot.body).toBe(405)
+    expect(dot.headers.allow).not.toContain('POST')
+    expectModel(dot.json(), 'GEN-4050')
   })
 
   it('bad URL encoding: 400', async () => {
