@@ -10,6 +10,7 @@ import { ForwardPackage } from './package-forward.js'
 import { Combobox, searchContacts } from '../combobox.js'
 import { loadSites } from '../data.js'
 import { WAITING } from '../statuses.js'
+import { useSeeded } from '../seeded.js'
 
 // A move keeps a waiting status, but a parcel out for delivery that is put on a shelf is back: RECEIVED.
 const STAYS = WAITING.filter((s) => s !== 'OUT_FOR_DELIVERY')
@@ -20,10 +21,16 @@ export function PackageDetail({ id }) {
   const [error, setError] = useState(null)
   const [notice, setNotice] = useState(null)
   const [sites, setSites] = useState([])
-  const [recipient, setRecipient] = useState(null)
-  const [comment, setComment] = useState('')
-  const [flags, setFlags] = useState([])
-  const [move, setMove] = useState({ inboundSiteId: '', packageLocation: '' })
+  const [edit, setEdit] = useSeeded(
+    pkg && {
+      recipient: pkg.receiver?.contactId ? { id: pkg.receiver.contactId, label: pkg.receiver.name } : null,
+      comment: pkg.comment ?? '',
+      flags: pkg.flags ?? [],
+    },
+  )
+  const [move, setMove] = useSeeded(
+    pkg && { inboundSiteId: pkg.currentLocation?.inboundSiteId ?? '', packageLocation: pkg.packageLocation ?? '' },
+  )
   const [loads, setLoads] = useState(0)
   const heading = useRef(null)
 
@@ -35,10 +42,6 @@ export function PackageDetail({ id }) {
       ])
       setPkg(p)
       setHistory(h.activities)
-      setRecipient(p.receiver?.contactId ? { id: p.receiver.contactId, label: p.receiver.name } : null)
-      setComment(p.comment ?? '')
-      setFlags(p.flags ?? [])
-      setMove({ inboundSiteId: p.currentLocation?.inboundSiteId ?? '', packageLocation: p.packageLocation ?? '' })
       setLoads((n) => n + 1)
     } catch (err) {
       setError(err)
@@ -55,7 +58,11 @@ export function PackageDetail({ id }) {
   const act = actionsOf({ setError, setNotice, load })
   const saveEdit = act('Saved.', () =>
     put(`/api/v1/packages/${id}`, {
-      package: { receiver: recipient ? { contactId: recipient.id } : null, comment: comment.trim() || null, flags },
+      package: {
+        receiver: edit.recipient ? { contactId: edit.recipient.id } : null,
+        comment: edit.comment.trim() || null,
+        flags: edit.flags,
+      },
     }),
   )
   const saveMove = act('Moved.', () =>
@@ -121,12 +128,12 @@ export function PackageDetail({ id }) {
     <${History} pkg=${pkg} activities=${history} reloadKey=${loads} />
     <form class="card" novalidate onSubmit=${saveEdit} aria-labelledby="edit-title">
       <h2 id="edit-title">Edit</h2>
-      <${Combobox} label="Recipient" id="pkg-recipient" value=${recipient} search=${(q) => searchContacts(get, q)}
-        errors=${err?.forField('package.receiver') ?? []} onPick=${setRecipient} />
+      <${Combobox} label="Recipient" id="pkg-recipient" value=${edit.recipient} search=${(q) => searchContacts(get, q)}
+        errors=${err?.forField('package.receiver') ?? []} onPick=${(recipient) => setEdit((d) => ({ ...d, recipient }))} />
       <${Field} label="Comment" id="pkg-comment" errors=${err?.forField('package.comment') ?? []}>
-        ${(a) => html`<textarea ...${a} value=${comment} onInput=${(e) => setComment(e.target.value)}></textarea>`}
+        ${(a) => html`<textarea ...${a} value=${edit.comment} onInput=${(e) => setEdit((d) => ({ ...d, comment: e.target.value }))}></textarea>`}
       </${Field}>
-      <${FlagChips} flags=${flags} onChange=${setFlags} prefix="pkg-flag" />
+      <${FlagChips} flags=${edit.flags} onChange=${(flags) => setEdit((d) => ({ ...d, flags }))} prefix="pkg-flag" />
       <button type="submit">Save changes</button>
     </form>
     <form class="card" novalidate onSubmit=${saveMove} aria-labelledby="move-title">
@@ -136,14 +143,14 @@ export function PackageDetail({ id }) {
           html`<select
             ...${a}
             value=${move.inboundSiteId}
-            onChange=${(e) => setMove({ ...move, inboundSiteId: e.target.value })}
+            onChange=${(e) => setMove((d) => ({ ...d, inboundSiteId: e.target.value }))}
           >
             <option value="">Choose a site…</option>
             ${sites.map((s) => html`<option value=${s.inboundSiteId}>${siteName(s)}</option>`)}
           </select>`}
       </${Field}>
       <${Field} label="New shelf" id="pkg-shelf" errors=${err?.forField('lastActivity.location.packageLocation') ?? []}>
-        ${(a) => html`<input ...${a} value=${move.packageLocation} onInput=${(e) => setMove({ ...move, packageLocation: e.target.value })} />`}
+        ${(a) => html`<input ...${a} value=${move.packageLocation} onInput=${(e) => setMove((d) => ({ ...d, packageLocation: e.target.value }))} />`}
       </${Field}>
       <button type="submit" disabled=${!move.inboundSiteId}>Move</button>
     </form>

@@ -122,12 +122,29 @@ describe('the rest of the desk', () => {
     await page.getByRole('combobox', { name: 'Recipient' }).fill('Ada')
     await page.getByRole('option', { name: /Ada Lovelace/ }).click()
     await page.getByLabel('Comment').fill('Fragile')
+    // The page reads the package again after the save; that answer comes only once the clerk has
+    // begun the move. It must not take back what the clerk chose and typed meanwhile.
+    let answerReload = () => {}
+    let reloadAsked = () => {}
+    const asked = new Promise<void>((resolve) => (reloadAsked = resolve))
+    await page.route(`**/api/v1/packages/${packageId}?type=DETAILED`, async (route) => {
+      reloadAsked()
+      await new Promise<void>((go) => (answerReload = go))
+      await route.continue()
+    })
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByText('Saved.').waitFor()
     expect(await record(numbers[0]!)).toMatchObject({ receiver: { name: 'Ada Lovelace' }, comment: 'Fragile' })
 
+    await asked
     await page.getByLabel('New site').selectOption({ label: 'Annex' })
     await page.getByLabel('New shelf').fill('B-7')
+    const reloaded = page.waitForResponse(`**/api/v1/packages/${packageId}?type=DETAILED`)
+    answerReload()
+    await reloaded
+    await page.unrouteAll()
+    expect(await page.getByLabel('Comment').inputValue()).toBe('Fragile')
+    expect(await page.getByLabel('New shelf').inputValue()).toBe('B-7')
     await page.getByRole('button', { name: 'Move', exact: true }).click()
     await page.getByText('Moved.').waitFor()
     expect(await record(numbers[0]!)).toMatchObject({ currentLocation: { inboundSiteId: hq }, packageLocation: 'B-7' })
