@@ -1,39 +1,16 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { api, trackingNumber } from '../support/factories.js'
-import { useClient, useTestApp } from '../support/use-test-app.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TestSmsc } from './sms-servers.js'
+import { useTextsRoom } from './texts-room.js'
 
 describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', () => {
   const smsc = new TestSmsc()
   const env: Record<string, string> = { SMS_ALLOW_CIDRS: '127.0.0.0/8' }
   beforeAll(() => smsc.start())
   afterAll(() => smsc.close())
-  const t = useTestApp(env)
-  const client = useClient(t)
-  let a: ReturnType<typeof api>
-  let room: Awaited<ReturnType<ReturnType<typeof api>['mailroom']>>
-  let carrierId: string
+  const s = useTextsRoom(env, '1ZSMPP')
+  const { t } = s
   let phoneN = 200
-
-  beforeAll(async () => {
-    a = api(t, client)
-    room = await a.mailroom()
-    const carriers = await a.ok('GET', '/api/v1/carriers/catalog')
-    carrierId = (carriers.carriers as Array<{ carrierId: string; name: string }>).find(
-      (c) => c.name === 'UPS',
-    )!.carrierId
-    await a.ok('PUT', '/api/v1/notifications/settings', {
-      enabled: true,
-      arrivalBatchSeconds: 60,
-      reminderAfterHours: [],
-      finalNoticeAfterHours: null,
-      templates: {},
-    })
-  })
-  beforeEach(async () => {
-    a = api(t, await t.refresh(client))
-  })
 
   const smpp = (over: Record<string, unknown> = {}) => ({
     provider: 'smpp',
@@ -49,40 +26,19 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
     quietHours: null,
     ...over,
   })
-  const addFor = async (receiverId: string) =>
-    (
-      await a.ok('POST', '/api/v1/packages', {
-        package: {
-          trackingNumber: trackingNumber('1ZSMPP'),
-          carrier: { carrierId },
-          sender: { contactId: room.senderId },
-          receiver: { contactId: receiverId },
-        },
-        lastActivity: { status: 'RECEIVED', location: { inboundSiteId: room.shelfId } },
-      })
-    ).packageId as string
-  const list = async (query: string) =>
-    (await a.ok('GET', `/api/v1/notifications?${query}`)).notifications as Array<Record<string, unknown>>
   /** A recipient opted in, following the facility's default (texts). */
   const texter = async () => {
     const phone = `+1555${++phoneN}0000`
-    const id = await a.contact('RECEIVER', `Sam ${phoneN}`, { phone })
-    await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    const id = await s.a.contact('RECEIVER', `Sam ${phoneN}`, { phone })
+    await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
       kinds: {},
       sms: { optedIn: true, source: 'portal' },
     })
     return { id, phone }
   }
-  const arriveAndSend = async (receiverId: string, n = 1) => {
-    const ids: string[] = []
-    for (let i = 0; i < n; i++) ids.push(await addFor(receiverId))
-    t.clock.advance(61_000)
-    await t.ctx.notifications.runOnce()
-    return ids
-  }
 
   it('refuses an SMPP provider with an http URL, naming the field', async () => {
-    const res = await a.call('PUT', '/api/v1/notifications/sms/settings', smpp({ url: 'https://smsc.example.com' }))
+    const res = await s.a.call('PUT', '/api/v1/notifications/sms/settings', smpp({ url: 'https://smsc.example.com' }))
     expect(res.statusCode).toBe(400)
     expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['url'])
   })
@@ -93,16 +49,16 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
       'smpp://127.0.0.1%2f:2775',
       'smpp://u@smsc.example.com',
     ]) {
-      const res = await a.call('PUT', '/api/v1/notifications/sms/settings', smpp({ url }))
+      const res = await s.a.call('PUT', '/api/v1/notifications/sms/settings', smpp({ url }))
       expect(res.statusCode, url).toBe(400)
       expect(res.json().errors.map((e: { additionalParameters: string }) => e.additionalParameters)).toEqual(['url'])
     }
   })
 
   it('binds, submits one submit_sm per arrival batch with the pickup code first, and records the message_id', async () => {
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
     const r = await texter()
-    const [p1, p2] = await arriveAndSend(r.id, 2)
+    const [p1, p2] = await s.arriveAllAndSend(r.id, 2)
     expect(smsc.bound).toBe(true)
     expect(smsc.submitted).toHaveLength(1)
     const [sent] = smsc.submitted
@@ -110,20 +66,20 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
     expect(sent!.body).toMatch(/^Pickup code \w+\. 2 parcels arrived for Sam \d+ at /)
     await t.ctx.notifications.runOnce()
     expect(smsc.submitted).toHaveLength(1)
-    const [n] = await list(`packageId=${p1}`)
+    const [n] = await s.list(`packageId=${p1}`)
     expect(n).toMatchObject({ channel: 'sms', status: 'sent', to: r.phone, packageIds: [p1, p2] })
     // The SMSC's delivery receipt (deliver_sm, esm_class 0x04) becomes the delivery status.
     expect(await smsc.receipt(sent!.messageId, 'DELIVRD')).toBe(0)
-    expect((await list(`packageId=${p1}`))[0]).toMatchObject({ deliveryStatus: 'delivered' })
+    expect((await s.list(`packageId=${p1}`))[0]).toMatchObject({ deliveryStatus: 'delivered' })
   })
 
   it('records an undelivered receipt with the SMSC’s stat', async () => {
     const r = await texter()
-    const [p] = await arriveAndSend(r.id)
+    const p = await s.arriveAndSend(r.id)
     const sent = smsc.submitted.at(-1)!
     expect(sent.to).toBe(r.phone)
     expect(await smsc.receipt(sent.messageId, 'UNDELIV')).toBe(0)
-    const n = (await list(`packageId=${p}`))[0]!
+    const n = (await s.list(`packageId=${p}`))[0]!
     expect(n).toMatchObject({ status: 'sent', deliveryStatus: 'undelivered' })
     expect(n.lastError).toContain('UNDELIV')
   })
@@ -136,18 +92,18 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
     expect(replies).toHaveLength(1)
     expect(replies[0]).toMatchObject({ to: r.phone, from: 'MAILROOM' })
     expect(replies[0]!.body).toMatch(/^HQ Mailroom: you will get no more texts/)
-    expect((await a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
+    expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
       stopped: true,
     })
     // No text now; the contact has no email, so the notification is suppressed for that.
-    const [p] = await arriveAndSend(r.id)
+    const p = await s.arriveAndSend(r.id)
     expect(smsc.submitted.slice(before)).toHaveLength(1)
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ channel: 'email', status: 'suppressed' })
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ channel: 'email', status: 'suppressed' })
 
     expect(await smsc.reply(r.phone, 'MAILROOM', 'start')).toBe(0)
     expect(smsc.submitted.at(-1)!.body).toContain('on again')
-    const [q] = await arriveAndSend(r.id)
-    expect((await list(`packageId=${q}`))[0]).toMatchObject({ channel: 'sms', status: 'sent' })
+    const q = await s.arriveAndSend(r.id)
+    expect((await s.list(`packageId=${q}`))[0]).toMatchObject({ channel: 'sms', status: 'sent' })
   })
 
   it('a STOP the SMSC delivers again is confirmed once; a STOP after a START counts again', async () => {
@@ -166,7 +122,7 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
       expect.stringMatching(/on again/),
       expect.stringMatching(/no more texts/),
     ])
-    expect((await a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
+    expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
       stopped: true,
     })
     // The SMSC's own id (receipted_message_id): its re-delivery is known by it.
@@ -201,7 +157,7 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
     expect(smsc.submitted.slice(before).map((s) => [s.to, s.body])).toEqual([
       [r.phone, expect.stringMatching(/no more texts/)],
     ])
-    expect((await a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
+    expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
       stopped: true,
     })
   })
@@ -217,69 +173,69 @@ describe('texts through an SMPP 3.4 SMSC (the smpp library’s server mode)', ()
       [r2.phone, expect.stringMatching(/no more texts/)],
     ])
     for (const r of [r1, r2])
-      expect((await a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
+      expect((await s.a.ok('GET', `/api/v1/notifications/recipients/${r.id}/channels`)).sms).toMatchObject({
         stopped: true,
       })
   })
 
   it('texts a phone written nationally at its E.164 number; a STOP from it without the + (ton 1) stops it', async () => {
-    const id = await a.contact('RECEIVER', 'Nat Smpp', { phone: '(555) 123-4568' })
-    await a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
+    const id = await s.a.contact('RECEIVER', 'Nat Smpp', { phone: '(555) 123-4568' })
+    await s.a.ok('PUT', `/api/v1/notifications/recipients/${id}/channels`, {
       kinds: {},
       sms: { optedIn: true, source: 'portal' },
     })
-    await arriveAndSend(id)
+    await s.arriveAndSend(id)
     expect(smsc.submitted.at(-1)).toMatchObject({ to: '+15551234568' })
     expect(await smsc.reply('15551234568', 'MAILROOM', 'STOP', 1)).toBe(0)
     expect(smsc.submitted.at(-1)).toMatchObject({ to: '+15551234568', body: expect.stringMatching(/no more texts/) })
     const before = smsc.submitted.length
-    const [p] = await arriveAndSend(id)
+    const p = await s.arriveAndSend(id)
     expect(smsc.submitted).toHaveLength(before)
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ status: 'suppressed' })
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ status: 'suppressed' })
   })
 
   it('retries a throttled submit (ESME_RTHROTTLED) and fails an invalid destination (ESME_RINVDSTADR) at once', async () => {
     const r = await texter()
     smsc.refuseNext(0x58)
-    const [p] = await arriveAndSend(r.id)
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ status: 'pending', attempts: 1 })
+    const p = await s.arriveAndSend(r.id)
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ status: 'pending', attempts: 1 })
     t.clock.advance(3_600_000)
     await t.ctx.notifications.runOnce()
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ status: 'sent', attempts: 2 })
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ status: 'sent', attempts: 2 })
     smsc.refuseNext(0x0b)
-    const [q] = await arriveAndSend(r.id)
-    const failed = (await list(`packageId=${q}`))[0]!
+    const q = await s.arriveAndSend(r.id)
+    const failed = (await s.list(`packageId=${q}`))[0]!
     expect(failed).toMatchObject({ status: 'failed', attempts: 1 })
     expect(failed.lastError).toContain('command_status 11')
   })
 
   it('a refused bind keeps the text for a retry, sent once the credentials are right', async () => {
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smpp({ secret: 'wrong123' }))
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smpp({ secret: 'wrong123' }))
     const r = await texter()
-    const [p] = await arriveAndSend(r.id)
-    const n = (await list(`packageId=${p}`))[0]!
+    const p = await s.arriveAndSend(r.id)
+    const n = (await s.list(`packageId=${p}`))[0]!
     expect(n).toMatchObject({ status: 'pending', attempts: 1 })
     expect(n.lastError).toContain('refused the bind')
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
     t.clock.advance(3_600_000)
     await t.ctx.notifications.runOnce()
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ status: 'sent', attempts: 2, to: r.phone })
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ status: 'sent', attempts: 2, to: r.phone })
   })
 
   it('switching provider changes nothing else: the next text goes through the new one', async () => {
     const r = await texter()
-    await a.ok(
+    await s.a.ok(
       'PUT',
       '/api/v1/notifications/sms/settings',
       smpp({ provider: 'none', url: undefined, account: undefined, from: undefined, secret: undefined }),
     )
-    const [p] = await arriveAndSend(r.id)
+    const p = await s.arriveAndSend(r.id)
     // No provider: the recipient is emailed (no address: suppressed), no text is attempted.
-    expect((await list(`packageId=${p}`))[0]).toMatchObject({ channel: 'email', status: 'suppressed' })
-    await a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
+    expect((await s.list(`packageId=${p}`))[0]).toMatchObject({ channel: 'email', status: 'suppressed' })
+    await s.a.ok('PUT', '/api/v1/notifications/sms/settings', smpp())
     const before = smsc.submitted.length
-    const [q] = await arriveAndSend(r.id)
+    const q = await s.arriveAndSend(r.id)
     expect(smsc.submitted.length).toBe(before + 1)
-    expect((await list(`packageId=${q}`))[0]).toMatchObject({ channel: 'sms', status: 'sent' })
+    expect((await s.list(`packageId=${q}`))[0]).toMatchObject({ channel: 'sms', status: 'sent' })
   })
 })
