@@ -5,17 +5,55 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRET } from '../../support/build-test-app.js'
 import { startService, type RunningService } from '../../support/spawn-service.js'
 import { createTestDatabase } from '../../support/test-db.js'
-import { TestMessagesApi } from '../../notifications/sms-servers.js'
+import { TestMessagesApi, TestSmsc } from '../../notifications/sms-servers.js'
 
-// Real `mailroom serve` processes, a real Messages API server and the system clock: a process killed
-// while the provider holds one text (request sent, no answer yet) loses nothing and sends nothing
-// twice: the restarted process finds that text's send marker and settles it 'unconfirmed'.
+// Real `mailroom serve` processes, a real provider and the system clock: a process killed while the
+// provider holds one text (an HTTP request, or a submit_sm, sent and not yet answered) loses nothing
+// and sends nothing twice: the restarted process finds that text's send marker and settles it
+// 'unconfirmed'. Through each kind of provider: a Messages API and an SMPP SMSC (which the restarted
+// process binds to again).
 const CLIENT_ID = 'sms-kill-client'
 const CLIENT_SECRET = 'sms-kill-secret-0123456789abcdef-0123456789'
 const RECIPIENTS = 4
 
-describe('a worker killed while a text is in flight', () => {
-  const provider = new TestMessagesApi()
+/** A provider as this test drives it: its server, the settings that name it, the numbers it was sent to. */
+interface Provider {
+  start(): Promise<void>
+  close(): Promise<void>
+  hold: (() => Promise<void>) | undefined
+  settings(): Record<string, unknown>
+  sentTo(): string[]
+}
+
+function messagesApi(): Provider {
+  const server = new TestMessagesApi()
+  return Object.assign(server, {
+    settings: () => ({
+      provider: 'messages',
+      url: server.url,
+      account: 'ACkill',
+      secret: 'kill-token',
+      from: '+15550009999',
+    }),
+    sentTo: () => server.requests.map((r) => r.form.To!),
+  })
+}
+
+function smsc(): Provider {
+  const server = new TestSmsc()
+  return Object.assign(server, {
+    settings: () => ({ provider: 'smpp', url: server.url, account: 'mailroom', secret: 'secret12', from: 'MAILROOM' }),
+    // The SMSC sees the destination address without its +.
+    sentTo: () => server.arrived.map((to) => `+${to.replace(/^\+/, '')}`),
+  })
+}
+
+// The two run side by side: each mostly waits for a lease to run out.
+describe.concurrent.each([
+  ['a Messages API', messagesApi],
+  ['an SMPP SMSC', smsc],
+])('a worker killed while a text is in flight to %s', (_kind, make) => {
+  const provider = make()
   let dataDir: string
   let env: Record<string, string>
   let dropDb: (() => Promise<void>) | undefined
@@ -89,11 +127,7 @@ describe('a worker killed while a text is in flight', () => {
       templates: {},
     })
     await call('PUT', '/api/v1/notifications/sms/settings', {
-      provider: 'messages',
-      url: provider.url,
-      account: 'ACkill',
-      secret: 'kill-token',
-      from: '+15550009999',
+      ...provider.settings(),
       channels: {
         allowed: ['email', 'sms'],
         defaults: { ARRIVAL: ['sms'], REMINDER: ['sms'], FINAL_NOTICE: ['sms'], PICKED_UP: ['sms'] },
@@ -134,8 +168,8 @@ describe('a worker killed while a text is in flight', () => {
         interval: 200,
       })
       .toBe(RECIPIENTS - 1)
-    expect(provider.requests).toHaveLength(RECIPIENTS)
-    const heldTo = provider.requests[0]!.form.To
+    expect(provider.sentTo()).toHaveLength(RECIPIENTS)
+    const heldTo = provider.sentTo()[0]
     await first.stop('SIGKILL')
     running.splice(running.indexOf(first), 1)
     release()
@@ -153,8 +187,8 @@ describe('a worker killed while a text is in flight', () => {
       .toBe(RECIPIENTS)
     const all = await texts(call2)
     expect(all.every((n) => n.channel === 'sms')).toBe(true)
-    // Nothing sent twice: one request per number, the held one included; nothing lost: every text settled.
-    const sentTo = provider.requests.map((r) => r.form.To).sort()
+    // Nothing sent twice: one request (submit_sm) per number, the held one included; nothing lost: every text settled.
+    const sentTo = provider.sentTo().sort()
     expect(sentTo).toEqual(all.map((n) => n.to).sort())
     expect(new Set(sentTo).size).toBe(RECIPIENTS)
     const inFlight = all.find((n) => n.to === heldTo)!
