@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { errorResponses } from '../../platform/http/schemas.js'
+import { sendAs } from '../../platform/http/serializers.js'
 import { invalid } from '../../platform/kit/errors.js'
 import {
   ActivitiesResponseSchema,
@@ -19,6 +20,12 @@ import { outcomeOf } from '../../platform/idempotency/hooks.js'
 
 const tags = ['packages']
 const security = [{ bearerAuth: [] }]
+/** What GET /packages/{id} answers, by its `type`: documented as one of them, each written by its own serializer. */
+const ANSWERS = {
+  DETAILED: Type.Ref('Package'),
+  ACTIVITIES: ActivitiesResponseSchema,
+  IMAGES: ImagesResponseSchema,
+} as const
 
 const OPERATOR = /^[\p{L}\p{N} ._@'-]{1,100}$/u
 /**
@@ -87,17 +94,22 @@ export const packagesRoutes: FastifyPluginAsyncTypebox<{ packages: PackagesServi
         params: PackageIdParams,
         querystring: GetPackageQuery,
         response: {
-          200: Type.Union([Type.Ref('Package'), ActivitiesResponseSchema, ImagesResponseSchema]),
+          200: Type.Union([ANSWERS.DETAILED, ANSWERS.ACTIVITIES, ANSWERS.IMAGES]),
           ...errorResponses(400, 404),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { subId } = request.tenant
       const { packageId } = request.params
-      if (request.query.type === 'ACTIVITIES') return packages.getActivities(subId, packageId)
-      if (request.query.type === 'IMAGES') return packages.getImages(subId, packageId)
-      return packages.getDetailed(subId, packageId)
+      const { type } = request.query
+      const answer =
+        type === 'ACTIVITIES'
+          ? await packages.getActivities(subId, packageId)
+          : type === 'IMAGES'
+            ? await packages.getImages(subId, packageId)
+            : await packages.getDetailed(subId, packageId)
+      return sendAs(reply, ANSWERS[type], answer)
     },
   )
 

@@ -1,4 +1,5 @@
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
+import type { FastifyReply } from 'fastify'
 
 type Serializer = (doc: unknown) => string
 
@@ -26,4 +27,16 @@ export const cachedSerializers: SerializerSelector.SerializerFactory = (external
     if (serialize === undefined) bySharedSet.set(shared, (serialize = compile(route)))
     return serialize
   }
+}
+
+/**
+ * For a route whose documented answer is one of several shapes (an anyOf in the OpenAPI document):
+ * the handler names the shape it answers with, and that shape's serializer writes the answer.
+ * Left to the union, fast-json-stringify chooses a shape by validating the answer against each in
+ * turn (ajv, the whole record, on every request). Written here, before the reply is sent: a
+ * serializer that throws is an error like any other, and nothing else of the reply is changed.
+ */
+export function sendAs(reply: FastifyReply, shape: object, answer: unknown): FastifyReply {
+  const serialize = reply.compileSerializationSchema(shape as Record<string, unknown>, '200')
+  return reply.type('application/json; charset=utf-8').send(serialize(answer as Record<string, unknown>))
 }
