@@ -116,6 +116,52 @@ export function useList(load, deps = []) {
   return { items, error, reload }
 }
 
+/**
+ * An admin list with rows to edit and delete: the list (`load`, again when `deps` change), the
+ * outcome of the last action on a row, which row's edit form is open, the confirmation a delete
+ * asks for, and `remove(what, name, fn)` that asks, deletes and reloads.
+ */
+export function useRows(load, deps = []) {
+  const list = useList(load, deps)
+  const action = useAction()
+  const edit = useEditing(list.reload, action)
+  const confirm = useConfirm()
+  const remove = deleter({ confirm, action, reload: list.reload })
+  return { ...list, action, edit, confirm, remove }
+}
+
+/**
+ * The card of an admin list: its title, the outcome of its last action, what `children` put above
+ * the table (a search box), a table of `columns` ([heading, cell of a row]) with each row's
+ * `actions` in the last column, and the confirmation dialog. A table wider than a phone is given
+ * `scrollLabel`: it scrolls sideways in a region of that name that the keyboard can reach.
+ */
+export function RowsCard({ titleId, title, rows, columns, keyOf, actions, scrollLabel, children }) {
+  const table = html`<table>
+    <thead>
+      <tr>
+        ${columns.map(([heading]) => html`<th scope="col">${heading}</th>`)}
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${(rows.items ?? []).map(
+        (row) =>
+          html`<tr key=${keyOf(row)}>
+            ${columns.map(([, cell]) => html`<td>${cell(row)}</td>`)}
+            <td>${actions(row)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`
+  return html`<section class="card" aria-labelledby=${titleId}>
+    <h2 id=${titleId}>${title}</h2>
+    ${rows.action.messages} ${children}
+    ${scrollLabel ? html`<div class="table-wrap" tabindex="0" role="region" aria-label=${scrollLabel}>${table}</div>` : table}
+    ${rows.confirm.dialog}
+  </section>`
+}
+
 /** A one-off action on a row (delete, rotate, disable): its refusal or its outcome, shown above the list. */
 export function useAction() {
   const [error, setError] = useState(null)

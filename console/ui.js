@@ -64,6 +64,13 @@ export function refusal(err) {
   return err?.message || 'The server could not be reached.'
 }
 
+/** A list typed as one comma-separated line ("Same day, Next day"): its items, trimmed, none empty. */
+export const commaList = (text) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+
 export const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : '')
 export const siteName = (ref) => ref?.locationHierarchy?.replace(/\| /g, ' › ') ?? ref?.name ?? ''
 

@@ -3,19 +3,13 @@
 // change them, so they have no actions here. A courier that packages name cannot be deleted (the API
 // says so, shown above the table): rename it instead.
 import { get, post, put, del } from '../api.js'
-import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
+import { html, Field, Alert, refusal, commaList } from '../ui.js'
+import { useForm, useRows, RowsCard, RowActions, EditCard } from '../admin-kit.js'
 
 const FIELDS = ['name', 'services', 'barcodeAware']
 
 /** The body of a create or a change: services as one comma-separated line. */
-const bodyOf = (v) => {
-  const services = v.services
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-  return { name: v.name, barcodeAware: v.barcodeAware, services }
-}
+const bodyOf = (v) => ({ name: v.name, barcodeAware: v.barcodeAware, services: commaList(v.services) })
 
 /** The controls a courier has, on the new form and on the edit form alike. */
 function CourierFields({ form, prefix }) {
@@ -25,11 +19,8 @@ function CourierFields({ form, prefix }) {
 }
 
 export function Carriers() {
-  const carriers = useList(() => get('/api/v1/carriers/catalog?limit=200').then((r) => r.carriers))
-  const action = useAction()
-  const edit = useEditing(carriers.reload, action)
-  const confirm = useConfirm()
-  const remove = deleter({ confirm, action, reload: carriers.reload })
+  const carriers = useRows(() => get('/api/v1/carriers/catalog?limit=200').then((r) => r.carriers))
+  const { edit, remove } = carriers
   const form = useForm(
     { name: '', services: '', barcodeAware: false },
     async (v) => {
@@ -41,46 +32,27 @@ export function Carriers() {
   )
   if (carriers.error) return html`<${Alert} messages=${[refusal(carriers.error)]} />`
   const courier = (carriers.items ?? []).find((c) => c.carrierId === edit.id)
-  return html`<section class="card" aria-labelledby="car-title">
-      <h2 id="car-title">Carriers</h2>
-      ${action.messages}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Carrier</th>
-            <th scope="col">SCAC</th>
-            <th scope="col">Barcodes decoded</th>
-            <th scope="col">Services</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${(carriers.items ?? []).map(
-            (c) =>
-              html`<tr>
-                <td>${c.name}</td>
-                <td>${c.scac ?? ''}</td>
-                <td>${c.barcodeAware ? 'yes' : 'no'}</td>
-                <td>${c.services.slice(0, 4).join(', ')}</td>
-                <td>${c.builtIn ? 'built in' : 'own courier'}</td>
-                <td>
-                  ${
-                    !c.builtIn &&
-                    html`<${RowActions}
-                      name=${c.name}
-                      editing=${edit.id === c.carrierId}
-                      onEdit=${() => edit.toggle(c.carrierId)}
-                      onDelete=${() => remove('courier', c.name, () => del(`/api/v1/carriers/catalog/${c.carrierId}`))}
-                    />`
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${confirm.dialog}
-    </section>
+  return html`<${RowsCard}
+      titleId="car-title"
+      title="Carriers"
+      rows=${carriers}
+      keyOf=${(c) => c.carrierId}
+      columns=${[
+        ['Carrier', (c) => c.name],
+        ['SCAC', (c) => c.scac ?? ''],
+        ['Barcodes decoded', (c) => (c.barcodeAware ? 'yes' : 'no')],
+        ['Services', (c) => c.services.slice(0, 4).join(', ')],
+        ['Kind', (c) => (c.builtIn ? 'built in' : 'own courier')],
+      ]}
+      actions=${(c) =>
+        !c.builtIn &&
+        html`<${RowActions}
+          name=${c.name}
+          editing=${edit.id === c.carrierId}
+          onEdit=${() => edit.toggle(c.carrierId)}
+          onDelete=${() => remove('courier', c.name, () => del(`/api/v1/carriers/catalog/${c.carrierId}`))}
+        />`}
+    />
     ${
       courier &&
       html`<${EditCourier} key=${courier.carrierId} courier=${courier} onDone=${edit.done} onCancel=${edit.cancel} />`

@@ -3,16 +3,14 @@
 import { useState } from 'preact/hooks'
 import { get, post, patch } from '../api.js'
 import { html, Field, Alert, refusal, fmtTime } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, EditCard, useEditing } from '../admin-kit.js'
+import { useForm, useRows, RowsCard, RowActions, EditCard } from '../admin-kit.js'
 
 const clientPath = (c) => `/api/v1/clients/${encodeURIComponent(c.clientId)}`
 
 export function ApiClients() {
-  const clients = useList(() => get('/api/v1/clients').then((r) => r.clients))
+  const clients = useRows(() => get('/api/v1/clients').then((r) => r.clients))
+  const { action, edit, confirm } = clients
   const [secret, setSecret] = useState(null)
-  const action = useAction()
-  const edit = useEditing(clients.reload, action)
-  const confirm = useConfirm()
   const form = useForm(
     { name: '' },
     async (v) => {
@@ -44,51 +42,32 @@ export function ApiClients() {
     })
   if (clients.error) return html`<${Alert} messages=${[refusal(clients.error)]} />`
   const client = (clients.items ?? []).find((c) => c.clientId === edit.id)
-  return html`<section class="card" aria-labelledby="clients-title">
-      <h2 id="clients-title">API clients</h2>
-      ${action.messages}
+  return html`<${RowsCard}
+      titleId="clients-title"
+      title="API clients"
+      rows=${clients}
+      keyOf=${(c) => c.clientId}
+      columns=${[
+        ['Name', (c) => c.name],
+        ['Client id', (c) => html`<code>${c.clientId}</code>`],
+        ['Status', (c) => c.status],
+        ['Created', (c) => fmtTime(c.createdAt)],
+      ]}
+      actions=${(c) =>
+        html`<${RowActions} name=${c.name} editing=${edit.id === c.clientId} onEdit=${() => edit.toggle(c.clientId)} />
+          ${
+            c.status === 'active'
+              ? html`<button type="button" class="link" onClick=${() => setStatus(c, 'disabled')}>
+                  Disable ${c.name}
+                </button>`
+              : html`<button type="button" class="link" onClick=${() => setStatus(c, 'active')}>
+                  Enable ${c.name}
+                </button>`
+          }
+          <button type="button" class="link" onClick=${() => rotate(c)}>New secret for ${c.name}</button>`}
+    >
       ${secret && html`<${SecretOnce} secret=${secret} onDismiss=${() => setSecret(null)} />`}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Client id</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${(clients.items ?? []).map(
-            (c) =>
-              html`<tr>
-                <td>${c.name}</td>
-                <td><code>${c.clientId}</code></td>
-                <td>${c.status}</td>
-                <td>${fmtTime(c.createdAt)}</td>
-                <td>
-                  <${RowActions}
-                    name=${c.name}
-                    editing=${edit.id === c.clientId}
-                    onEdit=${() => edit.toggle(c.clientId)}
-                  />
-                  ${
-                    c.status === 'active'
-                      ? html`<button type="button" class="link" onClick=${() => setStatus(c, 'disabled')}>
-                          Disable ${c.name}
-                        </button>`
-                      : html`<button type="button" class="link" onClick=${() => setStatus(c, 'active')}>
-                          Enable ${c.name}
-                        </button>`
-                  }
-                  <button type="button" class="link" onClick=${() => rotate(c)}>New secret for ${c.name}</button>
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${confirm.dialog}
-    </section>
+    </${RowsCard}>
     ${
       client &&
       html`<${RenameClient} key=${client.clientId} client=${client} onDone=${edit.done} onCancel=${edit.cancel} />`

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks'
 import { get, post, put, del, qs } from '../api.js'
 import { html, Field, Alert, refusal } from '../ui.js'
 import { RosterImport } from '../csv.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
+import { useForm, useRows, RowsCard, RowActions, EditCard } from '../admin-kit.js'
 import { CONTACT_STATUSES, CONTACT_TYPES } from '../vocabulary.js'
 import { ContactHolds } from './contact-holds.js'
 
@@ -14,11 +14,8 @@ const FIELDS = ['name', 'email', 'company', 'phone', 'personalId', 'contactType'
 
 export function Contacts() {
   const [query, setQuery] = useState('')
-  const contacts = useList(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
-  const action = useAction()
-  const edit = useEditing(contacts.reload, action)
-  const confirm = useConfirm()
-  const remove = deleter({ confirm, action, reload: contacts.reload })
+  const contacts = useRows(() => get(`/api/v1/contacts?${qs({ query, limit: 50 })}`).then((r) => r.contacts), [query])
+  const { edit, remove } = contacts
   // One contact at a time (a new resident at the desk); the API's errors show under their field.
   const form = useForm(
     { name: '', email: '', company: '', phone: '', contactType: 'RECEIVER', language: '' },
@@ -31,49 +28,32 @@ export function Contacts() {
     FIELDS,
   )
   if (contacts.error) return html`<${Alert} messages=${[refusal(contacts.error)]} />`
-  return html`<section class="card" aria-labelledby="contacts-title">
-      <h2 id="contacts-title">Contacts</h2>
-      ${action.messages}
+  return html`<${RowsCard}
+      titleId="contacts-title"
+      title="Contacts"
+      rows=${contacts}
+      scrollLabel="Contacts list"
+      keyOf=${(c) => c.contactId}
+      columns=${[
+        ['Name', (c) => c.name],
+        ['Email', (c) => c.email ?? ''],
+        ['Company', (c) => c.company ?? ''],
+        ['Type', (c) => `${c.contactType}${c.status === 'inactive' ? ' (inactive)' : ''}`],
+        ['Language', (c) => c.language ?? ''],
+      ]}
+      actions=${(c) =>
+        html`<${RowActions}
+          name=${c.name}
+          editing=${edit.id === c.contactId}
+          onEdit=${() => edit.toggle(c.contactId)}
+          onDelete=${() => remove('contact', c.name, () => del(`/api/v1/contacts/${c.contactId}`))}
+        />`}
+    >
       <div class="field">
         <label for="contacts-q">Search contacts</label>
         <input id="contacts-q" type="search" value=${query} onInput=${(e) => setQuery(e.target.value)} />
       </div>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Contacts list">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Company</th>
-            <th scope="col">Type</th>
-            <th scope="col">Language</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${(contacts.items ?? []).map(
-            (c) =>
-              html`<tr>
-                <td>${c.name}</td>
-                <td>${c.email ?? ''}</td>
-                <td>${c.company ?? ''}</td>
-                <td>${c.contactType}${c.status === 'inactive' ? ' (inactive)' : ''}</td>
-                <td>${c.language ?? ''}</td>
-                <td>
-                  <${RowActions}
-                    name=${c.name}
-                    editing=${edit.id === c.contactId}
-                    onEdit=${() => edit.toggle(c.contactId)}
-                    onDelete=${() => remove('contact', c.name, () => del(`/api/v1/contacts/${c.contactId}`))}
-                  />
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      </div>
-      ${confirm.dialog}
-    </section>
+    </${RowsCard}>
     ${
       edit.id &&
       contacts.items?.some((c) => c.contactId === edit.id) &&

@@ -1,17 +1,11 @@
 // Admin › Custom fields: the definitions (each with Edit and Delete), a new one. A LIST field takes
 // its options as one line, comma-separated.
 import { get, post, put, del } from '../api.js'
-import { html, Field, Alert, refusal } from '../ui.js'
-import { useForm, useList, useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
+import { html, Field, Alert, refusal, commaList } from '../ui.js'
+import { useForm, useRows, RowsCard, RowActions, EditCard } from '../admin-kit.js'
 import { CUSTOM_FIELD_DATA_TYPES, CUSTOM_FIELD_STATUSES } from '../vocabulary.js'
 
 const FIELDS = ['name', 'dataType', 'required', 'status', 'options']
-
-const optionsOf = (text) =>
-  text
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean)
 
 /** The controls a definition has, on the new form and on the edit form alike. */
 function DefinitionFields({ form, prefix }) {
@@ -36,15 +30,12 @@ const bodyOf = (v) => ({
   dataType: v.dataType,
   required: v.required,
   status: v.status,
-  ...(v.dataType === 'LIST' ? { options: optionsOf(v.options) } : {}),
+  ...(v.dataType === 'LIST' ? { options: commaList(v.options) } : {}),
 })
 
 export function CustomFields() {
-  const fields = useList(() => get('/api/v1/customfields?limit=200').then((r) => r.customFields))
-  const action = useAction()
-  const edit = useEditing(fields.reload, action)
-  const confirm = useConfirm()
-  const remove = deleter({ confirm, action, reload: fields.reload })
+  const fields = useRows(() => get('/api/v1/customfields?limit=200').then((r) => r.customFields))
+  const { edit, remove } = fields
   const form = useForm(
     { name: '', dataType: 'TEXT', required: false, status: 'ACTIVE', options: '' },
     async (v) => {
@@ -56,41 +47,25 @@ export function CustomFields() {
   )
   if (fields.error) return html`<${Alert} messages=${[refusal(fields.error)]} />`
   const field = (fields.items ?? []).find((f) => f.customFieldId === edit.id)
-  return html`<section class="card" aria-labelledby="cf-title">
-      <h2 id="cf-title">Custom fields</h2>
-      ${action.messages}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Required</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${(fields.items ?? []).map(
-            (f) =>
-              html`<tr>
-                <td>${f.name}</td>
-                <td>${f.dataType}${f.options?.length ? ` (${f.options.join(', ')})` : ''}</td>
-                <td>${f.required ? 'yes' : 'no'}</td>
-                <td>${f.status}</td>
-                <td>
-                  <${RowActions}
-                    name=${f.name}
-                    editing=${edit.id === f.customFieldId}
-                    onEdit=${() => edit.toggle(f.customFieldId)}
-                    onDelete=${() => remove('custom field', f.name, () => del(`/api/v1/customfields/${f.customFieldId}`))}
-                  />
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${confirm.dialog}
-    </section>
+  return html`<${RowsCard}
+      titleId="cf-title"
+      title="Custom fields"
+      rows=${fields}
+      keyOf=${(f) => f.customFieldId}
+      columns=${[
+        ['Name', (f) => f.name],
+        ['Type', (f) => `${f.dataType}${f.options?.length ? ` (${f.options.join(', ')})` : ''}`],
+        ['Required', (f) => (f.required ? 'yes' : 'no')],
+        ['Status', (f) => f.status],
+      ]}
+      actions=${(f) =>
+        html`<${RowActions}
+          name=${f.name}
+          editing=${edit.id === f.customFieldId}
+          onEdit=${() => edit.toggle(f.customFieldId)}
+          onDelete=${() => remove('custom field', f.name, () => del(`/api/v1/customfields/${f.customFieldId}`))}
+        />`}
+    />
     ${
       field &&
       html`<${EditDefinition} key=${field.customFieldId} field=${field} onDone=${edit.done} onCancel=${edit.cancel} />`

@@ -4,26 +4,20 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, ApiError, WEBHOOKS } from '../api.js'
 import { html, Alert, actionsOf, refusal, fmtTime } from '../ui.js'
-import { useAction, useConfirm, RowActions, deleter, EditCard, useEditing } from '../admin-kit.js'
+import { useRows, RowsCard, RowActions, EditCard } from '../admin-kit.js'
 import { WebhookFields, WEBHOOK_FIELDS, emptyWebhook, webhookValues, webhookBody } from './webhook-form.js'
 
 const hook = (method, path, body) => call(method, `${WEBHOOKS}${path}`, body, { raw: true })
 
 export function Webhooks() {
-  const [configs, setConfigs] = useState(null)
+  const rows = useRows(() => hook('GET', '/api/v1/webhookConfig').then((r) => r.webhookConfigs))
+  const { edit, remove, items: configs } = rows
   const [events, setEvents] = useState([])
-  const [error, setError] = useState(null)
   const [open, setOpen] = useState(null)
   const [form, setForm] = useState(emptyWebhook())
   const [formError, setFormError] = useState(null)
   const [created, setCreated] = useState(null)
-  const action = useAction()
-  const edit = useEditing(() => load(), action)
-  const confirm = useConfirm()
-  const load = () => hook('GET', '/api/v1/webhookConfig').then((r) => setConfigs(r.webhookConfigs), setError)
-  const remove = deleter({ confirm, action, reload: load })
   useEffect(() => {
-    void load()
     hook('GET', '/api/v1/events').then(
       (r) => setEvents(r.events),
       () => {},
@@ -38,61 +32,45 @@ export function Webhooks() {
       const res = await hook('POST', '/api/v1/webhookConfig', webhookBody(form))
       setCreated(res)
       setForm(emptyWebhook())
-      await load()
+      await rows.reload()
     } catch (err) {
       setFormError(err)
     }
   }
 
-  if (error) return html`<${Alert} messages=${[refusal(error)]} />`
+  if (rows.error) return html`<${Alert} messages=${[refusal(rows.error)]} />`
   const err = formError instanceof ApiError ? formError : null
   const config = (configs ?? []).find((c) => c.webHookConfigID === edit.id)
-  return html`<section class="card" aria-labelledby="wh-title">
-      <h2 id="wh-title">Webhook configurations</h2>
-      ${action.messages}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">URL</th>
-            <th scope="col">Status</th>
-            <th scope="col">Events</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${(configs ?? []).map(
-            (c) =>
-              html`<tr>
-                <td>${c.name}</td>
-                <td>${c.url}</td>
-                <td>${c.status}${c.disabledReason ? ` (${c.disabledReason})` : ''}</td>
-                <td>${c.events.join(', ')}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="link"
-                    aria-expanded=${open === c.webHookConfigID ? 'true' : 'false'}
-                    onClick=${() => setOpen(open === c.webHookConfigID ? null : c.webHookConfigID)}
-                  >
-                    Delivery log of ${c.name}
-                  </button>
-                  <${RowActions}
-                    name=${c.name}
-                    editing=${edit.id === c.webHookConfigID}
-                    onEdit=${() => edit.toggle(c.webHookConfigID)}
-                    onDelete=${() =>
-                      remove('webhook', c.name, () =>
-                        hook('DELETE', `/api/v1/webhookConfig/${encodeURIComponent(c.webHookConfigID)}`),
-                      )}
-                  />
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${confirm.dialog}
-    </section>
+  return html`<${RowsCard}
+      titleId="wh-title"
+      title="Webhook configurations"
+      rows=${rows}
+      keyOf=${(c) => c.webHookConfigID}
+      columns=${[
+        ['Name', (c) => c.name],
+        ['URL', (c) => c.url],
+        ['Status', (c) => `${c.status}${c.disabledReason ? ` (${c.disabledReason})` : ''}`],
+        ['Events', (c) => c.events.join(', ')],
+      ]}
+      actions=${(c) =>
+        html`<button
+            type="button"
+            class="link"
+            aria-expanded=${open === c.webHookConfigID ? 'true' : 'false'}
+            onClick=${() => setOpen(open === c.webHookConfigID ? null : c.webHookConfigID)}
+          >
+            Delivery log of ${c.name}
+          </button>
+          <${RowActions}
+            name=${c.name}
+            editing=${edit.id === c.webHookConfigID}
+            onEdit=${() => edit.toggle(c.webHookConfigID)}
+            onDelete=${() =>
+              remove('webhook', c.name, () =>
+                hook('DELETE', `/api/v1/webhookConfig/${encodeURIComponent(c.webHookConfigID)}`),
+              )}
+          />`}
+    />
     ${
       config &&
       html`<${EditWebhook}
