@@ -108,7 +108,10 @@ export function LabelRead({ read, chosen, onPick, onRetake }) {
   </section>`
 }
 
-/** The hidden file input behind "Photo of label" (camera on a phone, a file elsewhere) and what it read. */
+/**
+ * The hidden file input behind "Photo of label" (camera on a phone, a file elsewhere) and what it
+ * read. Hidden from assistive technology too: the button is the one control a screen reader finds.
+ */
 export function useLabelPhoto({ location, setError, setBusy, say, onItem, onNoBarcode }) {
   const inputRef = useRef(null)
   const [labelRead, setLabelRead] = useState(null)
@@ -147,6 +150,7 @@ export function useLabelPhoto({ location, setError, setBusy, say, onItem, onNoBa
     capture="environment"
     class="sr"
     tabindex="-1"
+    aria-hidden="true"
     aria-label="Photo of label"
     data-testid="label-photo-input"
     onChange=${onFile}
