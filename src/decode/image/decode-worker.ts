@@ -44,8 +44,8 @@ export default async function decodeInWorker(task: WorkerTask): Promise<DecodeAn
     if (!task.text) return { ok: true, found }
     // The barcodes stand whatever the OCR does: a failed read of the text is reported beside them.
     try {
-      // Grey, at most about 4 MP, its light evened (ocr-image.ts): the barcodes above were read from the picture as sent.
-      const page = await prepareForOcr(task.bytes, readImageHeader(task.bytes))
+      // Upright, grey, at most about 4 MP, its light evened (ocr-image.ts): the barcodes above were read from the picture as sent.
+      const page = await prepareForOcr(task.bytes, readImageHeader(task.bytes), { maxPixels: task.maxPixels })
       const text = await readLabelText(page, { ...task.text, radians })
       if (findShipTo(text.lines)?.name) return { ok: true, found, text }
       // No recipient read: once more, straightened the other way (tesseract's estimate when the

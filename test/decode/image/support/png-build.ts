@@ -32,13 +32,6 @@ export function png(
   )
 }
 
-/** Rows of a grey picture, each its filter byte (none) and `bytesPerRow` of white. */
-export function whiteRows(bytesPerRow: number, rows: number): Buffer {
-  const raw = Buffer.alloc((bytesPerRow + 1) * rows, 255)
-  for (let y = 0; y < rows; y++) raw[y * (bytesPerRow + 1)] = 0
-  return raw
-}
-
 const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
