@@ -90,6 +90,12 @@ export interface LoadOptions {
 
 /** Seconds of load before each measured run, not counted: the JIT's first second is not the service's speed. */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
+/**
+ * Connections of a load that names none (BENCH_CONNECTIONS, 50). One connection measures a
+ * request's own CPU: no two requests share a batched read, so two releases compare on the work of
+ * one request, not on how well their batching happened to fill.
+ */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
 /**
  * `around`: called just before the measured run (after the warm-up) and just after it, e.g. to read
@@ -123,7 +129,7 @@ function run(o: LoadOptions, times: number[]): Promise<autocannon.Result> {
         method: o.method ?? 'GET',
         headers: o.headers,
         body: o.body,
-        connections: o.connections ?? 50,
+        connections: o.connections ?? CONNECTIONS,
         ...(o.overallRate ? { overallRate: o.overallRate } : {}),
         duration: o.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
         requests: o.setupRequest ? [{ setupRequest: o.setupRequest as never }] : undefined,

@@ -11,7 +11,7 @@ import { upsCheckDigit } from '../src/decode/index.js'
 import { describeWrites, writeCounter } from './db-writes.js'
 import { cpuWindow, postgresPids } from './cpu.js'
 import { availableParallelism } from 'node:os'
-import { benchMailroom, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
+import { benchMailroom, CONNECTIONS, load, poster, printTable, ROOT, startProcess, type Figure } from './lib.js'
 import { receivingTargets, verdict } from './targets.js'
 
 /**
@@ -158,7 +158,9 @@ try {
   ).json()) as { access_token: string }
   const bearer = { authorization: `Bearer ${token}` }
   const { subId } = (await (await fetch(`${base}/api/v1/session`, { headers: bearer })).json()) as { subId: string }
-  console.log(`mailroom bench: engine=${engine}, ${process.env.BENCH_SECONDS ?? 8} s per scenario, 50 connections`)
+  console.log(
+    `mailroom bench: engine=${engine}, ${process.env.BENCH_SECONDS ?? 8} s per scenario, ${CONNECTIONS} connections`,
+  )
 
   const ceil = await measure(undefined, 'ceiling: bare Fastify GET', { url: `http://127.0.0.1:${ceiling.port}/` })
   if (wanted('token'))

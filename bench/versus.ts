@@ -6,7 +6,7 @@ import pg from 'pg'
 import { upsCheckDigit } from '../src/decode/index.js'
 import { cpuWindow } from './cpu.js'
 import { describeWrites, writeCounter, type WriteCounts } from './db-writes.js'
-import { benchMailroom, load, poster, ROOT, startProcess, type Figure, type LoadOptions } from './lib.js'
+import { benchMailroom, CONNECTIONS, load, poster, ROOT, startProcess, type Figure, type LoadOptions } from './lib.js'
 
 /**
  * `BENCH_VS=<commit> npm run bench`: this checkout and an earlier commit side by side in one run
@@ -206,7 +206,7 @@ try {
   sides.push(await startSide('current', ROOT, 0))
   sides.push(await startSide(commit.slice(0, 8), worktree, 1))
   console.log(
-    `mailroom bench, this checkout vs ${commit}: engine=${admin ? 'postgres' : 'pglite'}, ${rounds} rounds of ${seconds} s per scenario and side, 50 connections`,
+    `mailroom bench, this checkout vs ${commit}: engine=${admin ? 'postgres' : 'pglite'}, ${rounds} rounds of ${seconds} s per scenario and side, ${CONNECTIONS} connections`,
   )
   const plans = sides.map(scenarios)
   const results = plans[0]!.map(() => ({
