@@ -164,17 +164,14 @@ export function RowsCard({ titleId, title, rows, columns, keyOf, actions, scroll
 
 /** A one-off action on a row (delete, rotate, disable): its refusal or its outcome, shown above the list. */
 export function useAction() {
-  const [error, setError] = useState(null)
+  const calls = useRun()
+  const { error } = calls
   const [notice, setNotice] = useState(null)
-  const run = async (fn) => {
-    setError(null)
-    setNotice(null)
-    try {
+  const run = (fn) =>
+    calls.run(async () => {
+      setNotice(null)
       setNotice((await fn()) ?? null)
-    } catch (err) {
-      setError(err)
-    }
-  }
+    })
   const messages = html`<${Alert} messages=${error ? [refusal(error)] : []} /><${Alert}
       kind="info"
       messages=${notice ? [notice] : []}
