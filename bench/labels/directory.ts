@@ -203,6 +203,39 @@ export function makeDirectory(size: number, seed = 27): Person[] {
   return people
 }
 
+/**
+ * The same people with most surnames drawn from `count` made-up ones instead of the confusable
+ * families: a directory with the many distinct name words of a real one (a few thousand), where
+ * finding the words like a printed one is a search, not a scan of a few hundred.
+ */
+export function withManySurnames(people: Person[], count = 8000, share = 0.7, seed = 3): Person[] {
+  const rand = seeded(seed)
+  const syllables = [
+    'ka',
+    'lo',
+    'mer',
+    'vin',
+    'tor',
+    'sa',
+    'ben',
+    'rik',
+    'dal',
+    'ost',
+    'hen',
+    'mu',
+    'zel',
+    'pra',
+    'gu',
+    'wen',
+  ]
+  const made = Array.from({ length: count }, () => {
+    let s = ''
+    for (let i = 2 + Math.floor(rand() * 2); i > 0; i--) s += syllables[Math.floor(rand() * syllables.length)]
+    return s[0]!.toUpperCase() + s.slice(1)
+  })
+  return people.map((p) => (rand() < share ? { ...p, last: made[Math.floor(rand() * made.length)]! } : p))
+}
+
 export function directoryName(p: Person): string {
   return [p.first, p.middle ? `${p.middle}.` : undefined, p.last].filter(Boolean).join(' ')
 }

@@ -22,12 +22,20 @@ export const WORD_SIMILARITY = 0.3
 const MAX_CANDIDATES = 500
 
 /**
+ * Marks a folded alias among a contact's match words (migration 0082): "=mary ann" is the alias
+ * "Mary-Ann", "mary" a word of the name. A folded word never holds it.
+ */
+const ALIAS_MARK = '='
+
+/**
  * Active receiving contacts whose name holds a word like one of `surname` and, when `first` is
  * given (the printed first name and its nickname forms), also a word like one of those or an
  * alias equal to one of `alias` (those and the whole printed first name; `first` when not given).
  * The words like the printed ones come from the subscription's name-word table through its
- * trigram index; the contacts holding them through the GIN index on their name's words, both led
- * by sub_id (migrations 0054, 0062). The similarity threshold is set for this transaction only.
+ * trigram index (migrations 0054, 0062); the contacts holding them through one GIN index on each
+ * contact's name words and marked aliases (0082), led by sub_id: both conditions are overlaps
+ * with that one array, intersected inside the index. The similarity threshold is set for this
+ * transaction only.
  */
 export async function findCandidatesByWords(
   trx: Executor,
@@ -40,11 +48,11 @@ export async function findCandidatesByWords(
       select w.word from unnest(${tokens}::text[]) as t(token)
       join contact_name_words w on w.sub_id = ${subId} and w.word % t.token
       union select unnest(${tokens}::text[]))`
-  // Aliases are stored as typed ("Mary-Ann"), indexed folded whole as match_name is ("mary ann",
-  // migration 0076), and looked up in `alias`: the printed first name alone and whole.
+  // Aliases are stored as typed ("Mary-Ann") and indexed folded whole and marked ("=mary ann"):
+  // the printed first name is looked up among them alone and whole (`alias`).
+  const matchWords = sql`contact_match_words(c.match_name, c.aliases)`
   const first = words.first?.length
-    ? sql`and (string_to_array(c.match_name, ' ') && ${near(words.first)}
-           or contact_alias_words(c.aliases) && ${words.alias ?? words.first}::text[])`
+    ? sql`and ${matchWords} && (${near(words.first)} || ${(words.alias ?? words.first).map((a) => ALIAS_MARK + a)}::text[])`
     : sql``
   const { rows } = await sql<MatchCandidateRow>`
     select c.contact_id, c.name, c.company, c.unit, c.aliases, c.is_group, c.location_site_id
@@ -53,7 +61,7 @@ export async function findCandidatesByWords(
       -- Gone (moved out before today): never suggested, never auto-assigned.
       and (c.move_out is null or c.move_out >= current_date)
       and c.contact_type in ('RECEIVER', 'ALL')
-      and string_to_array(c.match_name, ' ') && ${near(words.surname)}
+      and ${matchWords} && ${near(words.surname)}
       ${first}
     order by (string_to_array(c.match_name, ' ') && ${words.surname}::text[]) desc, c.contact_id
     limit ${MAX_CANDIDATES}`.execute(trx)

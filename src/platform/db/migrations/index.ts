@@ -55,6 +55,7 @@ import * as m0078 from './0078_holds_returns.js'
 import * as m0079 from './0079_exception_indexes.js'
 import * as m0080 from './0080_report_days.js'
 import * as m0081 from './0081_site_quiet_hours.js'
+import * as m0082 from './0082_contact_match_words.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs from src (tsx) and dist. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '0079_exception_indexes': m0079,
   '0080_report_days': m0080,
   '0081_site_quiet_hours': m0081,
+  '0082_contact_match_words': m0082,
 }
