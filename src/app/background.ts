@@ -1,5 +1,6 @@
 import type { PeriodicTask } from '../platform/jobs/scheduler.js'
 import { startScheduler } from '../platform/jobs/scheduler.js'
+import { embeddedStatisticsTask } from '../platform/db/embedded-statistics.js'
 import type { AppContext } from './context.js'
 import { housekeepingTasks } from './housekeeping.js'
 
@@ -30,6 +31,8 @@ export function startBackground(ctx: AppContext, opts: BackgroundOptions): () =>
     ...(opts.workers ? ctx.directory.periodicTasks : []),
     ...(opts.workers ? [ctx.reportSummaryJob.periodicTask] : []),
     ...(opts.workers ? ctx.holds.periodicTasks : []),
+    // PostgreSQL's autovacuum keeps planner statistics; the embedded engine has none (one process: workers or not).
+    ...(ctx.database.engine === 'pglite' ? [embeddedStatisticsTask(ctx.db)] : []),
   ]
   const runners = opts.workers ? [ctx.webhooks.start(), ctx.notifications.start()] : []
   const stopTasks = startScheduler(tasks, {
