@@ -48,7 +48,11 @@ export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
     if (q.name) {
       const name = q.name
       const surname = wordsOf([name.last])
-      const first = name.first.length > 1 ? wordsOf([name.first, ...givenNameForms(name.first)]) : undefined
+      // The printed first name itself however short ("ED"), beside its longer forms ("edward").
+      const first =
+        name.first.length > 1
+          ? [...new Set([...wordsOf([name.first]), ...wordsOf(givenNameForms(name.first))])]
+          : undefined
       // Aliases are kept whole ("Mary-Ann" is "mary ann"): the printed first name is looked up whole too.
       const words = first ? { surname, first, alias: [...new Set([...first, ...wholeFirstNames(name)])] } : { surname }
       // One transaction: the trigram threshold is set for it alone.
@@ -81,7 +85,7 @@ export function createRecipientMatcher(deps: { db: Db; policy: MatchPolicy }) {
 
 export type RecipientMatcher = ReturnType<typeof createRecipientMatcher>
 
-/** Normalised words to look up: particles and initials ("de", "j") only when nothing longer is printed. */
+/** Normalised words to look up: particles and initials ("de", "j") only when nothing longer is among `parts`. */
 function wordsOf(parts: string[]): string[] {
   const words = [...new Set(parts.flatMap((p) => normalizeForMatch(p).split(' ')).filter(Boolean))]
   const long = words.filter((w) => w.length >= 3)

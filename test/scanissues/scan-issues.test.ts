@@ -244,6 +244,25 @@ describe('scan issues', () => {
     }
   })
 
+  it('finds a contact whose first name has two letters beside one its longer form names', async () => {
+    const d = await desk('Oceanic')
+    const ed = await d.a.contact('RECEIVER', 'Ed Kahn')
+    const edward = await d.a.contact('RECEIVER', 'Edward S. Kahn')
+    const jo = await d.a.contact('RECEIVER', 'Jo Park')
+    for (const [printed, contactId] of [
+      ['KAHN, ED', ed],
+      ['ED KAHN', ed],
+      ['EDWARD KAHN', edward],
+      ['JO PARK', jo],
+    ] as const) {
+      const issue = await d.a.ok('POST', '/api/v1/scanissues', {
+        packageId: await d.receive(),
+        read: { name: printed },
+      })
+      expect(issue.suggestions[0], printed).toMatchObject({ contactId })
+    }
+  })
+
   it('bad input is a 400 naming the field', async () => {
     const d = await desk('Vandelay')
     const packageId = await d.receive()
