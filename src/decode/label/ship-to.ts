@@ -105,7 +105,8 @@ function readBlock(block: TextLine[], foundBy: ShipTo['foundBy']): ShipTo {
   const out: ShipTo = { lines: texts, addressLines: [], foundBy }
   const confidences = block.map((l) => l.confidence).filter((c): c is number => c !== undefined)
   if (confidences.length > 0) out.confidence = confidences.reduce((a, b) => a + b, 0) / confidences.length
-  const people: string[] = []
+  // Each person-like line as printed (what the console highlights) and as its name is read.
+  const people: Array<{ line: string; name: string }> = []
   const others: string[] = []
   for (const raw of texts) {
     const t = raw.replace(/^(?:ATTN|ATTENTION|C\/O|CARE OF)\s*[:.]?\s*/i, '')
@@ -117,25 +118,51 @@ function readBlock(block: TextLine[], foundBy: ShipTo['foundBy']): ShipTo {
       continue
     }
     if (isUnitLine(t)) continue
+    const name = personNameIn(t)
     // "ATTN: JOHN SMITH" names the person before any other line; "ATTN: RECEIVING" is a department.
-    if (attn && looksLikePerson(t)) people.unshift(t)
-    else if (looksLikePerson(t)) people.push(t)
+    if (name && attn) people.unshift({ line: t, name })
+    else if (name) people.push({ line: t, name })
     else others.push(t)
   }
-  const nameLine = people[0]
-  if (nameLine) {
-    out.nameLine = nameLine
-    out.name = parsePersonName(nameLine)
+  const person = people[0]
+  if (person) {
+    out.nameLine = person.line
+    out.name = parsePersonName(person.name)
   }
   // The company: the first line that is neither the person nor the address; a second person-like
   // line after the name is a company printed without a legal form ("ACME WIDGETS").
-  const company = others[0] ?? people[1]
+  const company = others[0] ?? people[1]?.line
   if (company) out.company = company
   return out
 }
 
 const COMPANY_WORDS =
   /\b(?:INC|LLC|LLP|LTD|LIMITED|CORP|CORPORATION|CO|COMPANY|GROUP|GMBH|PLC|SA|AG|BV|UNIVERSITY|COLLEGE|SCHOOL|HOSPITAL|CLINIC|CENTER|CENTRE|DEPT|DEPARTMENT|OFFICE|LAB|LABS|LABORATORY|SERVICES|SOLUTIONS|SYSTEMS|TECHNOLOGIES|PARTNERS|ASSOCIATES|HOLDINGS|INTERNATIONAL|FOUNDATION|INSTITUTE|BANK|STORE|SHOP|MAILROOM|RECEIVING|ACCOUNTS|PAYABLE|HR|FACILITIES|TEAM|THE|AND|&)\b/i
+
+/**
+ * The name a person-like line spells: the line itself, or the line with the letters OCR reads as
+ * look-alikes put back ("STEPHEN 0'BRYAN", "SM1TH", "PAT ] HARIS"), when that makes it a name.
+ * Only inside words of letters (and a lone bracket or bar, a misread initial): "STE 400", "1ST NATIONAL"
+ * and "JOHN SMITH M5-101" stay as they are.
+ */
+function personNameIn(t: string): string | undefined {
+  if (looksLikePerson(t)) return t
+  const letters = t.split(' ').map(lettersOf).join(' ')
+  return letters !== t && looksLikePerson(letters) ? letters : undefined
+}
+
+/** A word with its look-alike digits read as letters, when it is mostly letters and no ordinal ("1ST"). */
+function lettersOf(w: string): string {
+  const lone = LONE_LOOKALIKE[w]
+  if (lone) return lone
+  if (!/^[\p{L}0158'’.-]+$/u.test(w) || /^\d+(?:ST|ND|RD|TH)$/i.test(w)) return w
+  const digits = w.replace(/[^0158]/g, '').length
+  const letters = w.replace(/\P{L}/gu, '').length
+  return digits > 0 && digits < letters ? w.replace(/[0158]/g, (d) => DIGIT_LOOKALIKE[d]!) : w
+}
+
+const DIGIT_LOOKALIKE: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B' }
+const LONE_LOOKALIKE: Record<string, string> = { ']': 'J', '[': 'I', '|': 'I' }
 
 /** Two to four words of letters (initials allowed), no company word: a person's name. */
 function looksLikePerson(t: string): boolean {

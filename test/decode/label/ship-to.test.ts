@@ -96,6 +96,29 @@ describe('findShipTo', () => {
     expect(s?.addressLines).toEqual(['7208 OAK AVE', 'OAKLAND CA 94607'])
   })
 
+  it('reads a name whose letters OCR took for digits or a bracket, and highlights the line as read', () => {
+    for (const [line, first, middle, last] of [
+      ["STEPHEN 0'BRYAN", 'stephen', [], "o'bryan"],
+      ['R0BERT SM1TH', 'robert', [], 'smith'],
+      ['Pat ] Haris', 'pat', ['j'], 'haris'],
+      ['JAMES | KAT5', 'james', ['i'], 'kats'],
+      ['0LGA 8ROWN', 'olga', [], 'brown'],
+    ] as const) {
+      const s = findShipTo(['SHIP TO:', line, '500 MAIN ST', 'SPRINGFIELD IL 62704'])
+      expect(s?.nameLine, line).toBe(line)
+      expect(s?.name, line).toMatchObject({ first, middle, last })
+      expect(s?.company, line).toBeUndefined()
+    }
+  })
+
+  it('leaves lines whose digits are digits: a company, a mail stop, an ordinal', () => {
+    for (const line of ['1ST NATIONAL', 'JOHN SMITH M5-101', 'ACME 5 STAR', 'B10 MEDICAL']) {
+      const s = findShipTo(['SHIP TO:', 'MARY JONES', line, '500 MAIN ST', 'SPRINGFIELD IL 62704'])
+      expect(s?.nameLine, line).toBe('MARY JONES')
+      expect(s?.company, line).toBe(line)
+    }
+  })
+
   it('is undefined when the text has no recipient block', () => {
     expect(findShipTo([])).toBeUndefined()
     expect(findShipTo(['UPS GROUND', '1Z 999 AA1 01 2345 6784'])).toBeUndefined()
