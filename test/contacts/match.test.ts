@@ -111,6 +111,26 @@ describe('decideRecipient: people', () => {
     expect(d.doubt).toBe('several_matches')
   })
 
+  it('of two people a printed name fits alike, puts first the one whose middle names the label agrees with, and doubts', () => {
+    // Ids sort the other way: the order comes from the names.
+    for (const names of [
+      ['Roberta W. Schmidt', 'Roberta Schmidt'],
+      ['Roberta Schmidt', 'Roberta W. Schmidt'],
+    ]) {
+      const people = names.map((n, i) => entry(`${i === 0 ? 'a' : 'b'}-${n}`, n))
+      const name = parsePersonName('ROBERTA SCHMIDT')!
+      const d = decideRecipient({ name }, people, policy)
+      expect(d.suggestions.map((s) => s.score)).toEqual([0.95, 0.95])
+      expect(d.suggestions[0]?.contactId).toMatch(/-Roberta Schmidt$/)
+      expect(d.chosen).toBeUndefined()
+      expect(d.doubt).toBe('several_matches')
+      // Printed with the middle initial: the one whose middle name it is comes first.
+      const w = decideRecipient({ name: parsePersonName('ROBERTA W SCHMIDT')! }, people, policy)
+      expect(w.suggestions[0]?.contactId).toMatch(/-Roberta W. Schmidt$/)
+      expect(w.chosen).toBeUndefined()
+    }
+  })
+
   it('a unit that disagrees takes a whole-name match below the threshold', () => {
     const d = decide('ROBERT SMITH', { unit: '999' })
     expect(d.chosen).toBeUndefined()

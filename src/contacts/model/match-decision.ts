@@ -76,5 +76,5 @@ function withFallback(ranked: ScoredEntry[], fallback: readonly DirectoryEntry[]
 }
 
 function byScore(a: ScoredEntry, b: ScoredEntry): number {
-  return b.score - a.score || a.contactId.localeCompare(b.contactId)
+  return b.score - a.score || (a.middleMisfit ?? 0) - (b.middleMisfit ?? 0) || a.contactId.localeCompare(b.contactId)
 }

@@ -28,6 +28,13 @@ export interface ScoredEntry {
   surname: number
   /** How the first name matched: the name or an alias or nickname of it, an initial, a near spelling, nothing. */
   first: 'name' | 'alias' | 'nickname' | 'initial' | 'similar' | 'none'
+  /**
+   * Middle names on one side only (the contact's not printed, or printed and not the contact's, by
+   * initial): no part of the score, it orders people a label fits alike. "ROBERTA SCHMIDT" is
+   * printed for Roberta Schmidt always and for Roberta W. Schmidt only when her middle name is left
+   * off; absent is 0.
+   */
+  middleMisfit?: number
 }
 
 /** Surname similarity at or above which two surnames count as the same (OCR may drop an accent or a hyphen, nothing more). */
@@ -145,9 +152,17 @@ export function scorePerson(read: ReadRecipient & { name: PersonName }, e: Direc
     const surname = surnameSimilarity(o.name.last, contact.last)
     const [first, how] = firstScore(o.name, contact, aliases)
     const score = clamp(SURNAME_WEIGHT * surname + FIRST_WEIGHT * first + extras(read, e) - o.penalty)
-    if (score > best.score) best = { contactId: e.contactId, score, surname, first: how }
+    if (score > best.score)
+      best = { contactId: e.contactId, score, surname, first: how, middleMisfit: middleMisfit(o.name, contact) }
   }
   return best
+}
+
+function middleMisfit(read: PersonName, contact: PersonName): number {
+  const initials = (names: string[]) => names.map((n) => n[0])
+  const printed = initials(read.middle)
+  const theirs = initials(contact.middle)
+  return theirs.filter((i) => !printed.includes(i)).length + printed.filter((i) => !theirs.includes(i)).length
 }
 
 /** How surely business mail (a company, no person) is for this contact: group contacts by their name or company. */
