@@ -63,11 +63,18 @@ function blockAfterMarker(lines: TextLine[]): TextLine[] | undefined {
     const m = MARKER.exec(lines[i]!.text)
     if (!m) continue
     const rest = lines[i]!.text.slice(m[0].length).trim()
-    const block: TextLine[] = rest ? [{ ...lines[i]!, text: rest }] : []
+    let block: TextLine[] = rest ? [{ ...lines[i]!, text: rest }] : []
     for (let j = i + 1; j < lines.length && block.length < MAX_BLOCK_LINES; j++) {
       const line = lines[j]!
       if (!line.text) {
         if (block.length === 0) continue
+        // A group of lines with no name and no address in it is not the recipient: the carrier's
+        // weight column ("1 LBS 1 OF 1", "DWT: 10,8,4") read between the marker and the name when
+        // the photo is turned. The block is what follows.
+        if (!block.some((l) => holdsRecipient(l.text))) {
+          block = []
+          continue
+        }
         break
       }
       if (OTHER_BLOCK.test(line.text) || MARKER.test(line.text)) break
@@ -77,6 +84,11 @@ function blockAfterMarker(lines: TextLine[]): TextLine[] | undefined {
     if (block.length > 0) return block
   }
   return undefined
+}
+
+/** A line of a recipient block: a person's name, a company, a street, a city line. */
+function holdsRecipient(t: string): boolean {
+  return isCityLine(t) || isStreetLine(t) || COMPANY_WORDS.test(t) || personNameIn(t) !== undefined
 }
 
 function largestAddressBlock(lines: TextLine[]): TextLine[] | undefined {

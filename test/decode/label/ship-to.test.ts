@@ -119,6 +119,22 @@ describe('findShipTo', () => {
     }
   })
 
+  it("passes over the carrier's weight column read between the marker and the name", () => {
+    // As OCR read a photo turned 2°: the right-hand column ("1 LBS 1 OF 1", "DWT: 10,8,4") after SHIP TO.
+    const photo = ['SHIPPING DEPT', 'BIG BOX RETAIL', '1 COMMERCE WAY', 'SEATTLE WA 98101', '', 'SHIP TO:', '']
+    const after = ['MAGGIE MOOR', '8596 HILL RD', 'DENVER CO 80202', '', 'UPS GROUND']
+    const s = findShipTo([...photo, '11BS 10F1', 'DWT: 10,84', '', ...after])
+    expect(s).toMatchObject({
+      nameLine: 'MAGGIE MOOR',
+      addressLines: ['8596 HILL RD', 'DENVER CO 80202'],
+      foundBy: 'marker',
+    })
+    expect(s?.company).toBeUndefined()
+    // A company alone before a blank is the recipient's, not noise.
+    const business = findShipTo(['SHIP TO:', 'GLOBEX CORPORATION', '', '500 MAIN ST', 'SPRINGFIELD IL 62704'])
+    expect(business?.company).toBe('GLOBEX CORPORATION')
+  })
+
   it('is undefined when the text has no recipient block', () => {
     expect(findShipTo([])).toBeUndefined()
     expect(findShipTo(['UPS GROUND', '1Z 999 AA1 01 2345 6784'])).toBeUndefined()
