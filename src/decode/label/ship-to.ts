@@ -75,6 +75,9 @@ function blockAfterMarker(lines: TextLine[]): TextLine[] | undefined {
           block = []
           continue
         }
+        // A name the photo's OCR set apart from its address by a blank: the address goes on in the
+        // next group when that starts as one (a street, a unit, a city line).
+        if (addressFollows(lines, j)) continue
         break
       }
       if (OTHER_BLOCK.test(line.text) || MARKER.test(line.text)) break
@@ -84,6 +87,17 @@ function blockAfterMarker(lines: TextLine[]): TextLine[] | undefined {
     if (block.length > 0) return block
   }
   return undefined
+}
+
+/** Whether the first line after the blank at `blank` goes on with an address (its block has no city line yet). */
+function addressFollows(lines: TextLine[], blank: number): boolean {
+  let k = blank
+  while (k < lines.length && !lines[k]!.text) k++
+  const next = lines[k]?.text
+  // With a number in it: a country alone ("US") is also what OCR makes of a speck.
+  return (
+    !!next && /\d/.test(next) && !OTHER_BLOCK.test(next) && (isStreetLine(next) || isUnitLine(next) || isCityLine(next))
+  )
 }
 
 /** A line of a recipient block: a person's name, a company, a street, a city line. */

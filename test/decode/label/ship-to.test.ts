@@ -135,6 +135,21 @@ describe('findShipTo', () => {
     expect(business?.company).toBe('GLOBEX CORPORATION')
   })
 
+  it('reads on past a blank OCR set between the name and its address, and no further', () => {
+    const s = findShipTo(['SHIP TO:', 'J. KOWALSKI', '', '5401 ELM ST MS 241', 'DENVER CO 80202', '', 'UPS GROUND'])
+    expect(s).toMatchObject({
+      nameLine: 'J. KOWALSKI',
+      addressLines: ['5401 ELM ST MS 241', 'DENVER CO 80202'],
+      unit: '241',
+    })
+    // What follows a name that is not an address is not taken into the block.
+    const apart = findShipTo(['SHIP TO:', 'J. KOWALSKI', '', 'UPS GROUND', '', '5401 ELM ST', 'DENVER CO 80202'])
+    expect(apart).toMatchObject({ lines: ['J. KOWALSKI'], addressLines: [] })
+    const noise = findShipTo(['SHIP TO:', 'J. KOWALSKI', '', '"us', 'HARTA'])
+    expect(noise).toMatchObject({ lines: ['J. KOWALSKI'], nameLine: 'J. KOWALSKI' })
+    expect(noise?.company).toBeUndefined()
+  })
+
   it('is undefined when the text has no recipient block', () => {
     expect(findShipTo([])).toBeUndefined()
     expect(findShipTo(['UPS GROUND', '1Z 999 AA1 01 2345 6784'])).toBeUndefined()
