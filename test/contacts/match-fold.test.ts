@@ -45,4 +45,16 @@ describe('contact_alias_words (SQL) folds as normalizeForMatch (TypeScript)', ()
     )
     expect(rows[0]!.words).toEqual(['soren', 'mary ann', 'lukasz', 'strasse'])
   })
+
+  it('a contact is indexed by its name words and its folded aliases marked with "=" (migration 0082)', async () => {
+    const { rows } = await sql<{ none: string[]; some: string[]; nil: string[] }>`
+      select contact_match_words('robert j smith', '{}') as none,
+        contact_match_words('robert smith', ${['Mary-Ann', 'Bob', 'Søren']}::text[]) as some,
+        contact_match_words('robert smith', null) as nil`.execute(db.handle.db)
+    expect(rows[0]).toEqual({
+      none: ['robert', 'j', 'smith'],
+      some: ['robert', 'smith', '=mary ann', '=bob', '=soren'],
+      nil: ['robert', 'smith'],
+    })
+  })
 })

@@ -9,6 +9,9 @@ import { sql, type Kysely } from 'kysely'
 // both, its name's words and each folded alias marked with a leading "=" (a folded word never
 // holds one): both conditions are then overlaps with the same indexed array, which GIN
 // intersects inside the index (15 rows read instead of 730).
+// Most contacts have no alias: for them the aliases are not folded at all (array_to_string is only
+// stable, so PostgreSQL runs this function rather than inlining it; a second function call per row
+// made a roster import 20% slower than the two indexes it replaces, and the case makes it faster).
 // The function is written with the schema it is created in: an index expression's function runs
 // with search_path pg_catalog during maintenance (PostgreSQL 17), where an unqualified
 // contact_alias_words is not found.
@@ -18,8 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create function contact_match_words(match_name text, aliases text[]) returns text[]
       language sql immutable parallel safe as $$
-      select string_to_array(match_name, ' ')
-        || array_remove(string_to_array('=' || array_to_string(${aliasWords}(aliases), '|='), '|'), '=')
+      select case when cardinality(aliases) = 0 then string_to_array(match_name, ' ')
+        else string_to_array(match_name, ' ')
+          || array_remove(string_to_array('=' || array_to_string(${aliasWords}(aliases), '|='), '|'), '=') end
     $$`.execute(db)
   await sql`create index contacts_match_words_idx on contacts using gin (sub_id, contact_match_words(match_name, aliases)) with (fastupdate = off)`.execute(
     db,
