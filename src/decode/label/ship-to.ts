@@ -179,7 +179,7 @@ function personNameIn(t: string): string | undefined {
 
 /** A word with its look-alike digits read as letters, when it is mostly letters and no ordinal ("1ST"). */
 function lettersOf(w: string): string {
-  const lone = LONE_LOOKALIKE[w]
+  const lone = LONE_LOOKALIKE.get(w)
   if (lone) return lone
   if (!/^[\p{L}0158'’.-]+$/u.test(w) || /^\d+(?:ST|ND|RD|TH)$/i.test(w)) return w
   const digits = w.replace(/[^0158]/g, '').length
@@ -188,7 +188,12 @@ function lettersOf(w: string): string {
 }
 
 const DIGIT_LOOKALIKE: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B' }
-const LONE_LOOKALIKE: Record<string, string> = { ']': 'J', '[': 'I', '|': 'I' }
+// A Map: any word of a label is looked up in it ("constructor" is no key of it).
+const LONE_LOOKALIKE = new Map([
+  [']', 'J'],
+  ['[', 'I'],
+  ['|', 'I'],
+])
 
 /** Two to four words of letters (initials allowed), no company word: a person's name. */
 function looksLikePerson(t: string): boolean {

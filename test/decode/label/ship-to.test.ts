@@ -112,7 +112,7 @@ describe('findShipTo', () => {
   })
 
   it('leaves lines whose digits are digits: a company, a mail stop, an ordinal', () => {
-    for (const line of ['1ST NATIONAL', 'JOHN SMITH M5-101', 'ACME 5 STAR', 'B10 MEDICAL']) {
+    for (const line of ['1ST NATIONAL', 'JOHN SMITH M5-101', 'ACME 5 STAR', 'B10 MEDICAL', 'constructor toString 7']) {
       const s = findShipTo(['SHIP TO:', 'MARY JONES', line, '500 MAIN ST', 'SPRINGFIELD IL 62704'])
       expect(s?.nameLine, line).toBe('MARY JONES')
       expect(s?.company, line).toBe(line)
